@@ -1,0 +1,1 @@
+export { default } from '@rondo/tooling/eslint';

@@ -1,0 +1,31 @@
+import { defineConfig } from 'vitest/config';
+
+// One run over every package: each folder with tests is a project, so `--project core` narrows it.
+const projects = [
+  'protocol',
+  'core',
+  'adapter-2026',
+  'adapter-2025',
+  'transport-stdio',
+  'transport-http',
+  'transport-ws',
+  'logtalk-bridge',
+].map((name) => ({
+  test: { name, root: `packages/${name}`, include: ['test/**/*.test.ts'] },
+}));
+
+const reportFile = process.env.RONDO_TEST_REPORT;
+
+export default defineConfig({
+  test: {
+    projects: [
+      ...projects,
+      { test: { name: 'apps', include: ['apps/*/test/**/*.test.ts'] } },
+      { test: { name: 'integration', include: ['test/**/*.test.ts'] } },
+    ],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    reporters: reportFile ? ['default', 'json'] : ['default'],
+    ...(reportFile ? { outputFile: { json: reportFile } } : {}),
+  },
+});
