@@ -55,10 +55,12 @@ export function isMcpError(value: unknown): value is McpError {
 
 /**
  * The HTTP status a modern-era error is answered with on Streamable HTTP: 400 for header mismatch,
- * missing capability, unsupported version and invalid requests (such as a missing `_meta`), 404 for
- * an unknown method, 200 for everything else (the error travels in the JSON-RPC body).
+ * missing capability, unsupported version, invalid requests and an invalid `_meta` (an invalid-params
+ * error whose `data.invalidMeta` names the key), 404 for an unknown method, 200 for everything else
+ * (the error travels in the JSON-RPC body).
  */
-export function httpStatusForError(code: number): number {
+export function httpStatusForError(error: number | JsonRpcErrorObject): number {
+  const code = typeof error === 'number' ? error : error.code;
   switch (code) {
     case ErrorCode.HeaderMismatch:
     case ErrorCode.MissingClientCapability:
@@ -68,7 +70,13 @@ export function httpStatusForError(code: number): number {
       return 400;
     case ErrorCode.MethodNotFound:
       return 404;
+    case ErrorCode.InvalidParams:
+      return typeof error === 'object' && isInvalidMetaData(error.data) ? 400 : 200;
     default:
       return 200;
   }
+}
+
+function isInvalidMetaData(data: unknown): boolean {
+  return typeof data === 'object' && data !== null && 'invalidMeta' in data;
 }

@@ -1,0 +1,53 @@
+import type {
+  Era,
+  InputResponseValue,
+  Json,
+  JsonObject,
+  Revision,
+  SamplingRequest,
+  SamplingResponse,
+} from '@rondo/protocol';
+import type { Principal } from './definitions.js';
+
+export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+
+/** The levels in increasing severity, for filtering. */
+export const LOG_LEVELS: readonly LogLevel[] = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+];
+
+/** What a handler knows about its request, and what it can do besides returning a result. */
+export interface HandlerContext {
+  /** The era of the client's wire. Providers rarely need it: round hooks work in both. */
+  readonly era: Era;
+  readonly revision: Revision;
+  /** The capabilities the client declared (per request in the modern era, at initialize in the legacy). */
+  readonly clientCapabilities: JsonObject;
+  readonly clientInfo?: { name: string; version: string };
+  /** Answers to the input requests of the previous round, by key. */
+  readonly inputResponses: Readonly<Record<string, InputResponseValue>>;
+  /** The state the previous round returned, already verified and opened. */
+  readonly requestState: Json | undefined;
+  /** 1 for the first call of a request, then one more for each round. */
+  readonly round: number;
+  /** Aborted when the client cancels or goes away. */
+  readonly signal: AbortSignal;
+  readonly principal: Principal | undefined;
+  /** Reports progress; delivered only when the client asked for it (a progress token). */
+  progress(value: number, total?: number, message?: string): void;
+  /** Sends a log message; delivered only at or above the level the client chose. */
+  log(level: LogLevel, data: Json, logger?: string): void;
+  /** Legacy wire only: asks the client to fill a form now. Use `inputRequired` to work in both eras. */
+  elicit(message: string, schema: JsonObject): Promise<InputResponseValue>;
+  /** Legacy wire only: asks the client's model for a message. */
+  sample(request: Omit<SamplingRequest, 'kind'>): Promise<SamplingResponse>;
+  /** Legacy wire only: asks the client for its roots. */
+  listRoots(): Promise<{ uri: string; name?: string }[]>;
+}

@@ -1,0 +1,79 @@
+import { classifyMessage, type JsonRpcMessage } from '@rondo/protocol';
+import type { EraAdapter, EraSession } from './era.js';
+import type { RondoServer } from './server.js';
+import type { Connection, Endpoint, Exchange, Peer } from './transport.js';
+
+export interface EndpointOptions {
+  /** The adapter of the modern era (2026-07-28). */
+  modern?: EraAdapter;
+  /** The adapter of the legacy era (2025-06-18, 2025-11-25). */
+  legacy?: EraAdapter;
+}
+
+/**
+ * Composes a server with the eras it speaks. Each inbound message goes to one adapter: modern when
+ * it carries a modern `_meta`, legacy for `initialize`, otherwise the era the connection is bound to
+ * (legacy after `initialize`, modern before).
+ */
+export function createEndpoint(server: RondoServer, eras: EndpointOptions): Endpoint {
+  return {
+    connect: (peer) => new RoutedConnection(server, eras, peer),
+    ready: () => server.ready(),
+    close: () => server.close(),
+  };
+}
+
+class RoutedConnection implements Connection {
+  private modern: EraSession | undefined;
+  private legacy: EraSession | undefined;
+
+  constructor(
+    private readonly server: RondoServer,
+    private readonly eras: EndpointOptions,
+    private readonly peer: Peer,
+  ) {}
+
+  get stateful(): boolean {
+    return (this.legacy?.stateful ?? false) || (this.modern?.stateful ?? false);
+  }
+
+  get inFlight(): number {
+    return (this.legacy?.inFlight ?? 0) + (this.modern?.inFlight ?? 0);
+  }
+
+  receive(message: JsonRpcMessage, exchange: Exchange): void {
+    const session = this.sessionFor(message);
+    if (session) {
+      session.receive(message, exchange);
+    } else {
+      exchange.end();
+    }
+  }
+
+  close(): void {
+    this.modern?.close();
+    this.legacy?.close();
+  }
+
+  private sessionFor(message: JsonRpcMessage): EraSession | undefined {
+    switch (classifyMessage(message)) {
+      case 'modern':
+        return this.modernSession() ?? this.legacySession();
+      case 'initialize':
+        return this.legacySession() ?? this.modernSession();
+      case 'session':
+        if (this.legacy?.stateful) return this.legacy;
+        return this.legacySession() ?? this.modernSession();
+    }
+  }
+
+  private modernSession(): EraSession | undefined {
+    if (!this.modern && this.eras.modern) this.modern = this.eras.modern.open(this.server, this.peer);
+    return this.modern;
+  }
+
+  private legacySession(): EraSession | undefined {
+    if (!this.legacy && this.eras.legacy) this.legacy = this.eras.legacy.open(this.server, this.peer);
+    return this.legacy;
+  }
+}

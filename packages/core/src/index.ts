@@ -1,0 +1,67 @@
+export {
+  createServer,
+  RondoServer,
+  type ServerInfo,
+  type ServerOptions,
+  type ToolSpec,
+  type PromptSpec,
+  type ServerCapabilitySet,
+  type ServerChange,
+} from './server.js';
+export { createEndpoint, type EndpointOptions } from './endpoint.js';
+export type { Connection, Endpoint, Exchange, Peer } from './transport.js';
+export type { EraAdapter, EraSession } from './era.js';
+export type {
+  Provider,
+  ProviderCapabilities,
+  ProviderChange,
+  ToolOutcome,
+  PromptOutcome,
+  ResourceOutcome,
+} from './provider.js';
+export { LOG_LEVELS, type HandlerContext, type LogLevel } from './context.js';
+export type {
+  Arguments,
+  CacheableMethod,
+  CachePolicy,
+  CompletionRef,
+  CompletionRequest,
+  CompletionResult,
+  Icon,
+  Principal,
+  PromptArgument,
+  PromptDefinition,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  ToolAnnotations,
+  ToolDefinition,
+} from './definitions.js';
+export type {
+  ToolHandler,
+  PromptHandler,
+  ResourceHandler,
+  TemplateHandler,
+  CompletionHandler,
+} from './localProvider.js';
+export { Catalog, type ToolEntry, type PromptEntry, type ResourceEntry, type TemplateEntry } from './catalog.js';
+export {
+  RequestStateSealer,
+  type RequestStateOptions,
+  type SealedStateBinding,
+  type OpenedState,
+} from './requestState.js';
+export {
+  compileArgumentValidator,
+  compileJsonSchema,
+  describeAjvError,
+  toJsonSchema,
+  type SchemaInput,
+  type ArgumentCheck,
+  type ArgumentValidator,
+} from './inputValidation.js';
+export { compileTemplate, type CompiledTemplate } from './uriTemplate.js';
+export { normaliseRound } from './rounds.js';
+export { stableStringify } from './stableJson.js';
+export { toWireError } from './wireError.js';
+export { ConfigurationError, ProviderError, ClientRequestError } from './errors.js';
+export { paginate, type Page } from './pagination.js';

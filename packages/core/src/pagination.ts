@@ -1,0 +1,28 @@
+import { ErrorCode, McpError } from '@rondo/protocol';
+
+/** One page of a list, and the cursor of the next page when there is one. */
+export interface Page<T> {
+  items: T[];
+  nextCursor?: string;
+}
+
+/**
+ * Cuts a list into pages. Cursors are opaque to clients (base64url of the offset); a cursor that does
+ * not decode to an offset inside the list is -32602.
+ */
+export function paginate<T>(items: readonly T[], cursor: unknown, pageSize: number): Page<T> {
+  const start = cursor === undefined ? 0 : decodeCursor(cursor, items.length);
+  const end = Math.min(start + pageSize, items.length);
+  const page: Page<T> = { items: items.slice(start, end) };
+  if (end < items.length) page.nextCursor = Buffer.from(`o:${end}`).toString('base64url');
+  return page;
+}
+
+function decodeCursor(cursor: unknown, length: number): number {
+  if (typeof cursor === 'string') {
+    const match = /^o:(\d+)$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+    const offset = match ? Number(match[1]) : NaN;
+    if (Number.isSafeInteger(offset) && offset <= length) return offset;
+  }
+  throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor');
+}

@@ -1,0 +1,65 @@
+import type {
+  PromptResult,
+  ResourceResult,
+  RoundResult,
+  ToolResult,
+} from '@rondo/protocol';
+import type { HandlerContext } from './context.js';
+import type {
+  Arguments,
+  CacheableMethod,
+  CachePolicy,
+  CompletionRequest,
+  CompletionResult,
+  PromptDefinition,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  ToolDefinition,
+} from './definitions.js';
+
+/** What a tool call yields: a result (meaning complete) or a round result. */
+export type ToolOutcome = ToolResult | RoundResult<ToolResult>;
+export type PromptOutcome = PromptResult | RoundResult<PromptResult>;
+export type ResourceOutcome = ResourceResult | RoundResult<ResourceResult>;
+
+/** A change a provider announces: a list changed, or one resource's contents did. */
+export type ProviderChange =
+  | { kind: 'tools' | 'prompts' | 'resources' }
+  | { kind: 'resource'; uri: string };
+
+/**
+ * A source of tools, prompts and resources, after Logtalk's `mcp_server` protocols. Every member is
+ * optional; a server aggregates any number of providers. Lists are read when the server starts and
+ * again when the provider announces a change, never per request.
+ */
+export interface Provider {
+  /** A name for logs and errors. */
+  readonly name: string;
+  /** Optional capabilities beyond what the lists imply (`capabilities/1`), e.g. `subscribe`. */
+  capabilities?(): ProviderCapabilities;
+  tools?(): ToolDefinition[] | Promise<ToolDefinition[]>;
+  /** `tool_call/3` and the round hook `tool_call_round/4`: arguments are already validated. */
+  callTool?(name: string, args: Arguments, ctx: HandlerContext): Promise<ToolOutcome>;
+  prompts?(): PromptDefinition[] | Promise<PromptDefinition[]>;
+  /** `prompt_get/3` and `prompt_get_round/4`. */
+  getPrompt?(name: string, args: Record<string, string>, ctx: HandlerContext): Promise<PromptOutcome>;
+  resources?(): ResourceDefinition[] | Promise<ResourceDefinition[]>;
+  resourceTemplates?(): ResourceTemplateDefinition[] | Promise<ResourceTemplateDefinition[]>;
+  /** `resource_read/3` and `resource_read_round/4`; `undefined` when the provider has no such resource. */
+  readResource?(uri: string, ctx: HandlerContext): Promise<ResourceOutcome | undefined>;
+  /** `completion/4`; `undefined` when the provider does not complete that argument. */
+  complete?(request: CompletionRequest): Promise<CompletionResult | undefined>;
+  /** `cache_policy/4`; `undefined` leaves the server's default. */
+  cachePolicy?(method: CacheableMethod, key: string | undefined): CachePolicy | undefined;
+  /** Registers a listener for changes; returns the function that removes it. */
+  onChange?(listener: (change: ProviderChange) => void): () => void;
+  /** Releases the provider's resources (processes, timers) when the server closes. */
+  close?(): Promise<void>;
+}
+
+export interface ProviderCapabilities {
+  /** The provider announces `resource` changes, so clients may subscribe. */
+  subscribe?: boolean;
+  /** The provider announces list changes. */
+  listChanged?: boolean;
+}

@@ -1,0 +1,134 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { ErrorCode, McpError, type Json } from '@rondo/protocol';
+import { stableStringify } from './stableJson.js';
+
+/** What a sealed requestState binds together. */
+export interface SealedStateBinding {
+  /** The method of the request (`tools/call`, `prompts/get`, `resources/read`). */
+  method: string;
+  /** The params that identify the request: tool name and arguments, prompt name and arguments, or uri. */
+  identity: unknown;
+  /** The principal's id, when the request was authenticated. */
+  principal?: string | undefined;
+}
+
+/** The opened contents of a sealed requestState. */
+export interface OpenedState {
+  /** The provider's own state (any JSON value). */
+  state: Json | undefined;
+  /** Adapter bookkeeping carried between rounds (the requests sent, the round number). */
+  carry: Json;
+}
+
+export interface RequestStateOptions {
+  /** The secret key; several server instances behind one endpoint need the same one. */
+  key?: string | Uint8Array;
+  /** How long a state stays valid, in milliseconds (default 10 minutes). */
+  ttlMs?: number;
+  /** Called once when no key was given and a random one is used. */
+  warn?: (message: string) => void;
+  /** The clock, in milliseconds. */
+  now?: () => number;
+}
+
+const INVALID_STATE = 'Invalid or expired requestState';
+
+/**
+ * Seals and opens `requestState` tokens: base64url(payload).base64url(HMAC-SHA256). The payload
+ * binds the provider's state to the method, a digest of the request's identity, an expiry and the
+ * principal, so a client can neither forge a state nor replay it against other arguments.
+ */
+export class RequestStateSealer {
+  private readonly key: Uint8Array;
+  private readonly ttlMs: number;
+  private readonly now: () => number;
+
+  constructor(options: RequestStateOptions = {}) {
+    const configured = options.key ?? process.env.RONDO_STATE_KEY;
+    if (configured === undefined || configured.length === 0) {
+      options.warn?.(
+        'requestState is sealed with a random per-process key; set RONDO_STATE_KEY (or the key option) ' +
+          'so that several server instances accept each other\'s states',
+      );
+      this.key = randomBytes(32);
+    } else {
+      this.key = typeof configured === 'string' ? Buffer.from(configured, 'utf8') : configured;
+    }
+    this.ttlMs = options.ttlMs ?? 10 * 60_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Seals a state for a request; the token is opaque to the client. */
+  seal(binding: SealedStateBinding, opened: OpenedState): string {
+    const payload = {
+      m: binding.method,
+      d: digestIdentity(binding.identity),
+      p: binding.principal ?? null,
+      e: this.now() + this.ttlMs,
+      s: opened.state === undefined ? null : { v: opened.state },
+      c: opened.carry,
+    };
+    const body = Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
+    return `${body}.${this.sign(body)}`;
+  }
+
+  /**
+   * Opens a token sealed by {@link seal}. A token that was tampered with, has expired, or belongs to
+   * another method, other params or another principal is refused with -32602.
+   */
+  open(token: unknown, binding: SealedStateBinding): OpenedState {
+    if (typeof token !== 'string') throw invalidState();
+    const dot = token.indexOf('.');
+    if (dot <= 0) throw invalidState();
+    const body = token.slice(0, dot);
+    if (!this.verify(body, token.slice(dot + 1))) throw invalidState();
+    const payload = parsePayload(body);
+    if (
+      payload === undefined ||
+      payload.e < this.now() ||
+      payload.m !== binding.method ||
+      payload.d !== digestIdentity(binding.identity) ||
+      payload.p !== (binding.principal ?? null)
+    ) {
+      throw invalidState();
+    }
+    return { state: payload.s === null ? undefined : payload.s.v, carry: payload.c };
+  }
+
+  private sign(body: string): string {
+    return createHmac('sha256', this.key).update(body).digest('base64url');
+  }
+
+  private verify(body: string, signature: string): boolean {
+    const expected = Buffer.from(this.sign(body));
+    const given = Buffer.from(signature);
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  }
+}
+
+interface Payload {
+  m: string;
+  d: string;
+  p: string | null;
+  e: number;
+  s: { v: Json } | null;
+  c: Json;
+}
+
+function parsePayload(body: string): Payload | undefined {
+  try {
+    const value = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Partial<Payload>;
+    if (typeof value.m !== 'string' || typeof value.d !== 'string' || typeof value.e !== 'number') return undefined;
+    return value as Payload;
+  } catch {
+    return undefined;
+  }
+}
+
+function digestIdentity(identity: unknown): string {
+  return createHash('sha256').update(stableStringify(identity)).digest('base64url');
+}
+
+function invalidState(): McpError {
+  return new McpError(ErrorCode.InvalidParams, INVALID_STATE);
+}

@@ -1,0 +1,346 @@
+import {
+  ErrorCode,
+  McpError,
+  isMcpError,
+  type JsonObject,
+  type PromptResult,
+  type ResourceResult,
+  type RoundResult,
+  type ToolResult,
+} from '@rondo/protocol';
+import { Catalog, ValidatorCache, type ProviderLists } from './catalog.js';
+import type { HandlerContext } from './context.js';
+import type {
+  CacheableMethod,
+  CachePolicy,
+  CompletionRequest,
+  CompletionResult,
+  Icon,
+  PromptArgument,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  ToolAnnotations,
+  ToolDefinition,
+} from './definitions.js';
+import { compileArgumentValidator, isZodSchema, toJsonSchema, type SchemaInput } from './inputValidation.js';
+import {
+  LocalProvider,
+  type CompletionHandler,
+  type PromptHandler,
+  type ResourceHandler,
+  type TemplateHandler,
+  type ToolHandler,
+} from './localProvider.js';
+import type { Provider, ProviderChange } from './provider.js';
+import { RequestStateSealer, type RequestStateOptions } from './requestState.js';
+import { normaliseRound } from './rounds.js';
+import type { z } from 'zod';
+
+/** Who the server is, as told to clients. */
+export interface ServerInfo {
+  name: string;
+  version: string;
+  title?: string;
+  description?: string;
+  instructions?: string;
+  icons?: Icon[];
+  websiteUrl?: string;
+}
+
+export interface ServerOptions extends ServerInfo {
+  /** How requestState is sealed (key, lifetime). */
+  requestState?: RequestStateOptions;
+  /** The most rounds one request may take before it fails (default 10). */
+  roundLimit?: number;
+  /** Items per page of list results (default 100). */
+  pageSize?: number;
+  /** The cache policy of cacheable results when neither a rule nor a provider sets one. */
+  defaultCachePolicy?: CachePolicy;
+  /** Where the server's own diagnostics go (default: stderr). */
+  log?: (level: 'info' | 'warning' | 'error', message: string) => void;
+}
+
+export interface ToolSpec<S extends SchemaInput> {
+  description?: string;
+  title?: string;
+  input?: S;
+  output?: SchemaInput;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  _meta?: JsonObject;
+}
+
+type ArgsOf<S> = S extends z.ZodType ? z.output<S> : Record<string, unknown>;
+
+export interface PromptSpec {
+  description?: string;
+  title?: string;
+  arguments?: PromptArgument[];
+  icons?: Icon[];
+}
+
+type CachePolicyRule = CachePolicy | ((key: string | undefined) => CachePolicy | undefined);
+
+/** The capabilities a server's providers imply. */
+export interface ServerCapabilitySet {
+  tools: boolean;
+  prompts: boolean;
+  resources: boolean;
+  subscribe: boolean;
+  listChanged: boolean;
+  completions: boolean;
+}
+
+/** A change a server announces to every connected era adapter. */
+export type ServerChange = ProviderChange;
+
+const EMPTY_SCHEMA: JsonObject = { type: 'object' };
+
+/** Creates a server: register tools, prompts and resources, then hand it to an endpoint. */
+export function createServer(options: ServerOptions): RondoServer {
+  return new RondoServer(options);
+}
+
+/**
+ * A Rondo server: the providers, their catalog and the operations the era adapters call. It knows
+ * the canonical vocabulary, never an era's JSON shape.
+ */
+export class RondoServer {
+  readonly info: ServerInfo;
+  readonly sealer: RequestStateSealer;
+  readonly roundLimit: number;
+  readonly pageSize: number;
+  readonly log: (level: 'info' | 'warning' | 'error', message: string) => void;
+  private readonly local = new LocalProvider();
+  private readonly providers: Provider[] = [this.local];
+  private readonly lists = new Map<Provider, ProviderLists>();
+  private readonly validators = new ValidatorCache();
+  private readonly cacheRules = new Map<CacheableMethod, CachePolicyRule>();
+  private readonly listeners = new Set<(change: ServerChange) => void>();
+  private readonly defaultCachePolicy: CachePolicy;
+  private current: Catalog | undefined;
+  private loading: Promise<void> | undefined;
+
+  constructor(options: ServerOptions) {
+    const { requestState, roundLimit, pageSize, defaultCachePolicy, log, ...info } = options;
+    this.info = info;
+    this.log = log ?? ((level, message) => process.stderr.write(`[rondo ${level}] ${message}\n`));
+    this.sealer = new RequestStateSealer({ warn: (m) => this.log('warning', m), ...requestState });
+    this.roundLimit = roundLimit ?? 10;
+    this.pageSize = pageSize ?? 100;
+    this.defaultCachePolicy = defaultCachePolicy ?? { ttlMs: 0, cacheScope: 'private' };
+    this.watch(this.local);
+  }
+
+  /** Registers a tool. `input` is a zod object schema or a JSON Schema; arguments are validated before the handler runs. */
+  tool<S extends SchemaInput>(name: string, spec: ToolSpec<S>, handler: ToolHandler<ArgsOf<S>>): this {
+    const definition: ToolDefinition = { name, inputSchema: spec.input ? toJsonSchema(spec.input) : EMPTY_SCHEMA };
+    if (spec.title !== undefined) definition.title = spec.title;
+    if (spec.description !== undefined) definition.description = spec.description;
+    if (spec.output !== undefined) definition.outputSchema = toJsonSchema(spec.output);
+    if (spec.annotations !== undefined) definition.annotations = spec.annotations;
+    if (spec.icons !== undefined) definition.icons = spec.icons;
+    if (spec._meta !== undefined) definition._meta = spec._meta;
+    if (spec.input && isZodSchema(spec.input)) {
+      this.validators.override(definition, compileArgumentValidator(spec.input, `tool "${name}"`));
+    }
+    this.local.addTool(definition, handler as ToolHandler<never>);
+    return this;
+  }
+
+  /** Removes a tool registered with {@link tool}; clients are told the list changed. */
+  removeTool(name: string): boolean {
+    return this.local.removeTool(name);
+  }
+
+  /** Registers a prompt. */
+  prompt(name: string, spec: PromptSpec, handler: PromptHandler): this {
+    this.local.addPrompt({ name, ...spec }, handler);
+    return this;
+  }
+
+  /** Removes a prompt registered with {@link prompt}. */
+  removePrompt(name: string): boolean {
+    return this.local.removePrompt(name);
+  }
+
+  /** Registers a concrete resource. */
+  resource(uri: string, spec: Omit<ResourceDefinition, 'uri'>, handler: ResourceHandler): this {
+    this.local.addResource({ uri, ...spec }, handler);
+    return this;
+  }
+
+  /** Removes a resource registered with {@link resource}. */
+  removeResource(uri: string): boolean {
+    return this.local.removeResource(uri);
+  }
+
+  /** Registers an RFC 6570 resource template; the handler gets the URI's variables. */
+  resourceTemplate(
+    uriTemplate: string,
+    spec: Omit<ResourceTemplateDefinition, 'uriTemplate'>,
+    handler: TemplateHandler,
+  ): this {
+    this.local.addTemplate({ uriTemplate, ...spec }, handler);
+    return this;
+  }
+
+  /** Registers completion for one argument of a prompt (`{prompt}`) or a resource template (`{resource}`). */
+  completion(ref: { prompt: string } | { resource: string }, argument: string, handler: CompletionHandler): this {
+    const refKey = 'prompt' in ref ? `prompt:${ref.prompt}` : `resource:${ref.resource}`;
+    this.local.addCompletion(refKey, argument, handler);
+    return this;
+  }
+
+  /** Sets the cache policy of one cacheable method's results (modern wire). */
+  cachePolicy(method: CacheableMethod, rule: CachePolicyRule): this {
+    this.cacheRules.set(method, rule);
+    return this;
+  }
+
+  /** Adds a whole provider (a Prolog bridge, say). */
+  provider(provider: Provider): this {
+    this.providers.push(provider);
+    this.watch(provider);
+    this.current = undefined;
+    this.loading = undefined;
+    return this;
+  }
+
+  /** Announces that a resource's contents changed (to subscribed legacy clients and listening modern ones). */
+  resourceUpdated(uri: string): void {
+    this.local.resourceUpdated(uri);
+  }
+
+  /** Listens for list and resource changes; returns the function that stops listening. */
+  onChange(listener: (change: ServerChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Reads every provider's lists; requests wait for this once, then use the catalog synchronously. */
+  ready(): Promise<void> {
+    if (this.current) return Promise.resolve();
+    this.loading ??= this.loadAll();
+    return this.loading;
+  }
+
+  /** The current catalog; {@link ready} must have resolved. */
+  get catalog(): Catalog {
+    if (!this.current) throw new McpError(ErrorCode.InternalError, 'Server catalog used before ready()');
+    return this.current;
+  }
+
+  /** What the providers offer, for capability negotiation. */
+  capabilities(): ServerCapabilitySet {
+    const catalog = this.catalog;
+    const flags = this.providers.map((p) => p.capabilities?.() ?? {});
+    return {
+      tools: catalog.tools.length > 0 || this.providers.some((p) => p.tools),
+      prompts: catalog.prompts.length > 0,
+      resources: catalog.resources.length > 0 || catalog.templates.length > 0,
+      subscribe: flags.some((f) => f.subscribe === true),
+      listChanged: flags.some((f) => f.listChanged === true),
+      completions: this.providers.some((p) => p.complete),
+    };
+  }
+
+  /** Calls a tool. Unknown tool: -32602. Bad arguments and handler failures: an `isError` result. */
+  async callTool(name: string, args: unknown, ctx: HandlerContext): Promise<RoundResult<ToolResult>> {
+    const entry = this.catalog.tool(name);
+    if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
+    const given = args === undefined ? {} : args;
+    if (typeof given !== 'object' || given === null || Array.isArray(given)) {
+      return { kind: 'complete', result: { kind: 'error', text: `Invalid arguments for tool "${name}": arguments must be an object` } };
+    }
+    const checked = entry.validate(given as Record<string, unknown>);
+    if (!checked.ok) return { kind: 'complete', result: { kind: 'error', text: checked.message } };
+    try {
+      const outcome = await entry.provider.callTool!(name, checked.value as never, ctx);
+      return normaliseRound(outcome);
+    } catch (failure) {
+      if (isMcpError(failure)) throw failure;
+      const reason = failure instanceof Error ? failure.message : String(failure);
+      return { kind: 'complete', result: { kind: 'error', text: `Tool "${name}" failed: ${reason}` } };
+    }
+  }
+
+  /** Gets a prompt. Unknown prompt or missing required argument: -32602. */
+  async getPrompt(name: string, args: Record<string, string>, ctx: HandlerContext): Promise<RoundResult<PromptResult>> {
+    const entry = this.catalog.prompt(name);
+    if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`, { name });
+    for (const argument of entry.definition.arguments ?? []) {
+      if (argument.required && args[argument.name] === undefined) {
+        throw new McpError(ErrorCode.InvalidParams, `Missing required argument "${argument.name}" for prompt "${name}"`);
+      }
+    }
+    return normaliseRound(await entry.provider.getPrompt!(name, args, ctx));
+  }
+
+  /** Reads a resource; `undefined` when no provider has it (each era has its own not-found error). */
+  async readResource(uri: string, ctx: HandlerContext): Promise<RoundResult<ResourceResult> | undefined> {
+    const catalog = this.catalog;
+    const exact = catalog.resource(uri);
+    const candidates = exact ? [exact.provider] : [...new Set(catalog.templates.map((t) => t.provider))];
+    for (const provider of candidates) {
+      const outcome = await provider.readResource?.(uri, ctx);
+      if (outcome !== undefined) return normaliseRound(outcome);
+    }
+    return undefined;
+  }
+
+  /** Completes an argument; no completion known gives an empty list. */
+  async complete(request: CompletionRequest): Promise<CompletionResult> {
+    for (const provider of this.providers) {
+      const answer = await provider.complete?.(request);
+      if (answer) return { ...answer, values: answer.values.slice(0, 100) };
+    }
+    return { values: [] };
+  }
+
+  /** The cache policy of a cacheable result: a rule set on the server, then the providers', then the default. */
+  cachePolicyFor(method: CacheableMethod, key?: string): CachePolicy {
+    const rule = this.cacheRules.get(method);
+    const fromRule = typeof rule === 'function' ? rule(key) : rule;
+    if (fromRule) return fromRule;
+    for (const provider of this.providers) {
+      const policy = provider.cachePolicy?.(method, key);
+      if (policy) return policy;
+    }
+    return this.defaultCachePolicy;
+  }
+
+  /** Closes every provider. */
+  async close(): Promise<void> {
+    await Promise.all(this.providers.map((p) => p.close?.()));
+  }
+
+  private watch(provider: Provider): void {
+    provider.onChange?.((change) => void this.applyChange(provider, change));
+  }
+
+  private async applyChange(provider: Provider, change: ProviderChange): Promise<void> {
+    if (change.kind !== 'resource' && this.lists.has(provider)) {
+      this.lists.set(provider, await readLists(provider));
+      this.current = new Catalog(this.providers, this.lists, this.validators);
+    }
+    for (const listener of this.listeners) listener(change);
+  }
+
+  private async loadAll(): Promise<void> {
+    for (const provider of this.providers) {
+      if (!this.lists.has(provider)) this.lists.set(provider, await readLists(provider));
+    }
+    this.current = new Catalog(this.providers, this.lists, this.validators);
+  }
+}
+
+async function readLists(provider: Provider): Promise<ProviderLists> {
+  const [tools, prompts, resources, templates] = await Promise.all([
+    provider.tools?.() ?? [],
+    provider.prompts?.() ?? [],
+    provider.resources?.() ?? [],
+    provider.resourceTemplates?.() ?? [],
+  ]);
+  return { tools, prompts, resources, templates };
+}

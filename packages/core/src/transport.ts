@@ -1,0 +1,54 @@
+import type { JsonRpcMessage } from '@rondo/protocol';
+import type { Principal } from './definitions.js';
+
+/**
+ * The contract between a transport and the server. A transport knows bytes and connections; it
+ * parses frames into messages, hands each to {@link Connection.receive} with an {@link Exchange} for
+ * the messages that answer it, and sends what the server gives back. Nothing here is era-specific.
+ */
+
+/** The outbound side of one inbound message. */
+export interface Exchange {
+  /**
+   * Sends a message that belongs to this inbound message before its final answer: progress, a log
+   * line, a server-to-client request, a subscription's notification. A transport that answers with
+   * one body (HTTP) switches to a stream when this is first called.
+   */
+  send(message: JsonRpcMessage): void;
+  /** Sends the final answer (if any) and ends the exchange. Called exactly once. */
+  end(message?: JsonRpcMessage): void;
+  /** Aborted when the peer can no longer receive this exchange's messages (say, an HTTP response closed). */
+  readonly signal: AbortSignal;
+  /** Transport facts about the inbound message, such as HTTP headers (lower-case names). */
+  readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
+  /** The principal the transport authenticated, if any. */
+  readonly principal?: Principal;
+}
+
+/** The far end of a connection, for messages not tied to an inbound one. */
+export interface Peer {
+  /** Sends a message on the connection's own channel (a stdio stream, a socket, an HTTP GET stream). */
+  send(message: JsonRpcMessage): void;
+}
+
+/** One connection: a stdio process, a WebSocket, an HTTP session (or one stateless HTTP request). */
+export interface Connection {
+  /** Hands one inbound message to the server. */
+  receive(message: JsonRpcMessage, exchange: Exchange): void;
+  /** True once the connection holds session state (a legacy session), so a transport must keep it. */
+  readonly stateful: boolean;
+  /** Requests being handled now; 0 when the connection is idle. */
+  readonly inFlight: number;
+  /** Aborts everything in flight and forgets the connection's state. */
+  close(): void;
+}
+
+/** What transports serve: a server composed with the eras it speaks. */
+export interface Endpoint {
+  /** Opens a connection for a peer. */
+  connect(peer: Peer): Connection;
+  /** Resolves once the server's providers are read. */
+  ready(): Promise<void>;
+  /** Closes the server's providers. */
+  close(): Promise<void>;
+}
