@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { MetaKey, resultResponse, isRequest, type JsonRpcMessage } from '@rondo/protocol';
+import { createEndpoint, createServer, type EraAdapter, type EraSession } from '@rondo/core';
+import { MemoryConnection } from '../../../test/support/memoryConnection.js';
+
+/** An adapter that answers every request with its era's name, and becomes stateful on initialize. */
+function namedEra(era: 'legacy' | 'modern', opened: string[]): EraAdapter {
+  return {
+    era,
+    open(): EraSession {
+      opened.push(era);
+      let stateful = false;
+      return {
+        get stateful() {
+          return stateful;
+        },
+        inFlight: 0,
+        receive(message: JsonRpcMessage, exchange) {
+          if ('method' in message && message.method === 'initialize') stateful = true;
+          exchange.end(isRequest(message) ? resultResponse(message.id, { era }) : undefined);
+        },
+        close() {},
+      };
+    },
+  };
+}
+
+const modernMeta = { _meta: { [MetaKey.protocolVersion]: '2026-07-28', [MetaKey.clientCapabilities]: {} } };
+
+describe('createEndpoint routing', () => {
+  function setup() {
+    const opened: string[] = [];
+    const server = createServer({ name: 's', version: '1', log: () => undefined, requestState: { key: 'k' } });
+    const endpoint = createEndpoint(server, { modern: namedEra('modern', opened), legacy: namedEra('legacy', opened) });
+    return { opened, conn: new MemoryConnection(endpoint) };
+  }
+
+  it('sends a message with a modern _meta to the modern era', async () => {
+    const { conn } = setup();
+    expect(await conn.request('tools/list', modernMeta)).toMatchObject({ result: { era: 'modern' } });
+  });
+
+  it('sends initialize to the legacy era and binds the connection to it', async () => {
+    const { conn } = setup();
+    expect(await conn.request('initialize', {})).toMatchObject({ result: { era: 'legacy' } });
+    expect(conn.connection.stateful).toBe(true);
+    expect(await conn.request('tools/list')).toMatchObject({ result: { era: 'legacy' } });
+  });
+
+  it('still serves modern messages on a connection with a legacy session', async () => {
+    const { conn } = setup();
+    await conn.request('initialize', {});
+    expect(await conn.request('server/discover', modernMeta)).toMatchObject({ result: { era: 'modern' } });
+  });
+
+  it('opens each era at most once per connection, and only when used', async () => {
+    const { conn, opened } = setup();
+    await conn.request('tools/list', modernMeta);
+    await conn.request('tools/list', modernMeta);
+    expect(opened).toEqual(['modern']);
+  });
+
+  it('ends the exchange when no era can take the message', async () => {
+    const server = createServer({ name: 's', version: '1', log: () => undefined, requestState: { key: 'k' } });
+    const conn = new MemoryConnection(createEndpoint(server, {}));
+    expect(await conn.send({ jsonrpc: '2.0', id: 1, method: 'x' }).ended).toBeUndefined();
+  });
+});

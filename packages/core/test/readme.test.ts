@@ -1,0 +1,10 @@
+import { describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { runReadmeExample } from '../../../test/support/readmeExample.js';
+
+describe('README', () => {
+  it('runs its example', async () => {
+    const output = await runReadmeExample(fileURLToPath(new URL('..', import.meta.url)));
+    expect(output.trim()).toBe('add,greet');
+  });
+});

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { ErrorCode } from '@rondo/protocol';
+import { RequestStateSealer } from '@rondo/core';
+
+const binding = { method: 'tools/call', identity: { name: 'wizard', arguments: { size: 2 } } };
+
+describe('RequestStateSealer', () => {
+  it('opens what it sealed, state and carry unchanged', () => {
+    const sealer = new RequestStateSealer({ key: 'k' });
+    const token = sealer.seal(binding, { state: { step: 2, names: ['ä', '🦜'] }, carry: { round: 2 } });
+    expect(sealer.open(token, binding)).toEqual({ state: { step: 2, names: ['ä', '🦜'] }, carry: { round: 2 } });
+  });
+
+  it('keeps an absent provider state absent', () => {
+    const sealer = new RequestStateSealer({ key: 'k' });
+    expect(sealer.open(sealer.seal(binding, { state: undefined, carry: null }), binding).state).toBeUndefined();
+  });
+
+  it('rejects a tampered requestState', () => {
+    const sealer = new RequestStateSealer({ key: 'k' });
+    const token = sealer.seal(binding, { state: 1, carry: null });
+    const flipped = token.slice(0, 5) + (token[5] === 'A' ? 'B' : 'A') + token.slice(6);
+    for (const bad of [flipped, `${token}-TAMPERED`, 'garbage', '', 42, null]) {
+      expect(() => sealer.open(bad, binding)).toThrow(expect.objectContaining({ code: ErrorCode.InvalidParams }));
+    }
+  });
+
+  it('rejects an expired requestState', () => {
+    let now = 1_000;
+    const sealer = new RequestStateSealer({ key: 'k', ttlMs: 100, now: () => now });
+    const token = sealer.seal(binding, { state: 1, carry: null });
+    now += 101;
+    expect(() => sealer.open(token, binding)).toThrow('Invalid or expired requestState');
+  });
+
+  it('rejects a state replayed with other arguments, another method or another principal', () => {
+    const sealer = new RequestStateSealer({ key: 'k' });
+    const token = sealer.seal({ ...binding, principal: 'alice' }, { state: 1, carry: null });
+    const other = [
+      { ...binding, principal: 'alice', identity: { name: 'wizard', arguments: { size: 3 } } },
+      { ...binding, principal: 'alice', method: 'prompts/get' },
+      { ...binding, principal: 'bob' },
+      binding,
+    ];
+    for (const b of other) expect(() => sealer.open(token, b)).toThrow('Invalid or expired requestState');
+  });
+
+  it('binds the identity independently of key order', () => {
+    const sealer = new RequestStateSealer({ key: 'k' });
+    const token = sealer.seal({ method: 'm', identity: { a: 1, b: { c: 2, d: 3 } } }, { state: 1, carry: null });
+    expect(sealer.open(token, { method: 'm', identity: { b: { d: 3, c: 2 }, a: 1 } }).state).toBe(1);
+  });
+
+  it('refuses states sealed with another key', () => {
+    const token = new RequestStateSealer({ key: 'one' }).seal(binding, { state: 1, carry: null });
+    expect(() => new RequestStateSealer({ key: 'two' }).open(token, binding)).toThrow();
+  });
+
+  it('warns when it has to invent a key', () => {
+    const previous = process.env.RONDO_STATE_KEY;
+    delete process.env.RONDO_STATE_KEY;
+    const warnings: string[] = [];
+    new RequestStateSealer({ warn: (m) => warnings.push(m) });
+    if (previous !== undefined) process.env.RONDO_STATE_KEY = previous;
+    expect(warnings[0]).toMatch(/RONDO_STATE_KEY/);
+  });
+});

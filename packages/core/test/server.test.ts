@@ -1,0 +1,183 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { complete, formElicitation, inputRequest, inputRequired, messages, message, contents, textContent, text } from '@rondo/protocol';
+import { createServer, ConfigurationError, type Provider, type ServerChange } from '@rondo/core';
+import { testContext } from './testContext.js';
+
+const quiet = { log: () => undefined, requestState: { key: 'test' } };
+
+function calculator() {
+  return createServer({ name: 'calc', version: '1.0.0', ...quiet })
+    .tool(
+      'add',
+      { description: 'Adds', input: z.object({ a: z.number(), b: z.number() }) },
+      ({ a, b }) => text(String(a + b)),
+    )
+    .tool(
+      'echo',
+      { description: 'Echoes', input: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] } },
+      (args) => `echo ${String(args.word)}`,
+    );
+}
+
+describe('RondoServer tools', () => {
+  it('validates zod arguments and calls the handler', async () => {
+    const server = calculator();
+    await server.ready();
+    expect(await server.callTool('add', { a: 2, b: 3 }, testContext())).toEqual(complete(text('5')));
+  });
+
+  it('advertises zod input as JSON Schema', async () => {
+    const server = calculator();
+    await server.ready();
+    const add = server.catalog.tool('add')!.definition;
+    expect(add.inputSchema).toMatchObject({ type: 'object', properties: { a: { type: 'number' } }, required: ['a', 'b'] });
+  });
+
+  it('turns bad arguments into a tool error naming the field', async () => {
+    const server = calculator();
+    await server.ready();
+    const zodCase = await server.callTool('add', { a: 'two', b: 3 }, testContext());
+    expect(zodCase).toMatchObject({ kind: 'complete', result: { kind: 'error' } });
+    expect(JSON.stringify(zodCase)).toContain('a');
+    const ajvCase = await server.callTool('echo', {}, testContext());
+    expect(ajvCase).toMatchObject({ kind: 'complete', result: { kind: 'error', text: expect.stringContaining('word') } });
+  });
+
+  it('treats missing arguments as {}', async () => {
+    const server = createServer({ name: 's', version: '1', ...quiet }).tool('noargs', {}, () => 'ok');
+    await server.ready();
+    expect(await server.callTool('noargs', undefined, testContext())).toEqual(complete(text('ok')));
+  });
+
+  it('rejects an unknown tool with -32602', async () => {
+    const server = calculator();
+    await server.ready();
+    await expect(server.callTool('nope', {}, testContext())).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it('turns a throwing handler into an isError result', async () => {
+    const server = createServer({ name: 's', version: '1', ...quiet }).tool('boom', {}, () => {
+      throw new Error('kaboom');
+    });
+    await server.ready();
+    expect(await server.callTool('boom', {}, testContext())).toMatchObject({
+      kind: 'complete',
+      result: { kind: 'error', text: expect.stringContaining('kaboom') },
+    });
+  });
+
+  it('passes round results through and wraps plain values in complete', async () => {
+    const ask = inputRequired([inputRequest('name', formElicitation('Name?', { type: 'object' }))], { step: 1 });
+    const server = createServer({ name: 's', version: '1', ...quiet }).tool('ask', {}, (_a, ctx) =>
+      ctx.round === 1 ? ask : text('done'),
+    );
+    await server.ready();
+    expect(await server.callTool('ask', {}, testContext())).toEqual(ask);
+    expect(await server.callTool('ask', {}, testContext({ round: 2 }))).toEqual(complete(text('done')));
+  });
+
+  it('refuses a duplicate tool name at registration', () => {
+    expect(() => calculator().tool('add', {}, () => 'again')).toThrow(ConfigurationError);
+  });
+
+  it('keeps registration order in the catalog', async () => {
+    const server = calculator();
+    await server.ready();
+    expect(server.catalog.tools.map((t) => t.definition.name)).toEqual(['add', 'echo']);
+  });
+});
+
+describe('RondoServer prompts and resources', () => {
+  const server = createServer({ name: 's', version: '1', ...quiet })
+    .prompt('greet', { description: 'Greets', arguments: [{ name: 'who', required: true }] }, (args) =>
+      messages([message('user', `Hello ${args.who}`)]),
+    )
+    .resource('test://static', { name: 'static', mimeType: 'text/plain' }, (uri) =>
+      contents([textContent(uri, 'text/plain', 'static text')]),
+    )
+    .resourceTemplate('test://item/{id}', { name: 'item' }, (uri, vars) =>
+      contents([textContent(uri, 'text/plain', `item ${String(vars.id)}`)]),
+    );
+
+  it('gets a prompt and checks required arguments', async () => {
+    await server.ready();
+    expect(await server.getPrompt('greet', { who: 'Ada' }, testContext())).toEqual(
+      complete(messages([message('user', 'Hello Ada')])),
+    );
+    await expect(server.getPrompt('greet', {}, testContext())).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it('reads concrete and templated resources, undefined when unknown', async () => {
+    await server.ready();
+    expect(await server.readResource('test://static', testContext())).toMatchObject({ result: { contents: [{ text: 'static text' }] } });
+    expect(await server.readResource('test://item/7', testContext())).toMatchObject({ result: { contents: [{ text: 'item 7' }] } });
+    expect(await server.readResource('test://missing', testContext())).toBeUndefined();
+  });
+
+  it('derives capabilities from what is registered', async () => {
+    await server.ready();
+    expect(server.capabilities()).toMatchObject({ prompts: true, resources: true, subscribe: true });
+  });
+});
+
+describe('RondoServer changes and providers', () => {
+  it('announces list changes and rebuilds the catalog', async () => {
+    const server = calculator();
+    await server.ready();
+    const changes: ServerChange[] = [];
+    server.onChange((c) => changes.push(c));
+    server.tool('late', { description: 'Late' }, () => 'late');
+    await new Promise((r) => setTimeout(r, 0));
+    expect(changes).toContainEqual({ kind: 'tools' });
+    expect(server.catalog.tool('late')).toBeDefined();
+    server.removeTool('late');
+    await new Promise((r) => setTimeout(r, 0));
+    expect(server.catalog.tool('late')).toBeUndefined();
+  });
+
+  it('announces resource updates', async () => {
+    const server = calculator();
+    await server.ready();
+    const changes: ServerChange[] = [];
+    server.onChange((c) => changes.push(c));
+    server.resourceUpdated('test://x');
+    expect(changes).toEqual([{ kind: 'resource', uri: 'test://x' }]);
+  });
+
+  it('serves an external provider, validating its arguments with its JSON Schema', async () => {
+    const calls: unknown[] = [];
+    const provider: Provider = {
+      name: 'external',
+      tools: async () => [{ name: 'shout', inputSchema: { type: 'object', properties: { s: { type: 'string' } }, required: ['s'] } }],
+      callTool: async (_name, args) => {
+        calls.push(args);
+        return text(String(args.s).toUpperCase());
+      },
+      cachePolicy: (method) => (method === 'tools/list' ? { ttlMs: 5000, cacheScope: 'public' } : undefined),
+    };
+    const server = calculator().provider(provider);
+    await server.ready();
+    expect(await server.callTool('shout', { s: 'hi' }, testContext())).toEqual(complete(text('HI')));
+    expect(await server.callTool('shout', { s: 1 }, testContext())).toMatchObject({ result: { kind: 'error' } });
+    expect(calls).toHaveLength(1);
+    expect(server.cachePolicyFor('tools/list')).toEqual({ ttlMs: 5000, cacheScope: 'public' });
+    expect(server.cachePolicyFor('prompts/list')).toEqual({ ttlMs: 0, cacheScope: 'private' });
+  });
+
+  it('prefers a cache rule set on the server', async () => {
+    const server = calculator().cachePolicy('resources/read', (uri) => (uri === 'a' ? { ttlMs: 1, cacheScope: 'public' } : undefined));
+    expect(server.cachePolicyFor('resources/read', 'a')).toEqual({ ttlMs: 1, cacheScope: 'public' });
+    expect(server.cachePolicyFor('resources/read', 'b').ttlMs).toBe(0);
+  });
+
+  it('completes registered arguments and caps the list at 100', async () => {
+    const server = calculator().completion({ prompt: 'greet' }, 'who', (value) =>
+      Array.from({ length: 150 }, (_, i) => `${value}${i}`),
+    );
+    const answer = await server.complete({ ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'who', value: 'a' } });
+    expect(answer.values).toHaveLength(100);
+    expect(answer.values[0]).toBe('a0');
+    expect(await server.complete({ ref: { type: 'ref/prompt', name: 'x' }, argument: { name: 'y', value: '' } })).toEqual({ values: [] });
+  });
+});

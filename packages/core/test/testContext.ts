@@ -1,0 +1,22 @@
+import type { HandlerContext } from '@rondo/core';
+
+/** A handler context for calling server operations directly in tests. */
+export function testContext(overrides: Partial<HandlerContext> = {}): HandlerContext {
+  const refuse = () => Promise.reject(new Error('not available in this test'));
+  return {
+    era: 'modern',
+    revision: '2026-07-28',
+    clientCapabilities: {},
+    inputResponses: {},
+    requestState: undefined,
+    round: 1,
+    signal: new AbortController().signal,
+    principal: undefined,
+    progress: () => undefined,
+    log: () => undefined,
+    elicit: refuse,
+    sample: refuse,
+    listRoots: refuse,
+    ...overrides,
+  };
+}
