@@ -27,7 +27,11 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/test/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    // Tests are outside each package's build; tsconfig.test.json types them all in one program.
+    files: ['**/test/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'vitest.config.ts'],
+    languageOptions: {
+      parserOptions: { projectService: false, project: ['./tsconfig.test.json'], tsconfigRootDir: process.cwd() },
+    },
     rules: {
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',

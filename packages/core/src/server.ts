@@ -144,7 +144,7 @@ export class RondoServer {
     if (spec.input && isZodSchema(spec.input)) {
       this.validators.override(definition, compileArgumentValidator(spec.input, `tool "${name}"`));
     }
-    this.local.addTool(definition, handler as ToolHandler<never>);
+    this.local.addTool(definition, handler);
     return this;
   }
 
@@ -236,12 +236,12 @@ export class RondoServer {
     const catalog = this.catalog;
     const flags = this.providers.map((p) => p.capabilities?.() ?? {});
     return {
-      tools: catalog.tools.length > 0 || this.providers.some((p) => p.tools),
+      tools: catalog.tools.length > 0 || this.providers.some((p) => p.tools !== undefined),
       prompts: catalog.prompts.length > 0,
       resources: catalog.resources.length > 0 || catalog.templates.length > 0,
       subscribe: flags.some((f) => f.subscribe === true),
       listChanged: flags.some((f) => f.listChanged === true),
-      completions: this.providers.some((p) => p.complete),
+      completions: this.providers.some((p) => p.complete !== undefined),
     };
   }
 
@@ -312,7 +312,7 @@ export class RondoServer {
 
   /** Closes every provider. */
   async close(): Promise<void> {
-    await Promise.all(this.providers.map((p) => p.close?.()));
+    await Promise.all(this.providers.map(async (p) => p.close?.()));
   }
 
   private watch(provider: Provider): void {

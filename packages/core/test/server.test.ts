@@ -152,7 +152,7 @@ describe('RondoServer changes and providers', () => {
       tools: async () => [{ name: 'shout', inputSchema: { type: 'object', properties: { s: { type: 'string' } }, required: ['s'] } }],
       callTool: async (_name, args) => {
         calls.push(args);
-        return text(String(args.s).toUpperCase());
+        return text((args.s as string).toUpperCase());
       },
       cachePolicy: (method) => (method === 'tools/list' ? { ttlMs: 5000, cacheScope: 'public' } : undefined),
     };
