@@ -12,8 +12,9 @@ export interface EndpointOptions {
 
 /**
  * Composes a server with the eras it speaks. Each inbound message goes to one adapter: modern when
- * it carries a modern `_meta`, legacy for `initialize`, otherwise the era the connection is bound to
- * (legacy after `initialize`, modern before).
+ * it carries a modern `_meta`, legacy for `initialize`, otherwise the legacy session once
+ * `initialize` has made one, and the modern era before that (which answers a request without
+ * `_meta` with its precise error). An endpoint with one era sends everything to it.
  */
 export function createEndpoint(server: RondoServer, eras: EndpointOptions): Endpoint {
   return {
@@ -63,7 +64,7 @@ class RoutedConnection implements Connection {
         return this.legacySession() ?? this.modernSession();
       case 'session':
         if (this.legacy?.stateful) return this.legacy;
-        return this.legacySession() ?? this.modernSession();
+        return this.modernSession() ?? this.legacySession();
     }
   }
 

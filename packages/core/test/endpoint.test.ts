@@ -53,6 +53,12 @@ describe('createEndpoint routing', () => {
     expect(await conn.request('server/discover', modernMeta)).toMatchObject({ result: { era: 'modern' } });
   });
 
+  it('sends a message without _meta to the modern era until a legacy session exists', async () => {
+    const { conn } = setup();
+    expect(await conn.request('server/discover', {})).toMatchObject({ result: { era: 'modern' } });
+    expect(await conn.request('ping')).toMatchObject({ result: { era: 'modern' } });
+  });
+
   it('opens each era at most once per connection, and only when used', async () => {
     const { conn, opened } = setup();
     await conn.request('tools/list', modernMeta);

@@ -49,7 +49,9 @@ export function results(items: ContentItem[]): ResultsValue {
 
 /** `structured(SC)` / `structured(Items, SC)`: structured content, with optional content items. */
 export function structured(value: Json, items?: ContentItem[]): StructuredValue {
-  return items ? { kind: 'structured', structured: value, items } : { kind: 'structured', structured: value };
+  return items
+    ? { kind: 'structured', structured: value, items }
+    : { kind: 'structured', structured: value };
 }
 
 /** `resource_link(URI, Name[, Description, MimeType])`. */
@@ -63,12 +65,16 @@ export function resourceLink(
 
 /** `image(Base64, Mime)`. */
 export function image(data: string, mimeType: string, annotations?: Annotations): ImageItem {
-  return annotations ? { kind: 'image', data, mimeType, annotations } : { kind: 'image', data, mimeType };
+  return annotations
+    ? { kind: 'image', data, mimeType, annotations }
+    : { kind: 'image', data, mimeType };
 }
 
 /** `audio(Base64, Mime)`. */
 export function audio(data: string, mimeType: string, annotations?: Annotations): AudioItem {
-  return annotations ? { kind: 'audio', data, mimeType, annotations } : { kind: 'audio', data, mimeType };
+  return annotations
+    ? { kind: 'audio', data, mimeType, annotations }
+    : { kind: 'audio', data, mimeType };
 }
 
 /** `resource(Contents)`: an embedded resource content item. */
@@ -97,7 +103,12 @@ export function contents(list: ResourceContent[]): ContentsValue {
 }
 
 /** `text_content(URI, Mime, Text[, Meta])`. */
-export function textContent(uri: string, mimeType: string | undefined, value: string, meta?: JsonObject): TextContent {
+export function textContent(
+  uri: string,
+  mimeType: string | undefined,
+  value: string,
+  meta?: JsonObject,
+): TextContent {
   const content: TextContent = { kind: 'text_content', uri, text: value };
   if (mimeType !== undefined) content.mimeType = mimeType;
   if (meta !== undefined) content.meta = meta;
@@ -105,7 +116,12 @@ export function textContent(uri: string, mimeType: string | undefined, value: st
 }
 
 /** `blob_content(URI, Mime, Base64[, Meta])`. */
-export function blobContent(uri: string, mimeType: string | undefined, blob: string, meta?: JsonObject): BlobContent {
+export function blobContent(
+  uri: string,
+  mimeType: string | undefined,
+  blob: string,
+  meta?: JsonObject,
+): BlobContent {
   const content: BlobContent = { kind: 'blob_content', uri, blob };
   if (mimeType !== undefined) content.mimeType = mimeType;
   if (meta !== undefined) content.meta = meta;
@@ -123,18 +139,24 @@ export function complete<R>(result: R): CompleteValue<R> {
  */
 export function inputRequired(requests: InputRequest[], state?: Json): InputRequiredValue {
   assertInputRequired(requests, state);
-  return state === undefined ? { kind: 'input_required', requests } : { kind: 'input_required', requests, state };
+  return state === undefined
+    ? { kind: 'input_required', requests }
+    : { kind: 'input_required', requests, state };
 }
 
 /** Throws a {@link VocabularyError} unless the requests and state form a valid `input_required`. */
-export function assertInputRequired(requests: readonly InputRequest[], state: Json | undefined): void {
+export function assertInputRequired(
+  requests: readonly InputRequest[],
+  state: Json | undefined,
+): void {
   if (requests.length === 0 && state === undefined) {
     throw new VocabularyError('input_required needs at least one input request or a state');
   }
   const keys = new Set<string>();
   for (const request of requests) {
     if (request.key.length === 0) throw new VocabularyError('input request keys must be nonempty');
-    if (keys.has(request.key)) throw new VocabularyError(`duplicate input request key "${request.key}"`);
+    if (keys.has(request.key))
+      throw new VocabularyError(`duplicate input request key "${request.key}"`);
     keys.add(request.key);
   }
 }
@@ -150,7 +172,11 @@ export function formElicitation(message: string, schema: JsonObject): FormElicit
 }
 
 /** `url_elicitation(Message, URL)`: send the user to a URL. */
-export function urlElicitation(message: string, url: string, elicitationId?: string): UrlElicitation {
+export function urlElicitation(
+  message: string,
+  url: string,
+  elicitationId?: string,
+): UrlElicitation {
   return elicitationId === undefined
     ? { kind: 'url_elicitation', message, url }
     : { kind: 'url_elicitation', message, url, elicitationId };

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { assertInputRequired } from './constructors.js';
-import { VocabularyError, type Json, type VocabularyValue } from './vocabulary.js';
+import { isPlainObject } from './jsonrpc.js';
+import { describeZodError } from './schemas/issues.js';
+import { VocabularyError, type Json, type JsonObject, type VocabularyValue } from './vocabulary.js';
 
 /**
  * The JSON encoding of the vocabulary, version 1.
@@ -15,10 +17,12 @@ import { VocabularyError, type Json, type VocabularyValue } from './vocabulary.j
  */
 export const VOCABULARY_VERSION = 1;
 
-const json: z.ZodType<Json> = z.lazy(() =>
-  z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(json), z.record(z.string(), json)]),
-);
-const jsonObject = z.record(z.string(), json);
+// JSON values are checked in place rather than rebuilt, so that every member survives decoding
+// unchanged (a rebuilt record would silently drop a `__proto__` member).
+const json = z.custom<Json>((value) => isJson(value), { error: 'expected a JSON value' });
+const jsonObject = z.custom<JsonObject>((value) => isPlainObject(value) && isJson(value), {
+  error: 'expected a JSON object',
+});
 const role = z.enum(['user', 'assistant']);
 const annotations = z
   .object({
@@ -49,7 +53,9 @@ const blobContent = z
 const resourceContent = z.discriminatedUnion('kind', [textContent, blobContent]);
 
 const contentItem = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('text'), text: z.string(), annotations: annotations.optional() }).strict(),
+  z
+    .object({ kind: z.literal('text'), text: z.string(), annotations: annotations.optional() })
+    .strict(),
   z.object({ kind: z.literal('error'), text: z.string() }).strict(),
   z
     .object({
@@ -62,27 +68,64 @@ const contentItem = z.discriminatedUnion('kind', [
       annotations: annotations.optional(),
     })
     .strict(),
-  z.object({ kind: z.literal('image'), data: z.string(), mimeType: z.string(), annotations: annotations.optional() }).strict(),
-  z.object({ kind: z.literal('audio'), data: z.string(), mimeType: z.string(), annotations: annotations.optional() }).strict(),
-  z.object({ kind: z.literal('resource'), contents: resourceContent, annotations: annotations.optional() }).strict(),
+  z
+    .object({
+      kind: z.literal('image'),
+      data: z.string(),
+      mimeType: z.string(),
+      annotations: annotations.optional(),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('audio'),
+      data: z.string(),
+      mimeType: z.string(),
+      annotations: annotations.optional(),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('resource'),
+      contents: resourceContent,
+      annotations: annotations.optional(),
+    })
+    .strict(),
 ]);
 
-const toolResultForms = [
-  z.object({ kind: z.literal('results'), items: z.array(contentItem) }).strict(),
-  z.object({ kind: z.literal('structured'), structured: json, items: z.array(contentItem).optional() }).strict(),
-] as const;
-const toolResult = z.union([contentItem, ...toolResultForms]);
+const resultsValue = z.object({ kind: z.literal('results'), items: z.array(contentItem) }).strict();
+const structuredValue = z
+  .object({
+    kind: z.literal('structured'),
+    structured: json,
+    items: z.array(contentItem).optional(),
+  })
+  .strict();
+const toolResult = z.discriminatedUnion('kind', [contentItem, resultsValue, structuredValue]);
 
 const promptMessage = z.object({ kind: z.literal('message'), role, content: contentItem }).strict();
 const promptResult = z
-  .object({ kind: z.literal('messages'), description: z.string().optional(), messages: z.array(promptMessage) })
+  .object({
+    kind: z.literal('messages'),
+    description: z.string().optional(),
+    messages: z.array(promptMessage),
+  })
   .strict();
-const resourceResult = z.object({ kind: z.literal('contents'), contents: z.array(resourceContent) }).strict();
+const resourceResult = z
+  .object({ kind: z.literal('contents'), contents: z.array(resourceContent) })
+  .strict();
 
 const inputRequestBody = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('form_elicitation'), message: z.string(), schema: jsonObject }).strict(),
   z
-    .object({ kind: z.literal('url_elicitation'), message: z.string(), url: z.string(), elicitationId: z.string().optional() })
+    .object({ kind: z.literal('form_elicitation'), message: z.string(), schema: jsonObject })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('url_elicitation'),
+      message: z.string(),
+      url: z.string(),
+      elicitationId: z.string().optional(),
+    })
     .strict(),
   z
     .object({
@@ -109,17 +152,38 @@ const inputResponse = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('decline') }).strict(),
   z.object({ kind: z.literal('cancel') }).strict(),
   z
-    .object({ kind: z.literal('sampling_result'), role, content: json, model: z.string(), stopReason: z.string().optional() })
+    .object({
+      kind: z.literal('sampling_result'),
+      role,
+      content: json,
+      model: z.string(),
+      stopReason: z.string().optional(),
+    })
     .strict(),
   z
-    .object({ kind: z.literal('roots_result'), roots: z.array(z.object({ uri: z.string(), name: z.string().optional() }).strict()) })
+    .object({
+      kind: z.literal('roots_result'),
+      roots: z.array(z.object({ uri: z.string(), name: z.string().optional() }).strict()),
+    })
     .strict(),
 ]);
 
-const anyResult = z.union([toolResult, promptResult, resourceResult]);
+// Every form has its own `kind`, so unions are discriminated: a malformed value is reported at
+// the member that is wrong, not as "no form matches".
+const anyResult = z.discriminatedUnion('kind', [
+  contentItem,
+  resultsValue,
+  structuredValue,
+  promptResult,
+  resourceResult,
+]);
 const completeValue = z.object({ kind: z.literal('complete'), result: anyResult }).strict();
 const inputRequiredValue = z
-  .object({ kind: z.literal('input_required'), requests: z.array(inputRequest), state: json.optional() })
+  .object({
+    kind: z.literal('input_required'),
+    requests: z.array(inputRequest),
+    state: json.optional(),
+  })
   .strict();
 
 /** zod schemas of the vocabulary, for decoding values from untrusted sources (such as Prolog). */
@@ -133,13 +197,27 @@ export const vocabularySchemas = {
   resourceResult,
   inputRequest,
   inputResponse,
-  toolRound: z.union([z.object({ kind: z.literal('complete'), result: toolResult }).strict(), inputRequiredValue]),
-  promptRound: z.union([z.object({ kind: z.literal('complete'), result: promptResult }).strict(), inputRequiredValue]),
-  resourceRound: z.union([
+  toolRound: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('complete'), result: toolResult }).strict(),
+    inputRequiredValue,
+  ]),
+  promptRound: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('complete'), result: promptResult }).strict(),
+    inputRequiredValue,
+  ]),
+  resourceRound: z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('complete'), result: resourceResult }).strict(),
     inputRequiredValue,
   ]),
-  value: z.union([anyResult, promptMessage, resourceContent, inputRequest, inputResponse, completeValue, inputRequiredValue]),
+  value: z.discriminatedUnion('kind', [
+    anyResult,
+    promptMessage,
+    resourceContent,
+    inputRequest,
+    inputResponse,
+    completeValue,
+    inputRequiredValue,
+  ]),
 } as const;
 
 /** Wraps a vocabulary value in its versioned envelope. */
@@ -160,9 +238,7 @@ export function decodeVocabulary(encoded: unknown): VocabularyValue {
 export function parseVocabulary<T>(schema: z.ZodType<T>, value: unknown): T {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
-    throw new VocabularyError(`not a vocabulary value${where}: ${issue?.message ?? 'unknown shape'}`);
+    throw new VocabularyError(`not a vocabulary value: ${describeZodError(parsed.error, 'value')}`);
   }
   const result = parsed.data as { kind?: string; requests?: []; state?: Json };
   if (result.kind === 'input_required') assertInputRequired(result.requests ?? [], result.state);
@@ -178,4 +254,18 @@ function unwrapEnvelope(encoded: unknown): unknown {
     return envelope.value;
   }
   return encoded;
+}
+
+/** True for a JSON value: null, a boolean, a finite number, a string, or arrays and plain objects of them. */
+function isJson(value: unknown, ancestors = new Set<object>()): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (typeof value !== 'object' || ancestors.has(value)) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (!Array.isArray(value) && prototype !== Object.prototype && prototype !== null) return false;
+  ancestors.add(value);
+  const members: unknown[] = Array.isArray(value) ? value : Object.values(value);
+  const valid = members.every((member) => isJson(member, ancestors));
+  ancestors.delete(value);
+  return valid;
 }

@@ -33,8 +33,7 @@ export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcRespo
 
 /** The outcome of parsing one frame: a message, or the error response to send back. */
 export type ParseOutcome =
-  | { ok: true; message: JsonRpcMessage }
-  | { ok: false; error: JsonRpcErrorResponse };
+  { ok: true; message: JsonRpcMessage } | { ok: false; error: JsonRpcErrorResponse };
 
 /** Builds a JSON-RPC error response. */
 export function errorResponse(
@@ -43,7 +42,8 @@ export function errorResponse(
   message: string,
   data?: unknown,
 ): JsonRpcErrorResponse {
-  const error: JsonRpcErrorObject = data === undefined ? { code, message } : { code, message, data };
+  const error: JsonRpcErrorObject =
+    data === undefined ? { code, message } : { code, message, data };
   return { jsonrpc: '2.0', id, error };
 }
 
@@ -79,7 +79,10 @@ export function parseMessage(text: string): ParseOutcome {
   try {
     value = JSON.parse(text);
   } catch {
-    return { ok: false, error: errorResponse(null, ErrorCode.ParseError, 'Parse error: invalid JSON') };
+    return {
+      ok: false,
+      error: errorResponse(null, ErrorCode.ParseError, 'Parse error: invalid JSON'),
+    };
   }
   return validateMessage(value);
 }
@@ -97,7 +100,7 @@ export function validateMessage(value: unknown): ParseOutcome {
   if (value.jsonrpc !== '2.0') {
     return invalid(usableId, 'The jsonrpc member must be exactly "2.0"');
   }
-  if ('id' in value && !isValidId(id)) {
+  if ('id' in value && !isValidId(id) && !isNullIdErrorResponse(value)) {
     return invalid(null, 'The id must be a string or an integer');
   }
   if ('method' in value) {
@@ -138,8 +141,16 @@ function validateResponse(value: Record<string, unknown>, id: RequestId | null):
   return { ok: true, message: value as unknown as JsonRpcErrorResponse };
 }
 
+/** An error response may carry `id: null` (the peer could not read the id of what it answers). */
+function isNullIdErrorResponse(value: Record<string, unknown>): boolean {
+  return value.id === null && 'error' in value && !('method' in value) && !('result' in value);
+}
+
 function invalid(id: RequestId | null, message: string): ParseOutcome {
-  return { ok: false, error: errorResponse(id, ErrorCode.InvalidRequest, `Invalid Request: ${message}`) };
+  return {
+    ok: false,
+    error: errorResponse(id, ErrorCode.InvalidRequest, `Invalid Request: ${message}`),
+  };
 }
 
 /** True for a string id or a safe integer id. */

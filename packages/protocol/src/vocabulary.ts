@@ -57,12 +57,7 @@ export interface EmbeddedResourceItem {
   annotations?: Annotations;
 }
 export type ContentItem =
-  | TextItem
-  | ErrorItem
-  | ResourceLinkItem
-  | ImageItem
-  | AudioItem
-  | EmbeddedResourceItem;
+  TextItem | ErrorItem | ResourceLinkItem | ImageItem | AudioItem | EmbeddedResourceItem;
 
 export interface ResultsValue {
   kind: 'results';
@@ -170,11 +165,7 @@ export interface RootsResponse {
   roots: { uri: string; name?: string }[];
 }
 export type InputResponseValue =
-  | AcceptResponse
-  | DeclineResponse
-  | CancelResponse
-  | SamplingResponse
-  | RootsResponse;
+  AcceptResponse | DeclineResponse | CancelResponse | SamplingResponse | RootsResponse;
 
 export interface CompleteValue<R> {
   kind: 'complete';

@@ -38,11 +38,20 @@ export function contentItemToWire(item: ContentItem): WireContent {
     case 'error':
       return { type: 'text', text: item.text };
     case 'image':
-      return withAnnotations({ type: 'image', data: item.data, mimeType: item.mimeType }, item.annotations);
+      return withAnnotations(
+        { type: 'image', data: item.data, mimeType: item.mimeType },
+        item.annotations,
+      );
     case 'audio':
-      return withAnnotations({ type: 'audio', data: item.data, mimeType: item.mimeType }, item.annotations);
+      return withAnnotations(
+        { type: 'audio', data: item.data, mimeType: item.mimeType },
+        item.annotations,
+      );
     case 'resource':
-      return withAnnotations({ type: 'resource', resource: resourceContentToWire(item.contents) }, item.annotations);
+      return withAnnotations(
+        { type: 'resource', resource: resourceContentToWire(item.contents) },
+        item.annotations,
+      );
     case 'resource_link': {
       const { kind: _kind, annotations, ...rest } = item;
       return withAnnotations({ type: 'resource_link', ...rest }, annotations);
@@ -57,15 +66,12 @@ function withAnnotations(block: WireContent, annotations: unknown): WireContent 
 /** The era-neutral members of a `tools/call` result. */
 export function toolResultToWire(result: ToolResult): Record<string, unknown> {
   switch (result.kind) {
-    case 'results': {
-      const isError = result.items.some((item) => item.kind === 'error');
-      const wire: Record<string, unknown> = { content: result.items.map(contentItemToWire) };
-      if (isError) wire.isError = true;
-      return wire;
-    }
+    case 'results':
+      return withErrorFlag({ content: result.items.map(contentItemToWire) }, result.items);
     case 'structured': {
       const items = result.items ?? [{ kind: 'text', text: JSON.stringify(result.structured) }];
-      return { content: items.map(contentItemToWire), structuredContent: result.structured };
+      const wire = { content: items.map(contentItemToWire), structuredContent: result.structured };
+      return withErrorFlag(wire, items);
     }
     case 'error':
       return { content: [contentItemToWire(result)], isError: true };
@@ -76,6 +82,14 @@ export function toolResultToWire(result: ToolResult): Record<string, unknown> {
     case 'resource_link':
       return { content: [contentItemToWire(result)] };
   }
+}
+
+/** Sets `isError` when any of the items is an `error(E)`. */
+function withErrorFlag(
+  wire: Record<string, unknown>,
+  items: readonly ContentItem[],
+): Record<string, unknown> {
+  return items.some((item) => item.kind === 'error') ? { ...wire, isError: true } : wire;
 }
 
 /** The era-neutral members of a `prompts/get` result. */
@@ -93,14 +107,25 @@ export function resourceResultToWire(result: ResourceResult): Record<string, unk
 }
 
 /** The JSON-RPC method and params of the client request that answers an input request. */
-export function inputRequestToWire(body: InputRequestBody): { method: string; params: Record<string, unknown> } {
+export function inputRequestToWire(body: InputRequestBody): {
+  method: string;
+  params: Record<string, unknown>;
+} {
   switch (body.kind) {
     case 'form_elicitation':
-      return { method: 'elicitation/create', params: { mode: 'form', message: body.message, requestedSchema: body.schema } };
+      return {
+        method: 'elicitation/create',
+        params: { mode: 'form', message: body.message, requestedSchema: body.schema },
+      };
     case 'url_elicitation':
       return {
         method: 'elicitation/create',
-        params: { mode: 'url', message: body.message, url: body.url, elicitationId: body.elicitationId ?? body.url },
+        params: {
+          mode: 'url',
+          message: body.message,
+          url: body.url,
+          elicitationId: body.elicitationId ?? body.url,
+        },
       };
     case 'sampling': {
       const { kind: _kind, messages, maxTokens, ...rest } = body;
@@ -144,7 +169,8 @@ function elicitResponseFromWire(result: Record<string, unknown>): InputResponseV
   switch (result.action) {
     case 'accept': {
       const content = result.content ?? {};
-      if (!isPlainObject(content)) throw new InputResponseError('accepted elicitation content must be an object');
+      if (!isPlainObject(content))
+        throw new InputResponseError('accepted elicitation content must be an object');
       return { kind: 'accept', content: content as JsonObject };
     }
     case 'decline':
@@ -152,16 +178,27 @@ function elicitResponseFromWire(result: Record<string, unknown>): InputResponseV
     case 'cancel':
       return { kind: 'cancel' };
     default:
-      throw new InputResponseError('an elicitation response needs action accept, decline or cancel');
+      throw new InputResponseError(
+        'an elicitation response needs action accept, decline or cancel',
+      );
   }
 }
 
 function samplingResponseFromWire(result: Record<string, unknown>): InputResponseValue {
   const { role, content, model, stopReason } = result;
-  if ((role !== 'user' && role !== 'assistant') || typeof model !== 'string' || content === undefined) {
+  if (
+    (role !== 'user' && role !== 'assistant') ||
+    typeof model !== 'string' ||
+    content === undefined
+  ) {
     throw new InputResponseError('a sampling response needs role, content and model');
   }
-  const response: InputResponseValue = { kind: 'sampling_result', role, content: content as Json, model };
+  const response: InputResponseValue = {
+    kind: 'sampling_result',
+    role,
+    content: content as Json,
+    model,
+  };
   if (typeof stopReason === 'string') response.stopReason = stopReason;
   return response;
 }
@@ -174,7 +211,9 @@ function rootsResponseFromWire(result: Record<string, unknown>): InputResponseVa
   return {
     kind: 'roots_result',
     roots: roots.map((r: Record<string, unknown>) =>
-      typeof r.name === 'string' ? { uri: r.uri as string, name: r.name } : { uri: r.uri as string },
+      typeof r.name === 'string'
+        ? { uri: r.uri as string, name: r.name }
+        : { uri: r.uri as string },
     ),
   };
 }

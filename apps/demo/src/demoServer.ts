@@ -1,0 +1,73 @@
+import { randomBytes } from 'node:crypto';
+import { createEndpoint, createServer, type Endpoint, type RondoServer } from '@rondo/core';
+import { legacyEra } from '@rondo/adapter-2025';
+import { modernEra } from '@rondo/adapter-2026';
+import { startBirdExpert } from './providers/birds.js';
+import { addClockResource } from './providers/clock.js';
+import { addHaikuPrompt } from './providers/haikuPrompt.js';
+import { addPostcardTool } from './providers/postcard.js';
+import { addTeaTimer } from './providers/teaTimer.js';
+import { addTripWizard } from './providers/tripWizard.js';
+import { addWeatherTemplate } from './providers/weather.js';
+
+/** The demo's server, composed with both eras, and what it could not start. */
+export interface DemoServer {
+  server: RondoServer;
+  endpoint: Endpoint;
+  /** Human-readable reasons for features that are off (SWI-Prolog missing, say). */
+  notices: string[];
+  /** Stops the clock and the Prolog workers. */
+  close(): Promise<void>;
+}
+
+export interface DemoServerOptions {
+  /** Skip the Prolog bird expert even when `swipl` is installed. */
+  withoutProlog?: boolean;
+  /** How often the clock resource changes (default 5 s). */
+  clockIntervalMs?: number;
+  /** Where the server's own diagnostics go (stderr by default: stdout may be the protocol). */
+  log?: (level: 'info' | 'warning' | 'error', message: string) => void;
+}
+
+/**
+ * Builds the demo: TypeScript providers for each feature, plus the Prolog bird expert when
+ * SWI-Prolog is available, served to modern and legacy clients alike.
+ */
+export async function createDemoServer(options: DemoServerOptions = {}): Promise<DemoServer> {
+  const server = createServer({
+    name: 'rondo-demo',
+    title: 'Rondo demo',
+    version: '0.1.0',
+    description: 'TypeScript and Prolog providers behind one endpoint, for both MCP eras.',
+    instructions:
+      'Try send_postcard (elicitation), plan_trip (multi-round), brew_tea (progress) and identify_bird.',
+    // The demo is always one process, so a random key is right here; RONDO_STATE_KEY still wins.
+    requestState: { key: process.env.RONDO_STATE_KEY ?? randomBytes(32) },
+    ...(options.log ? { log: options.log } : {}),
+  });
+  addPostcardTool(server);
+  addTripWizard(server);
+  addTeaTimer(server);
+  addWeatherTemplate(server);
+  addHaikuPrompt(server);
+  const stopClock = addClockResource(server, options.clockIntervalMs);
+
+  const notices: string[] = [];
+  if (!options.withoutProlog) {
+    const birds = await startBirdExpert();
+    if ('reason' in birds) notices.push(birds.reason);
+    else server.provider(birds);
+  }
+  await server.ready();
+
+  const endpoint = createEndpoint(server, { modern: modernEra(), legacy: legacyEra() });
+  return {
+    server,
+    endpoint,
+    notices,
+    close: async () => {
+      stopClock();
+      await server.close();
+    },
+  };
+}

@@ -1,0 +1,79 @@
+/** How the demo was asked to run. */
+export interface DemoOptions {
+  mode: 'http' | 'stdio' | 'smoke' | 'help';
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  withoutProlog: boolean;
+  /** How often `demo://clock` changes, in ms. */
+  clockIntervalMs: number;
+}
+
+/** The text of `--help`. */
+export const USAGE = `rondo-demo: the Rondo demo server and playground
+
+  pnpm demo [--port N] [--host H]   HTTP /mcp, WebSocket /ws and the playground / (default 127.0.0.1:8080)
+  pnpm demo --stdio                 MCP over stdin/stdout, for desktop hosts (nothing else on stdout)
+  pnpm demo --smoke                 start on a free port, check server/discover, initialize and a
+                                    WebSocket call, stop; exit 0 when all pass (also RONDO_DEMO_SMOKE=1)
+  --no-prolog                       skip the Prolog bird expert
+
+Environment: PORT (default port), RONDO_DEMO_SMOKE=1 (same as --smoke), RONDO_STATE_KEY (requestState key),
+RONDO_DEMO_CLOCK_MS (how often demo://clock changes, default 5000), RONDO_SWIPL (the swipl executable).`;
+
+function portFrom(value: string | undefined, what: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`${what} must be a port number, got "${value}"`);
+  return port;
+}
+
+/** Reads the command line and environment; throws on an argument it does not know. */
+export function parseDemoOptions(argv: readonly string[], env: NodeJS.ProcessEnv): DemoOptions {
+  const smokeByEnv = env.RONDO_DEMO_SMOKE === '1' || env.RONDO_DEMO_SMOKE === 'true';
+  const options: DemoOptions = {
+    mode: smokeByEnv ? 'smoke' : 'http',
+    host: '127.0.0.1',
+    port: env.PORT ? portFrom(env.PORT, 'PORT') : 8080,
+    withoutProlog: false,
+    clockIntervalMs: env.RONDO_DEMO_CLOCK_MS ? Number(env.RONDO_DEMO_CLOCK_MS) : 5000,
+  };
+  let portGiven = env.PORT !== undefined;
+  for (let index = 0; index < argv.length; index += 1) {
+    const argument = argv[index] ?? '';
+    const [flag = '', inline] = argument.startsWith('--') ? argument.split('=', 2) : [argument];
+    const value = () => inline ?? argv[++index];
+    switch (flag) {
+      case '--port':
+        options.port = portFrom(value(), '--port');
+        portGiven = true;
+        break;
+      case '--host':
+        options.host = value() ?? options.host;
+        break;
+      case '--stdio':
+        options.mode = 'stdio';
+        break;
+      case '--smoke':
+        options.mode = 'smoke';
+        break;
+      case '--no-prolog':
+        options.withoutProlog = true;
+        break;
+      case '--help':
+      case '-h':
+        options.mode = 'help';
+        break;
+      default:
+        throw new Error(`unknown argument "${argument}"\n\n${USAGE}`);
+    }
+  }
+  if (!Number.isInteger(options.clockIntervalMs) || options.clockIntervalMs < 10) {
+    throw new Error(
+      `RONDO_DEMO_CLOCK_MS must be an integer of at least 10, got "${env.RONDO_DEMO_CLOCK_MS}"`,
+    );
+  }
+  // A smoke run must not fight a demo the user already has on 8080.
+  if (options.mode === 'smoke' && !portGiven) options.port = 0;
+  return options;
+}

@@ -1,0 +1,207 @@
+import { renderCatalog, type Action, type CatalogLists } from './catalogView.js';
+import type { Channel } from './channel.js';
+import { byId, h } from './dom.js';
+import { HttpChannel } from './httpChannel.js';
+import { askUser } from './inputRequestsView.js';
+import { objectAt, textOf, type JsonObject, type JsonRpcMessage } from './jsonRpc.js';
+import { McpClient } from './mcpClient.js';
+import { ProgressView } from './progressView.js';
+import { showResult } from './resultView.js';
+import { callWithRounds } from './rounds.js';
+import { TrafficLog } from './trafficLog.js';
+import { WebSocketChannel } from './wsChannel.js';
+
+/**
+ * The playground page: connects a modern MCP client to the demo server (WebSocket or HTTP), lists
+ * what the server offers, runs tools, prompts and resource reads through MRTR rounds, and shows
+ * progress, subscription notifications and the raw JSON-RPC traffic.
+ */
+
+const ui = {
+  form: byId<HTMLFormElement>('connect-form'),
+  transport: byId<HTMLSelectElement>('transport'),
+  status: byId('status'),
+  serverInfo: byId('server-info'),
+  tools: byId('tools'),
+  prompts: byId('prompts'),
+  resources: byId('resources'),
+  templates: byId('templates'),
+  detail: byId('detail'),
+  inputRequests: byId('input-requests'),
+  result: byId('result'),
+  listen: byId<HTMLButtonElement>('listen-button'),
+  notifications: byId('notifications'),
+};
+const traffic = new TrafficLog(byId('traffic'));
+const progress = new ProgressView(byId('progress'));
+let client: McpClient | undefined;
+let listening: AbortController | undefined;
+
+function setStatus(text: string, state: 'idle' | 'busy' | 'ok' | 'error'): void {
+  ui.status.textContent = text;
+  ui.status.dataset.state = state;
+}
+
+async function openChannel(kind: string): Promise<Channel> {
+  if (kind === 'http')
+    return new HttpChannel(
+      new URL('mcp', location.href).href,
+      (request) => client?.paramHeadersFor(request) ?? {},
+    );
+  const url = new URL('ws', location.href);
+  url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return WebSocketChannel.open(url.href, (message) => traffic.add('in', message));
+}
+
+/** Reads every page of a list method. */
+async function listAll(method: string, key: string): Promise<JsonObject[]> {
+  const items: JsonObject[] = [];
+  let cursor: unknown;
+  do {
+    const result = await client!.call(method, cursor === undefined ? {} : { cursor });
+    items.push(...((result[key] as JsonObject[] | undefined) ?? []));
+    cursor = result.nextCursor;
+  } while (typeof cursor === 'string');
+  return items;
+}
+
+async function loadCatalog(capabilities: JsonObject): Promise<void> {
+  const lists: CatalogLists = { tools: [], prompts: [], resources: [], templates: [] };
+  if (capabilities.tools) lists.tools = await listAll('tools/list', 'tools');
+  if (capabilities.prompts) lists.prompts = await listAll('prompts/list', 'prompts');
+  if (capabilities.resources) {
+    lists.resources = await listAll('resources/list', 'resources');
+    lists.templates = await listAll('resources/templates/list', 'resourceTemplates');
+  }
+  client!.rememberTools(lists.tools);
+  renderCatalog(lists, ui, (action) => void run(action));
+}
+
+async function connect(): Promise<void> {
+  stopListening();
+  client?.close();
+  setStatus('Connecting…', 'busy');
+  try {
+    client = new McpClient(await openChannel(ui.transport.value), (direction, message) =>
+      traffic.add(direction, message),
+    );
+    const discovered = await client.call('server/discover');
+    const info =
+      objectAt(objectAt(discovered, '_meta'), 'io.modelcontextprotocol/serverInfo') ?? {};
+    ui.serverInfo.replaceChildren(
+      h(
+        'p',
+        {},
+        h('strong', {}, textOf(info.title, textOf(info.name, 'server'))),
+        ` ${textOf(info.version)} · versions ${JSON.stringify(discovered.supportedVersions)}`,
+      ),
+      typeof discovered.instructions === 'string'
+        ? h('p', { class: 'muted' }, discovered.instructions)
+        : '',
+    );
+    await loadCatalog(objectAt(discovered, 'capabilities') ?? {});
+    ui.listen.disabled = false;
+    setStatus(`Connected over ${client.channel.kind === 'ws' ? 'WebSocket' : 'HTTP'}`, 'ok');
+  } catch (failure) {
+    setStatus(
+      `Connection failed: ${failure instanceof Error ? failure.message : String(failure)}`,
+      'error',
+    );
+  }
+}
+
+let calls = 0;
+
+/** Shows a call's progress in one bar, although each of its rounds has its own progress token. */
+function onProgress(title: string) {
+  const bar = `call-${++calls}`;
+  return (message: JsonRpcMessage) => {
+    if ('method' in message && message.method === 'notifications/progress' && message.params)
+      progress.update(bar, message.params, title);
+  };
+}
+
+async function run(action: Action): Promise<void> {
+  if (!client) return;
+  const title = action.kind === 'resource' ? action.uri : action.name;
+  progress.clear();
+  ui.result.replaceChildren(
+    h('p', { class: 'muted', 'data-testid': 'running' }, `Running ${title}…`),
+  );
+  const [method, params]: ['tools/call' | 'prompts/get' | 'resources/read', JsonObject] =
+    action.kind === 'tool'
+      ? ['tools/call', { name: action.name, arguments: action.args }]
+      : action.kind === 'prompt'
+        ? ['prompts/get', { name: action.name, arguments: action.args }]
+        : ['resources/read', { uri: action.uri }];
+  try {
+    const answer = (requests: Record<string, JsonObject>, round: number) =>
+      askUser(ui.inputRequests, requests, round);
+    const result = await callWithRounds(client, method, params, answer, {
+      progress: true,
+      onRelated: onProgress(title),
+    });
+    showResult(ui.result, title, result);
+  } catch (failure) {
+    showResult(ui.result, title, failure instanceof Error ? failure : new Error(String(failure)));
+  } finally {
+    ui.inputRequests.replaceChildren();
+  }
+}
+
+function showNotification(message: JsonRpcMessage): void {
+  if (!('method' in message)) return;
+  const params = message.params ?? {};
+  const detail = typeof params.uri === 'string' ? ` ${params.uri}` : '';
+  ui.notifications.prepend(
+    h(
+      'li',
+      { 'data-testid': 'notification' },
+      `${new Date().toLocaleTimeString()} ${message.method}${detail}`,
+    ),
+  );
+  while (ui.notifications.childElementCount > 50) ui.notifications.lastElementChild?.remove();
+}
+
+function stopListening(): void {
+  listening?.abort();
+  listening = undefined;
+  ui.listen.textContent = 'Listen for changes';
+}
+
+/** Opens `subscriptions/listen` for list changes and the clock resource; a second click ends it. */
+async function toggleListen(): Promise<void> {
+  if (listening) return stopListening();
+  if (!client) return;
+  listening = new AbortController();
+  ui.listen.textContent = 'Stop listening';
+  const resourceSubscriptions = [...ui.resources.querySelectorAll('button')].map(
+    (button) => button.textContent ?? '',
+  );
+  const notifications = {
+    toolsListChanged: true,
+    promptsListChanged: true,
+    resourcesListChanged: true,
+    resourceSubscriptions,
+  };
+  try {
+    await client.call(
+      'subscriptions/listen',
+      { notifications },
+      { onRelated: showNotification, signal: listening.signal },
+    );
+  } catch (failure) {
+    if (listening && !listening.signal.aborted)
+      showNotification({ jsonrpc: '2.0', method: `listen ended: ${String(failure)}` });
+  } finally {
+    if (listening?.signal.aborted !== false) stopListening();
+  }
+}
+
+ui.form.addEventListener('submit', (event) => {
+  event.preventDefault();
+  void connect();
+});
+ui.listen.addEventListener('click', () => void toggleListen());
+byId('clear-log').addEventListener('click', () => traffic.clear());
+void connect();

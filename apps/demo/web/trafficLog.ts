@@ -1,0 +1,75 @@
+import { h } from './dom.js';
+import { isResponse, type JsonRpcMessage } from './jsonRpc.js';
+
+/** How many entries the log keeps; the clock would otherwise grow it forever. */
+const MAX_ENTRIES = 300;
+
+/** A one-line summary of a message: its method, or its id and whether it succeeded. */
+export function summarize(message: JsonRpcMessage): string {
+  if (isResponse(message)) {
+    if (message.error)
+      return `error ${message.error.code} for #${String(message.id)}: ${message.error.message}`;
+    const resultType =
+      typeof message.result?.resultType === 'string' ? ` (${message.result.resultType})` : '';
+    return `result #${String(message.id)}${resultType}`;
+  }
+  const id = 'id' in message ? ` #${String(message.id)}` : '';
+  return `${message.method}${id}`;
+}
+
+/**
+ * The JSON-RPC traffic as a readable log: newest at the bottom, each entry one summary line that
+ * opens to the pretty-printed message.
+ */
+export class TrafficLog {
+  private count = 0;
+
+  constructor(private readonly list: HTMLElement) {}
+
+  /** Appends one message. */
+  add(direction: 'out' | 'in', message: JsonRpcMessage): void {
+    this.count += 1;
+    const time = new Date().toLocaleTimeString();
+    const arrow = direction === 'out' ? '→' : '←';
+    const kind = isResponse(message)
+      ? message.error
+        ? 'error'
+        : 'result'
+      : 'id' in message
+        ? 'request'
+        : 'notification';
+    const entry = h(
+      'li',
+      { class: `traffic ${direction} ${kind}`, 'data-testid': 'traffic-entry' },
+      h(
+        'details',
+        {},
+        h(
+          'summary',
+          {},
+          h(
+            'span',
+            { class: 'arrow', 'aria-label': direction === 'out' ? 'sent' : 'received' },
+            arrow,
+          ),
+          ` ${time} `,
+          summarize(message),
+        ),
+        h('pre', {}, JSON.stringify(message, null, 2)),
+      ),
+    );
+    const stick = this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 8;
+    this.list.append(entry);
+    while (this.list.childElementCount > MAX_ENTRIES) this.list.firstElementChild?.remove();
+    if (stick) this.list.scrollTop = this.list.scrollHeight;
+  }
+
+  /** How many messages were logged since the page loaded. */
+  get total(): number {
+    return this.count;
+  }
+
+  clear(): void {
+    this.list.replaceChildren();
+  }
+}

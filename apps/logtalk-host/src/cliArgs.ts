@@ -1,0 +1,138 @@
+import { parseArgs } from 'node:util';
+
+/** The transports `rondo-logtalk` serves on. */
+export type HostTransport = 'stdio' | 'http' | 'ws';
+
+/** The parsed command line of `rondo-logtalk`. */
+export interface HostArgs {
+  /** `--help` was given: print {@link HELP} and exit 0. */
+  help: boolean;
+  transport: HostTransport;
+  host: string;
+  /** The port (http and ws); 0 picks a free one. */
+  port: number;
+  /** The URL path (http and ws); each transport has its own default (`/mcp`, `/ws`). */
+  path?: string;
+  /** The provider module or object; by default the one found in the files. */
+  object?: string;
+  /** Worker processes; by default one per core. */
+  workers?: number;
+  /** One call's deadline in seconds (fractions allowed). */
+  timeoutSeconds?: number;
+  /** The `swipl` executable. */
+  swipl?: string;
+  /** The server's name in `initialize` / `server/discover`. */
+  name?: string;
+  /** The Prolog (`.pl`) or Logtalk (`.lgt`) files to load. */
+  files: string[];
+}
+
+/** A command-line mistake: the CLI prints it with the usage line and exits 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** The short usage line printed with a command-line mistake. */
+export const USAGE =
+  'usage: rondo-logtalk [--transport stdio|http|ws] [--host H] [--port N] [--path P] [--object NAME]\n' +
+  '                     [--workers N] [--timeout S] [--swipl PATH] [--name NAME] FILE...';
+
+/** What `rondo-logtalk --help` prints. */
+export const HELP = `${USAGE}
+
+Serves a Logtalk object or SWI-Prolog module, written with the predicates of Logtalk's
+mcp_server protocols (tools/1, tool_call/3, tool_call/4, prompts/1, prompt_get/3,
+resources/1, resource_read/3, completion/4, the round hooks ...), as an MCP server for
+clients of both protocol eras (2025-06-18, 2025-11-25 and 2026-07-28).
+
+Files:
+  FILE...            .pl files (SWI-Prolog modules) or .lgt files (Logtalk objects; needs the
+                     LOGTALKHOME environment variable). Every worker loads every file once. A file
+                     that fails to load stops the host: "file:line: message", exit code 1.
+
+Options:
+  --transport T      stdio (default): JSON-RPC lines on stdin/stdout; nothing else is ever
+                     written to stdout (Prolog output goes to stderr).
+                     http: Streamable HTTP at http://HOST:PORT/mcp.
+                     ws: WebSocket (subprotocol "mcp") at ws://HOST:PORT/ws.
+  --host H           address to listen on (http, ws); default 127.0.0.1.
+  --port N           port to listen on (http, ws); default 3000 (http), 3001 (ws); 0 = any free.
+  --path P           URL path (http, ws); default /mcp (http), /ws (ws).
+  --object NAME      the provider module or object; default: the one found in the files (a
+                     module defining tools/1, prompts/1 or resources/1; for Logtalk, the last
+                     object implementing an mcp_*_protocol).
+  --workers N        Prolog worker processes, each running one call at a time; default: the
+                     number of cores.
+  --timeout S        deadline of one call in seconds (waiting for the client not counted);
+                     a call past it fails and its worker is replaced; default 30.
+  --swipl PATH       the SWI-Prolog executable; default swipl.
+  --name NAME        the server name announced to clients; default rondo-logtalk.
+  --help             print this help and exit.
+
+Environment:
+  LOGTALKHOME        a Logtalk 3 distribution, needed for .lgt files.
+  RONDO_STATE_KEY    the key that seals round-hook request state (default: random per process).
+
+Examples:
+  rondo-logtalk birds.pl                                  # stdio, for an MCP client config
+  rondo-logtalk --transport http --port 8080 birds.pl     # http://127.0.0.1:8080/mcp
+  LOGTALKHOME=/opt/logtalk rondo-logtalk --transport ws birds.lgt`;
+
+const DEFAULT_PORTS: Record<HostTransport, number> = { stdio: 0, http: 3000, ws: 3001 };
+
+/** Parses the command line; throws a {@link UsageError} on a mistake. */
+export function parseHostArgs(argv: readonly string[]): HostArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      options: {
+        transport: { type: 'string', default: 'stdio' },
+        host: { type: 'string', default: '127.0.0.1' },
+        port: { type: 'string' },
+        path: { type: 'string' },
+        object: { type: 'string' },
+        workers: { type: 'string' },
+        timeout: { type: 'string' },
+        swipl: { type: 'string' },
+        name: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+      allowPositionals: true,
+    });
+  } catch (failure) {
+    throw new UsageError((failure as Error).message);
+  }
+  const { values, positionals } = parsed;
+  const transport = values.transport;
+  if (transport !== 'stdio' && transport !== 'http' && transport !== 'ws')
+    throw new UsageError(`unknown transport "${transport}" (stdio, http or ws)`);
+  const args: HostArgs = {
+    help: values.help,
+    transport,
+    host: values.host,
+    port: values.port === undefined ? DEFAULT_PORTS[transport] : integer('--port', values.port, 0, 65535),
+    files: positionals,
+  };
+  if (values.path !== undefined) args.path = values.path;
+  if (values.object !== undefined) args.object = values.object;
+  if (values.swipl !== undefined) args.swipl = values.swipl;
+  if (values.name !== undefined) args.name = values.name;
+  if (values.workers !== undefined) args.workers = integer('--workers', values.workers, 1, 1024);
+  if (values.timeout !== undefined) {
+    const seconds = Number(values.timeout);
+    if (!Number.isFinite(seconds) || seconds <= 0)
+      throw new UsageError(`--timeout must be a positive number of seconds, got "${values.timeout}"`);
+    args.timeoutSeconds = seconds;
+  }
+  if (!args.help && args.files.length === 0) throw new UsageError('no FILE given');
+  return args;
+}
+
+function integer(flag: string, text: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || value > max)
+    throw new UsageError(`${flag} must be an integer from ${min} to ${max}, got "${text}"`);
+  return value;
+}

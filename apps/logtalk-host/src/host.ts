@@ -1,0 +1,53 @@
+import { legacyEra } from '@rondo/adapter-2025';
+import { modernEra } from '@rondo/adapter-2026';
+import { createEndpoint, createServer, type Endpoint, type RondoServer } from '@rondo/core';
+import {
+  createPrologProvider,
+  type PrologProvider,
+  type PrologProviderOptions,
+} from '@rondo/logtalk-bridge';
+
+/** Options of {@link createLogtalkHost}: the bridge's, plus the server's identity. */
+export interface LogtalkHostOptions extends PrologProviderOptions {
+  /** The server name clients see; default `rondo-logtalk`. */
+  serverName?: string;
+  /** The server version clients see; default this package's version. */
+  serverVersion?: string;
+}
+
+/** A Prolog provider composed into a server and an endpoint that serves both eras. */
+export interface LogtalkHost {
+  provider: PrologProvider;
+  server: RondoServer;
+  /** Hand this to a transport (`serveStdio`, `serveHttp`, `serveWebSocket`). */
+  endpoint: Endpoint;
+}
+
+/** The revisions the legacy era serves, also listed by `server/discover` for clients to fall back. */
+const LEGACY_REVISIONS = ['2025-11-25', '2025-06-18'];
+
+/**
+ * Starts the Prolog workers (loading the files in each; a load error throws a `PrologLoadError`),
+ * and composes `createServer().provider(...)` with an endpoint serving the modern (2026-07-28)
+ * and the legacy (2025-11-25, 2025-06-18) eras. The endpoint is ready when this resolves.
+ */
+export async function createLogtalkHost(options: LogtalkHostOptions): Promise<LogtalkHost> {
+  const { serverName, serverVersion, ...bridge } = options;
+  const provider = await createPrologProvider(bridge);
+  const server = createServer({
+    name: serverName ?? 'rondo-logtalk',
+    version: serverVersion ?? '0.1.0',
+    title: `${provider.name} (rondo-logtalk)`,
+  }).provider(provider);
+  const endpoint = createEndpoint(server, {
+    modern: modernEra({ alsoSupported: LEGACY_REVISIONS }),
+    legacy: legacyEra(),
+  });
+  try {
+    await endpoint.ready();
+  } catch (failure) {
+    await provider.close();
+    throw failure;
+  }
+  return { provider, server, endpoint };
+}

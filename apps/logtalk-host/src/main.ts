@@ -1,0 +1,109 @@
+#!/usr/bin/env node
+import type { Endpoint } from '@rondo/core';
+import { PrologConfigurationError, PrologLoadError } from '@rondo/logtalk-bridge';
+import { serveStdio } from '@rondo/transport-stdio';
+import { HELP, parseHostArgs, USAGE, UsageError, type HostArgs } from './cliArgs.js';
+import { createLogtalkHost } from './host.js';
+
+/**
+ * `rondo-logtalk [options] FILE...`: serves a Prolog or Logtalk provider. On stdio, stdout
+ * carries nothing but JSON-RPC lines; every diagnostic (and all Prolog output) goes to stderr.
+ * Exit codes: 0 after a clean shutdown, 1 when the files fail to load, 2 on a usage mistake.
+ */
+async function main(argv: readonly string[]): Promise<void> {
+  const args = parseOrExit(argv);
+  const host = await startOrExit(args);
+  if (args.transport === 'stdio') return serveOnStdio(host.endpoint);
+  const handle = await listen(host.endpoint, args);
+  say(`serving ${host.provider.name} over ${args.transport} at ${handle.url}`);
+  const stop = (): void => {
+    void handle
+      .close()
+      .then(() => host.endpoint.close())
+      .finally(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+function parseOrExit(argv: readonly string[]): HostArgs {
+  try {
+    const args = parseHostArgs(argv);
+    if (args.help) {
+      process.stdout.write(`${HELP}\n`);
+      process.exit(0);
+    }
+    return args;
+  } catch (failure) {
+    if (!(failure instanceof UsageError)) throw failure;
+    process.stderr.write(`rondo-logtalk: ${failure.message}\n${USAGE}\n(--help for more)\n`);
+    process.exit(2);
+  }
+}
+
+/** Starts the workers; a file that fails to load ends the process with its file, line and message. */
+async function startOrExit(args: HostArgs) {
+  try {
+    return await createLogtalkHost({
+      files: args.files,
+      ...(args.object !== undefined ? { object: args.object } : {}),
+      ...(args.workers !== undefined ? { workers: args.workers } : {}),
+      ...(args.timeoutSeconds !== undefined ? { timeoutMs: args.timeoutSeconds * 1000 } : {}),
+      ...(args.swipl !== undefined ? { swipl: args.swipl } : {}),
+      ...(args.name !== undefined ? { serverName: args.name } : {}),
+    });
+  } catch (failure) {
+    if (failure instanceof PrologLoadError) {
+      say(`load error: ${loadErrorText(failure)}`);
+      process.exit(1);
+    }
+    if (failure instanceof PrologConfigurationError) {
+      say(failure.message);
+      process.exit(1);
+    }
+    throw failure;
+  }
+}
+
+async function serveOnStdio(endpoint: Endpoint): Promise<void> {
+  const server = serveStdio(endpoint);
+  process.once('SIGTERM', () => void server.close());
+  process.once('SIGINT', () => void server.close());
+  say('serving over stdio');
+  await server.closed;
+  await endpoint.close();
+  // Exit once everything written has reached the pipe: leftover timers must not keep us alive.
+  process.stdout.write('', () => process.exit(0));
+}
+
+/** The network transports are loaded only when asked for, so stdio never loads express or ws. */
+async function listen(
+  endpoint: Endpoint,
+  args: HostArgs,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const where = { host: args.host, port: args.port, ...(args.path ? { path: args.path } : {}) };
+  if (args.transport === 'http') {
+    const { serveHttp } = await import('@rondo/transport-http');
+    return serveHttp(endpoint, where);
+  }
+  const { serveWebSocket } = await import('@rondo/transport-ws');
+  return serveWebSocket(endpoint, where);
+}
+
+/** `file:line: message`, without the location Prolog itself may have put before the message. */
+function loadErrorText(failure: PrologLoadError): string {
+  const where = failure.line === undefined ? failure.file : `${failure.file}:${failure.line}`;
+  const detail = failure.detail.startsWith(`${failure.file}:`)
+    ? failure.detail.slice(failure.file.length).replace(/^(:\d+)+:\s*/, '')
+    : failure.detail;
+  return `${where}: ${detail}`;
+}
+
+function say(message: string): void {
+  process.stderr.write(`rondo-logtalk: ${message}\n`);
+}
+
+main(process.argv.slice(2)).catch((failure: unknown) => {
+  say(failure instanceof Error ? (failure.stack ?? failure.message) : String(failure));
+  process.exit(1);
+});

@@ -1,0 +1,47 @@
+import type { MemoryResult } from '../memory.js';
+import { mib } from '../memory.js';
+import type { ScenarioResult } from '../run.js';
+import { ratioTo, type GoalCheck } from './ratios.js';
+
+const pad = (text: string, width: number, right = false) => (right ? text.padStart(width) : text.padEnd(width));
+const ratio = (value: number | undefined) => (value === undefined ? '-' : value >= 10 ? `${value.toFixed(1)}x` : `${(value * 100).toFixed(0)}%`);
+
+/** The results as a fixed-width text table, one block per scenario. */
+export function formatTable(scenarios: ScenarioResult[]): string {
+  const header = [pad('contender', 22), pad('req/s', 9, true), pad('p50 ms', 8, true), pad('p99 ms', 8, true), pad('CPU us/req', 10, true), pad('peak RSS', 11, true), pad('errors', 7, true), pad('/ceiling', 9, true), pad('/SDK', 8, true), pad('/TS', 6, true)].join(' ');
+  const blocks = scenarios.map((scenario) => {
+    const rows = scenario.contenders.map((c) =>
+      [
+        pad(c.label, 22),
+        pad(c.requestsPerSecond.toFixed(0), 9, true),
+        pad(c.p50Ms.toFixed(2), 8, true),
+        pad(c.p99Ms.toFixed(2), 8, true),
+        pad(c.cpuUsPerRequest.toFixed(0), 10, true),
+        pad(mib(c.peakRssBytes), 11, true),
+        pad(String(c.errors), 7, true),
+        pad(c.role === 'ceiling' ? '' : ratio(ratioTo(scenario, c, 'ceiling')), 9, true),
+        pad(c.role.startsWith('rondo') ? ratio(ratioTo(scenario, c, 'sdk')) : '', 8, true),
+        pad(c.role === 'rondo-bridge' ? ratio(ratioTo(scenario, c, 'rondo')) : '', 6, true),
+      ].join(' '),
+    );
+    return [`${scenario.id}: ${scenario.title}`, header, ...rows].join('\n');
+  });
+  return blocks.join('\n\n');
+}
+
+/** The goals, one line each. */
+export function formatGoals(checks: GoalCheck[]): string {
+  return checks
+    .map((c) => `${c.met ? 'met   ' : 'MISSED'} ${c.goal}: ${c.contender} in ${c.scenario} = ${ratio(c.ratio)}, by CPU per request ${ratio(c.cpuRatio)} (goal ${ratio(c.target)})`)
+    .join('\n');
+}
+
+/** The memory checks in two lines. */
+export function formatMemory(memory: MemoryResult): string {
+  const { growth, sessions } = memory;
+  const perSession = (sessions.rssWithSessions - sessions.rssIdle) / Math.max(1, sessions.count);
+  return [
+    `RSS after ${growth.baselineRequests} modern requests ${mib(growth.rssAfterBaseline)}, after ${growth.requests} ${mib(growth.rssAfterAll)} (heap ${mib(growth.heapAfterBaseline)} -> ${mib(growth.heapAfterAll)}, ${growth.errors} errors)`,
+    `RSS idle ${mib(sessions.rssIdle)}, with ${sessions.count} idle legacy sessions ${mib(sessions.rssWithSessions)} (~${(perSession / 1024).toFixed(1)} KiB per session; heap ${mib(sessions.heapIdle)} -> ${mib(sessions.heapWithSessions)})`,
+  ].join('\n');
+}

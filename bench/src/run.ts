@@ -1,0 +1,92 @@
+import { ServerChild } from './child.js';
+import type { SliceResult } from './load/slice.js';
+import type { BenchOptions } from './options.js';
+import type { BoundDriver, Contender, Role, Scenario } from './scenarios.js';
+
+/** One contender's totals over all its slices in a scenario. */
+export interface ContenderResult {
+  label: string;
+  role: Role;
+  requestsPerSecond: number;
+  /** Request-weighted means of the slices' percentiles, in milliseconds. */
+  p50Ms: number;
+  p99Ms: number;
+  /** Server CPU time per request (process tree, user + system), in microseconds. */
+  cpuUsPerRequest: number;
+  /** Peak RSS of the server's process tree (Prolog workers included). */
+  peakRssBytes: number;
+  requests: number;
+  errors: number;
+}
+
+/** A scenario's results. */
+export interface ScenarioResult {
+  id: string;
+  title: string;
+  transport: Scenario['transport'];
+  contenders: ContenderResult[];
+}
+
+interface Running {
+  contender: Contender;
+  child: ServerChild;
+  driver: BoundDriver;
+  slices: SliceResult[];
+  cpuMs: number;
+}
+
+/**
+ * Runs one scenario: starts every contender, warms each up, then gives them equal slices in turn
+ * (A B C A B C ...) so machine drift falls on all of them alike, and stops them.
+ */
+export async function runScenario(scenario: Scenario, options: BenchOptions, log: (line: string) => void): Promise<ScenarioResult> {
+  const running: Running[] = [];
+  try {
+    for (const contender of scenario.contenders) {
+      const child = await ServerChild.start(contender.server);
+      running.push({ contender, child, driver: await scenario.bind(child, contender), slices: [], cpuMs: 0 });
+    }
+    for (const entry of running) await entry.driver.run(options.warmupMs);
+    for (let round = 0; round < options.rounds; round++) {
+      for (const entry of running) {
+        const cpuBefore = entry.child.cpuMs();
+        entry.slices.push(await entry.driver.run(options.sliceMs));
+        entry.cpuMs += entry.child.cpuMs() - cpuBefore;
+      }
+      log(`  round ${round + 1}/${options.rounds}: ${running.map((e) => `${e.contender.label} ${rate(e.slices.at(-1)).toFixed(0)}/s`).join(', ')}`);
+    }
+    return {
+      id: scenario.id,
+      title: scenario.title,
+      transport: scenario.transport,
+      contenders: running.map(summarise),
+    };
+  } finally {
+    for (const entry of running) {
+      await entry.driver.close();
+      await entry.child.stop();
+    }
+  }
+}
+
+function rate(slice: SliceResult | undefined): number {
+  return slice && slice.durationMs > 0 ? (slice.requests * 1000) / slice.durationMs : 0;
+}
+
+function summarise(entry: Running): ContenderResult {
+  const requests = entry.slices.reduce((sum, s) => sum + s.requests, 0);
+  const durationMs = entry.slices.reduce((sum, s) => sum + s.durationMs, 0);
+  const weighted = (pick: (s: SliceResult) => number) =>
+    requests === 0 ? 0 : entry.slices.reduce((sum, s) => sum + pick(s) * s.requests, 0) / requests;
+  return {
+    label: entry.contender.label,
+    role: entry.contender.role,
+    requestsPerSecond: durationMs > 0 ? (requests * 1000) / durationMs : 0,
+    p50Ms: weighted((s) => s.p50),
+    p99Ms: weighted((s) => s.p99),
+    cpuUsPerRequest: requests === 0 ? 0 : (entry.cpuMs * 1000) / requests,
+    peakRssBytes: entry.child.peakRss(),
+    requests,
+    errors: entry.slices.reduce((sum, s) => sum + s.errors, 0),
+  };
+}

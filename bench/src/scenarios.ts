@@ -1,0 +1,161 @@
+import type { AutocannonRequest } from 'autocannon';
+import type { ServerChild, ServerSpec } from './child.js';
+import { stdioChannel, webSocketChannel } from './load/channels.js';
+import { httpDriver, openLegacySession } from './load/http.js';
+import { pipelineDriver, type MessageChannel } from './load/pipeline.js';
+import type { Driver } from './load/slice.js';
+import { legacyEcho, legacyHeaders, modernEcho, modernHeaders, modernRequest, mrtrRound } from './wire.js';
+
+/** What a contender is, for the ratios. */
+export type Role = 'ceiling' | 'sdk' | 'rondo' | 'rondo-express' | 'rondo-bridge';
+
+/** One server measured in a scenario. */
+export interface Contender {
+  label: string;
+  role: Role;
+  server: ServerSpec;
+}
+
+/** A driver bound to a running contender, and what to release after the scenario. */
+export interface BoundDriver {
+  run: Driver;
+  close(): Promise<void>;
+}
+
+/** One scenario: the contenders and how load is put on each. */
+export interface Scenario {
+  id: string;
+  title: string;
+  /** Which goal family the scenario reports against. */
+  transport: 'http' | 'stdio' | 'ws';
+  contenders: Contender[];
+  bind(child: ServerChild, contender: Contender): Promise<BoundDriver>;
+}
+
+const TOOLS_IN_LIST = 1000;
+
+const contender = (label: string, role: Role, script: ServerSpec['script'], ...args: string[]): Contender => ({
+  label,
+  role,
+  server: { script, args },
+});
+
+function httpContenders(response: 'echo' | 'list' | 'mrtr', withVariants: boolean, tools = 0): Contender[] {
+  const toolArgs = tools > 0 ? ['--tools', String(tools)] : [];
+  const list = [
+    contender('node:http ceiling', 'ceiling', 'ceiling', '--transport', 'http', '--response', response, ...toolArgs),
+    contender('SDK v2', 'sdk', 'sdk', '--transport', 'http', ...toolArgs),
+    contender('Rondo (node handler)', 'rondo', 'rondo', '--transport', 'http-node', ...toolArgs),
+  ];
+  if (!withVariants) return list;
+  return [
+    ...list,
+    contender('Rondo (express)', 'rondo-express', 'rondo', '--transport', 'http-express'),
+    contender('Rondo + bridge', 'rondo-bridge', 'rondo', '--transport', 'http-node', '--provider', 'bridge'),
+  ];
+}
+
+const free = async (): Promise<void> => undefined;
+const single = (body: string, headers: Record<string, string>): AutocannonRequest[] => [
+  { method: 'POST', path: '/mcp', headers, body },
+];
+
+function modernEchoScenario(connections: number): Scenario {
+  return {
+    id: `http-modern-c${connections}`,
+    title: `tools/call, modern wire over HTTP (JSON), concurrency ${connections}`,
+    transport: 'http',
+    contenders: httpContenders('echo', true),
+    bind: async (child) => ({
+      run: httpDriver(child, { connections, requests: single(modernEcho(1), modernHeaders('tools/call', 'echo')) }),
+      close: free,
+    }),
+  };
+}
+
+const legacySession: Scenario = {
+  id: 'http-legacy-session',
+  title: 'tools/call, legacy wire over HTTP in one session, concurrency 50',
+  transport: 'http',
+  contenders: httpContenders('echo', true),
+  bind: async (child) => {
+    const sessionId = await openLegacySession(child.url('http'));
+    return { run: httpDriver(child, { connections: 50, requests: single(legacyEcho(1), legacyHeaders(sessionId)) }), close: free };
+  },
+};
+
+function mrtrRequests(): AutocannonRequest[] {
+  const headers = modernHeaders('tools/call', 'mrtr');
+  let id = 1;
+  const keepState = (_status: number, body: string, context: Record<string, unknown>) => {
+    context.state = /"requestState":"([^"]*)"/.exec(body)?.[1];
+  };
+  return [1, 2, 3].map((round) => ({
+    method: 'POST',
+    path: '/mcp',
+    headers,
+    setupRequest: (request, context) => ({ ...request, body: mrtrRound(id++, round, context.state as string) }),
+    onResponse: keepState,
+  }));
+}
+
+const mrtrFlow: Scenario = {
+  id: 'http-mrtr-3-rounds',
+  title: 'a 3-round MRTR flow over HTTP, concurrency 10 (req/s counts each round)',
+  transport: 'http',
+  contenders: httpContenders('mrtr', false),
+  bind: async (child) => ({ run: httpDriver(child, { connections: 10, requests: mrtrRequests() }), close: free }),
+};
+
+const toolsList: Scenario = {
+  id: 'http-tools-list-1000',
+  title: `tools/list of ${TOOLS_IN_LIST} tools over HTTP, concurrency 10`,
+  transport: 'http',
+  contenders: httpContenders('list', false, TOOLS_IN_LIST),
+  bind: async (child) => ({
+    run: httpDriver(child, { connections: 10, requests: single(modernRequest(1, 'tools/list'), modernHeaders('tools/list')) }),
+    close: free,
+  }),
+};
+
+/** A pipelined echo load: the ceilings echo the request back, the others answer the tool. */
+function pipelined(channel: MessageChannel, role: Role, window: number, mode: 'batch' | 'continuous'): BoundDriver {
+  const accept = role === 'ceiling' ? () => true : (message: string) => message.includes('"structuredContent"');
+  return { run: pipelineDriver(channel, { window, mode, request: modernEcho, accept }), close: () => channel.close() };
+}
+
+const stdioPipelined: Scenario = {
+  id: 'stdio-pipelined-1000',
+  title: 'tools/call over stdio, 1,000 calls pipelined per batch',
+  transport: 'stdio',
+  contenders: [
+    contender('stdio echo ceiling', 'ceiling', 'ceiling', '--transport', 'stdio'),
+    contender('SDK v2', 'sdk', 'sdk', '--transport', 'stdio'),
+    contender('Rondo', 'rondo', 'rondo', '--transport', 'stdio'),
+    contender('Rondo + bridge', 'rondo-bridge', 'rondo', '--transport', 'stdio', '--provider', 'bridge'),
+  ],
+  bind: async (child, c) => pipelined(stdioChannel(child), c.role, 1000, 'batch'),
+};
+
+const webSocketInFlight: Scenario = {
+  id: 'ws-50-in-flight',
+  title: 'tools/call over WebSocket, 50 calls in flight (the SDK has no WebSocket server)',
+  transport: 'ws',
+  contenders: [
+    contender('ws echo ceiling', 'ceiling', 'ceiling', '--transport', 'ws'),
+    contender('Rondo', 'rondo', 'rondo', '--transport', 'ws'),
+    contender('Rondo + bridge', 'rondo-bridge', 'rondo', '--transport', 'ws', '--provider', 'bridge'),
+  ],
+  bind: async (child, c) => pipelined(await webSocketChannel(child), c.role, 50, 'continuous'),
+};
+
+/** Every scenario, in the order they run. */
+export const SCENARIOS: Scenario[] = [
+  modernEchoScenario(1),
+  modernEchoScenario(50),
+  legacySession,
+  stdioPipelined,
+  webSocketInFlight,
+  mrtrFlow,
+  toolsList,
+];

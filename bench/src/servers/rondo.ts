@@ -1,0 +1,91 @@
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import express from 'express';
+import { legacyEra } from '@rondo/adapter-2025';
+import { modernEra } from '@rondo/adapter-2026';
+import { createEndpoint, createServer, type Endpoint, type RondoServer } from '@rondo/core';
+import { createPrologProvider } from '@rondo/logtalk-bridge';
+import { formElicitation, inputRequest, inputRequired, structured, text } from '@rondo/protocol';
+import { mcpRouter, serveHttp } from '@rondo/transport-http';
+import { serveStdio } from '@rondo/transport-stdio';
+import { serveWebSocket } from '@rondo/transport-ws';
+import { z } from 'zod';
+import { confirmForm, textObjectSchema, fillerDescription, fillerToolNames } from './catalog.js';
+import { argument, reportReady } from './control.js';
+
+/**
+ * Rondo under test: one endpoint speaking both eras, with the TypeScript tools (`native`) or the
+ * Prolog echo tool through the bridge with two workers (`bridge`), on one transport.
+ *
+ *   node rondo.js --transport http-node|http-express|stdio|ws [--provider native|bridge] [--tools N]
+ */
+
+const ECHO_PL = fileURLToPath(new URL('../../prolog/echo.pl', import.meta.url));
+
+function addNativeTools(server: RondoServer, fillers: number): void {
+  server.tool('echo', { description: 'Echoes its text.', input: z.object({ text: z.string() }) }, ({ text: value }) =>
+    structured({ text: value }, [text(value)]),
+  );
+  // Three rounds: two questions (q1, q2) carried by a sealed state, then the answer.
+  server.tool('mrtr', { description: 'Asks twice, then echoes.', input: z.object({ text: z.string() }) }, (args, ctx) => {
+    const step = typeof ctx.requestState === 'number' ? ctx.requestState : 0;
+    if (step < 2) {
+      return inputRequired([inputRequest(`q${step + 1}`, formElicitation('Go on?', confirmForm()))], step + 1);
+    }
+    return structured({ text: args.text }, [text(args.text)]);
+  });
+  for (const name of fillerToolNames(fillers)) {
+    server.tool(name, { description: fillerDescription(name), input: textObjectSchema() }, () => text(name));
+  }
+}
+
+async function buildEndpoint(provider: string, fillers: number): Promise<Endpoint> {
+  const server = createServer({
+    name: 'rondo-bench',
+    version: '1.0.0',
+    // The tools/list scenario compares one full list against the SDK's single page.
+    pageSize: Math.max(100, fillers + 2),
+    log: (level, message) => level === 'error' && process.stderr.write(`${message}\n`),
+  });
+  if (provider === 'bridge') {
+    server.provider(await createPrologProvider({ files: [ECHO_PL], workers: 2 }));
+  } else {
+    addNativeTools(server, fillers);
+  }
+  const endpoint = createEndpoint(server, {
+    modern: modernEra({ alsoSupported: ['2025-11-25', '2025-06-18'] }),
+    legacy: legacyEra(),
+  });
+  await endpoint.ready();
+  return endpoint;
+}
+
+async function serveExpress(endpoint: Endpoint): Promise<number> {
+  const app = express();
+  app.use(mcpRouter(endpoint));
+  const server = createHttpServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+async function main(): Promise<void> {
+  const endpoint = await buildEndpoint(argument('provider', 'native'), Number(argument('tools', '0')));
+  switch (argument('transport', 'http-node')) {
+    case 'stdio':
+      serveStdio(endpoint);
+      return reportReady();
+    case 'ws': {
+      const handle = await serveWebSocket(endpoint, { keepAlive: false });
+      return reportReady({ port: handle.port, path: '/ws' });
+    }
+    case 'http-express':
+      return reportReady({ port: await serveExpress(endpoint), path: '/mcp' });
+    default: {
+      const handle = await serveHttp(endpoint, { keepAliveMs: 0 });
+      return reportReady({ port: handle.port, path: '/mcp' });
+    }
+  }
+}
+
+await main();

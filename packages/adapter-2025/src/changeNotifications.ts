@@ -1,0 +1,35 @@
+import type { Peer, ServerChange } from '@rondo/core';
+import { isPlainObject, type JsonRpcNotification } from '@rondo/protocol';
+import type { SessionState } from './sessionState.js';
+
+const LIST_CHANGED = {
+  tools: 'notifications/tools/list_changed',
+  prompts: 'notifications/prompts/list_changed',
+  resources: 'notifications/resources/list_changed',
+} as const;
+
+/**
+ * Turns a server change into the session's notification, if any: a list change when the server
+ * announced `listChanged` for that list at initialize, a resource update only for a subscribed URI.
+ * Sent on the peer's own channel, since no request is waiting for them.
+ */
+export function announceChange(state: SessionState, peer: Peer, change: ServerChange): void {
+  const negotiated = state.negotiated;
+  if (!negotiated) return;
+  let notification: JsonRpcNotification | undefined;
+  if (change.kind === 'resource') {
+    if (state.subscriptions.has(change.uri)) {
+      notification = {
+        jsonrpc: '2.0',
+        method: 'notifications/resources/updated',
+        params: { uri: change.uri },
+      };
+    }
+  } else {
+    const capability = negotiated.serverCapabilities[change.kind];
+    if (isPlainObject(capability) && capability.listChanged === true) {
+      notification = { jsonrpc: '2.0', method: LIST_CHANGED[change.kind] };
+    }
+  }
+  if (notification) peer.send(notification);
+}

@@ -1,0 +1,9 @@
+export { legacyEra } from './legacyEra.js';
+export {
+  SERVED_LEGACY_REVISIONS,
+  type LegacyEraOptions,
+  type ServedLegacyRevision,
+} from './options.js';
+export { MissingClientCapabilityError, RoundLimitError } from './errors.js';
+export { chooseRevision, serverCapabilities } from './negotiation.js';
+export { LEGACY_METHODS } from './methods.js';

@@ -1,0 +1,79 @@
+import type { RondoServer } from '@rondo/core';
+import { ErrorCode, McpError, isPlainObject, type JsonObject } from '@rondo/protocol';
+import type { ServedLegacyRevision } from './options.js';
+import { serverInfoFor } from './revisionShape.js';
+import type { SessionState } from './sessionState.js';
+
+/** The client's version when the adapter offers it, otherwise the newest offered revision. */
+export function chooseRevision(
+  requested: string,
+  offered: readonly ServedLegacyRevision[],
+): ServedLegacyRevision {
+  return offered.find((revision) => revision === requested) ?? offered[0]!;
+}
+
+/**
+ * The capabilities the providers imply: tools, prompts and resources when offered (with
+ * `listChanged` / `subscribe` when providers announce changes), completions when a provider completes,
+ * and logging always, since every handler may log.
+ */
+export function serverCapabilities(server: RondoServer): JsonObject {
+  const offered = server.capabilities();
+  const listChanged: JsonObject = offered.listChanged ? { listChanged: true } : {};
+  const capabilities: JsonObject = { logging: {} };
+  if (offered.completions) capabilities.completions = {};
+  if (offered.prompts) capabilities.prompts = { ...listChanged };
+  if (offered.resources)
+    capabilities.resources = { ...(offered.subscribe ? { subscribe: true } : {}), ...listChanged };
+  if (offered.tools) capabilities.tools = { ...listChanged };
+  return capabilities;
+}
+
+/**
+ * Answers `initialize`: negotiates the revision, records the client's capabilities and identity, and
+ * describes the server as the negotiated revision allows. A second `initialize` is refused (-32600).
+ */
+export function initialize(
+  state: SessionState,
+  params: Record<string, unknown>,
+): Record<string, unknown> {
+  if (state.negotiated)
+    throw new McpError(
+      ErrorCode.InvalidRequest,
+      'Invalid Request: the session is already initialized',
+    );
+  const { protocolVersion, capabilities, clientInfo } = params;
+  if (typeof protocolVersion !== 'string') {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      'Invalid params: initialize needs a string protocolVersion',
+    );
+  }
+  if (capabilities !== undefined && !isPlainObject(capabilities)) {
+    throw new McpError(ErrorCode.InvalidParams, 'Invalid params: capabilities must be an object');
+  }
+  const revision = chooseRevision(protocolVersion, state.options.revisions);
+  const serverCapabilitySet = serverCapabilities(state.server);
+  state.negotiated = {
+    revision,
+    clientCapabilities: (capabilities ?? {}) as JsonObject,
+    serverCapabilities: serverCapabilitySet,
+    ...(isClientInfo(clientInfo)
+      ? { clientInfo: { name: clientInfo.name, version: clientInfo.version } }
+      : {}),
+  };
+  const result: Record<string, unknown> = {
+    protocolVersion: revision,
+    capabilities: serverCapabilitySet,
+    serverInfo: serverInfoFor(state.server.info, revision),
+  };
+  if (state.server.info.instructions !== undefined)
+    result.instructions = state.server.info.instructions;
+  return result;
+}
+
+function isClientInfo(value: unknown): value is { name: string; version: string } {
+  return (
+    isPlainObject(value) && typeof value.name === 'string' && typeof value.version === 'string'
+  );
+}

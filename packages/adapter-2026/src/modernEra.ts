@@ -1,0 +1,28 @@
+import type { EraAdapter, RondoServer } from '@rondo/core';
+import type { ModernEraOptions } from './options.js';
+import { ModernServerView } from './serverView.js';
+import { ModernSession } from './session.js';
+
+/**
+ * The modern era (2026-07-28) as an {@link EraAdapter}: compose it with a server through
+ * `createEndpoint(server, { modern: modernEra() })`. Each request carries its own `_meta`
+ * (validated strictly), results carry `resultType` and the serverInfo `_meta`, client input is
+ * obtained through multi round-trip requests, and changes reach clients through
+ * `subscriptions/listen`.
+ */
+export function modernEra(options: ModernEraOptions = {}): EraAdapter {
+  // What the era derives from a server is built once per server, not per connection: a stateless
+  // HTTP endpoint opens a connection for every request.
+  const views = new WeakMap<RondoServer, ModernServerView>();
+  return {
+    era: 'modern',
+    open(server) {
+      let view = views.get(server);
+      if (view === undefined) {
+        view = new ModernServerView(server, options);
+        views.set(server, view);
+      }
+      return new ModernSession(view);
+    },
+  };
+}

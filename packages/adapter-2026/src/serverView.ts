@@ -1,0 +1,100 @@
+import { ErrorCode, McpError, MetaKey, MODERN_REVISIONS, type JsonObject } from '@rondo/protocol';
+import type { Catalog, CachePolicy, RondoServer, ServerCapabilitySet } from '@rondo/core';
+import type { ModernEraOptions } from './options.js';
+
+/** A result body before the envelope: the members a method produces. */
+export type WireResult = Record<string, unknown>;
+
+/** The capability a method family needs the server to offer; without it the method is -32601. */
+export type RequiredCapability = 'tools' | 'prompts' | 'resources' | 'completions';
+
+/**
+ * What the modern era derives from one server, built once per server rather than per request:
+ * the serverInfo `_meta` every result carries, the versions accepted and advertised, and the
+ * capabilities (recomputed only when the server's catalog changes).
+ */
+export class ModernServerView {
+  readonly accepted: ReadonlySet<string> = new Set<string>(MODERN_REVISIONS);
+  readonly advertised: readonly string[];
+  /** The `_meta` of every result, shared by all results that have no `_meta` of their own. */
+  readonly resultMeta: JsonObject;
+  private capabilitiesOf: Catalog | undefined;
+  private capabilitySet: ServerCapabilitySet | undefined;
+  private capabilityWire: JsonObject = {};
+
+  constructor(
+    readonly server: RondoServer,
+    private readonly options: ModernEraOptions,
+  ) {
+    this.advertised = [...MODERN_REVISIONS, ...(options.alsoSupported ?? [])];
+    this.resultMeta = Object.freeze({ [MetaKey.serverInfo]: implementationOf(server) });
+  }
+
+  /** The capabilities as `server/discover` announces them. */
+  capabilities(): JsonObject {
+    this.refreshCapabilities();
+    return this.capabilityWire;
+  }
+
+  /** The capability flags of the server's providers. */
+  capabilityFlags(): ServerCapabilitySet {
+    this.refreshCapabilities();
+    return this.capabilitySet as ServerCapabilitySet;
+  }
+
+  /** Throws -32601 when a method family's capability is not offered (discover and the table agree). */
+  assertOffered(method: string, capability: RequiredCapability | undefined): void {
+    if (capability === undefined || this.capabilityFlags()[capability]) return;
+    throw new McpError(
+      ErrorCode.MethodNotFound,
+      `Method not found: ${method} (the server offers no ${capability})`,
+    );
+  }
+
+  /** Adds what every modern result carries: `resultType` (complete unless set) and the serverInfo `_meta`. */
+  finish(result: WireResult): WireResult {
+    if (result.resultType === undefined) result.resultType = 'complete';
+    const own = result._meta;
+    result._meta =
+      own === undefined ? this.resultMeta : { ...(own as JsonObject), ...this.resultMeta };
+    return result;
+  }
+
+  private refreshCapabilities(): void {
+    const catalog = this.server.catalog;
+    if (catalog === this.capabilitiesOf) return;
+    const flags = this.server.capabilities();
+    const wire: JsonObject = {};
+    if (flags.tools) wire.tools = { listChanged: flags.listChanged };
+    if (flags.prompts) wire.prompts = { listChanged: flags.listChanged };
+    if (flags.resources)
+      wire.resources = { listChanged: flags.listChanged, subscribe: flags.subscribe };
+    if (flags.completions) wire.completions = {};
+    if (this.options.logging !== false) wire.logging = {};
+    if (this.options.extensions) wire.extensions = this.options.extensions;
+    if (this.options.experimental) wire.experimental = this.options.experimental;
+    this.capabilitiesOf = catalog;
+    this.capabilitySet = flags;
+    this.capabilityWire = wire;
+  }
+}
+
+/** Copies a cache policy onto a result. */
+export function withCachePolicy(result: WireResult, policy: CachePolicy): WireResult {
+  result.ttlMs = policy.ttlMs;
+  result.cacheScope = policy.cacheScope;
+  return result;
+}
+
+/** The policy of results that must not be reused: retries of multi-round requests. */
+export const NOT_CACHEABLE: CachePolicy = { ttlMs: 0, cacheScope: 'private' };
+
+function implementationOf(server: RondoServer): JsonObject {
+  const { name, version, title, description, icons, websiteUrl } = server.info;
+  const info: JsonObject = { name, version };
+  if (title !== undefined) info.title = title;
+  if (description !== undefined) info.description = description;
+  if (icons !== undefined) info.icons = icons as unknown as JsonObject[];
+  if (websiteUrl !== undefined) info.websiteUrl = websiteUrl;
+  return info;
+}

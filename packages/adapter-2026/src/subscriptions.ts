@@ -1,0 +1,124 @@
+import { MetaKey, isPlainObject, type JsonObject } from '@rondo/protocol';
+import type { ServerCapabilitySet, ServerChange } from '@rondo/core';
+import { invalidParams } from './params.js';
+import type { ModernRequest, RequestAttachment } from './request.js';
+import type { WireResult } from './serverView.js';
+
+/**
+ * `subscriptions/listen`: a long-lived request whose exchange carries list-change and
+ * resource-update notifications. It is acknowledged first, every notification is tagged with the
+ * listen request's id, only the kinds the client asked for (and the server offers) are sent, and it
+ * ends gracefully (a result) when the session closes, silently when the client goes away or cancels.
+ */
+
+/** The notification kinds a client may ask for, as the schema's `SubscriptionFilter` has them. */
+export interface SubscriptionFilter {
+  toolsListChanged?: boolean;
+  promptsListChanged?: boolean;
+  resourcesListChanged?: boolean;
+  resourceSubscriptions?: string[];
+}
+
+const LIST_FLAGS = ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const;
+
+/** Opens a subscription; the promise settles when it ends. */
+export function listen(request: ModernRequest): Promise<WireResult> {
+  const requested = readFilter(request.params.notifications);
+  const honoured = honour(requested, request.view.capabilityFlags());
+  const tag: JsonObject = { [MetaKey.subscriptionId]: request.id };
+  request.send({
+    jsonrpc: '2.0',
+    method: 'notifications/subscriptions/acknowledged',
+    params: { _meta: tag, notifications: honoured },
+  });
+  return new Promise((resolve) => {
+    request.attachment = new Subscription(request, honoured, tag, resolve);
+  });
+}
+
+/** One open subscription: it listens to the server's changes and to its request's abort. */
+class Subscription implements RequestAttachment {
+  private readonly stopListening: () => void;
+  private readonly uris: ReadonlySet<string>;
+
+  constructor(
+    private readonly request: ModernRequest,
+    private readonly filter: SubscriptionFilter,
+    private readonly tag: JsonObject,
+    private readonly settle: (result: WireResult) => void,
+  ) {
+    this.uris = new Set(filter.resourceSubscriptions ?? []);
+    this.stopListening = request.server.onChange((change) => this.deliver(change));
+    request.signal.addEventListener('abort', this, { once: true });
+  }
+
+  /** The request was aborted (client gone or cancelled): end without an answer. */
+  handleEvent(): void {
+    this.stopListening();
+    this.settle({});
+  }
+
+  closeGracefully(): void {
+    this.stopListening();
+    this.request.signal.removeEventListener('abort', this);
+    this.settle({ _meta: this.tag });
+  }
+
+  private deliver(change: ServerChange): void {
+    const method = this.methodFor(change);
+    if (method === undefined) return;
+    const params: JsonObject =
+      change.kind === 'resource' ? { _meta: this.tag, uri: change.uri } : { _meta: this.tag };
+    this.request.send({ jsonrpc: '2.0', method, params });
+  }
+
+  private methodFor(change: ServerChange): string | undefined {
+    switch (change.kind) {
+      case 'tools':
+        return this.filter.toolsListChanged ? 'notifications/tools/list_changed' : undefined;
+      case 'prompts':
+        return this.filter.promptsListChanged ? 'notifications/prompts/list_changed' : undefined;
+      case 'resources':
+        return this.filter.resourcesListChanged
+          ? 'notifications/resources/list_changed'
+          : undefined;
+      case 'resource':
+        return this.uris.has(change.uri) ? 'notifications/resources/updated' : undefined;
+    }
+  }
+}
+
+function readFilter(value: unknown): SubscriptionFilter {
+  if (!isPlainObject(value))
+    throw invalidParams('notifications must be an object (a subscription filter)');
+  const filter: SubscriptionFilter = {};
+  for (const flag of LIST_FLAGS) {
+    const given = value[flag];
+    if (given === undefined) continue;
+    if (typeof given !== 'boolean') throw invalidParams(`notifications.${flag} must be a boolean`);
+    filter[flag] = given;
+  }
+  const uris = value.resourceSubscriptions;
+  if (uris !== undefined) {
+    if (!Array.isArray(uris) || !uris.every((uri) => typeof uri === 'string')) {
+      throw invalidParams('notifications.resourceSubscriptions must be a list of URIs');
+    }
+    filter.resourceSubscriptions = uris;
+  }
+  return filter;
+}
+
+/** The part of a filter the server honours: what was asked for and is offered. */
+function honour(requested: SubscriptionFilter, offered: ServerCapabilitySet): SubscriptionFilter {
+  const honoured: SubscriptionFilter = {};
+  if (requested.toolsListChanged && offered.tools && offered.listChanged)
+    honoured.toolsListChanged = true;
+  if (requested.promptsListChanged && offered.prompts && offered.listChanged)
+    honoured.promptsListChanged = true;
+  if (requested.resourcesListChanged && offered.resources && offered.listChanged)
+    honoured.resourcesListChanged = true;
+  if (requested.resourceSubscriptions !== undefined && offered.resources && offered.subscribe) {
+    honoured.resourceSubscriptions = requested.resourceSubscriptions;
+  }
+  return honoured;
+}

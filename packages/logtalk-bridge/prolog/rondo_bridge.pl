@@ -1,0 +1,98 @@
+/*  Entry point of a worker: `swipl ... -g rondo_bridge:main rondo_bridge.pl`.
+
+    Node sends {"op":"init",...} first; the worker loads the user's files and answers
+    {"type":"ready","provider":Name} or {"type":"load_error","file":F,"line":L,"message":M}.
+    Then it answers {"op":"call","id":N,"method":M,"params":P} with {"type":"result","id":N,
+    "value":V} or {"type":"failure","id":N,"kind":K,"message":T}, one call at a time; progress
+    and elicit messages for call N may come before its answer.
+*/
+:- module(rondo_bridge, [main/0]).
+
+:- use_module(rondo_channel).
+:- use_module(rondo_json, [curly_get/3, curly_pairs/2]).
+:- use_module(rondo_provider).
+:- use_module(rondo_describe, [describe/1]).
+:- use_module(rondo_calls).
+:- use_module(rondo_load).
+:- use_module(rondo_client, [begin_call/1, end_call/0]).
+
+% mcp_log/2,3, mcp_sample/2, mcp_roots/1 and mcp_notify/1 for every user module.
+:- user:use_module(rondo_client, [mcp_log/2, mcp_log/3, mcp_sample/2, mcp_roots/1, mcp_notify/1]).
+
+%!  main is det.
+main :-
+    open_channel,
+    (   receive(Init), curly_get(Init, op, init)
+    ->  init(Init)
+    ;   halt(2)
+    ),
+    serve.
+
+init(Init) :-
+    curly_get(Init, flavour, Flavour),
+    curly_get(Init, files, Files),
+    ( curly_get(Init, object, Object), atom(Object) -> true ; Object = none ),
+    ( curly_get(Init, scratch, Scratch), atom(Scratch) -> true ; Scratch = none ),
+    (   load_all(Flavour, Files, Scratch, Object, Name)
+    ->  curly_pairs(J, [type-ready, provider-Name]), send(J)
+    ;   load_failure(File, Line, Message),
+        curly_pairs(J, [type-load_error, file-File, line-Line, message-Message]),
+        send(J), halt(1)
+    ).
+
+serve :-
+    (   catch(receive(Msg), E, (print_message(error, E), fail))
+    ->  handle(Msg), serve
+    ;   halt(0)
+    ).
+
+handle(Msg) :-
+    (   curly_get(Msg, op, call), curly_get(Msg, id, Id), curly_get(Msg, method, Method)
+    ->  ( curly_get(Msg, params, Params) -> true ; Params = {} ),
+        setup_call_cleanup(begin_call(Id),
+            catch(dispatch(Method, Id, Params, Value), E, true),
+            end_call),
+        (   var(E) -> reply(Id, Value) ; failure(Id, E) )
+    ;   print_message(warning, format('rondo: ignored message ~q', [Msg]))
+    ).
+
+dispatch(describe, _, _, J) :- describe(J).
+dispatch(tool, Id, P, J) :-
+    curly_get(P, name, Name), params(P, arguments, Args), params(P, context, Ctx),
+    call_tool(Id, Name, Args, Ctx, J).
+dispatch(prompt, Id, P, J) :-
+    curly_get(P, name, Name), params(P, arguments, Args), params(P, context, Ctx),
+    get_prompt(Id, Name, Args, Ctx, J).
+dispatch(resource, Id, P, J) :-
+    curly_get(P, uri, Uri), params(P, context, Ctx),
+    ( curly_get(P, known, Known) -> true ; Known = @(false) ),
+    read_resource(Id, Uri, Known, Ctx, J).
+dispatch(complete, _, P, J) :- complete(P, J).
+
+params(P, Key, V) :- ( curly_get(P, Key, V) -> true ; V = {} ).
+
+reply(Id, Value) :-
+    curly_pairs(J, [type-result, id-Id, value-Value]),
+    catch(send(J), E, failure(Id, E)).
+
+failure(Id, E) :-
+    failure_text(E, Kind, Text),
+    curly_pairs(J, [type-failure, id-Id, kind-Kind, message-Text]),
+    send(J).
+
+failure_text(rondo_failed(Kind, Message), Kind, Message) :- !.
+failure_text(rondo_invalid_result(What, T), invalid_result, Text) :- !,
+    format(string(Text), 'invalid ~w: ~q', [What, T]).
+failure_text(error(type_error(json, T), _), invalid_result, Text) :- !,
+    format(string(Text), 'not a JSON value: ~q', [T]).
+failure_text(E, exception, Text) :-
+    (   E = error(_, _), catch(error_text(E, Text), _, fail) -> true
+    ;   format(string(Text), '~w', [E])
+    ).
+
+% Errors are described as the toplevel would print them, on one line.
+error_text(E, Text) :-
+    '$messages':translate_message(E, Lines, []),
+    with_output_to(string(S0), print_message_lines(current_output, '', Lines)),
+    split_string(S0, "\n", " ", Parts), exclude(==(""), Parts, Kept),
+    atomic_list_concat(Kept, ' ', A), atom_string(A, Text).

@@ -1,0 +1,49 @@
+/*  The protocol channel: one JSON object per line, both ways, on file descriptor 3.
+
+    SWI-Prolog cannot open an inherited descriptor by number, and /dev/fd/3 cannot be opened when
+    it is a socket (Node's extra stdio pipes are socketpairs). So two pipes are made and their
+    descriptors are replaced with copies of 3 (dup2): the pipe streams then read and write fd 3.
+    Standard output is left to user code: the alias user_output is moved to standard error, and
+    anything written below Prolog (a shell command, say) reaches Node's stdout, never the protocol.
+*/
+:- module(rondo_channel, [open_channel/0, send/1, receive/1]).
+
+:- use_module(library(unix), [pipe/2, dup/2]).
+:- use_module(rondo_json, [json_text/2, json_parse/2]).
+
+:- dynamic channel/2.
+
+%!  open_channel is det.
+open_channel :-
+    pipe(In, W0), close(W0),
+    pipe(R0, Out), close(R0),
+    stream_property(In, file_no(InFd)), dup(3, InFd),
+    stream_property(Out, file_no(OutFd)), dup(3, OutFd),
+    set_stream(In, encoding(utf8)), set_stream(Out, encoding(utf8)),
+    set_stream(In, buffer(full)), set_stream(Out, buffer(full)),
+    set_stream(In, alias(rondo_in)), set_stream(Out, alias(rondo_out)),
+    assertz(channel(In, Out)),
+    isolate_user_streams.
+
+% User code that prints to user_output, or reads user_input, must not touch the protocol.
+isolate_user_streams :-
+    set_stream(user_error, alias(user_output)),
+    set_output(user_error),
+    open_string("", Empty),
+    set_stream(Empty, alias(user_input)),
+    set_input(Empty).
+
+%!  send(+Json) is det.
+%   Writes one message; the line is built first, so a term that is not JSON writes nothing.
+send(Json) :-
+    json_text(Json, Text),
+    channel(_, Out),
+    with_mutex(rondo_out, (write(Out, Text), nl(Out), flush_output(Out))).
+
+%!  receive(-Json) is semidet.
+%   Reads the next message; fails at end of input.
+receive(Json) :-
+    channel(In, _),
+    read_line_to_string(In, Line),
+    Line \== end_of_file,
+    json_parse(Line, Json).

@@ -1,0 +1,124 @@
+/*  What a provider can do besides returning a result, from anywhere in its code while a call
+    runs: log to the client, ask the client's model or its roots (legacy wire), announce that a
+    list changed. These predicates are imported into `user`, so any module calls them
+    unqualified; a Logtalk object calls them with {}/1, e.g. `{mcp_log(info, 'Started')}`.
+
+        mcp_log(+Level, +Data)             Level: debug, info, notice, warning, error, critical,
+        mcp_log(+Level, +Data, +Logger)    alert, emergency; Data: any JSON term.
+        mcp_sample(+Sampling, -Result)     Sampling: sampling(Messages, ModelPreferences,
+                                           SystemPrompt, IncludeContext[, MaxTokens]); Result:
+                                           {role-R, content-C, model-M, stopReason-S}.
+        mcp_roots(-Roots)                  a list of {uri-U[, name-N]}.
+        mcp_notify(+Event)                 tools_list_changed, prompts_list_changed,
+                                           resources_list_changed or resource_updated(URI).
+
+    Messages printed with print_message/2 during a call (informational, warning, error) are
+    logged to the client as well. Sampling and roots fail with an exception when the client
+    cannot answer (the modern wire has no mid-call requests: use input_required there).
+*/
+:- module(rondo_client, [
+    mcp_log/2, mcp_log/3, mcp_sample/2, mcp_roots/1, mcp_notify/1,
+    begin_call/1, end_call/0
+]).
+
+:- use_module(rondo_channel, [send/1, receive/1]).
+:- use_module(rondo_json, [curly_pairs/2, curly_get/3]).
+:- use_module(rondo_vocab, [sampling_value/2]).
+
+%!  begin_call(+Id) is det.
+%!  end_call is det.
+%   The call in progress: client requests and logs are tagged with it.
+begin_call(Id) :- nb_setval(rondo_call, Id).
+end_call :- nb_setval(rondo_call, none).
+
+current_call(Id) :-
+    catch(nb_getval(rondo_call, Id), _, fail),
+    Id \== none.
+
+level(debug). level(info). level(notice). level(warning).
+level(error). level(critical). level(alert). level(emergency).
+
+%!  mcp_log(+Level, +Data) is det.
+mcp_log(Level, Data) :- mcp_log(Level, Data, none).
+
+%!  mcp_log(+Level, +Data, +Logger) is det.
+%   Outside a call, the message goes to the server log (standard error).
+mcp_log(Level, Data, Logger) :-
+    must_be(oneof([debug, info, notice, warning, error, critical, alert, emergency]), Level),
+    (   current_call(Id) -> Call = [id-Id] ; Call = [] ),
+    (   Logger == none -> Extra = [] ; Extra = [logger-Logger] ),
+    append([[type-log|Call], [level-Level, data-Data], Extra], Pairs),
+    curly_pairs(J, Pairs),
+    send(J).
+
+%!  mcp_sample(+Sampling, -Result) is det.
+mcp_sample(Sampling, Result) :-
+    sampling_value(Sampling, Request),
+    client_request(sampling, [request-Request], Answer),
+    curly_pairs(Answer, Pairs),
+    exclude([K-_]>>(K == kind), Pairs, Rest),
+    curly_pairs(Result, Rest).
+
+%!  mcp_roots(-Roots) is det.
+mcp_roots(Roots) :-
+    client_request(roots, [], Answer),
+    curly_get(Answer, roots, Roots).
+
+client_request(What, Members, Answer) :-
+    (   current_call(Id) -> true
+    ;   throw(error(mcp_request_failed(What, 'not inside a call'), _))
+    ),
+    curly_pairs(J, [type-What, id-Id|Members]),
+    send(J),
+    (   receive(Reply), curly_get(Reply, op, answer), curly_get(Reply, value, V)
+    ->  (   curly_get(V, kind, error)
+        ->  curly_get(V, message, Message),
+            throw(error(mcp_request_failed(What, Message), _))
+        ;   Answer = V
+        )
+    ;   throw(error(mcp_request_failed(What, 'no answer'), _))
+    ).
+
+%!  mcp_notify(+Event) is det.
+%   A list change carries the provider's new description, read in this worker.
+mcp_notify(Event) :-
+    must_be(callable, Event),
+    (   list_event(Event, What)
+    ->  rondo_describe:describe(D),
+        curly_pairs(J, [type-changed, what-What, description-D])
+    ;   Event = resource_updated(Uri)
+    ->  must_be(atom, Uri),
+        curly_pairs(J, [type-changed, what-resource, uri-Uri])
+    ;   domain_error(mcp_event, Event)
+    ),
+    send(J).
+
+list_event(tools_list_changed, tools).
+list_event(prompts_list_changed, prompts).
+list_event(resources_list_changed, resources).
+
+:- multifile prolog:error_message//1.
+prolog:error_message(mcp_request_failed(What, Message)) -->
+    [ 'The client could not answer the ~w request: ~w'-[What, Message] ].
+
+% print_message/2 during a call also reaches the client's log (and is still printed).
+:- multifile user:message_hook/3.
+:- dynamic user:message_hook/3.
+
+user:message_hook(Term, Kind, Lines) :-
+    memberchk(Kind-Level, [informational-info, warning-warning, error-error]),
+    current_call(_),
+    \+ nb_current(rondo_forwarding, true),
+    Term \= mcp_request_failed(_, _),
+    setup_call_cleanup(
+        nb_setval(rondo_forwarding, true),
+        catch(forward_message(Level, Lines), _, true),
+        nb_setval(rondo_forwarding, false)),
+    fail.
+
+forward_message(Level, Lines) :-
+    with_output_to(string(S0), print_message_lines(current_output, '', Lines)),
+    split_string(S0, "", " \n", [Text]),
+    Text \== "",
+    atom_string(A, Text),
+    mcp_log(Level, A, prolog).

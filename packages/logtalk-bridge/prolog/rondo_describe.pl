@@ -1,0 +1,172 @@
+/*  What the provider offers, as one JSON object read by Node once at start: tool descriptors with
+    inferred schemas, prompts, resources, templates, capabilities and cache policies.
+*/
+:- module(rondo_describe, [describe/1, tool_spec/3, arg_specs/2, auto_dispatched/1]).
+
+:- use_module(rondo_provider).
+:- use_module(rondo_json, [curly_pairs/2]).
+:- use_module(rondo_vocab, [text_of/2]).
+:- use_module(library(lists)).
+
+obj(Pairs, Curly) :- curly_pairs(Curly, Pairs).
+
+list_hook(Goal, List) :- ( hook(Goal) -> arg(1, Goal, List) ; List = [] ).
+
+%!  describe(-Json) is det.
+describe(J) :-
+    provider(Flavour, Name),
+    list_hook(capabilities(Caps), Caps),
+    list_hook(tools(Tools), Tools),
+    maplist(tool_json, Tools, TJ),
+    list_hook(prompts(Prompts), Prompts), maplist(prompt_json, Prompts, PJ),
+    list_hook(resources(Resources), Resources), maplist(resource_json, Resources, RJ),
+    list_hook(resource_templates(Templates), Templates), maplist(template_json, Templates, MJ),
+    cache_policies(Resources, CJ),
+    ( hook_defined(completion(_, _, _, _)) -> Completion = @(true) ; Completion = @(false) ),
+    format(atom(NameText), '~w', [Name]),
+    obj([name-NameText, flavour-Flavour, capabilities-Caps, tools-TJ, prompts-PJ,
+         resources-RJ, templates-MJ, cache-CJ, completion-Completion], J).
+
+%!  tool_spec(+Name, -Functor, -Arity) is semidet.
+tool_spec(Name, F, A) :-
+    hook(tools(Tools)), memberchk(tool(Name, F, A), Tools).
+
+tool_json(tool(Name, F, A), J) :- !,
+    functor(Head, F, A),
+    pred_info(Head, Info),
+    ( memberchk(title(Title), Info) -> true ; Title = F ),
+    ( memberchk(comment(C), Info) -> Extra0 = [description-C] ; Extra0 = [] ),
+    ( hook(input_schema(Name, In)) -> true ; inferred_schema(Head, input, In) ),
+    (   hook(output_schema(Name, Out)) -> Extra = [outputSchema-Out|Extra0]
+    ;   auto_dispatched(Name) -> inferred_schema(Head, output, Out), Extra = [outputSchema-Out|Extra0]
+    ;   Extra = Extra0
+    ),
+    obj([name-Name, title-Title, inputSchema-In|Extra], J).
+tool_json(Other, _) :- throw(rondo_invalid_result(tool_descriptor, Other)).
+
+%!  auto_dispatched(+Name) is semidet.
+%   True when no handler can answer this tool, so its results are always the structured
+%   output arguments: only then is an inferred outputSchema a promise the results keep.
+auto_dispatched(Name) :-
+    \+ handler_may_answer(Name, tool_call(Name, _, _)),
+    \+ handler_may_answer(Name, tool_call(Name, _, _, _)),
+    \+ handler_may_answer(Name, tool_call_round(Name, _, _, _)).
+
+handler_may_answer(_, Goal) :-
+    hook_defined(Goal),
+    provider(Flavour, Module),
+    (   Flavour == logtalk -> true          % object clauses cannot be inspected
+    ;   clause(Module:Goal, _) -> true
+    ).
+
+%!  arg_specs(+Head, -Specs) is det.
+%   One spec(Name, Direction, Type, Description) per argument; Direction is input, output or
+%   neither. Names come from info/2 `arguments` or `argnames`, else arg1, arg2, ...
+arg_specs(Head, Specs) :-
+    functor(Head, _, A),
+    pred_modes(Head, Modes),
+    pred_info(Head, Info),
+    arg_names(Info, A, Names, Descriptions),
+    maplist(arg_spec, Names, Modes, Descriptions, Specs).
+
+arg_names(Info, _, Names, Descriptions) :-
+    memberchk(arguments(Args), Info), !,
+    maplist([N-D, N, D]>>true, Args, Names, Descriptions).
+arg_names(Info, _, Names, Descriptions) :-
+    memberchk(argnames(Names), Info), !,
+    maplist([_, none]>>true, Names, Descriptions).
+arg_names(_, A, Names, Descriptions) :-
+    findall(Name, (between(1, A, N), atom_concat(arg, N, Name)), Names),
+    maplist([_, none]>>true, Names, Descriptions).
+
+arg_spec(Name, Mode, Description, spec(Name, Direction, Type, Description)) :-
+    mode_parts(Mode, Direction, Type).
+
+mode_parts(M, neither, term) :- var(M), !.
+mode_parts(M, Dir, Type) :-
+    (   M =.. [Op, Type0], direction(Op, Dir) -> Type = Type0
+    ;   atom(M), direction(M, Dir) -> Type = untyped
+    ;   Dir = neither, Type = term
+    ).
+
+direction(+, input).
+direction(++, input).
+direction(@, input).
+direction(-, output).
+direction(--, output).
+direction(?, neither).
+
+inferred_schema(Head, Direction, Schema) :-
+    arg_specs(Head, Specs),
+    include([spec(_, D, _, _)]>>(D == Direction), Specs, Selected),
+    maplist(property_json, Selected, Properties),
+    maplist([spec(N, _, _, _), N]>>true, Selected, Required),
+    (   Properties == []
+    ->  obj([type-object, properties-{}], Schema)
+    ;   curly_pairs(PC, Properties),
+        obj([type-object, properties-PC, required-Required], Schema)
+    ).
+
+property_json(spec(Name, _, Type, Description), Name-J) :-
+    json_type(Type, JT),
+    (   Description == none -> obj([type-JT], J)
+    ;   text_of(Description, D), obj([type-JT, description-D], J)
+    ).
+
+% Logtalk's table (library mcp_server): anything not listed is a string.
+json_type(T, string) :- var(T), !.
+json_type(integer, integer) :- !.
+json_type(float, number) :- !.
+json_type(number, number) :- !.
+json_type(boolean, boolean) :- !.
+json_type(list, array) :- !.
+json_type(list(_), array) :- !.
+json_type(compound, object) :- !.
+json_type(_, string).
+
+prompt_json(prompt(N, D, Args), J) :- !, prompt_json(prompt(N, none, D, Args), J).
+prompt_json(prompt(N, T, D, Args), J) :- !,
+    maplist(argument_json, Args, AJ),
+    optional_members([title-T, description-D], Extra),
+    obj([name-N, arguments-AJ|Extra], J).
+prompt_json(Other, _) :- throw(rondo_invalid_result(prompt_descriptor, Other)).
+
+argument_json(argument(N, D, R), J) :- !,
+    ( R == true -> RJ = @(true) ; RJ = @(false) ),
+    optional_members([description-D], Extra),
+    obj([name-N, required-RJ|Extra], J).
+argument_json(Other, _) :- throw(rondo_invalid_result(prompt_argument, Other)).
+
+resource_json(resource(U, N, D, M), J) :- !, resource_json(resource(U, N, none, D, M), J).
+resource_json(resource(U, N, T, D, M), J) :- !,
+    optional_members([title-T, description-D, mimeType-M], Extra),
+    obj([uri-U, name-N|Extra], J).
+resource_json(Other, _) :- throw(rondo_invalid_result(resource_descriptor, Other)).
+
+template_json(resource_template(U, N, D, M), J) :- !,
+    template_json(resource_template(U, N, none, D, M), J).
+template_json(resource_template(U, N, T, D, M), J) :- !,
+    optional_members([title-T, description-D, mimeType-M], Extra),
+    obj([uriTemplate-U, name-N|Extra], J).
+template_json(Other, _) :- throw(rondo_invalid_result(resource_template_descriptor, Other)).
+
+optional_members([], []).
+optional_members([K-V|T], Out) :-
+    (   ( var(V) ; V == none ; V == '' ) -> Out = Rest ; Out = [K-V|Rest] ),
+    optional_members(T, Rest).
+
+% cache_policy/4 is asked once here: Node's cache lookups must be synchronous. A rule that
+% holds for any request is found by asking with a fresh variable that stays unbound.
+cache_policies(Resources, Policies) :-
+    Ops = [discover, tools_list, prompts_list, resources_list, resource_templates_list],
+    findall(P, (member(Op, Ops), policy(Op, {}, P)), P1),
+    findall(P, (member(R, Resources), arg(1, R, Uri), policy(resources_read, Uri, P)), P2),
+    findall(P, (policy(resources_read, Any, P), var(Any)), P3),
+    append([P1, P2, P3], Policies).
+
+policy(Op, Request, J) :-
+    copy_term(Request, Key),
+    hook(cache_policy(Op, Request, Ttl, Scope)),
+    integer(Ttl), Ttl >= 0, memberchk(Scope, [public, private]),
+    (   var(Key) -> KeyMembers = [] ; Key == {} -> KeyMembers = [] ; KeyMembers = [key-Key] ),
+    obj([operation-Op, ttlMs-Ttl, cacheScope-Scope|KeyMembers], J).

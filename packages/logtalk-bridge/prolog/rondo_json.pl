@@ -1,0 +1,145 @@
+/*  JSON <-> term with Logtalk's conventions: objects are curly terms {K-V, ...} ({} when empty),
+    strings are atoms, true/false/null are @true/@false/@null, arrays are lists.
+
+    Parsing reuses SWI-Prolog's library(http/json) (exact for big integers and floats) and then
+    rewrites its classic json([K=V]) form. Writing is done here, because the library's writer has
+    its own conventions for atoms such as `true` and would break lines.
+*/
+:- module(rondo_json, [json_parse/2, json_text/2, curly_pairs/2, curly_get/3]).
+
+:- use_module(library(http/json), [json_read/3]).
+:- use_module(library(lists)).
+
+%!  json_parse(+Text, -Term) is det.
+%   Parses one JSON text (a string or atom) into the Logtalk term form.
+json_parse(Text, Term) :-
+    setup_call_cleanup(
+        open_string(Text, Stream),
+        json_read(Stream, Raw, [null(@(null)), true(@(true)), false(@(false))]),
+        close(Stream)),
+    from_classic(Raw, Term).
+
+from_classic(json(Pairs), Term) :- !,
+    maplist(classic_pair, Pairs, Dashed),
+    curly_pairs(Term, Dashed).
+from_classic(List, Terms) :- is_list(List), !,
+    maplist(from_classic, List, Terms).
+from_classic(Atom, Fixed) :- atom(Atom), !,
+    join_surrogates(Atom, Fixed).
+from_classic(Other, Other).
+
+classic_pair(Key0=Value0, Key-Value) :-
+    join_surrogates(Key0, Key),
+    from_classic(Value0, Value).
+
+% The library reads "\ud83d\ude00" as two code points; JSON means one character.
+join_surrogates(Atom, Fixed) :-
+    atom_codes(Atom, Codes),
+    (   member(C, Codes), C >= 0xD800, C =< 0xDFFF
+    ->  join_codes(Codes, Joined), atom_codes(Fixed, Joined)
+    ;   Fixed = Atom
+    ).
+
+join_codes([], []).
+join_codes([H, L|T], [C|R]) :-
+    H >= 0xD800, H =< 0xDBFF, L >= 0xDC00, L =< 0xDFFF, !,
+    C is 0x10000 + ((H - 0xD800) << 10) + (L - 0xDC00),
+    join_codes(T, R).
+join_codes([C|T], [C|R]) :-
+    join_codes(T, R).
+
+%!  curly_pairs(?Curly, ?Pairs) is det.
+%   Converts between a curly object and a list of Key-Value pairs.
+curly_pairs({}, []) :- !.
+curly_pairs({Chain}, Pairs) :- nonvar(Chain), !,
+    chain_list(Chain, Pairs).
+curly_pairs({Chain}, Pairs) :-
+    list_chain(Pairs, Chain).
+
+chain_list((A, B), [A|Rest]) :- !, chain_list(B, Rest).
+chain_list(A, [A]).
+
+list_chain([P], P) :- !.
+list_chain([P|Ps], (P, Chain)) :- list_chain(Ps, Chain).
+
+%!  curly_get(+Curly, +Key, -Value) is semidet.
+%   The value of Key in a curly object.
+curly_get({Chain}, Key, Value) :-
+    chain_list(Chain, Pairs),
+    memberchk(Key-Value, Pairs).
+
+%!  json_text(+Term, -String) is det.
+%   Writes Term as compact JSON on one line; throws type_error(json, T) for a non-JSON part.
+json_text(Term, String) :-
+    with_output_to(string(String), write_json(Term)).
+
+write_json(T) :- var(T), !, throw(error(instantiation_error, json_text/2)).
+write_json(@(true)) :- !, write(true).
+write_json(@(false)) :- !, write(false).
+write_json(@(null)) :- !, write(null).
+write_json({}) :- !, write('{}').
+write_json([]) :- !, write('[]').
+write_json({Chain}) :- !,
+    chain_list(Chain, Pairs),
+    write('{'), write_members(Pairs), write('}').
+write_json(json(Pairs)) :- is_list(Pairs), !,
+    write('{'), write_members(Pairs), write('}').
+write_json(List) :- is_list(List), !,
+    write('['), write_elements(List), write(']').
+write_json(N) :- integer(N), !, write(N).
+write_json(F) :- float(F), !, write_float(F).
+write_json(A) :- atom(A), !, write_string(A).
+write_json(S) :- string(S), !, write_string(S).
+write_json(chars(Cs)) :- !, atom_chars(A, Cs), write_string(A).
+write_json(codes(Cs)) :- !, atom_codes(A, Cs), write_string(A).
+write_json(T) :- throw(error(type_error(json, T), json_text/2)).
+
+write_members([]).
+write_members([P|Ps]) :-
+    write_member(P),
+    ( Ps == [] -> true ; write(','), write_members(Ps) ).
+
+write_member(P) :-
+    (   member_parts(P, K, V) -> true
+    ;   throw(error(type_error(json_member, P), json_text/2))
+    ),
+    key_text(K, KT), write_string(KT), write(':'), write_json(V).
+
+member_parts(K-V, K, V).
+member_parts(K=V, K, V).
+member_parts(K:V, K, V).
+
+key_text(K, K) :- atom(K), !.
+key_text(K, K) :- string(K), !.
+key_text(K, T) :- number(K), !, format(atom(T), '~w', [K]).
+key_text(K, _) :- throw(error(type_error(json_key, K), json_text/2)).
+
+write_elements([]).
+write_elements([E|Es]) :-
+    write_json(E),
+    ( Es == [] -> true ; write(','), write_elements(Es) ).
+
+% SWI-Prolog prints the shortest text that reads back as the same float; only
+% infinities and NaN have no JSON form.
+write_float(F) :-
+    (   F =:= F, abs(F) =< 1.7976931348623157e308
+    ->  format('~w', [F])
+    ;   throw(error(type_error(json_number, F), json_text/2))
+    ).
+
+write_string(Text) :-
+    atom_codes(Text, Codes),
+    phrase(escaped(Codes), Out),
+    format('"~s"', [Out]).
+
+escaped([]) --> [].
+escaped([C|Cs]) --> escape(C), escaped(Cs).
+
+escape(0'") --> !, "\\\"".
+escape(0'\\) --> !, "\\\\".
+escape(0'\n) --> !, "\\n".
+escape(0'\r) --> !, "\\r".
+escape(0'\t) --> !, "\\t".
+escape(C) --> { C < 0x20 ; C >= 0xD800, C =< 0xDFFF ; C == 0x2028 ; C == 0x2029 }, !,
+    { format(codes(Hex), '\\u~|~`0t~16r~4+', [C]) }, Hex.
+escape(C) --> [C].

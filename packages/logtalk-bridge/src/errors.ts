@@ -1,0 +1,62 @@
+/**
+ * Local failures of the Prolog bridge. None of them crosses the wire as is: the core maps them to
+ * a wire error in one place (an internal error, or an `isError` tool result naming the failure).
+ */
+
+/** The bridge was configured wrongly (a `.lgt` file without `LOGTALKHOME`, no files). */
+export class PrologConfigurationError extends Error {
+  override readonly name = 'PrologConfigurationError';
+}
+
+/** A user file failed to load; start-up stops with the file, line and the Prolog message. */
+export class PrologLoadError extends Error {
+  override readonly name = 'PrologLoadError';
+  constructor(
+    readonly file: string,
+    readonly line: number | undefined,
+    readonly detail: string,
+  ) {
+    super(`${file}${line === undefined ? '' : `:${line}`}: ${detail}`);
+  }
+}
+
+/** A worker died during a call, or could not be started. Only its own call fails. */
+export class PrologWorkerError extends Error {
+  override readonly name: string = 'PrologWorkerError';
+  constructor(
+    readonly workerId: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A worker wrote something that is not the bridge protocol on the protocol channel. */
+export class PrologProtocolError extends PrologWorkerError {
+  override readonly name = 'PrologProtocolError';
+}
+
+/** A call ran past its deadline; its worker was killed and replaced. */
+export class PrologTimeoutError extends PrologWorkerError {
+  override readonly name = 'PrologTimeoutError';
+}
+
+/** The caller gave up (its signal aborted); the worker was killed and replaced. */
+export class PrologCancelledError extends PrologWorkerError {
+  override readonly name = 'PrologCancelledError';
+}
+
+/**
+ * The provider answered with a failure: a prompt or resource hook failed or returned `error(E)`,
+ * a hook raised an exception, or a result term was not in the vocabulary.
+ */
+export class PrologCallError extends Error {
+  override readonly name = 'PrologCallError';
+  constructor(
+    /** `failed`, `exception`, `invalid_result` or `unknown`. */
+    readonly kind: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,17 @@
+export {
+  createPrologProvider,
+  type PrologProvider,
+  type PrologProviderOptions,
+} from './provider.js';
+export type { PrologLogEntry } from './worker.js';
+export type { Flavour } from './launch.js';
+export { PROLOG_DIR } from './launch.js';
+export {
+  PrologCallError,
+  PrologCancelledError,
+  PrologConfigurationError,
+  PrologLoadError,
+  PrologProtocolError,
+  PrologTimeoutError,
+  PrologWorkerError,
+} from './errors.js';

@@ -1,0 +1,132 @@
+import { vocabularySchemas, type Json, type JsonObject } from '@rondo/protocol';
+import { z } from 'zod';
+
+/** Messages a worker writes on the protocol channel; every one is checked (Prolog is untrusted). */
+
+const id = z.number().int().nonnegative();
+const json = vocabularySchemas.json;
+const jsonObject: z.ZodType<JsonObject> = z.record(z.string(), json);
+
+const workerMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready'), provider: z.string() }),
+  z.object({
+    type: z.literal('load_error'),
+    file: z.string(),
+    line: z.number().int().nullable(),
+    message: z.string(),
+  }),
+  z.object({ type: z.literal('result'), id, value: json }),
+  z.object({ type: z.literal('failure'), id, kind: z.string(), message: z.string() }),
+  z.object({
+    type: z.literal('progress'),
+    id,
+    progress: z.number(),
+    total: z.number().optional(),
+    message: z.string().optional(),
+  }),
+  z.object({ type: z.literal('elicit'), id, message: z.string(), schema: jsonObject }),
+  z.object({ type: z.literal('sampling'), id, request: jsonObject }),
+  z.object({ type: z.literal('roots'), id }),
+  z.object({
+    type: z.literal('log'),
+    id: id.optional(),
+    level: z.enum(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']),
+    data: json,
+    logger: z.string().optional(),
+  }),
+  // A list changed (with the provider's new description), or one resource did (with its uri).
+  z.object({
+    type: z.literal('changed'),
+    what: z.enum(['tools', 'prompts', 'resources', 'resource']),
+    description: json.optional(),
+    uri: z.string().optional(),
+  }),
+]);
+
+/** A message from a worker. */
+export type WorkerMessage = z.infer<typeof workerMessage>;
+
+/** Parses one protocol line; `undefined` when the line is not a protocol message. */
+export function parseWorkerMessage(line: string): WorkerMessage | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  const parsed = workerMessage.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
+const text = z.string();
+const optionalText = text.optional();
+
+const description = z.object({
+  name: text,
+  flavour: z.enum(['plain', 'logtalk']),
+  capabilities: z.array(text),
+  tools: z.array(
+    z.object({
+      name: text,
+      title: optionalText,
+      description: optionalText,
+      inputSchema: jsonObject,
+      outputSchema: jsonObject.optional(),
+    }),
+  ),
+  prompts: z.array(
+    z.object({
+      name: text,
+      title: optionalText,
+      description: optionalText,
+      arguments: z.array(
+        z.object({ name: text, description: optionalText, required: z.boolean() }),
+      ),
+    }),
+  ),
+  resources: z.array(
+    z.object({
+      uri: text,
+      name: text,
+      title: optionalText,
+      description: optionalText,
+      mimeType: optionalText,
+    }),
+  ),
+  templates: z.array(
+    z.object({
+      uriTemplate: text,
+      name: text,
+      title: optionalText,
+      description: optionalText,
+      mimeType: optionalText,
+    }),
+  ),
+  cache: z.array(
+    z.object({
+      operation: text,
+      key: optionalText,
+      ttlMs: z.number().int().nonnegative(),
+      cacheScope: z.enum(['public', 'private']),
+    }),
+  ),
+  completion: z.boolean(),
+});
+
+/** What a provider offers, as its worker describes it once at start. */
+export type ProviderDescription = z.infer<typeof description>;
+
+/** Checks a description; returns an error message when it does not fit. */
+export function parseDescription(value: Json): ProviderDescription | string {
+  const parsed = description.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  return `invalid provider description at ${issue?.path.join('.') ?? '?'}: ${issue?.message ?? ''}`;
+}
+
+/** The completion answer of `completion/4`. */
+export const completionAnswer = z.object({
+  values: z.array(z.union([z.string(), z.number()]).transform(String)),
+  total: z.number().int().nonnegative().optional(),
+  hasMore: z.boolean().optional(),
+});

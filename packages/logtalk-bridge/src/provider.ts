@@ -1,0 +1,338 @@
+import { rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import {
+  parseVocabulary,
+  vocabularySchemas,
+  type Json,
+  type JsonObject,
+  type SamplingRequest,
+} from '@rondo/protocol';
+import type {
+  Arguments,
+  CacheableMethod,
+  CachePolicy,
+  CompletionRequest,
+  CompletionResult,
+  HandlerContext,
+  PromptDefinition,
+  ProviderChange,
+  PromptOutcome,
+  Provider,
+  ResourceDefinition,
+  ResourceOutcome,
+  ResourceTemplateDefinition,
+  ToolDefinition,
+  ToolOutcome,
+} from '@rondo/core';
+import { z } from 'zod';
+import { PrologProtocolError } from './errors.js';
+import { planLaunch, scratchDirectory, type Flavour } from './launch.js';
+import { completionAnswer, parseDescription, type ProviderDescription } from './messages.js';
+import { WorkerPool } from './pool.js';
+import type { CallHandlers, PrologLogEntry, WorkerChange, WorkerLaunch } from './worker.js';
+
+/** Options of {@link createPrologProvider}. */
+export interface PrologProviderOptions {
+  /** The Prolog (`.pl`) or Logtalk (`.lgt`) files to load in every worker. */
+  files: string[];
+  /** The provider module or object; by default the one found in the files. */
+  object?: string;
+  /** The provider's name in logs and errors; by default `prolog:<module or object>`. */
+  name?: string;
+  /** Number of worker processes; default `os.availableParallelism()`. */
+  workers?: number;
+  /** Deadline of one call in milliseconds (time spent waiting for the client excluded); default 30000. */
+  timeoutMs?: number;
+  /** The `swipl` executable; default `swipl`. */
+  swipl?: string;
+  /** A Logtalk 3 installation; default `process.env.LOGTALKHOME`. Needed for `.lgt` files. */
+  logtalkHome?: string;
+  /** Receives worker stderr/stdout lines and bridge events; default: written to `process.stderr`. */
+  onLog?: (entry: PrologLogEntry) => void;
+  /** Longest protocol line accepted from a worker, in bytes; default 16 MiB. */
+  maxMessageBytes?: number;
+  /** How long a worker may take to start and load the files; default 60000 ms. */
+  startTimeoutMs?: number;
+  /** Grace period between SIGTERM and SIGKILL on close; default 2000 ms. */
+  shutdownGraceMs?: number;
+}
+
+/** A {@link Provider} served by a pool of Prolog workers. */
+export interface PrologProvider extends Provider {
+  /** `plain` (SWI-Prolog modules) or `logtalk` (objects). */
+  readonly flavour: Flavour;
+  /** The provider's `capabilities/1` list (e.g. `elicitation`, `prompts`). */
+  readonly declaredCapabilities: readonly string[];
+  /** The ids of the workers now running. */
+  workerIds(): number[];
+  close(): Promise<void>;
+}
+
+const toolOutcome = z.union([vocabularySchemas.toolRound, vocabularySchemas.toolResult]);
+const promptOutcome = z.union([vocabularySchemas.promptRound, vocabularySchemas.promptResult]);
+const resourceOutcome = z.union([
+  vocabularySchemas.resourceRound,
+  vocabularySchemas.resourceResult,
+]);
+
+const CACHE_OPERATIONS: Record<CacheableMethod, string> = {
+  'server/discover': 'discover',
+  'tools/list': 'tools_list',
+  'prompts/list': 'prompts_list',
+  'resources/list': 'resources_list',
+  'resources/templates/list': 'resource_templates_list',
+  'resources/read': 'resources_read',
+};
+
+/**
+ * Starts the workers, loads the files in each, reads the provider's lists once and returns a
+ * {@link PrologProvider}. Throws a `PrologLoadError` (file, line, message) when a file fails to
+ * load, and a `PrologConfigurationError` for bad options.
+ */
+export async function createPrologProvider(
+  options: PrologProviderOptions,
+): Promise<PrologProvider> {
+  const plan = planLaunch(
+    options.files,
+    options.swipl ?? 'swipl',
+    options.logtalkHome ?? process.env.LOGTALKHOME,
+  );
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const launch: WorkerLaunch = {
+    command: plan.command,
+    args: plan.args,
+    env: plan.env,
+    init: (workerId) => ({
+      flavour: plan.flavour,
+      files: plan.files,
+      object: options.object ?? null,
+      scratch: plan.flavour === 'logtalk' ? scratchDirectory(String(workerId)) : null,
+    }),
+    maxLineBytes: options.maxMessageBytes ?? 16 * 1024 * 1024,
+    startTimeoutMs: options.startTimeoutMs ?? 60_000,
+    log: options.onLog ?? logToStderr,
+    cleanup: (workerId) => {
+      if (plan.flavour === 'logtalk')
+        rmSync(scratchDirectory(String(workerId)), { recursive: true, force: true });
+    },
+    changed: (change, workerId) => changes.announce(change, workerId),
+  };
+  const log = launch.log;
+  const changes = new ChangeRelay((message) =>
+    log({ level: 'warning', source: 'bridge', message }),
+  );
+  const pool = new WorkerPool(
+    options.workers ?? availableParallelism(),
+    launch,
+    options.shutdownGraceMs ?? 2000,
+  );
+  await pool.start();
+  try {
+    const described = parseDescription(
+      await pool.run(timeoutMs, (w) => w.call('describe', {}, {}, timeoutMs)),
+    );
+    if (typeof described === 'string') throw new PrologProtocolError(0, described);
+    return buildProvider(described, pool, timeoutMs, changes, options.name);
+  } catch (error) {
+    await pool.close();
+    throw error;
+  }
+}
+
+function buildProvider(
+  first: ProviderDescription,
+  pool: WorkerPool,
+  timeoutMs: number,
+  changes: ChangeRelay,
+  name?: string,
+): PrologProvider {
+  let lists = listsOf(first);
+  changes.onDescription = (d) => (lists = listsOf(d));
+  const call = (
+    method: string,
+    params: JsonObject,
+    ctx: HandlerContext | undefined,
+  ): Promise<Json> =>
+    pool.run(timeoutMs, (worker) =>
+      worker.call(method, params, ctx ? handlersOf(ctx) : {}, timeoutMs, ctx?.signal),
+    );
+  const provider: PrologProvider = {
+    name: name ?? `prolog:${first.name}`,
+    flavour: first.flavour,
+    declaredCapabilities: first.capabilities,
+    capabilities: () => ({
+      listChanged: lists.description.capabilities.includes('list_changed'),
+      subscribe: lists.description.capabilities.includes('subscribe'),
+    }),
+    tools: () => lists.tools,
+    prompts: () => lists.prompts,
+    resources: () => lists.resources,
+    resourceTemplates: () => lists.templates,
+    async callTool(tool: string, args: Arguments, ctx: HandlerContext): Promise<ToolOutcome> {
+      const value = await call(
+        'tool',
+        { name: tool, arguments: args, context: contextOf(ctx) },
+        ctx,
+      );
+      return parseVocabulary<ToolOutcome>(toolOutcome, value);
+    },
+    async getPrompt(
+      prompt: string,
+      args: Record<string, string>,
+      ctx: HandlerContext,
+    ): Promise<PromptOutcome> {
+      const value = await call(
+        'prompt',
+        { name: prompt, arguments: args, context: contextOf(ctx) },
+        ctx,
+      );
+      return parseVocabulary<PromptOutcome>(promptOutcome, value);
+    },
+    async readResource(uri: string, ctx: HandlerContext): Promise<ResourceOutcome | undefined> {
+      const known = lists.known.has(uri);
+      const value = await call('resource', { uri, known, context: contextOf(ctx) }, ctx);
+      return value === null ? undefined : parseVocabulary<ResourceOutcome>(resourceOutcome, value);
+    },
+    cachePolicy: (method, key) => cachePolicyOf(lists.description, method, key),
+    onChange: (listener) => changes.listen(listener),
+    workerIds: () => pool.running.map((w) => w.id),
+    close: () => pool.close(),
+  };
+  if (first.completion) {
+    provider.complete = async (
+      request: CompletionRequest,
+    ): Promise<CompletionResult | undefined> => {
+      const params = {
+        ...request,
+        context: request.context?.arguments ?? {},
+      } as unknown as JsonObject;
+      const value = await call('complete', params, undefined);
+      return value === null
+        ? undefined
+        : withoutUndefined<CompletionResult>(completionAnswer.parse(value));
+    };
+  }
+  return provider;
+}
+
+/** The lists a description gives, converted once (they are read synchronously per request). */
+interface Lists {
+  description: ProviderDescription;
+  tools: ToolDefinition[];
+  prompts: PromptDefinition[];
+  resources: ResourceDefinition[];
+  templates: ResourceTemplateDefinition[];
+  known: Set<string>;
+}
+
+function listsOf(d: ProviderDescription): Lists {
+  const resources = d.resources.map((r) => withoutUndefined<ResourceDefinition>(r));
+  return {
+    description: d,
+    tools: d.tools.map(toolDefinition),
+    prompts: d.prompts.map(promptDefinition),
+    resources,
+    templates: d.templates.map((t) => withoutUndefined<ResourceTemplateDefinition>(t)),
+    known: new Set(resources.map((r) => r.uri)),
+  };
+}
+
+/**
+ * Passes the changes workers announce (`mcp_notify/1`) to the server: a list change first
+ * replaces the provider's lists with the description the announcing worker sent, so the
+ * server's re-read sees them.
+ */
+class ChangeRelay {
+  private readonly listeners = new Set<(change: ProviderChange) => void>();
+  onDescription: ((description: ProviderDescription) => void) | undefined;
+
+  constructor(private readonly warn: (message: string) => void) {}
+
+  listen(listener: (change: ProviderChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  announce(change: WorkerChange, workerId: number): void {
+    let event: ProviderChange;
+    if (change.what === 'resource') {
+      if (change.uri === undefined) return this.warn(`worker ${workerId}: a resource change without uri`);
+      event = { kind: 'resource', uri: change.uri };
+    } else {
+      const described = change.description === undefined ? 'no description' : parseDescription(change.description);
+      if (typeof described === 'string')
+        return this.warn(`worker ${workerId}: ignored a ${change.what} change: ${described}`);
+      this.onDescription?.(described);
+      event = { kind: change.what };
+    }
+    for (const listener of this.listeners) listener(event);
+  }
+}
+
+/** What the shim needs of a request's context; the closures stay on this side. */
+function contextOf(ctx: HandlerContext): JsonObject {
+  return {
+    era: ctx.era,
+    elicit: ctx.era === 'legacy' && ctx.clientCapabilities.elicitation !== undefined,
+    round: ctx.round,
+    clientCapabilities: ctx.clientCapabilities,
+    inputResponses: Object.entries(ctx.inputResponses).map(([key, value]) => ({
+      key,
+      value: value as unknown as Json,
+    })),
+    state: ctx.requestState ?? null,
+  };
+}
+
+function handlersOf(ctx: HandlerContext): CallHandlers {
+  return {
+    progress: (value, total, message) => ctx.progress(value, total, message),
+    log: (level, data, logger) => ctx.log(level, data, logger),
+    elicit: (message, schema) => ctx.elicit(message, schema),
+    sample: async (body) => {
+      const parsed = vocabularySchemas.inputRequest.safeParse({
+        kind: 'input_request',
+        key: 'sample',
+        request: body,
+      });
+      if (!parsed.success || parsed.data.request.kind !== 'sampling')
+        throw new Error(`invalid sampling request: ${parsed.error?.issues[0]?.message ?? 'not sampling'}`);
+      const { kind: _kind, ...request } = parsed.data.request as SamplingRequest;
+      return (await ctx.sample(request)) as unknown as Json;
+    },
+    roots: async () => ({ kind: 'roots_result', roots: await ctx.listRoots() }) as unknown as Json,
+  };
+}
+
+function cachePolicyOf(
+  d: ProviderDescription,
+  method: CacheableMethod,
+  key: string | undefined,
+): CachePolicy | undefined {
+  const operation = CACHE_OPERATIONS[method];
+  const rules = d.cache.filter((rule) => rule.operation === operation);
+  const rule =
+    rules.find((r) => key !== undefined && r.key === key) ?? rules.find((r) => r.key === undefined);
+  return rule ? { ttlMs: rule.ttlMs, cacheScope: rule.cacheScope } : undefined;
+}
+
+function toolDefinition(tool: ProviderDescription['tools'][number]): ToolDefinition {
+  return withoutUndefined<ToolDefinition>(tool);
+}
+
+function promptDefinition(prompt: ProviderDescription['prompts'][number]): PromptDefinition {
+  return withoutUndefined<PromptDefinition>({
+    ...prompt,
+    arguments: prompt.arguments.map((a) => withoutUndefined(a)),
+  });
+}
+
+/** Drops members whose value is `undefined`, so definitions carry only what Prolog gave. */
+function withoutUndefined<T>(value: object): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+function logToStderr(entry: PrologLogEntry): void {
+  const tag = entry.workerId === undefined ? 'prolog' : `prolog#${entry.workerId}`;
+  process.stderr.write(`[${tag} ${entry.source}] ${entry.message}\n`);
+}

@@ -1,0 +1,96 @@
+import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createPrologProvider,
+  PrologLoadError,
+  PrologProtocolError,
+  PrologTimeoutError,
+  PrologWorkerError,
+  type PrologProvider,
+} from '../src/index.js';
+import { fixture, logSink, makeContext } from './helpers.js';
+
+let provider: PrologProvider;
+const log = logSink();
+
+beforeAll(async () => {
+  provider = await createPrologProvider({
+    files: [fixture('vocab.pl')],
+    workers: 1,
+    timeoutMs: 1500,
+    onLog: log.onLog,
+    shutdownGraceMs: 500,
+  });
+});
+afterAll(() => provider.close());
+
+const call = (name: string) => provider.callTool!(name, {}, makeContext());
+const childPids = (): number[] =>
+  execFileSync('pgrep', ['-P', String(process.pid), 'swipl'])
+    .toString()
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map(Number);
+/** Waits until the pool runs a worker other than the ones in `before`. */
+const waitForWorker = async (before: number[] = provider.workerIds()): Promise<void> => {
+  const fresh = () => provider.workerIds().some((id) => !before.includes(id));
+  for (let i = 0; i < 200 && !fresh(); i++) await new Promise((r) => setTimeout(r, 25));
+};
+
+describe('faults', () => {
+  it('fails only the in-flight call when its worker is killed with SIGKILL, then serves the next', async () => {
+    const before = provider.workerIds();
+    const pending = call('loop');
+    await new Promise((r) => setTimeout(r, 200));
+    for (const pid of childPids()) process.kill(pid, 'SIGKILL');
+    await expect(pending).rejects.toThrow(PrologWorkerError);
+    await expect(pending).rejects.toThrow(/killed by SIGKILL during the call/);
+    await waitForWorker(before);
+    expect(await call('text')).toEqual({ kind: 'text', text: 'plain text' });
+  });
+
+  it('kills an endless loop at the deadline with a PrologTimeoutError, then serves the next', async () => {
+    const before = provider.workerIds();
+    await expect(call('loop')).rejects.toThrow(PrologTimeoutError);
+    await waitForWorker(before);
+    expect(provider.workerIds()).not.toEqual(before);
+    expect(await call('text')).toEqual({ kind: 'text', text: 'plain text' });
+  });
+
+  it('sends user_output to stderr (logged with the worker id), never into the protocol', async () => {
+    expect(await call('noisy')).toEqual({ kind: 'text', text: 'done' });
+    // stderr is a separate pipe: its lines may arrive after the result.
+    const printed = () => log.lines.some((l) => /^#\d+ stderr: printed to user_output$/.test(l));
+    for (let i = 0; i < 100 && !printed(); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(printed()).toBe(true);
+  });
+
+  it('fails the call with a PrologProtocolError on garbage on the protocol channel, then serves the next', async () => {
+    const before = provider.workerIds();
+    const failure = (await call('garbage').catch((e: unknown) => e)) as Error;
+    expect(failure).toBeInstanceOf(PrologProtocolError);
+    expect(failure.message).toMatch(/non-protocol output "this is not JSON"/);
+    await waitForWorker(before);
+    expect(await call('text')).toEqual({ kind: 'text', text: 'plain text' });
+  });
+
+  it('stops start-up on a file that fails to load, naming file, line and message', async () => {
+    const failure = createPrologProvider({
+      files: [fixture('broken.pl')],
+      workers: 2,
+      onLog: logSink().onLog,
+    });
+    await expect(failure).rejects.toThrow(PrologLoadError);
+    const error = (await failure.catch((e: unknown) => e)) as PrologLoadError;
+    expect(error.file).toBe(fixture('broken.pl'));
+    expect(error.line).toBe(4);
+    expect(error.detail).toMatch(/operator expected/i);
+  });
+
+  it('reports a missing file as a load error', async () => {
+    await expect(
+      createPrologProvider({ files: [fixture('nope.pl')], workers: 1, onLog: logSink().onLog }),
+    ).rejects.toThrow(/nope\.pl.*does not exist/);
+  });
+});

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InputRequiredValue } from '@rondo/protocol';
+import { createPrologProvider, PrologLoadError, type PrologProvider } from '../src/index.js';
+import { fixture, logSink, makeContext, nextRound } from './helpers.js';
+
+const home = process.env.LOGTALKHOME;
+if (!home)
+  console.warn(
+    'logtalk-bridge: Logtalk-flavour tests skipped: LOGTALKHOME is not set (point it at a Logtalk 3 distribution to run them)',
+  );
+
+describe.skipIf(!home)('Logtalk flavour (objects through logtalk_load/1 and ::)', () => {
+  let provider: PrologProvider;
+  beforeAll(async () => {
+    provider = await createPrologProvider({
+      files: [fixture('tools.lgt')],
+      workers: 2,
+      onLog: logSink().onLog,
+    });
+  });
+  afterAll(() => provider?.close());
+
+  it('loads an object implementing the mcp_* protocols where the mcp_server library is absent', () => {
+    expect(provider.flavour).toBe('logtalk');
+    expect(provider.name).toBe('prolog:lgt_tools');
+    expect(provider.tools!()).toContainEqual({
+      name: 'greet',
+      title: 'Greeter',
+      description: 'Greets.',
+      inputSchema: { type: 'object', properties: { Name: { type: 'string' } }, required: ['Name'] },
+    });
+  });
+
+  it('auto-dispatches a public predicate by its argnames', async () => {
+    expect(await provider.callTool!('add', { A: 1, B: 2 }, makeContext())).toMatchObject({
+      kind: 'structured',
+      structured: { Sum: 3 },
+    });
+  });
+
+  it('elicits through tool_call/4 on the legacy wire', async () => {
+    const ctx = makeContext({
+      era: 'legacy',
+      revision: '2025-11-25',
+      clientCapabilities: { elicitation: {} },
+      answers: [{ kind: 'accept', content: { name: 'Ann' } }],
+    });
+    expect(await provider.callTool!('ask', {}, ctx)).toEqual({ kind: 'text', text: 'Hi Ann' });
+    expect(ctx.elicited.map((e) => e.message)).toEqual(['Your name?']);
+  });
+
+  it('runs tool_call_round/4 with progress and the same state term back', async () => {
+    const first = makeContext();
+    const r1 = (await provider.callTool!('steps', {}, first)) as InputRequiredValue;
+    expect(first.events).toEqual(['progress 1/2 asking']);
+    const r2 = await provider.callTool!(
+      'steps',
+      {},
+      nextRound(r1.state, { q: { kind: 'accept', content: {} } }),
+    );
+    expect(r2).toEqual({
+      kind: 'complete',
+      result: { kind: 'structured', structured: { answer: 'ok' } },
+    });
+  });
+
+  it('serves prompts and resources', async () => {
+    expect(await provider.getPrompt!('hello', { who: 'x' }, makeContext())).toMatchObject({
+      messages: [{ content: { text: 'Hello x' } }],
+    });
+    expect(await provider.readResource!('lgt://a', makeContext())).toMatchObject({
+      contents: [{ text: 'alpha' }],
+    });
+  });
+
+  it('stops start-up on a Logtalk compile error with the file and line', async () => {
+    const failure = await createPrologProvider({
+      files: [fixture('broken.lgt')],
+      workers: 1,
+      onLog: logSink().onLog,
+    }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(PrologLoadError);
+    expect((failure as PrologLoadError).file).toBe(fixture('broken.lgt'));
+    expect((failure as PrologLoadError).line).toBe(4);
+  });
+});

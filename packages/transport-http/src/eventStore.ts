@@ -1,0 +1,121 @@
+import type { JsonRpcMessage } from '@rondo/protocol';
+
+/** One stored SSE event: its id and the message it carried (none for a priming event). */
+export interface StoredEvent {
+  id: string;
+  message: JsonRpcMessage | undefined;
+}
+
+/** The events of one stream that follow a given event id. */
+export interface ReplayedEvents {
+  streamId: string;
+  events: StoredEvent[];
+}
+
+/**
+ * Keeps the SSE events of legacy-session streams so a client whose stream dropped can resume with
+ * `Last-Event-ID`. Synchronous on purpose: an HTTP session lives in one process (its Connection is
+ * in memory), so a store shared across processes would not help, and a synchronous store keeps
+ * event order trivially equal to write order.
+ */
+export interface EventStore {
+  /** Stores one event of a stream and returns the event id to send with it. */
+  append(streamId: string, message: JsonRpcMessage | undefined): string;
+  /** The events after `eventId` on that event's stream, oldest first; undefined for an unknown id. */
+  replayAfter(eventId: string): ReplayedEvents | undefined;
+  /** Forgets a stream's events (its session ended). */
+  forget(streamId: string): void;
+}
+
+/** Limits of the in-memory event store. */
+export interface MemoryEventStoreOptions {
+  /** Events kept per stream; the oldest go first. Default 1000. */
+  maxEventsPerStream?: number;
+  /** Events kept across all streams; the oldest go first. Default 10 000. */
+  maxEvents?: number;
+}
+
+interface StreamLog {
+  /** Sequence number of `events[0]`. */
+  firstSeq: number;
+  events: (JsonRpcMessage | undefined)[];
+}
+
+/** The default {@link EventStore}: bounded per stream and in total, evicting the oldest events. */
+export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): EventStore {
+  const perStream = options.maxEventsPerStream ?? 1000;
+  const total = options.maxEvents ?? 10_000;
+  const streams = new Map<string, StreamLog>();
+  // Stream ids in the order their events were appended: the front names the oldest event overall.
+  const order: string[] = [];
+  let count = 0;
+
+  const dropOldestOf = (streamId: string): void => {
+    const log = streams.get(streamId);
+    if (!log || log.events.length === 0) return;
+    log.events.shift();
+    log.firstSeq += 1;
+    count -= 1;
+  };
+
+  return {
+    append(streamId, message) {
+      let log = streams.get(streamId);
+      if (!log) streams.set(streamId, (log = { firstSeq: 0, events: [] }));
+      log.events.push(message);
+      order.push(streamId);
+      count += 1;
+      const id = eventId(streamId, log.firstSeq + log.events.length - 1);
+      if (log.events.length > perStream) dropOldestOf(streamId);
+      while (count > total && order.length > 0) dropOldestOf(order.shift() ?? '');
+      if (order.length > total * 2) compact(order, streams);
+      return id;
+    },
+    replayAfter(id) {
+      const parsed = parseEventId(id);
+      const log = parsed && streams.get(parsed.streamId);
+      if (!parsed || !log) return undefined;
+      const start = parsed.seq + 1 - log.firstSeq;
+      if (start < 0 || parsed.seq >= log.firstSeq + log.events.length) return undefined;
+      const events = log.events.slice(start).map((message, index) => ({
+        id: eventId(parsed.streamId, log.firstSeq + start + index),
+        message,
+      }));
+      return { streamId: parsed.streamId, events };
+    },
+    forget(streamId) {
+      const log = streams.get(streamId);
+      if (!log) return;
+      count -= log.events.length;
+      streams.delete(streamId);
+    },
+  };
+}
+
+function eventId(streamId: string, seq: number): string {
+  return `${streamId}:${seq}`;
+}
+
+function parseEventId(id: string): { streamId: string; seq: number } | undefined {
+  const colon = id.lastIndexOf(':');
+  const seq = Number(id.slice(colon + 1));
+  if (colon <= 0 || !Number.isSafeInteger(seq) || seq < 0) return undefined;
+  return { streamId: id.slice(0, colon), seq };
+}
+
+/** Drops order entries of forgotten or emptied streams so the order list stays bounded. */
+function compact(order: string[], streams: Map<string, StreamLog>): void {
+  const remaining = new Map<string, number>();
+  for (const [id, log] of streams) remaining.set(id, log.events.length);
+  const kept: string[] = [];
+  // Walk from the newest entry: each stream keeps as many entries as it still has events.
+  for (let index = order.length - 1; index >= 0; index -= 1) {
+    const id = order[index] ?? '';
+    const left = remaining.get(id) ?? 0;
+    if (left > 0) {
+      kept.push(id);
+      remaining.set(id, left - 1);
+    }
+  }
+  order.splice(0, order.length, ...kept.reverse());
+}

@@ -1,0 +1,68 @@
+import { createMemoryEventStore, type EventStore } from './eventStore.js';
+import type { OAuthResourceOptions } from './oauth.js';
+
+/** Options of the Streamable HTTP transport; every security check is on unless turned off here. */
+export interface HttpTransportOptions {
+  /** The MCP endpoint's path. Default `/mcp`. */
+  path?: string;
+  /**
+   * Host header values accepted (DNS rebinding protection): `name` (any port) or `name:port`.
+   * Default: `localhost`, `127.0.0.1` and `[::1]` on the port the server is bound to. `'any'`
+   * turns the check off (only behind a proxy that checks Host itself).
+   */
+  allowedHosts?: readonly string[] | 'any';
+  /**
+   * Origins accepted besides the server's own (an Origin naming the request's allowed Host), such
+   * as `https://app.example.com`. Requests without Origin (non-browser clients) always pass.
+   */
+  allowedOrigins?: readonly string[] | 'any';
+  /** Largest request body accepted, in bytes (413 above). Default 4 MiB. */
+  maxBodyBytes?: number;
+  /** A legacy session with no request in flight and no open stream is closed after this long. Default 30 min. */
+  sessionIdleTimeoutMs?: number;
+  /** Where legacy-session SSE events are kept for `Last-Event-ID` resumption; `false` disables ids. */
+  eventStore?: EventStore | false;
+  /** The `retry:` delay sent in the priming event of a legacy-session stream. Default 1000 ms. */
+  sseRetryMs?: number;
+  /** Interval of SSE keep-alive comments on open streams; 0 disables them. Default 15 s. */
+  keepAliveMs?: number;
+  /** OAuth 2.1 resource server: Protected Resource Metadata and bearer tokens on every MCP request. */
+  auth?: OAuthResourceOptions;
+  /** Called with failures that cannot be answered on the wire (a handler throwing after headers went out). */
+  onError?: (error: unknown) => void;
+}
+
+/** {@link HttpTransportOptions} with every default applied. */
+export interface ResolvedHttpOptions {
+  path: string;
+  allowedHosts: readonly string[] | 'any' | undefined;
+  allowedOrigins: readonly string[] | 'any';
+  maxBodyBytes: number;
+  sessionIdleTimeoutMs: number;
+  eventStore: EventStore | undefined;
+  sseRetryMs: number;
+  keepAliveMs: number;
+  auth: OAuthResourceOptions | undefined;
+  onError: (error: unknown) => void;
+}
+
+const MIB = 1024 * 1024;
+
+/** Applies the defaults. */
+export function resolveOptions(options: HttpTransportOptions = {}): ResolvedHttpOptions {
+  const path = options.path ?? '/mcp';
+  if (!path.startsWith('/')) throw new TypeError(`The MCP path must start with "/", got "${path}"`);
+  return {
+    path,
+    allowedHosts: options.allowedHosts,
+    allowedOrigins: options.allowedOrigins ?? [],
+    maxBodyBytes: options.maxBodyBytes ?? 4 * MIB,
+    sessionIdleTimeoutMs: options.sessionIdleTimeoutMs ?? 30 * 60_000,
+    eventStore:
+      options.eventStore === false ? undefined : (options.eventStore ?? createMemoryEventStore()),
+    sseRetryMs: options.sseRetryMs ?? 1000,
+    keepAliveMs: options.keepAliveMs ?? 15_000,
+    auth: options.auth,
+    onError: options.onError ?? ((error) => console.error('[rondo/transport-http]', error)),
+  };
+}

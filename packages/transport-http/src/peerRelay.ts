@@ -1,0 +1,22 @@
+import type { Peer } from '@rondo/core';
+import type { JsonRpcMessage } from '@rondo/protocol';
+
+/**
+ * The peer of a connection opened by a POST. Messages sent before the connection has a session
+ * wait here; once it has one they go to the session's standalone stream.
+ */
+export class PeerRelay implements Peer {
+  private target: ((message: JsonRpcMessage) => void) | undefined;
+  private early: JsonRpcMessage[] = [];
+
+  send(message: JsonRpcMessage): void {
+    if (this.target) this.target(message);
+    else if (this.early.length < 100) this.early.push(message);
+  }
+
+  /** Routes this peer's messages (and the early ones) to `target`. */
+  bind(target: (message: JsonRpcMessage) => void): void {
+    this.target = target;
+    for (const message of this.early.splice(0)) target(message);
+  }
+}

@@ -1,0 +1,92 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Connection, Endpoint, Principal } from '@rondo/core';
+import { isRequest } from '@rondo/protocol';
+import { readMessage } from './bodyReader.js';
+import type { ResolvedHttpOptions } from './options.js';
+import { createPostExchange, quietExchange } from './postExchange.js';
+import { headerValue, reject, replyEmpty, replyJson } from './reply.js';
+import { acceptsAll, isJsonContentType } from './security.js';
+import { PeerRelay } from './peerRelay.js';
+import type { Session, SessionRegistry } from './sessions.js';
+import { lookupSession } from './streams.js';
+
+/** What the POST handler shares with the rest of the transport. */
+export interface PostContext {
+  endpoint: Endpoint;
+  sessions: SessionRegistry;
+  options: ResolvedHttpOptions;
+  /** Responses of connections without a session that are still open, closed on shutdown. */
+  open: Set<() => void>;
+}
+
+/**
+ * Handles one POST: checks the media types, reads and parses the body, then hands the message to
+ * the session the `Mcp-Session-Id` names or to a fresh connection (every modern POST, and a legacy
+ * `initialize` whose connection then becomes a session). A message that needed a session but came
+ * without one is answered by the endpoint's router like any other (the modern era's precise error).
+ */
+export async function handlePost(
+  req: IncomingMessage,
+  res: ServerResponse,
+  principal: Principal | undefined,
+  context: PostContext,
+): Promise<void> {
+  if (!isJsonContentType(headerValue(req.headers, 'content-type'))) {
+    return reject(res, 415, 'Unsupported Media Type: Content-Type must be application/json');
+  }
+  if (!acceptsAll(headerValue(req.headers, 'accept'), ['application/json', 'text/event-stream'])) {
+    return reject(
+      res,
+      406,
+      'Not Acceptable: Accept must allow application/json and text/event-stream',
+    );
+  }
+  const parsed = await readMessage(req, context.options.maxBodyBytes);
+  if (parsed === 'too-large') return reject(res, 413, 'Payload Too Large', { connection: 'close' });
+  if (parsed === 'aborted') return;
+  if (!parsed.ok) return replyJson(res, 400, parsed.error);
+  const message = parsed.message;
+
+  const sessionId = headerValue(req.headers, 'mcp-session-id');
+  let session: Session | undefined;
+  let connection: Connection;
+  let relay: PeerRelay | undefined;
+  if (sessionId !== undefined) {
+    session = lookupSession(sessionId, req, res, principal, context.sessions);
+    if (!session) return;
+    session.touch();
+    connection = session.connection;
+  } else {
+    relay = new PeerRelay();
+    connection = context.endpoint.connect(relay);
+  }
+  const fresh = relay;
+  let released = false;
+  const release = (): void => {
+    if (released) return;
+    released = true;
+    context.open.delete(shutdown);
+    if (fresh && !connection.stateful) connection.close();
+  };
+  const shutdown = (): void => {
+    release();
+    if (!res.writableEnded) res.end();
+  };
+  if (!isRequest(message)) {
+    // Notifications and responses are accepted as they are: nothing answers them on this POST.
+    connection.receive(message, quietExchange(req, principal, release));
+    return replyEmpty(res, 202);
+  }
+  if (fresh) context.open.add(shutdown);
+  const exchange = createPostExchange({
+    req,
+    res,
+    connection,
+    session,
+    promote: () => context.sessions.create(connection, fresh ?? new PeerRelay(), principal?.id),
+    principal,
+    options: context.options,
+    done: release,
+  });
+  connection.receive(message, exchange);
+}

@@ -1,0 +1,54 @@
+import type { ServerResponse } from 'node:http';
+import { ErrorCode, errorResponse, serializeMessage, type JsonRpcMessage } from '@rondo/protocol';
+
+/** Writes one JSON-RPC message as an `application/json` response. */
+export function replyJson(
+  res: ServerResponse,
+  status: number,
+  message: JsonRpcMessage,
+  headers: Record<string, string> = {},
+): void {
+  if (res.headersSent || res.destroyed) return;
+  const body = serializeMessage(message);
+  res.writeHead(status, {
+    ...headers,
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(body)),
+  });
+  res.end(body);
+}
+
+/**
+ * Refuses an HTTP request before it reaches the server. The body is a JSON-RPC error with id null
+ * (the request was not read as a message): -32600, the code for "this request cannot be served".
+ */
+export function reject(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+  data?: unknown,
+): void {
+  replyJson(res, status, errorResponse(null, ErrorCode.InvalidRequest, message, data), headers);
+}
+
+/** Answers with an empty body. */
+export function replyEmpty(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string> = {},
+): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(status, headers);
+  res.end();
+}
+
+/** One request header as a single trimmed string (the first when repeated). */
+export function headerValue(
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+  name: string,
+): string | undefined {
+  const value = headers[name];
+  const first = Array.isArray(value) ? value[0] : value;
+  return first?.trim();
+}

@@ -1,0 +1,90 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Principal } from '@rondo/core';
+import { isLegacyRevision, isModernRevision } from '@rondo/protocol';
+import type { ResolvedHttpOptions } from './options.js';
+import { headerValue, reject, replyEmpty } from './reply.js';
+import { acceptsAll } from './security.js';
+import type { Session, SessionRegistry } from './sessions.js';
+import { SseResponse } from './sse.js';
+
+const ONLY_POST = { allow: 'POST' };
+
+/**
+ * GET on a legacy session: opens its standalone SSE stream (session-wide messages), or with
+ * `Last-Event-ID` resumes the stream that event belongs to. Without a session there is nothing to
+ * stream: 405, as on a modern-only endpoint.
+ */
+export function handleGet(
+  req: IncomingMessage,
+  res: ServerResponse,
+  principal: Principal | undefined,
+  sessions: SessionRegistry,
+  options: ResolvedHttpOptions,
+): void {
+  const session = sessionOf(req, res, principal, sessions);
+  if (!session) return;
+  if (!acceptsAll(headerValue(req.headers, 'accept'), ['text/event-stream'])) {
+    return reject(res, 406, 'Not Acceptable: Accept must allow text/event-stream');
+  }
+  const lastEventId = headerValue(req.headers, 'last-event-id');
+  if (lastEventId && !options.eventStore) {
+    return reject(res, 400, 'Bad Request: this server does not keep events for resumption');
+  }
+  session.touch();
+  const open = (): SseResponse =>
+    new SseResponse(res, { 'mcp-session-id': session.id }, options.keepAliveMs);
+  if (!lastEventId) return session.standalone.attach(open());
+  if (!session.resume(lastEventId, open)) {
+    reject(res, 400, `Bad Request: unknown Last-Event-ID "${lastEventId}"`);
+  }
+}
+
+/** DELETE on a legacy session ends it; without a session: 405. */
+export function handleDelete(
+  req: IncomingMessage,
+  res: ServerResponse,
+  principal: Principal | undefined,
+  sessions: SessionRegistry,
+): void {
+  const session = sessionOf(req, res, principal, sessions);
+  if (!session) return;
+  session.close();
+  replyEmpty(res, 204);
+}
+
+/** The session a GET or DELETE names; answers 405 (none named) or the lookup's refusal itself. */
+function sessionOf(
+  req: IncomingMessage,
+  res: ServerResponse,
+  principal: Principal | undefined,
+  sessions: SessionRegistry,
+): Session | undefined {
+  const id = headerValue(req.headers, 'mcp-session-id');
+  if (id !== undefined) return lookupSession(id, req, res, principal, sessions);
+  reject(res, 405, `Method Not Allowed: ${req.method ?? ''} needs an Mcp-Session-Id`, ONLY_POST);
+  return undefined;
+}
+
+/**
+ * The live session `id` names, if the request may use it: 404 for an unknown or ended session (or
+ * another principal's), 400 for an MCP-Protocol-Version header naming no known revision.
+ */
+export function lookupSession(
+  id: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  principal: Principal | undefined,
+  sessions: SessionRegistry,
+): Session | undefined {
+  const session = sessions.get(id);
+  if (!session || session.principalId !== principal?.id) {
+    reject(res, 404, 'Session not found');
+    return undefined;
+  }
+  const version = headerValue(req.headers, 'mcp-protocol-version');
+  if (version !== undefined && !isLegacyRevision(version) && !isModernRevision(version)) {
+    reject(res, 400, `Bad Request: unsupported MCP-Protocol-Version "${version}"`);
+    return undefined;
+  }
+  return session;
+}

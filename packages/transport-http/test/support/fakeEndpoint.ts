@@ -1,0 +1,107 @@
+import type { Connection, Endpoint, Exchange, Peer } from '@rondo/core';
+import {
+  errorResponse,
+  isRequest,
+  resultResponse,
+  type JsonRpcMessage,
+  type JsonRpcResponse,
+} from '@rondo/protocol';
+
+/** A scripted endpoint that exercises the transport contract without any MCP era behind it. */
+export interface FakeEndpoint extends Endpoint {
+  connections: FakeConnection[];
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A connection of the fake endpoint: its behaviour is picked by the request's method. */
+export class FakeConnection implements Connection {
+  stateful = false;
+  inFlight = 0;
+  closed = false;
+  aborted: string[] = [];
+  received: JsonRpcMessage[] = [];
+  private answers = new Map<string | number, (response: JsonRpcResponse) => void>();
+
+  constructor(readonly peer: Peer) {}
+
+  receive(message: JsonRpcMessage, exchange: Exchange): void {
+    this.received.push(message);
+    if (!isRequest(message)) {
+      if (!('method' in message)) this.answers.get(message.id ?? '')?.(message);
+      exchange.end();
+      return;
+    }
+    this.inFlight += 1;
+    const done = (final: JsonRpcMessage | undefined) => {
+      this.inFlight -= 1;
+      exchange.end(final);
+    };
+    const { id, method, params = {} } = message;
+    switch (method) {
+      case 'initialize':
+        this.stateful = true;
+        return done(resultResponse(id, { protocolVersion: '2025-11-25' }));
+      case 'echo':
+        return done(resultResponse(id, { params, principal: exchange.principal?.id ?? null }));
+      case 'fail':
+        return done(errorResponse(id, Number(params.code), 'scripted failure', params.data));
+      case 'stream':
+        void (async () => {
+          for (let step = 1; step <= Number(params.steps ?? 3); step += 1) {
+            exchange.send({
+              jsonrpc: '2.0',
+              method: 'notifications/progress',
+              params: { progress: step },
+            });
+            await sleep(Number(params.delayMs ?? 5));
+          }
+          done(resultResponse(id, { streamed: true }));
+        })();
+        return;
+      case 'hang':
+        if (params.sendFirst) exchange.send({ jsonrpc: '2.0', method: 'notifications/started' });
+        exchange.signal.addEventListener('abort', () => {
+          this.aborted.push(String(id));
+          done(errorResponse(id, -32800, 'cancelled'));
+        });
+        return;
+      case 'ask': {
+        const askId = `ask-${String(id)}`;
+        this.answers.set(askId, (response) =>
+          done(resultResponse(id, { answer: 'result' in response ? response.result : null })),
+        );
+        exchange.send({ jsonrpc: '2.0', id: askId, method: 'elicitation/create', params: {} });
+        return;
+      }
+      case 'notifyPeer':
+        this.peer.send({
+          jsonrpc: '2.0',
+          method: 'notifications/message',
+          params: { data: params.text },
+        });
+        return done(resultResponse(id, {}));
+      default:
+        return done(errorResponse(id, -32601, `Method not found: ${method}`));
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+  }
+}
+
+/** Builds the fake endpoint. */
+export function fakeEndpoint(): FakeEndpoint {
+  const connections: FakeConnection[] = [];
+  return {
+    connections,
+    connect(peer) {
+      const connection = new FakeConnection(peer);
+      connections.push(connection);
+      return connection;
+    },
+    ready: async () => undefined,
+    close: async () => undefined,
+  };
+}

@@ -1,0 +1,140 @@
+import { parseMessage, serializeMessage, type JsonRpcMessage } from '@rondo/protocol';
+import type { Connection, Endpoint } from '@rondo/core';
+import { OpenExchanges, internalErrorFor } from './exchanges.js';
+import { LineFramer, frameError, type FrameEvent } from './lineFramer.js';
+import {
+  DEFAULT_DRAIN_TIMEOUT_MS,
+  DEFAULT_MAX_LINE_BYTES,
+  logToStderr,
+  type StdioOptions,
+  type StdioServer,
+} from './options.js';
+
+/**
+ * Serves an endpoint over newline-delimited JSON-RPC on stdin/stdout: one connection for the life of
+ * the process, many requests in flight, answers written as they complete, reading paused while the
+ * output is full. End of input drains in-flight work, then resolves `closed`.
+ */
+export function serveStdio(endpoint: Endpoint, options: StdioOptions = {}): StdioServer {
+  return new StdioSession(endpoint, options).start();
+}
+
+class StdioSession {
+  private readonly input: NodeJS.ReadableStream;
+  private readonly output: NodeJS.WritableStream;
+  private readonly framer: LineFramer;
+  private readonly report: (error: Error) => void;
+  private readonly exchanges = new OpenExchanges((message) => this.write(message));
+  private readonly connection: Connection;
+  private inputEnded = false;
+  private waitingForDrain = false;
+  private finished = false;
+  private drainTimer: NodeJS.Timeout | undefined;
+  private resolveClosed!: () => void;
+  private readonly closed = new Promise<void>((resolve) => (this.resolveClosed = resolve));
+
+  constructor(
+    endpoint: Endpoint,
+    private readonly options: StdioOptions,
+  ) {
+    ({ input: this.input = process.stdin, output: this.output = process.stdout } = options);
+    this.framer = new LineFramer(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+    this.report = options.onError ?? logToStderr;
+    this.connection = endpoint.connect({ send: (message) => this.write(message) });
+  }
+
+  start(): StdioServer {
+    this.exchanges.onIdle(() => {
+      if (this.inputEnded) void this.finish();
+    });
+    this.input.on('data', this.onData);
+    this.input.once('end', this.onEnd);
+    // Both kept for the session's whole life: an 'error' nobody listens to crashes the process.
+    this.input.on('error', this.onInputError);
+    this.output.on('error', this.onOutputError);
+    return { closed: this.closed, close: () => this.finish() };
+  }
+
+  private readonly onData = (chunk: Buffer | string): void => {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    for (const event of this.framer.push(bytes)) this.handle(event);
+  };
+
+  private readonly onEnd = (): void => {
+    if (this.inputEnded) return;
+    for (const event of this.framer.end()) this.handle(event);
+    this.inputEnded = true;
+    this.detachInput();
+    if (this.exchanges.size === 0) return void this.finish();
+    // Clients wait a while for the exit after closing stdin; work still open past that is abandoned.
+    this.drainTimer = setTimeout(() => {
+      this.report(new Error(`${this.exchanges.size} request(s) open after end of input; aborting`));
+      void this.finish();
+    }, this.options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS);
+  };
+
+  private readonly onInputError = (error: Error): void => {
+    if (this.finished) return;
+    this.report(new Error(`input failed: ${error.message}`));
+    this.onEnd();
+  };
+
+  private readonly onOutputError = (error: Error): void => {
+    if (this.finished) return;
+    // The reader went away (EPIPE): nothing can be answered any more.
+    this.report(new Error(`output failed: ${error.message}`));
+    void this.finish();
+  };
+
+  private handle(event: FrameEvent): void {
+    if (event.kind === 'line') this.dispatch(event.text);
+    else this.write(frameError(event));
+  }
+
+  private dispatch(line: string): void {
+    const parsed = parseMessage(line);
+    if (!parsed.ok) {
+      this.write(parsed.error);
+      return;
+    }
+    const exchange = this.exchanges.create();
+    try {
+      this.connection.receive(parsed.message, exchange);
+    } catch (failure) {
+      this.report(failure instanceof Error ? failure : new Error(String(failure)));
+      exchange.end(internalErrorFor(parsed.message));
+    }
+  }
+
+  private write(message: JsonRpcMessage): void {
+    if (this.finished) return;
+    const writable = this.output.write(`${serializeMessage(message)}\n`);
+    if (!writable && !this.waitingForDrain && !this.inputEnded) {
+      // Backpressure: stop reading until the reader has caught up.
+      this.waitingForDrain = true;
+      this.input.pause();
+      this.output.once('drain', () => {
+        this.waitingForDrain = false;
+        if (!this.inputEnded && !this.finished) this.input.resume();
+      });
+    }
+  }
+
+  private async finish(): Promise<void> {
+    if (!this.finished) {
+      this.finished = true;
+      clearTimeout(this.drainTimer);
+      this.detachInput();
+      this.exchanges.abortAll();
+      this.connection.close();
+      this.resolveClosed();
+    }
+    return this.closed;
+  }
+
+  private detachInput(): void {
+    this.input.off('data', this.onData);
+    this.input.off('end', this.onEnd);
+    this.input.pause();
+  }
+}

@@ -1,0 +1,115 @@
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
+import type { Server as HttpsServer } from 'node:https';
+import type { Duplex } from 'node:stream';
+import { ConfigurationError, type Endpoint } from '@rondo/core';
+import { WebSocketServer } from 'ws';
+import { isForPath, refuseHandshake, writeRefusal } from './handshake.js';
+import { MCP_SUBPROTOCOL, resolveOptions, type WebSocketOptions } from './options.js';
+import { SocketSession } from './socketSession.js';
+import { totals, type WebSocketStats } from './stats.js';
+
+/** Where {@link attachWebSocket} takes its upgrades from: exactly one of the two. */
+export interface AttachOptions extends WebSocketOptions {
+  /** A server (say, the one an express app listens on) whose upgrades on `path` this transport takes. */
+  httpServer?: HttpServer | HttpsServer;
+  /** The caller routes upgrades itself and passes them to {@link WebSocketAttachment.handleUpgrade}. */
+  noServer?: boolean;
+}
+
+/** A WebSocket transport attached to an HTTP server or to a caller's upgrade routing. */
+export interface WebSocketAttachment {
+  /**
+   * Takes one upgrade request. Returns false, leaving the socket untouched, when the request is for
+   * another path; otherwise the upgrade is completed or refused with an HTTP error.
+   */
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+  /** Open sockets. */
+  readonly connections: number;
+  /** Requests being handled over all sockets. */
+  readonly inFlight: number;
+  /** See {@link WebSocketStats}. */
+  stats(): WebSocketStats;
+  /** Stops taking upgrades and closes every socket (1001), cutting those that do not close within a second. */
+  close(): Promise<void>;
+}
+
+const CLOSE_GOING_AWAY = 1001;
+const CLOSE_GRACE_MS = 1000;
+
+/**
+ * Serves an endpoint over WebSocket on a port something else owns: pass the `httpServer` an express
+ * app or `http.createServer` listens on, or `noServer: true` and hand upgrades over yourself. The
+ * endpoint is not closed with the attachment; call `endpoint.ready()` first to load its providers.
+ */
+export function attachWebSocket(endpoint: Endpoint, options: AttachOptions): WebSocketAttachment {
+  if (Boolean(options.httpServer) === Boolean(options.noServer)) {
+    throw new ConfigurationError(
+      'attachWebSocket needs exactly one of httpServer or noServer: true',
+    );
+  }
+  const resolved = resolveOptions(options);
+  const sockets = new WebSocketServer({
+    noServer: true,
+    maxPayload: resolved.maxFrameBytes,
+    perMessageDeflate: false,
+    clientTracking: false,
+    handleProtocols: (offered) => (offered.has(MCP_SUBPROTOCOL) ? MCP_SUBPROTOCOL : false),
+  });
+  const sessions = new Set<SocketSession>();
+  let closing = false;
+
+  const handleUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): boolean => {
+    if (!isForPath(request, resolved.path)) return false;
+    const refusal = closing
+      ? { status: 503, reason: 'The server is shutting down' }
+      : refuseHandshake(request, resolved);
+    if (refusal) {
+      writeRefusal(socket, refusal);
+      return true;
+    }
+    sockets.handleUpgrade(request, socket, head, (webSocket) => {
+      if (closing) return webSocket.close(CLOSE_GOING_AWAY, 'The server is shutting down');
+      sessions.add(
+        new SocketSession(webSocket, endpoint, resolved, (done) => sessions.delete(done)),
+      );
+    });
+    return true;
+  };
+
+  const server = options.httpServer;
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    if (handleUpgrade(request, socket, head)) return;
+    // Other paths belong to other upgrade listeners; when there are none, say so instead of hanging.
+    if (server?.listenerCount('upgrade') === 1) {
+      writeRefusal(socket, {
+        status: 404,
+        reason: `No WebSocket endpoint at this path; try ${resolved.path}`,
+      });
+    }
+  };
+  server?.on('upgrade', onUpgrade);
+
+  return {
+    handleUpgrade,
+    get connections() {
+      return sessions.size;
+    },
+    get inFlight() {
+      return [...sessions].reduce((sum, session) => sum + session.stats().inFlight, 0);
+    },
+    stats: () => totals(sessions),
+    close: async () => {
+      closing = true;
+      server?.off('upgrade', onUpgrade);
+      const open = [...sessions];
+      for (const session of open) session.close(CLOSE_GOING_AWAY, 'The server is shutting down');
+      const grace = setTimeout(
+        () => open.forEach((session) => session.terminate()),
+        CLOSE_GRACE_MS,
+      );
+      await Promise.all(open.map((session) => session.closed));
+      clearTimeout(grace);
+      sockets.close();
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import type { IncomingMessage } from 'node:http';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { MCP_SUBPROTOCOL, type ResolvedOptions } from './options.js';
+import { checkOrigin, type Refusal } from './originPolicy.js';
+
+/** True when the upgrade request is for `path` (the query string is ignored). */
+export function isForPath(request: IncomingMessage, path: string): boolean {
+  const url = request.url ?? '/';
+  const query = url.indexOf('?');
+  return (query === -1 ? url : url.slice(0, query)) === path;
+}
+
+/**
+ * Checks what only this transport cares about before `ws` completes the handshake: the Origin and
+ * Host guard (403) and the `mcp` subprotocol (400). `ws` itself refuses malformed handshakes.
+ */
+export function refuseHandshake(
+  request: IncomingMessage,
+  options: ResolvedOptions,
+): Refusal | undefined {
+  const refusal = checkOrigin(
+    {
+      origin: request.headers.origin,
+      host: request.headers.host,
+      localAddress: request.socket.localAddress,
+    },
+    options,
+  );
+  if (refusal) return refusal;
+  const offered = offeredSubprotocols(request);
+  if (offered.includes(MCP_SUBPROTOCOL)) return undefined;
+  const what =
+    offered.length === 0
+      ? 'no subprotocol was offered'
+      : `the offered subprotocols were ${offered.join(', ')}`;
+  return {
+    status: 400,
+    reason: `This endpoint requires the WebSocket subprotocol "${MCP_SUBPROTOCOL}"; ${what}.`,
+  };
+}
+
+/** The subprotocols named in `Sec-WebSocket-Protocol`, in the client's order. */
+export function offeredSubprotocols(request: IncomingMessage): string[] {
+  const header = request.headers['sec-websocket-protocol'];
+  if (header === undefined) return [];
+  return header
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name.length > 0);
+}
+
+/** Answers an upgrade with a plain HTTP error whose body says why, then closes the socket. */
+export function writeRefusal(socket: Duplex, refusal: Refusal): void {
+  const body = `${refusal.reason}\n`;
+  const head = [
+    `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? 'Error'}`,
+    'Connection: close',
+    'Content-Type: text/plain; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+  ];
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  socket.once('finish', () => socket.destroy());
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+}

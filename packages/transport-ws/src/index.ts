@@ -1,0 +1,13 @@
+export { attachWebSocket, type AttachOptions, type WebSocketAttachment } from './attach.js';
+export type { WebSocketStats, SocketStats } from './stats.js';
+export { serveWebSocket, type ServeOptions, type WebSocketServerHandle } from './serve.js';
+export {
+  MCP_SUBPROTOCOL,
+  DEFAULT_PATH,
+  DEFAULT_HOST,
+  type WebSocketOptions,
+  type KeepAliveOptions,
+  type BackpressureOptions,
+} from './options.js';
+export { CLOSE_UNSUPPORTED_DATA } from './socketSession.js';
+export { checkOrigin, type OriginPolicy, type RequestFacts, type Refusal } from './originPolicy.js';

@@ -1,0 +1,82 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+/** Wire JSON as the assertions read it: by path, with the shape checked by the assertion itself. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- assertions read wire JSON by path
+export type WireJson = any;
+
+/** The repository root (tests run from it, but say so explicitly). */
+export const repoRoot = join(import.meta.dirname, '..', '..');
+
+/** The built demo entry, as the root `demo` script runs it. */
+export const demoMain = join(repoRoot, 'apps', 'demo', 'dist', 'main.js');
+
+/** A demo server started for a test. */
+export interface RunningDemo {
+  url: string;
+  /** Everything the demo printed on stderr so far. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** A port that was free a moment ago on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const address = probe.address();
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  if (typeof address !== 'object' || address === null) throw new Error('no port');
+  return address.port;
+}
+
+function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.once('exit', () => {
+      clearTimeout(killer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/**
+ * Starts `node apps/demo/dist/main.js --port <free port>` (what `pnpm demo` runs after building)
+ * and resolves once it prints its URL. Needs `pnpm build` first.
+ */
+export async function startDemo(
+  extraArgs: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Promise<RunningDemo> {
+  if (!existsSync(demoMain)) throw new Error(`${demoMain} is missing: run pnpm build first`);
+  const port = await freePort();
+  const child = spawn(process.execPath, [demoMain, '--port', String(port), ...extraArgs], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`demo did not start in time:\n${output}`)),
+      60_000,
+    );
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const match = /Rondo demo on (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`demo exited with ${code}:\n${output}`));
+    });
+  });
+  return { url, output: () => output, stop: () => stopProcess(child) };
+}

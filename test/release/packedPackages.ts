@@ -1,0 +1,138 @@
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import ts from 'typescript';
+
+const run = promisify(execFile);
+
+/** The repository root. */
+export const repoRoot = join(import.meta.dirname, '..', '..');
+
+/** A package the workspace publishes. */
+export interface PublishablePackage {
+  name: string;
+  dir: string;
+}
+
+/** Every non-private package under packages/. */
+export function publishablePackages(): PublishablePackage[] {
+  const root = join(repoRoot, 'packages');
+  return readdirSync(root)
+    .map((folder) => join(root, folder))
+    .filter((dir) => existsSync(join(dir, 'package.json')))
+    .map((dir) => ({
+      dir,
+      manifest: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+        name: string;
+        private?: boolean;
+      },
+    }))
+    .filter(({ manifest }) => manifest.private !== true)
+    .map(({ dir, manifest }) => ({ name: manifest.name, dir }));
+}
+
+/** Packs one package with `pnpm pack` (which rewrites `workspace:` and `catalog:` ranges) and returns the tarball. */
+export async function pack(pkg: PublishablePackage, destination: string): Promise<string> {
+  const before = new Set(readdirSync(destination));
+  await run('pnpm', ['pack', '--pack-destination', destination], {
+    cwd: pkg.dir,
+    timeout: 120_000,
+  });
+  const created = readdirSync(destination).filter(
+    (file) => file.endsWith('.tgz') && !before.has(file),
+  );
+  if (created.length !== 1)
+    throw new Error(`pnpm pack of ${pkg.name} made ${created.length} tarballs`);
+  return join(destination, created[0]!);
+}
+
+/**
+ * Makes a scratch npm project outside the workspace that depends on the tarballs. `overrides` point
+ * the packages' dependencies on each other at the tarballs too, since none is on the registry yet.
+ */
+export async function installScratch(
+  scratch: string,
+  tarballs: Record<string, string>,
+  extra: Record<string, string>,
+): Promise<void> {
+  const local = Object.fromEntries(
+    Object.entries(tarballs).map(([name, file]) => [name, `file:${file}`]),
+  );
+  const manifest = {
+    name: 'rondo-pack-scratch',
+    private: true,
+    type: 'module',
+    dependencies: { ...local, ...extra },
+    overrides: local,
+  };
+  writeFileSync(join(scratch, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd: scratch,
+    timeout: 300_000,
+  });
+}
+
+/** The first ```ts block of a README and the source files (```prolog blocks) it names. */
+export function readmeProgram(readme: string): { code: string; files: Record<string, string> } {
+  const code = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+  if (!code) throw new Error('the README has no ```ts example');
+  const files: Record<string, string> = {};
+  const prolog = /```prolog\n([\s\S]*?)```/.exec(readme)?.[1];
+  const named = /['"]([\w.-]+\.(?:pl|lgt))['"]/.exec(code)?.[1];
+  if (prolog && named) files[named] = prolog;
+  return { code, files };
+}
+
+/** What a README program did. */
+export interface ProgramRun {
+  exitCode: number | null;
+  output: string;
+  /** True when it was a server that kept running and was stopped with SIGTERM after it spoke. */
+  stoppedAsServer: boolean;
+}
+
+/**
+ * Transpiles a README's TypeScript example (like test/support/readmeExample.ts) and runs it in the
+ * scratch project. An example that starts a server (it prints, then keeps running) is stopped with
+ * SIGTERM once it has been quiet for `settleMs`; it must then exit by itself.
+ */
+export async function runProgram(
+  scratch: string,
+  readme: string,
+  timeoutMs = 30_000,
+  settleMs = 2000,
+): Promise<ProgramRun> {
+  const { code, files } = readmeProgram(readme);
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(scratch, name), text);
+  const js = ts.transpileModule(code, {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  }).outputText;
+  const file = join(scratch, `example-${Date.now()}.mjs`);
+  writeFileSync(file, js);
+  const child = spawn(process.execPath, [file], {
+    cwd: scratch,
+    env: { ...process.env, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  let stoppedAsServer = false;
+  let quiet: NodeJS.Timeout | undefined;
+  const deadline = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const heard = (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+    clearTimeout(quiet);
+    quiet = setTimeout(() => {
+      stoppedAsServer = true;
+      child.kill('SIGTERM');
+    }, settleMs);
+  };
+  child.stdout.on('data', heard);
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const exitCode = await new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
+  clearTimeout(deadline);
+  clearTimeout(quiet);
+  return { exitCode, output, stoppedAsServer };
+}

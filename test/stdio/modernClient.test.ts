@@ -1,0 +1,185 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { fixtureServerParams } from './support/fixture.js';
+import { tapTransport, type WireTap } from './support/clientTap.js';
+import { formAnswer, textOf } from './support/wire.js';
+import { WireValidator } from './support/wireSchema.js';
+
+// Issue 3, done-when 1 and 3: the official v2 client, pinned to 2026-07-28, over its own stdio
+// transport against `pnpm fixture --transport stdio`, answering input_required rounds itself.
+
+const validator = WireValidator.load('2026-07-28');
+const open: { client: Client; tap: WireTap }[] = [];
+
+async function connectModern(): Promise<{ client: Client; tap: WireTap; asked: string[] }> {
+  const asked: string[] = [];
+  const client = new Client(
+    { name: 'rondo-modern-stdio-test', version: '1.0.0' },
+    {
+      capabilities: { elicitation: { form: {} }, sampling: {}, roots: {} },
+      versionNegotiation: { mode: { pin: '2026-07-28' } },
+    },
+  );
+  client.setRequestHandler('elicitation/create', async (request) => {
+    asked.push(request.params.message);
+    const answers = { name: 'Alice', color: 'blue', ok: true, context: 'test context' };
+    return { action: 'accept', content: formAnswer(request.params, answers) };
+  });
+  client.setRequestHandler('sampling/createMessage', async () => ({
+    role: 'assistant',
+    model: 'test-model',
+    content: { type: 'text', text: 'Hello there!' },
+  }));
+  client.setRequestHandler('roots/list', async () => ({
+    roots: [{ uri: 'file:///test/root', name: 'Test Root' }],
+  }));
+  const transport = new StdioClientTransport(fixtureServerParams());
+  const tap = tapTransport(transport);
+  await client.connect(transport);
+  open.push({ client, tap });
+  return { client, tap, asked };
+}
+
+afterEach(async () => {
+  for (const { client, tap } of open.splice(0)) {
+    await client.close();
+    if (validator) expect(validator.problems(tap.received, tap.sent)).toEqual([]);
+  }
+});
+
+describe('the v2 client pinned to 2026-07-28 over stdio', () => {
+  it('speaks the modern era and reads the fixture identity from server/discover', async () => {
+    const { client } = await connectModern();
+    expect(client.getProtocolEra()).toBe('modern');
+    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain('test_input_required_result_elicitation');
+    expect(tools.every((tool) => tool.description)).toBe(true);
+  });
+
+  it('completes test_input_required_result_elicitation through its elicitation handler', async () => {
+    const { client, tap, asked } = await connectModern();
+    const result = await client.callTool({
+      name: 'test_input_required_result_elicitation',
+      arguments: {},
+    });
+    expect(textOf(result)).toBe('Hello, Alice!');
+    expect(asked).toEqual(['What is your name?']);
+    // Two rounds on the wire: an input_required result, then the retry with a new id.
+    const calls = tap.sent.filter((m) => m.method === 'tools/call');
+    expect(calls).toHaveLength(2);
+    expect(calls[1]?.params?.inputResponses?.user_name).toEqual({
+      action: 'accept',
+      content: { name: 'Alice' },
+    });
+  });
+
+  it('completes the multi-round variant over three rounds with a new requestState each time', async () => {
+    const { client, tap, asked } = await connectModern();
+    const result = await client.callTool({
+      name: 'test_input_required_result_multi_round',
+      arguments: {},
+    });
+    expect(textOf(result)).toBe('Hello, Alice! Your favorite color is blue.');
+    expect(asked).toEqual(['Step 1: What is your name?', 'Step 2: What is your favorite color?']);
+    const states = tap.received.map((m) => m.result?.requestState).filter(Boolean);
+    expect(states).toHaveLength(2);
+    expect(states[0]).not.toBe(states[1]);
+  });
+
+  it('completes the request-state variant, echoing the state byte for byte', async () => {
+    const { client, tap } = await connectModern();
+    const result = await client.callTool({
+      name: 'test_input_required_result_request_state',
+      arguments: {},
+    });
+    expect(textOf(result)).toContain('state-ok');
+    const state = tap.received.find((m) => m.result?.requestState)?.result?.requestState;
+    expect(tap.sent.filter((m) => m.method === 'tools/call')[1]?.params?.requestState).toBe(state);
+  });
+
+  it('completes the multiple-inputs variant: elicitation, sampling and roots in one round', async () => {
+    const { client, tap } = await connectModern();
+    const result = await client.callTool({
+      name: 'test_input_required_result_multiple_inputs',
+      arguments: {},
+    });
+    expect(textOf(result)).toBe('Name: Alice; greeting: Hello there!; roots: 1');
+    const round = tap.received.find((m) => m.result?.resultType === 'input_required');
+    const methods = Object.values(round?.result?.inputRequests ?? {})
+      .map((r) => r.method)
+      .sort();
+    expect(methods).toEqual(['elicitation/create', 'roots/list', 'sampling/createMessage']);
+  });
+
+  it('completes the prompt variant: prompts/get with an input_required round', async () => {
+    const { client, asked } = await connectModern();
+    const result = await client.getPrompt({
+      name: 'test_input_required_result_prompt',
+      arguments: {},
+    });
+    expect(asked).toEqual(['What context should the prompt use?']);
+    expect(result.messages).toEqual([
+      { role: 'user', content: { type: 'text', text: 'Use this context: test context' } },
+    ]);
+  });
+
+  it('completes the sampling and list-roots variants', async () => {
+    const { client } = await connectModern();
+    const sampled = await client.callTool({
+      name: 'test_input_required_result_sampling',
+      arguments: {},
+    });
+    expect(textOf(sampled)).toBe('The model answered: Hello there!');
+    const rooted = await client.callTool({
+      name: 'test_input_required_result_list_roots',
+      arguments: {},
+    });
+    expect(textOf(rooted)).toBe('Found 1 root(s): file:///test/root');
+  });
+
+  it('receives request-scoped progress and, when asked for a level, log messages', async () => {
+    const { client, tap } = await connectModern();
+    const progress: number[] = [];
+    await client.callTool(
+      { name: 'test_tool_with_progress', arguments: {} },
+      { onprogress: (p) => progress.push(p.progress) },
+    );
+    const call = tap.sent.find((m) => m.params?.name === 'test_tool_with_progress');
+    const written = tap.received.filter((m) => m.method === 'notifications/progress');
+    expect(written.map((m) => [m.params?.progressToken, m.params?.progress])).toEqual(
+      [0, 50, 100].map((value) => [call?.params?._meta?.progressToken, value]),
+    );
+    expect(progress).toEqual([0, 50, 100]);
+    const logs: unknown[] = [];
+    client.setNotificationHandler('notifications/message', (n) => void logs.push(n.params.data));
+    await client.callTool({ name: 'test_logging_tool', arguments: {} });
+    expect(logs).toEqual([]);
+    await client.callTool({
+      name: 'test_logging_tool',
+      arguments: {},
+      _meta: { 'io.modelcontextprotocol/logLevel': 'debug' },
+    });
+    expect(logs).toEqual(['test_logging_tool ran']);
+  });
+
+  it('reads resources and templates, and completes prompt arguments', async () => {
+    const { client } = await connectModern();
+    const text = await client.readResource({ uri: 'test://static-text' });
+    expect(text.contents[0]).toMatchObject({
+      text: 'This is the content of the static text resource.',
+    });
+    const templated = await client.readResource({ uri: 'test://template/123/data' });
+    expect(JSON.parse((templated.contents[0] as { text: string }).text)).toEqual({
+      id: '123',
+      templateTest: true,
+      data: 'Data for ID: 123',
+    });
+    const completion = await client.complete({
+      ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' },
+      argument: { name: 'arg1', value: 'testV' },
+    });
+    expect(completion.completion.values).toEqual(['testValue1', 'testValue2']);
+  });
+});

@@ -1,0 +1,129 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { WireMessage } from './wire.js';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv | Ajv2020) => void;
+
+type Message = WireMessage;
+type Schema = Record<string, Record<string, { properties?: { method?: { const?: unknown } } }>>;
+type Revision = '2025-06-18' | '2025-11-25' | '2026-07-28';
+
+const SPEC_DIR =
+  process.env.RONDO_SPEC_DIR ?? fileURLToPath(new URL('../../../../shared/spec', import.meta.url));
+
+/** Result definitions that do not follow the `XRequest` → `XResult` naming. */
+const EMPTY_RESULT_METHODS = new Set([
+  'ping',
+  'logging/setLevel',
+  'resources/subscribe',
+  'resources/unsubscribe',
+]);
+const ERROR_DEFS_2026: Record<number, string> = {
+  [-32020]: 'HeaderMismatchError',
+  [-32021]: 'MissingRequiredClientCapabilityError',
+  [-32022]: 'UnsupportedProtocolVersionError',
+};
+
+/**
+ * Validates what a server wrote against one revision's official JSON Schema: each result against
+ * the typed result of the request it answers, each notification and server request against its
+ * method's definition, each error against the error response definition.
+ */
+export class WireValidator {
+  private readonly compiled = new Map<string, ValidateFunction>();
+  private readonly methods = new Map<string, string>();
+  private readonly defsKey: string;
+
+  private constructor(
+    readonly revision: Revision,
+    private readonly ajv: Ajv | Ajv2020,
+    schema: Schema,
+  ) {
+    this.defsKey = schema.$defs ? '$defs' : 'definitions';
+    for (const [name, definition] of Object.entries(schema[this.defsKey] ?? {})) {
+      const method = definition.properties?.method?.const;
+      if (typeof method === 'string' && !this.methods.has(method)) this.methods.set(method, name);
+    }
+  }
+
+  /** The validator of a revision, or undefined (with a printed reason) when the spec folder is absent. */
+  static load(revision: Revision): WireValidator | undefined {
+    const file = join(SPEC_DIR, revision, 'schema.json');
+    if (!existsSync(file)) {
+      console.warn(`skipping ${revision} wire validation: ${file} not found (set RONDO_SPEC_DIR)`);
+      return undefined;
+    }
+    const schema = JSON.parse(readFileSync(file, 'utf8')) as Schema;
+    const ajv =
+      revision === '2025-06-18' ? new Ajv({ strict: false }) : new Ajv2020({ strict: false });
+    addFormats(ajv);
+    ajv.addSchema(schema, 'spec');
+    return new WireValidator(revision, ajv, schema);
+  }
+
+  /**
+   * Problems with `received` (what the server wrote), given `sent` (what the client sent, to know
+   * which method each response answers). An empty list means every message is valid.
+   */
+  problems(received: readonly Message[], sent: readonly Message[]): string[] {
+    const methodOf = new Map<unknown, string>();
+    for (const m of sent)
+      if (m.method !== undefined && m.id !== undefined) methodOf.set(m.id, m.method);
+    const found: string[] = [];
+    for (const message of received) {
+      const definition = this.definitionFor(message, methodOf);
+      if (!definition) continue;
+      const target = definition.endsWith('Result') ? message.result : message;
+      const validate = this.validator(definition);
+      if (!validate(withoutNullId(target))) {
+        found.push(
+          `${definition}: ${this.ajv.errorsText(validate.errors)} in ${JSON.stringify(message).slice(0, 300)}`,
+        );
+      }
+    }
+    return found;
+  }
+
+  private definitionFor(message: Message, methodOf: Map<unknown, string>): string | undefined {
+    if (message.method !== undefined)
+      return this.methods.get(message.method) ?? 'JSONRPCNotification';
+    if (message.error !== undefined) {
+      const specific =
+        this.revision === '2026-07-28' ? ERROR_DEFS_2026[message.error.code] : undefined;
+      return specific ?? (this.revision === '2025-06-18' ? 'JSONRPCError' : 'JSONRPCErrorResponse');
+    }
+    const method = methodOf.get(message.id);
+    if (method === undefined)
+      return this.revision === '2025-06-18' ? 'JSONRPCResponse' : 'JSONRPCResultResponse';
+    if (message.result?.resultType === 'input_required') return 'InputRequiredResult';
+    if (EMPTY_RESULT_METHODS.has(method)) return 'EmptyResult';
+    const request = this.methods.get(method);
+    return request ? request.replace(/Request$/, 'Result') : 'Result';
+  }
+
+  private validator(definition: string): ValidateFunction {
+    const validate = this.compiled.get(definition);
+    if (!validate) {
+      const compiled = this.ajv.compile({ $ref: `spec#/${this.defsKey}/${definition}` });
+      this.compiled.set(definition, compiled);
+      return compiled;
+    }
+    return validate;
+  }
+}
+
+/**
+ * JSON-RPC 2.0 answers an unparseable or id-less invalid message with `id: null`, which the MCP
+ * schemas' RequestId does not admit; such errors are checked with the id left out.
+ */
+function withoutNullId(message: Message | WireMessage['result']): unknown {
+  if (message && 'id' in message && message.id === null) {
+    const { id: _id, ...rest } = message;
+    return rest;
+  }
+  return message;
+}

