@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 // One run over every package: each folder with tests is a project, so `--project core` narrows it.
+// Projects extend this file, so the timeouts below hold however a run is filtered.
 const projects = [
   'protocol',
   'core',
@@ -11,6 +12,7 @@ const projects = [
   'transport-ws',
   'logtalk-bridge',
 ].map((name) => ({
+  extends: true as const,
   test: { name, root: `packages/${name}`, include: ['test/**/*.test.ts'] },
 }));
 
@@ -20,8 +22,8 @@ export default defineConfig({
   test: {
     projects: [
       ...projects,
-      { test: { name: 'apps', include: ['apps/*/test/**/*.test.ts'] } },
-      { test: { name: 'integration', include: ['test/**/*.test.ts'] } },
+      { extends: true as const, test: { name: 'apps', include: ['apps/*/test/**/*.test.ts'] } },
+      { extends: true as const, test: { name: 'integration', include: ['test/**/*.test.ts'] } },
     ],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -37,9 +37,15 @@ export class ServerChild {
       stdio: ['pipe', 'pipe', 'pipe', 'ipc'],
     });
     let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-STDERR_TAIL)));
+    child.stderr?.on(
+      'data',
+      (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-STDERR_TAIL)),
+    );
     const ready = await new Promise<ReadyMessage>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${spec.script} did not start in ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`${spec.script} did not start in ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       child.on('message', (message: ReadyMessage) => {
         if (message.type !== 'ready') return;
         clearTimeout(timer);
@@ -47,7 +53,11 @@ export class ServerChild {
       });
       child.once('exit', (code) => {
         clearTimeout(timer);
-        reject(new Error(`${spec.script} ${spec.args.join(' ')} exited (${code}) before ready: ${stderr}`));
+        reject(
+          new Error(
+            `${spec.script} ${spec.args.join(' ')} exited (${code}) before ready: ${stderr}`,
+          ),
+        );
       });
     });
     return new ServerChild(child, ready);
@@ -76,7 +86,10 @@ export class ServerChild {
    * from the kernel's high-water marks.
    */
   peakRss(): number {
-    return processTree(this.process.pid ?? 0).reduce((sum, pid) => sum + statusKiB(pid, 'VmHWM') * 1024, 0);
+    return processTree(this.process.pid ?? 0).reduce(
+      (sum, pid) => sum + statusKiB(pid, 'VmHWM') * 1024,
+      0,
+    );
   }
 
   /**
@@ -84,7 +97,10 @@ export class ServerChild {
    * a measure that other load on the machine disturbs far less than throughput.
    */
   cpuMs(): number {
-    return processTree(this.process.pid ?? 0).reduce((sum, pid) => sum + cpuTicks(pid), 0) * (1000 / CLOCK_TICKS);
+    return (
+      processTree(this.process.pid ?? 0).reduce((sum, pid) => sum + cpuTicks(pid), 0) *
+      (1000 / CLOCK_TICKS)
+    );
   }
 
   /** The last lines the server wrote on stderr, for failure reports. */
@@ -106,7 +122,10 @@ export class ServerChild {
 function processTree(pid: number): number[] {
   let children: number[] = [];
   try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(/\s+/).filter(Boolean).map(Number);
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
   } catch {
     // Not Linux, or the process is gone: count what we can.
   }
@@ -129,7 +148,9 @@ function cpuTicks(pid: number): number {
 
 function statusKiB(pid: number, field: string): number {
   try {
-    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(
+      readFileSync(`/proc/${pid}/status`, 'utf8'),
+    );
     return match ? Number(match[1]) : 0;
   } catch {
     return 0;

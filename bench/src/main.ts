@@ -22,23 +22,35 @@ async function main(): Promise<void> {
   const wanted = (id: string) => options.only.length === 0 || options.only.includes(id);
   const loadBefore = loadavg()[0] ?? 0;
   const startedAt = new Date();
-  log(`rondo bench (${options.quick ? 'quick' : 'full'}): ${options.rounds} slices of ${options.sliceMs} ms per contender, ${cpus().length} CPUs, load average ${loadBefore.toFixed(2)}`);
+  log(
+    `rondo bench (${options.quick ? 'quick' : 'full'}): ${options.rounds} slices of ${options.sliceMs} ms per contender, ${cpus().length} CPUs, load average ${loadBefore.toFixed(2)}`,
+  );
 
   const scenarios: ScenarioResult[] = [];
   for (const scenario of SCENARIOS.filter((s) => wanted(s.id))) {
     log(`${scenario.id}: ${scenario.title}`);
     scenarios.push(await runScenario(scenario, options, log));
   }
-  const memory: MemoryResult | undefined = wanted('memory') ? await runMemory(options, log) : undefined;
+  const memory: MemoryResult | undefined = wanted('memory')
+    ? await runMemory(options, log)
+    : undefined;
   const goals = checkGoals(scenarios);
   const loadAfter = loadavg()[0] ?? 0;
 
   log(`\n${formatTable(scenarios)}`);
   if (memory) log(`\nmemory\n${formatMemory(memory)}`);
   log(`\ngoals (reported, never asserted)\n${formatGoals(goals)}`);
-  log(`\nload average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after: other work on this machine shows up as noise`);
+  log(
+    `\nload average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after: other work on this machine shows up as noise`,
+  );
 
-  const machine = { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '', loadBefore, loadAfter };
+  const machine = {
+    node: process.version,
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? '',
+    loadBefore,
+    loadAfter,
+  };
   mkdirSync(RESULTS_DIR, { recursive: true });
   writeFileSync(
     `${RESULTS_DIR}latest.json`,

@@ -7,9 +7,23 @@ import { modernEcho, modernHeaders } from './wire.js';
 /** The memory checks' results, bytes after a full GC in the server. */
 export interface MemoryResult {
   /** RSS and heap after `baselineRequests`, then after `requests` modern calls in all. */
-  growth: { baselineRequests: number; requests: number; rssAfterBaseline: number; rssAfterAll: number; heapAfterBaseline: number; heapAfterAll: number; errors: number };
+  growth: {
+    baselineRequests: number;
+    requests: number;
+    rssAfterBaseline: number;
+    rssAfterAll: number;
+    heapAfterBaseline: number;
+    heapAfterAll: number;
+    errors: number;
+  };
   /** RSS of an idle server, then with `count` idle legacy sessions open. */
-  sessions: { count: number; rssIdle: number; rssWithSessions: number; heapIdle: number; heapWithSessions: number };
+  sessions: {
+    count: number;
+    rssIdle: number;
+    rssWithSessions: number;
+    heapIdle: number;
+    heapWithSessions: number;
+  };
 }
 
 const RONDO_HTTP = { script: 'rondo', args: ['--transport', 'http-node'] } as const;
@@ -29,7 +43,10 @@ async function modernCalls(url: string, amount: number): Promise<number> {
 }
 
 /** RSS after many modern requests against RSS after a few: growth beyond noise is a leak. */
-async function measureGrowth(options: BenchOptions, log: (line: string) => void): Promise<MemoryResult['growth']> {
+async function measureGrowth(
+  options: BenchOptions,
+  log: (line: string) => void,
+): Promise<MemoryResult['growth']> {
   const child = await ServerChild.start({ ...RONDO_HTTP, args: [...RONDO_HTTP.args] });
   try {
     const url = child.url('http');
@@ -54,7 +71,10 @@ async function measureGrowth(options: BenchOptions, log: (line: string) => void)
 }
 
 /** RSS of `options.sessions` idle legacy sessions, opened 50 at a time. */
-async function measureSessions(options: BenchOptions, log: (line: string) => void): Promise<MemoryResult['sessions']> {
+async function measureSessions(
+  options: BenchOptions,
+  log: (line: string) => void,
+): Promise<MemoryResult['sessions']> {
   const child = await ServerChild.start({ ...RONDO_HTTP, args: [...RONDO_HTTP.args] });
   try {
     const url = child.url('http');
@@ -70,14 +90,23 @@ async function measureSessions(options: BenchOptions, log: (line: string) => voi
     await Promise.all(Array.from({ length: 50 }, worker));
     const full = await child.memory(true);
     log(`  ${options.sessions} idle legacy sessions: RSS ${mib(idle.rss)} -> ${mib(full.rss)}`);
-    return { count: options.sessions, rssIdle: idle.rss, rssWithSessions: full.rss, heapIdle: idle.heapUsed, heapWithSessions: full.heapUsed };
+    return {
+      count: options.sessions,
+      rssIdle: idle.rss,
+      rssWithSessions: full.rss,
+      heapIdle: idle.heapUsed,
+      heapWithSessions: full.heapUsed,
+    };
   } finally {
     await child.stop();
   }
 }
 
 /** Runs both memory checks. */
-export async function runMemory(options: BenchOptions, log: (line: string) => void): Promise<MemoryResult> {
+export async function runMemory(
+  options: BenchOptions,
+  log: (line: string) => void,
+): Promise<MemoryResult> {
   log(`memory: RSS after ${options.memoryBaseline} vs ${options.memoryRequests} modern requests`);
   const growth = await measureGrowth(options, log);
   log(`memory: ${options.sessions} idle legacy sessions`);

@@ -27,7 +27,14 @@ const FULL: BenchOptions = {
   quick: false,
 };
 
-const QUICK: BenchOptions = { ...FULL, sliceMs: 1000, rounds: 3, warmupMs: 1000, memoryRequests: 100_000, quick: true };
+const QUICK: BenchOptions = {
+  ...FULL,
+  sliceMs: 1000,
+  rounds: 3,
+  warmupMs: 1000,
+  memoryRequests: 100_000,
+  quick: true,
+};
 
 const USAGE = `pnpm bench [--quick] [--slice-ms N] [--rounds N] [--warmup-ms N]
            [--memory-requests N] [--sessions N] [--only id,id,...]`;
@@ -40,12 +47,14 @@ export function parseOptions(argv: string[]): BenchOptions {
     const value = argv[i + 1] ?? '';
     const number = () => {
       const parsed = Number(value);
-      if (!Number.isFinite(parsed) || parsed < 0) throw new Error(`${flag} needs a number\n${USAGE}`);
+      if (!Number.isFinite(parsed) || parsed < 0)
+        throw new Error(`${flag} needs a number\n${USAGE}`);
       i++;
       return parsed;
     };
     switch (flag) {
       case '--quick':
+      case undefined:
         break;
       case '--slice-ms':
         options.sliceMs = number();

@@ -39,12 +39,22 @@ interface Running {
  * Runs one scenario: starts every contender, warms each up, then gives them equal slices in turn
  * (A B C A B C ...) so machine drift falls on all of them alike, and stops them.
  */
-export async function runScenario(scenario: Scenario, options: BenchOptions, log: (line: string) => void): Promise<ScenarioResult> {
+export async function runScenario(
+  scenario: Scenario,
+  options: BenchOptions,
+  log: (line: string) => void,
+): Promise<ScenarioResult> {
   const running: Running[] = [];
   try {
     for (const contender of scenario.contenders) {
       const child = await ServerChild.start(contender.server);
-      running.push({ contender, child, driver: await scenario.bind(child, contender), slices: [], cpuMs: 0 });
+      running.push({
+        contender,
+        child,
+        driver: await scenario.bind(child, contender),
+        slices: [],
+        cpuMs: 0,
+      });
     }
     for (const entry of running) await entry.driver.run(options.warmupMs);
     for (let round = 0; round < options.rounds; round++) {
@@ -53,7 +63,9 @@ export async function runScenario(scenario: Scenario, options: BenchOptions, log
         entry.slices.push(await entry.driver.run(options.sliceMs));
         entry.cpuMs += entry.child.cpuMs() - cpuBefore;
       }
-      log(`  round ${round + 1}/${options.rounds}: ${running.map((e) => `${e.contender.label} ${rate(e.slices.at(-1)).toFixed(0)}/s`).join(', ')}`);
+      log(
+        `  round ${round + 1}/${options.rounds}: ${running.map((e) => `${e.contender.label} ${rate(e.slices.at(-1)).toFixed(0)}/s`).join(', ')}`,
+      );
     }
     return {
       id: scenario.id,

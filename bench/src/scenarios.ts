@@ -4,7 +4,14 @@ import { stdioChannel, webSocketChannel } from './load/channels.js';
 import { httpDriver, openLegacySession } from './load/http.js';
 import { pipelineDriver, type MessageChannel } from './load/pipeline.js';
 import type { Driver } from './load/slice.js';
-import { legacyEcho, legacyHeaders, modernEcho, modernHeaders, modernRequest, mrtrRound } from './wire.js';
+import {
+  legacyEcho,
+  legacyHeaders,
+  modernEcho,
+  modernHeaders,
+  modernRequest,
+  mrtrRound,
+} from './wire.js';
 
 /** What a contender is, for the ratios. */
 export type Role = 'ceiling' | 'sdk' | 'rondo' | 'rondo-express' | 'rondo-bridge';
@@ -34,16 +41,34 @@ export interface Scenario {
 
 const TOOLS_IN_LIST = 1000;
 
-const contender = (label: string, role: Role, script: ServerSpec['script'], ...args: string[]): Contender => ({
+const contender = (
+  label: string,
+  role: Role,
+  script: ServerSpec['script'],
+  ...args: string[]
+): Contender => ({
   label,
   role,
   server: { script, args },
 });
 
-function httpContenders(response: 'echo' | 'list' | 'mrtr', withVariants: boolean, tools = 0): Contender[] {
+function httpContenders(
+  response: 'echo' | 'list' | 'mrtr',
+  withVariants: boolean,
+  tools = 0,
+): Contender[] {
   const toolArgs = tools > 0 ? ['--tools', String(tools)] : [];
   const list = [
-    contender('node:http ceiling', 'ceiling', 'ceiling', '--transport', 'http', '--response', response, ...toolArgs),
+    contender(
+      'node:http ceiling',
+      'ceiling',
+      'ceiling',
+      '--transport',
+      'http',
+      '--response',
+      response,
+      ...toolArgs,
+    ),
     contender('SDK v2', 'sdk', 'sdk', '--transport', 'http', ...toolArgs),
     contender('Rondo (node handler)', 'rondo', 'rondo', '--transport', 'http-node', ...toolArgs),
   ];
@@ -51,7 +76,15 @@ function httpContenders(response: 'echo' | 'list' | 'mrtr', withVariants: boolea
   return [
     ...list,
     contender('Rondo (express)', 'rondo-express', 'rondo', '--transport', 'http-express'),
-    contender('Rondo + bridge', 'rondo-bridge', 'rondo', '--transport', 'http-node', '--provider', 'bridge'),
+    contender(
+      'Rondo + bridge',
+      'rondo-bridge',
+      'rondo',
+      '--transport',
+      'http-node',
+      '--provider',
+      'bridge',
+    ),
   ];
 }
 
@@ -67,7 +100,10 @@ function modernEchoScenario(connections: number): Scenario {
     transport: 'http',
     contenders: httpContenders('echo', true),
     bind: async (child) => ({
-      run: httpDriver(child, { connections, requests: single(modernEcho(1), modernHeaders('tools/call', 'echo')) }),
+      run: httpDriver(child, {
+        connections,
+        requests: single(modernEcho(1), modernHeaders('tools/call', 'echo')),
+      }),
       close: free,
     }),
   };
@@ -80,7 +116,13 @@ const legacySession: Scenario = {
   contenders: httpContenders('echo', true),
   bind: async (child) => {
     const sessionId = await openLegacySession(child.url('http'));
-    return { run: httpDriver(child, { connections: 50, requests: single(legacyEcho(1), legacyHeaders(sessionId)) }), close: free };
+    return {
+      run: httpDriver(child, {
+        connections: 50,
+        requests: single(legacyEcho(1), legacyHeaders(sessionId)),
+      }),
+      close: free,
+    };
   },
 };
 
@@ -94,7 +136,10 @@ function mrtrRequests(): AutocannonRequest[] {
     method: 'POST',
     path: '/mcp',
     headers,
-    setupRequest: (request, context) => ({ ...request, body: mrtrRound(id++, round, context.state as string) }),
+    setupRequest: (request, context) => ({
+      ...request,
+      body: mrtrRound(id++, round, context.state as string),
+    }),
     onResponse: keepState,
   }));
 }
@@ -104,7 +149,10 @@ const mrtrFlow: Scenario = {
   title: 'a 3-round MRTR flow over HTTP, concurrency 10 (req/s counts each round)',
   transport: 'http',
   contenders: httpContenders('mrtr', false),
-  bind: async (child) => ({ run: httpDriver(child, { connections: 10, requests: mrtrRequests() }), close: free }),
+  bind: async (child) => ({
+    run: httpDriver(child, { connections: 10, requests: mrtrRequests() }),
+    close: free,
+  }),
 };
 
 const toolsList: Scenario = {
@@ -113,15 +161,27 @@ const toolsList: Scenario = {
   transport: 'http',
   contenders: httpContenders('list', false, TOOLS_IN_LIST),
   bind: async (child) => ({
-    run: httpDriver(child, { connections: 10, requests: single(modernRequest(1, 'tools/list'), modernHeaders('tools/list')) }),
+    run: httpDriver(child, {
+      connections: 10,
+      requests: single(modernRequest(1, 'tools/list'), modernHeaders('tools/list')),
+    }),
     close: free,
   }),
 };
 
 /** A pipelined echo load: the ceilings echo the request back, the others answer the tool. */
-function pipelined(channel: MessageChannel, role: Role, window: number, mode: 'batch' | 'continuous'): BoundDriver {
-  const accept = role === 'ceiling' ? () => true : (message: string) => message.includes('"structuredContent"');
-  return { run: pipelineDriver(channel, { window, mode, request: modernEcho, accept }), close: () => channel.close() };
+function pipelined(
+  channel: MessageChannel,
+  role: Role,
+  window: number,
+  mode: 'batch' | 'continuous',
+): BoundDriver {
+  const accept =
+    role === 'ceiling' ? () => true : (message: string) => message.includes('"structuredContent"');
+  return {
+    run: pipelineDriver(channel, { window, mode, request: modernEcho, accept }),
+    close: () => channel.close(),
+  };
 }
 
 const stdioPipelined: Scenario = {
@@ -132,7 +192,15 @@ const stdioPipelined: Scenario = {
     contender('stdio echo ceiling', 'ceiling', 'ceiling', '--transport', 'stdio'),
     contender('SDK v2', 'sdk', 'sdk', '--transport', 'stdio'),
     contender('Rondo', 'rondo', 'rondo', '--transport', 'stdio'),
-    contender('Rondo + bridge', 'rondo-bridge', 'rondo', '--transport', 'stdio', '--provider', 'bridge'),
+    contender(
+      'Rondo + bridge',
+      'rondo-bridge',
+      'rondo',
+      '--transport',
+      'stdio',
+      '--provider',
+      'bridge',
+    ),
   ],
   bind: async (child, c) => pipelined(stdioChannel(child), c.role, 1000, 'batch'),
 };
@@ -144,7 +212,15 @@ const webSocketInFlight: Scenario = {
   contenders: [
     contender('ws echo ceiling', 'ceiling', 'ceiling', '--transport', 'ws'),
     contender('Rondo', 'rondo', 'rondo', '--transport', 'ws'),
-    contender('Rondo + bridge', 'rondo-bridge', 'rondo', '--transport', 'ws', '--provider', 'bridge'),
+    contender(
+      'Rondo + bridge',
+      'rondo-bridge',
+      'rondo',
+      '--transport',
+      'ws',
+      '--provider',
+      'bridge',
+    ),
   ],
   bind: async (child, c) => pipelined(await webSocketChannel(child), c.role, 50, 'continuous'),
 };

@@ -32,12 +32,15 @@ describe(
   'every publishable package, packed and installed outside the workspace',
   { timeout: 60_000 },
   () => {
-    const work = mkdtempSync(join(tmpdir(), 'rondo-pack-'));
+    // Made in beforeAll, so a run that filters these tests out leaves no folder behind.
+    let work = '';
     const tarballs: Record<string, string> = {};
     const unpacked: Record<string, string> = {};
-    const scratch = join(work, 'scratch');
+    let scratch = '';
 
     beforeAll(async () => {
+      work = mkdtempSync(join(tmpdir(), 'rondo-pack-'));
+      scratch = join(work, 'scratch');
       mkdirSync(join(work, 'tarballs'));
       mkdirSync(scratch);
       for (const pkg of packages) {
@@ -66,7 +69,9 @@ describe(
       });
     }, 600_000);
 
-    afterAll(() => rmSync(work, { recursive: true, force: true }));
+    afterAll(() => {
+      if (work) rmSync(work, { recursive: true, force: true });
+    });
 
     it('finds the packages', () => {
       expect(packages.map((pkg) => pkg.name)).toEqual(
@@ -171,8 +176,13 @@ describe('changesets', () => {
       const after = JSON.parse(
         readFileSync(join(copy, 'packages', 'transport-ws', 'package.json'), 'utf8'),
       ).version as string;
-      const [major, minor] = before.split('.').map(Number);
-      expect(after).toBe(`${major}.${(minor ?? 0) + 1}.0`);
+      // At least the minor bump asked for here (a pending changeset of the package may ask for more).
+      const [major = 0, minor = 0] = before.split('.').map(Number);
+      const [newMajor = 0, newMinor = 0] = after.split('.').map(Number);
+      expect(
+        newMajor > major || (newMajor === major && newMinor > minor),
+        `${before} -> ${after}`,
+      ).toBe(true);
       const changelog = readFileSync(
         join(copy, 'packages', 'transport-ws', 'CHANGELOG.md'),
         'utf8',

@@ -7,7 +7,11 @@ import type { WireMessage } from '../stdio/support/wire.js';
 import { AnswerChecker } from './support/answers.js';
 import { hostileBytes } from './support/arbitraries.js';
 import { LEGACY, MODERN, isAnswerableRequest } from './support/messages.js';
-import { eventually, startReliabilityServer, type ReliabilityServer } from './support/reliabilityServer.js';
+import {
+  eventually,
+  startReliabilityServer,
+  type ReliabilityServer,
+} from './support/reliabilityServer.js';
 
 let rondo: ReliabilityServer;
 let handler: HttpHandler;
@@ -43,10 +47,17 @@ const headerSets = fc.constantFrom<Record<string, string>>(
 );
 
 /** Posts a body and returns the status and the JSON-RPC messages in the answer (JSON or SSE). */
-async function post(body: Buffer, headers: Record<string, string>): Promise<{ status: number; messages: WireMessage[] }> {
+async function post(
+  body: Buffer,
+  headers: Record<string, string>,
+): Promise<{ status: number; messages: WireMessage[] }> {
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...headers,
+    },
     body,
   });
   const text = await response.text();
@@ -54,7 +65,10 @@ async function post(body: Buffer, headers: Record<string, string>): Promise<{ st
   if (text === '') return { status: response.status, messages: [] };
   if (type.startsWith('text/event-stream')) {
     const data = text.split('\n').filter((l) => l.startsWith('data: ') && l.length > 6);
-    return { status: response.status, messages: data.map((l) => JSON.parse(l.slice(6)) as WireMessage) };
+    return {
+      status: response.status,
+      messages: data.map((l) => JSON.parse(l.slice(6)) as WireMessage),
+    };
   }
   return { status: response.status, messages: [JSON.parse(text) as WireMessage] };
 }
@@ -77,7 +91,9 @@ describe('HTTP under hostile input', () => {
         const request = isAnswerableRequest(parsed) ? parsed : undefined;
         // A request refused before it is read (no session, bad headers) is answered with id null.
         if (request && status < 400) {
-          expect(messages.filter((m) => m.id === request.id && m.method === undefined)).toHaveLength(1);
+          expect(
+            messages.filter((m) => m.id === request.id && m.method === undefined),
+          ).toHaveLength(1);
         }
         const answers = messages.filter((m) => m.id !== null);
         problems.push(...checker.schemaProblems(request ? [request] : [], answers));
@@ -85,7 +101,11 @@ describe('HTTP under hostile input', () => {
       { numRuns: RUNS },
     );
     expect(problems).toEqual([]);
-    await eventually(() => rondo.inFlight === 0 && rondo.activeHandlers === 0, 5000, 'in-flight back to zero');
+    await eventually(
+      () => rondo.inFlight === 0 && rondo.activeHandlers === 0,
+      5000,
+      'in-flight back to zero',
+    );
     // Sessions opened by fuzzed `initialize`s are the only state kept, and closing releases them.
     expect(handler.sessionCount).toBeLessThanOrEqual(RUNS);
     expect(rejections).toEqual([]);
@@ -93,7 +113,21 @@ describe('HTTP under hostile input', () => {
 
   it('still serves a well-formed call after the fuzzing', async () => {
     const { status, messages } = await post(
-      Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 'after', method: 'tools/call', params: { name: 'echo', arguments: { text: 'ok' }, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} } } })),
+      Buffer.from(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 'after',
+          method: 'tools/call',
+          params: {
+            name: 'echo',
+            arguments: { text: 'ok' },
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': MODERN,
+              'io.modelcontextprotocol/clientCapabilities': {},
+            },
+          },
+        }),
+      ),
       { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'echo' },
     );
     expect(status).toBe(200);

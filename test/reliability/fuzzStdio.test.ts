@@ -54,7 +54,10 @@ describe('stdio under hostile input', () => {
         async (frames, cuts) => {
           run++;
           const sentinel = modern(`sentinel-${run}`, 'tools/list');
-          const stream = Buffer.concat([...frames.flatMap((f) => [f, Buffer.from('\n')]), Buffer.from(`${JSON.stringify(sentinel)}\n`)]);
+          const stream = Buffer.concat([
+            ...frames.flatMap((f) => [f, Buffer.from('\n')]),
+            Buffer.from(`${JSON.stringify(sentinel)}\n`),
+          ]);
           const sent: unknown[] = [];
           const maybe = new Set<string>();
           for (const line of linesOf(stream)) {
@@ -68,11 +71,16 @@ describe('stdio under hostile input', () => {
             // that is not UTF-8 may be read either way: such ids are left out of the count.
             const id = (value as { id?: unknown } | null)?.id;
             if (isAnswerableRequest(value) && line.exact) sent.push(value);
-            else if (typeof id === 'string' || typeof id === 'number') maybe.add(JSON.stringify(id));
+            else if (typeof id === 'string' || typeof id === 'number')
+              maybe.add(JSON.stringify(id));
           }
           const from = server.received.length;
           await server.write(splitAt(stream, cuts));
-          await eventually(() => server.received.slice(from).some((m) => m.id === sentinel.id), 10_000, `the sentinel of run ${run}`);
+          await eventually(
+            () => server.received.slice(from).some((m) => m.id === sentinel.id),
+            10_000,
+            `the sentinel of run ${run}`,
+          );
           await new Promise((resolve) => setTimeout(resolve, 20));
           const counted = (m: { id?: unknown }) => !maybe.has(JSON.stringify(m.id));
           const answers = server.received.slice(from).filter(counted);

@@ -56,9 +56,9 @@ afterEach(async () => {
     const validator = WireValidator.load(revision);
     if (validator) expect(validator.problems(tap.received, tap.sent)).toEqual([]);
   }
-});
+}, 30_000);
 
-describe('the v1 client over stdio', () => {
+describe('the v1 client over stdio', { timeout: 30_000 }, () => {
   it('negotiates 2025-11-25 and pings', async () => {
     const { client, tap } = await connectLegacy();
     const init = tap.received.find((m) => m.result?.protocolVersion);

@@ -173,22 +173,24 @@ const cases: Case[] = [
   ],
 ];
 
-describe('malformed input on stdio', () => {
-  const fixture = new RawFixture();
+describe('malformed input on stdio', { timeout: 30_000 }, () => {
+  let fixture: RawFixture;
   let goodId = 1000;
 
   beforeAll(async () => {
+    fixture = new RawFixture();
     const ready = await fixture.request('warm-up', 'server/discover', { _meta: meta });
     expect(ready.result?.resultType).toBe('complete');
-  });
+  }, 30_000);
 
   afterAll(async () => {
     expect(await fixture.end()).toBe(0);
+    fixture.kill();
     const validator = WireValidator.load('2026-07-28');
     if (validator) {
       expect(validator.problems(fixture.lines, fixture.sent)).toEqual([]);
     }
-  });
+  }, 30_000);
 
   it('has at least 20 kinds of malformed input', () => {
     expect(cases.length).toBeGreaterThanOrEqual(20);

@@ -9,7 +9,7 @@ import type { WireMessage } from './support/wire.js';
 const COUNT = 1000;
 const sleepFor = (index: number) => (index * 7) % 40;
 
-describe('many requests in flight on stdio', () => {
+describe('many requests in flight on stdio', { timeout: 90_000 }, () => {
   it('answers 1,000 tools/call requests written at once, each matched by id', async () => {
     const fixture = new RawFixture();
     try {

@@ -14,7 +14,7 @@ import { WireValidator } from './support/wireSchema.js';
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
-});
+}, 30_000);
 
 function v2Client(mode: 'legacy' | 'modern', answers: Record<string, string>) {
   const client = new ModernClient(
@@ -48,7 +48,7 @@ async function connect(
   return tap;
 }
 
-describe('the v2 client in legacy mode over stdio', () => {
+describe('the v2 client in legacy mode over stdio', { timeout: 30_000 }, () => {
   it.each([
     ['test_input_required_result_elicitation', 'Hello, Carol!'],
     ['test_input_required_result_multi_round', 'Hello, Carol! Your favorite color is red.'],
@@ -63,7 +63,7 @@ describe('the v2 client in legacy mode over stdio', () => {
   });
 });
 
-describe('one fixture binary, both eras', () => {
+describe('one fixture binary, both eras', { timeout: 30_000 }, () => {
   it('serves a legacy client and a modern client at the same time (two processes)', async () => {
     const legacy = new LegacyClient({ name: 'rondo-v1', version: '1.0.0' }, { capabilities: {} });
     const legacyTransport = new LegacyStdio(fixtureServerParams());

@@ -46,9 +46,9 @@ afterEach(async () => {
     await client.close();
     if (validator) expect(validator.problems(tap.received, tap.sent)).toEqual([]);
   }
-});
+}, 30_000);
 
-describe('the v2 client pinned to 2026-07-28 over stdio', () => {
+describe('the v2 client pinned to 2026-07-28 over stdio', { timeout: 30_000 }, () => {
   it('speaks the modern era and reads the fixture identity from server/discover', async () => {
     const { client } = await connectModern();
     expect(client.getProtocolEra()).toBe('modern');

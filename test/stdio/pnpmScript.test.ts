@@ -11,7 +11,7 @@ import { textOf } from './support/wire.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-describe('pnpm fixture --transport stdio', () => {
+describe('pnpm fixture --transport stdio', { timeout: 30_000 }, () => {
   it('serves a client with nothing but JSON-RPC on stdout', async () => {
     const { env } = fixtureServerParams();
     const transport = new StdioClientTransport({

@@ -36,9 +36,9 @@ const exampleParams = (code: string) => ({
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
-});
+}, 30_000);
 
-describe('the @rondo/transport-stdio README', () => {
+describe('the @rondo/transport-stdio README', { timeout: 30_000 }, () => {
   const [example] = blocks(readme('packages/transport-stdio'), 'ts');
 
   it('has a stdio server example', () => {
@@ -65,7 +65,7 @@ describe('the @rondo/transport-stdio README', () => {
   });
 });
 
-describe('the conformance fixture README', () => {
+describe('the conformance fixture README', { timeout: 30_000 }, () => {
   const text = readme('apps/conformance-fixture');
 
   it('shows only command lines the CLI accepts', () => {

@@ -6,11 +6,12 @@
 //   node tooling/scripts/conformance.mjs [--no-build] [--fixture typescript|prolog]
 //        [--fixture-command "<command with {port}>"] [--run 2025-11-25|2026-07-28|2025-06-18 ...]
 //
-// checks.json files land in conformance-results/<run>/ (git-ignored), a log per run beside them.
+// checks.json files land in conformance-results/<run>/ (git-ignored), a log per run beside them;
+// a named fixture other than typescript writes to conformance-results/<fixture>/<run>/.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const CONFORMANCE_VERSION = '0.2.0-alpha.12';
@@ -34,14 +35,18 @@ const FIXTURES = {
 };
 
 function parseArgs(argv) {
-  const args = { build: true, fixtureCommand: FIXTURES.typescript, runs: RUNS };
+  const args = { build: true, fixtureCommand: FIXTURES.typescript, runs: RUNS, resultsDir };
   for (let index = 0; index < argv.length; index += 1) {
     const flag = argv[index];
     const value = () => argv[++index] ?? fail(`${flag} needs a value`);
     if (flag === '--no-build') args.build = false;
-    else if (flag === '--fixture')
+    else if (flag === '--fixture') {
+      const name = value();
       args.fixtureCommand =
-        FIXTURES[value()] ?? fail(`unknown fixture; known: ${Object.keys(FIXTURES).join(', ')}`);
+        FIXTURES[name] ?? fail(`unknown fixture; known: ${Object.keys(FIXTURES).join(', ')}`);
+      // Each named fixture keeps its own results, so runs against two fixtures can overlap.
+      if (name !== 'typescript') args.resultsDir = join(resultsDir, name);
+    }
     else if (flag === '--fixture-command') args.fixtureCommand = value();
     else if (flag === '--run') {
       const name = value();
@@ -151,8 +156,8 @@ function stopFixture(child) {
 }
 
 /** Runs one suite against its own fixture and summarises the output. */
-async function runSuite(run, suite, fixtureCommand) {
-  const outDir = join(resultsDir, run.name);
+async function runSuite(run, suite, fixtureCommand, runsDir) {
+  const outDir = join(runsDir, run.name);
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const port = await freePort();
@@ -209,7 +214,7 @@ async function main() {
   }
   const suite = ensureSuite();
   const results = await Promise.all(
-    args.runs.map((run) => runSuite(run, suite, args.fixtureCommand)),
+    args.runs.map((run) => runSuite(run, suite, args.fixtureCommand, args.resultsDir)),
   );
   let ok = true;
   for (const result of results) {
@@ -223,7 +228,7 @@ async function main() {
       console.log(`  failing scored scenarios: ${result.failedScored.join(', ')}`);
     if (result.failedNotScored.length > 0)
       console.log(`  failing, not scored: ${result.failedNotScored.join(', ')}`);
-    if (!good) console.log(`  details: conformance-results/${result.run}/run.log`);
+    if (!good) console.log(`  details: ${relative(root, join(args.resultsDir, result.run, 'run.log'))}`);
   }
   process.exit(ok ? 0 : 1);
 }

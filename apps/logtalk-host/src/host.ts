@@ -1,6 +1,12 @@
 import { legacyEra } from '@rondo/adapter-2025';
 import { modernEra } from '@rondo/adapter-2026';
-import { createEndpoint, createServer, type Endpoint, type RondoServer } from '@rondo/core';
+import {
+  createEndpoint,
+  createServer,
+  type Endpoint,
+  type RondoServer,
+  type ServerOptions,
+} from '@rondo/core';
 import {
   createPrologProvider,
   type PrologProvider,
@@ -13,6 +19,8 @@ export interface LogtalkHostOptions extends PrologProviderOptions {
   serverName?: string;
   /** The server version clients see; default this package's version. */
   serverVersion?: string;
+  /** Where the server's own diagnostics go; default standard error. */
+  serverLog?: ServerOptions['log'];
 }
 
 /** A Prolog provider composed into a server and an endpoint that serves both eras. */
@@ -32,12 +40,13 @@ const LEGACY_REVISIONS = ['2025-11-25', '2025-06-18'];
  * and the legacy (2025-11-25, 2025-06-18) eras. The endpoint is ready when this resolves.
  */
 export async function createLogtalkHost(options: LogtalkHostOptions): Promise<LogtalkHost> {
-  const { serverName, serverVersion, ...bridge } = options;
+  const { serverName, serverVersion, serverLog, ...bridge } = options;
   const provider = await createPrologProvider(bridge);
   const server = createServer({
     name: serverName ?? 'rondo-logtalk',
     version: serverVersion ?? '0.1.0',
     title: `${provider.name} (rondo-logtalk)`,
+    ...(serverLog ? { log: serverLog } : {}),
   }).provider(provider);
   const endpoint = createEndpoint(server, {
     modern: modernEra({ alsoSupported: LEGACY_REVISIONS }),

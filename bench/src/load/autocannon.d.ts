@@ -5,7 +5,10 @@ declare module 'autocannon' {
     path?: string;
     headers?: Record<string, string>;
     body?: string | Buffer;
-    setupRequest?: (request: AutocannonRequest, context: Record<string, unknown>) => AutocannonRequest;
+    setupRequest?: (
+      request: AutocannonRequest,
+      context: Record<string, unknown>,
+    ) => AutocannonRequest;
     onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
   }
   interface AutocannonOptions extends AutocannonRequest {

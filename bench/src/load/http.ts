@@ -34,11 +34,19 @@ export function httpDriver(child: ServerChild, load: HttpLoad): Driver {
 
 /** Opens a legacy session (initialize, then initialized) and returns its id, if the server issued one. */
 export async function openLegacySession(url: string): Promise<string | undefined> {
-  const init = await fetch(url, { method: 'POST', headers: legacyHeaders(undefined), body: legacyInitialize(0) });
+  const init = await fetch(url, {
+    method: 'POST',
+    headers: legacyHeaders(undefined),
+    body: legacyInitialize(0),
+  });
   const sessionId = init.headers.get('mcp-session-id') ?? undefined;
   await init.text();
   if (!init.ok) throw new Error(`initialize failed with HTTP ${init.status}`);
-  const done = await fetch(url, { method: 'POST', headers: legacyHeaders(sessionId), body: LEGACY_INITIALIZED });
+  const done = await fetch(url, {
+    method: 'POST',
+    headers: legacyHeaders(sessionId),
+    body: LEGACY_INITIALIZED,
+  });
   await done.text();
   return sessionId;
 }

@@ -15,15 +15,25 @@ export interface GoalCheck {
 }
 
 /** A contender's throughput relative to another contender of the same scenario. */
-export function ratioTo(scenario: ScenarioResult, who: ContenderResult, role: Role): number | undefined {
+export function ratioTo(
+  scenario: ScenarioResult,
+  who: ContenderResult,
+  role: Role,
+): number | undefined {
   const base = scenario.contenders.find((c) => c.role === role);
-  return base && base.requestsPerSecond > 0 ? who.requestsPerSecond / base.requestsPerSecond : undefined;
+  return base && base.requestsPerSecond > 0
+    ? who.requestsPerSecond / base.requestsPerSecond
+    : undefined;
 }
 
 const HTTP_ROLES: Role[] = ['rondo', 'rondo-express'];
 
 /** How many requests the contender serves per CPU-second of the base's, as a fraction. */
-export function cpuRatioTo(scenario: ScenarioResult, who: ContenderResult, role: Role): number | undefined {
+export function cpuRatioTo(
+  scenario: ScenarioResult,
+  who: ContenderResult,
+  role: Role,
+): number | undefined {
   const base = scenario.contenders.find((c) => c.role === role);
   return base && who.cpuUsPerRequest > 0 ? base.cpuUsPerRequest / who.cpuUsPerRequest : undefined;
 }
@@ -31,10 +41,25 @@ export function cpuRatioTo(scenario: ScenarioResult, who: ContenderResult, role:
 /** Checks every goal the issue sets against the scenarios that measure it. */
 export function checkGoals(scenarios: ScenarioResult[]): GoalCheck[] {
   const checks: GoalCheck[] = [];
-  const add = (goal: string, scenario: ScenarioResult, who: ContenderResult, base: Role, target: number) => {
+  const add = (
+    goal: string,
+    scenario: ScenarioResult,
+    who: ContenderResult,
+    base: Role,
+    target: number,
+  ) => {
     const ratio = ratioTo(scenario, who, base);
     const cpuRatio = cpuRatioTo(scenario, who, base);
-    if (ratio !== undefined) checks.push({ goal, scenario: scenario.id, contender: who.label, ratio, cpuRatio, target, met: ratio >= target });
+    if (ratio !== undefined)
+      checks.push({
+        goal,
+        scenario: scenario.id,
+        contender: who.label,
+        ratio,
+        cpuRatio,
+        target,
+        met: ratio >= target,
+      });
   };
   for (const scenario of scenarios) {
     for (const who of scenario.contenders) {
@@ -42,8 +67,10 @@ export function checkGoals(scenarios: ScenarioResult[]): GoalCheck[] {
         add('HTTP >= 60% of the node:http ceiling', scenario, who, 'ceiling', 0.6);
         add('HTTP >= 20x the SDK v2', scenario, who, 'sdk', 20);
       }
-      if (scenario.transport === 'stdio' && who.role === 'rondo') add('stdio >= 50% of the raw echo', scenario, who, 'ceiling', 0.5);
-      if (who.role === 'rondo-bridge') add('bridge >= 50% of the TS-native tool', scenario, who, 'rondo', 0.5);
+      if (scenario.transport === 'stdio' && who.role === 'rondo')
+        add('stdio >= 50% of the raw echo', scenario, who, 'ceiling', 0.5);
+      if (who.role === 'rondo-bridge')
+        add('bridge >= 50% of the TS-native tool', scenario, who, 'rondo', 0.5);
     }
   }
   return checks;

@@ -21,11 +21,14 @@ const BAR_HEIGHT = 18;
 const GAP = 4;
 const TITLE_HEIGHT = 26;
 
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escape = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 function scenarioGroup(scenario: ScenarioResult, top: number): { svg: string; height: number } {
   const best = Math.max(1, ...scenario.contenders.map((c) => c.requestsPerSecond));
-  const parts = [`<text x="8" y="${top + 17}" class="title">${escape(`${scenario.id}: ${scenario.title}`)}</text>`];
+  const parts = [
+    `<text x="8" y="${top + 17}" class="title">${escape(`${scenario.id}: ${scenario.title}`)}</text>`,
+  ];
   scenario.contenders.forEach((c, i) => {
     const y = top + TITLE_HEIGHT + i * (BAR_HEIGHT + GAP);
     const width = Math.max(1, (c.requestsPerSecond / best) * BAR_AREA);
@@ -35,7 +38,10 @@ function scenarioGroup(scenario: ScenarioResult, top: number): { svg: string; he
       `<text x="${(LABEL_WIDTH + width + 6).toFixed(1)}" y="${y + 13}">${c.requestsPerSecond.toFixed(0)} req/s, p99 ${c.p99Ms.toFixed(1)} ms</text>`,
     );
   });
-  return { svg: parts.join('\n'), height: TITLE_HEIGHT + scenario.contenders.length * (BAR_HEIGHT + GAP) + 14 };
+  return {
+    svg: parts.join('\n'),
+    height: TITLE_HEIGHT + scenario.contenders.length * (BAR_HEIGHT + GAP) + 14,
+  };
 }
 
 /** The chart as an SVG document. */

@@ -3,12 +3,25 @@ import { mib } from '../memory.js';
 import type { ScenarioResult } from '../run.js';
 import { ratioTo, type GoalCheck } from './ratios.js';
 
-const pad = (text: string, width: number, right = false) => (right ? text.padStart(width) : text.padEnd(width));
-const ratio = (value: number | undefined) => (value === undefined ? '-' : value >= 10 ? `${value.toFixed(1)}x` : `${(value * 100).toFixed(0)}%`);
+const pad = (text: string, width: number, right = false) =>
+  right ? text.padStart(width) : text.padEnd(width);
+const ratio = (value: number | undefined) =>
+  value === undefined ? '-' : value >= 10 ? `${value.toFixed(1)}x` : `${(value * 100).toFixed(0)}%`;
 
 /** The results as a fixed-width text table, one block per scenario. */
 export function formatTable(scenarios: ScenarioResult[]): string {
-  const header = [pad('contender', 22), pad('req/s', 9, true), pad('p50 ms', 8, true), pad('p99 ms', 8, true), pad('CPU us/req', 10, true), pad('peak RSS', 11, true), pad('errors', 7, true), pad('/ceiling', 9, true), pad('/SDK', 8, true), pad('/TS', 6, true)].join(' ');
+  const header = [
+    pad('contender', 22),
+    pad('req/s', 9, true),
+    pad('p50 ms', 8, true),
+    pad('p99 ms', 8, true),
+    pad('CPU us/req', 10, true),
+    pad('peak RSS', 11, true),
+    pad('errors', 7, true),
+    pad('/ceiling', 9, true),
+    pad('/SDK', 8, true),
+    pad('/TS', 6, true),
+  ].join(' ');
   const blocks = scenarios.map((scenario) => {
     const rows = scenario.contenders.map((c) =>
       [
@@ -32,7 +45,10 @@ export function formatTable(scenarios: ScenarioResult[]): string {
 /** The goals, one line each. */
 export function formatGoals(checks: GoalCheck[]): string {
   return checks
-    .map((c) => `${c.met ? 'met   ' : 'MISSED'} ${c.goal}: ${c.contender} in ${c.scenario} = ${ratio(c.ratio)}, by CPU per request ${ratio(c.cpuRatio)} (goal ${ratio(c.target)})`)
+    .map(
+      (c) =>
+        `${c.met ? 'met   ' : 'MISSED'} ${c.goal}: ${c.contender} in ${c.scenario} = ${ratio(c.ratio)}, by CPU per request ${ratio(c.cpuRatio)} (goal ${ratio(c.target)})`,
+    )
     .join('\n');
 }
 

@@ -2,7 +2,13 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import { ECHO_ARGUMENTS } from '../wire.js';
-import { confirmForm, textObjectSchema, echoResult, fillerDescription, fillerToolNames } from './catalog.js';
+import {
+  confirmForm,
+  textObjectSchema,
+  echoResult,
+  fillerDescription,
+  fillerToolNames,
+} from './catalog.js';
 import { argument, reportReady } from './control.js';
 
 /**
@@ -28,12 +34,20 @@ function fixedResult(kind: string, tools: number): Record<string, unknown> {
       return {
         resultType: 'input_required',
         inputRequests: {
-          q1: { method: 'elicitation/create', params: { mode: 'form', message: 'Go on?', requestedSchema: confirmForm() } },
+          q1: {
+            method: 'elicitation/create',
+            params: { mode: 'form', message: 'Go on?', requestedSchema: confirmForm() },
+          },
         },
         requestState: 'ceiling-state',
       };
     default:
-      return { resultType: 'complete', ...echoResult(ECHO_ARGUMENTS.text) };
+      // As large as a real answer: the same result, resultType and serverInfo.
+      return {
+        ...echoResult(ECHO_ARGUMENTS.text),
+        resultType: 'complete',
+        _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'ceiling', version: '1.0.0' } },
+      };
   }
 }
 
@@ -46,12 +60,15 @@ function serveFixedHttp(body: Buffer): void {
       res.end(body);
     });
   });
-  server.listen(0, '127.0.0.1', () => reportReady({ port: (server.address() as AddressInfo).port, path: '/mcp' }));
+  server.listen(0, '127.0.0.1', () =>
+    reportReady({ port: (server.address() as AddressInfo).port, path: '/mcp' }),
+  );
 }
 
 function serveEchoWebSocket(): void {
-  const wss: WebSocketServer = new WebSocketServer({ host: '127.0.0.1', port: 0, path: '/ws' }, () =>
-    reportReady({ port: (wss.address() as AddressInfo).port, path: '/ws' }),
+  const wss: WebSocketServer = new WebSocketServer(
+    { host: '127.0.0.1', port: 0, path: '/ws' },
+    () => reportReady({ port: (wss.address() as AddressInfo).port, path: '/ws' }),
   );
   wss.on('connection', (socket) => {
     socket.on('message', (data, isBinary) => socket.send(data, { binary: isBinary }));

@@ -24,19 +24,30 @@ import { argument, reportReady } from './control.js';
 const ECHO_PL = fileURLToPath(new URL('../../prolog/echo.pl', import.meta.url));
 
 function addNativeTools(server: RondoServer, fillers: number): void {
-  server.tool('echo', { description: 'Echoes its text.', input: z.object({ text: z.string() }) }, ({ text: value }) =>
-    structured({ text: value }, [text(value)]),
+  server.tool(
+    'echo',
+    { description: 'Echoes its text.', input: z.object({ text: z.string() }) },
+    ({ text: value }) => structured({ text: value }, [text(value)]),
   );
   // Three rounds: two questions (q1, q2) carried by a sealed state, then the answer.
-  server.tool('mrtr', { description: 'Asks twice, then echoes.', input: z.object({ text: z.string() }) }, (args, ctx) => {
-    const step = typeof ctx.requestState === 'number' ? ctx.requestState : 0;
-    if (step < 2) {
-      return inputRequired([inputRequest(`q${step + 1}`, formElicitation('Go on?', confirmForm()))], step + 1);
-    }
-    return structured({ text: args.text }, [text(args.text)]);
-  });
+  server.tool(
+    'mrtr',
+    { description: 'Asks twice, then echoes.', input: z.object({ text: z.string() }) },
+    (args, ctx) => {
+      const step = typeof ctx.requestState === 'number' ? ctx.requestState : 0;
+      if (step < 2) {
+        return inputRequired(
+          [inputRequest(`q${step + 1}`, formElicitation('Go on?', confirmForm()))],
+          step + 1,
+        );
+      }
+      return structured({ text: args.text }, [text(args.text)]);
+    },
+  );
   for (const name of fillerToolNames(fillers)) {
-    server.tool(name, { description: fillerDescription(name), input: textObjectSchema() }, () => text(name));
+    server.tool(name, { description: fillerDescription(name), input: textObjectSchema() }, () =>
+      text(name),
+    );
   }
 }
 
@@ -70,7 +81,10 @@ async function serveExpress(endpoint: Endpoint): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const endpoint = await buildEndpoint(argument('provider', 'native'), Number(argument('tools', '0')));
+  const endpoint = await buildEndpoint(
+    argument('provider', 'native'),
+    Number(argument('tools', '0')),
+  );
   switch (argument('transport', 'http-node')) {
     case 'stdio':
       serveStdio(endpoint);

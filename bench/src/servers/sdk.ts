@@ -16,19 +16,38 @@ import { argument, reportReady } from './control.js';
 const fillers = Number(argument('tools', '0'));
 
 function makeServer(): McpServer {
-  const server = new McpServer({ name: 'sdk-bench', version: '1.0.0' }, { capabilities: { tools: {} } });
-  const input = z.object({ text: z.string() });
-  server.registerTool('echo', { description: 'Echoes its text.', inputSchema: input }, ({ text }) =>
-    echoResult(text) as { content: { type: 'text'; text: string }[] },
+  const server = new McpServer(
+    { name: 'sdk-bench', version: '1.0.0' },
+    { capabilities: { tools: {} } },
   );
-  server.registerTool('mrtr', { description: 'Asks twice, then echoes.', inputSchema: input }, ({ text }, ctx) => {
-    const step = Number(ctx.mcpReq.requestState<string>() ?? '0');
-    if (step < 2) {
-      const ask = inputRequired.elicit({ message: 'Go on?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } });
-      return inputRequired({ inputRequests: { [`q${step + 1}`]: ask }, requestState: String(step + 1) });
-    }
-    return echoResult(text) as { content: { type: 'text'; text: string }[] };
-  });
+  const input = z.object({ text: z.string() });
+  server.registerTool(
+    'echo',
+    { description: 'Echoes its text.', inputSchema: input },
+    ({ text }) => echoResult(text) as { content: { type: 'text'; text: string }[] },
+  );
+  server.registerTool(
+    'mrtr',
+    { description: 'Asks twice, then echoes.', inputSchema: input },
+    ({ text }, ctx) => {
+      const step = Number(ctx.mcpReq.requestState<string>() ?? '0');
+      if (step < 2) {
+        const ask = inputRequired.elicit({
+          message: 'Go on?',
+          requestedSchema: {
+            type: 'object',
+            properties: { ok: { type: 'boolean' } },
+            required: ['ok'],
+          },
+        });
+        return inputRequired({
+          inputRequests: { [`q${step + 1}`]: ask },
+          requestState: String(step + 1),
+        });
+      }
+      return echoResult(text) as { content: { type: 'text'; text: string }[] };
+    },
+  );
   for (const name of fillerToolNames(fillers)) {
     server.registerTool(name, { description: fillerDescription(name), inputSchema: input }, () => ({
       content: [{ type: 'text', text: name }],
@@ -47,7 +66,8 @@ function nodeAdapter(handler: Handler, port: () => number) {
     const abort = new AbortController();
     res.on('close', () => abort.abort());
     const headers = new Headers();
-    for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+    for (let i = 0; i < req.rawHeaders.length; i += 2)
+      headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
     const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
     const response = await handler.fetch(
       new Request(`http://127.0.0.1:${port()}${req.url ?? '/'}`, {
@@ -67,7 +87,10 @@ if (argument('transport', 'http') === 'stdio') {
   serveStdio(() => makeServer(), { legacy: 'serve', onerror: () => undefined });
   reportReady();
 } else {
-  const handler = createMcpHandler(() => makeServer(), { legacy: 'stateless', onerror: () => undefined });
+  const handler = createMcpHandler(() => makeServer(), {
+    legacy: 'stateless',
+    onerror: () => undefined,
+  });
   let port = 0;
   const serve = nodeAdapter(handler, () => port);
   const server = createServer((req, res) => {

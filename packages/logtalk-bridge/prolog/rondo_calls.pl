@@ -157,7 +157,8 @@ omitted('').
 %!  elicit(+Id, +Message, +Schema, -Answer) is det.
 %   The Elicit closure of tool_call/4: asks Node (which asks the client) and waits for the
 %   answer on the channel: accept(Content), decline or cancel.
-elicit(Id, Message, Schema, Answer) :-
+elicit(Id, Message, Schema0, Answer) :-
+    form_schema(Schema0, Schema),
     curly_pairs(J, [type-elicit, id-Id, message-Message, schema-Schema]),
     send(J),
     (   receive(Reply), curly_get(Reply, op, answer), curly_get(Reply, value, V),

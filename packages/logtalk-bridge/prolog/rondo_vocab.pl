@@ -4,7 +4,8 @@
 */
 :- module(rondo_vocab, [
     tool_value/2, prompt_value/2, resource_value/2, round_value/3,
-    input_response_term/2, text_of/2, state_text/2, state_term/2, sampling_value/2
+    input_response_term/2, text_of/2, state_text/2, state_term/2, sampling_value/2,
+    form_schema/2
 ]).
 
 :- use_module(rondo_json, [curly_pairs/2, curly_get/3]).
@@ -115,7 +116,8 @@ input_request_value(input_request(Key, R), J) :- !,
     request_body(R, RJ), obj([kind-input_request, key-Key, request-RJ], J).
 input_request_value(Other, _) :- bad(input_request, Other).
 
-request_body(form_elicitation(M, S), J) :- !, obj([kind-form_elicitation, message-M, schema-S], J).
+request_body(form_elicitation(M, S0), J) :- !,
+    form_schema(S0, S), obj([kind-form_elicitation, message-M, schema-S], J).
 request_body(url_elicitation(M, U), J) :- !, obj([kind-url_elicitation, message-M, url-U], J).
 request_body(sampling(Ms, Prefs, System, Include), J) :- !,
     request_body(sampling(Ms, Prefs, System, Include, none), J).
@@ -126,6 +128,14 @@ request_body(sampling(Ms, Prefs, System, Include, MaxTokens), J) :- !,
     obj([kind-sampling, messages-MJ|Extra], J).
 request_body(roots, {kind-roots}) :- !.
 request_body(Other, _) :- bad(input_request, Other).
+
+%!  form_schema(+Schema, -Complete) is det.
+%   The schema of a form, with the `properties` every client requires (Logtalk code often
+%   writes just {type-object} for a form with no fields).
+form_schema({}, {type-object, properties-{}}) :- !.
+form_schema(S, S) :- curly_get(S, properties, _), !.
+form_schema({Members}, {Members, properties-{}}) :- !.
+form_schema(S, S).
 
 %!  sampling_value(+Sampling, -Json) is det.
 %   A sampling(...) request body, for mcp_sample/2 (which asks the client at once).

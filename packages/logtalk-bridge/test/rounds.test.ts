@@ -82,7 +82,7 @@ describe('round hooks', () => {
         {
           kind: 'input_request',
           key: 'ok',
-          request: { kind: 'form_elicitation', message: 'Confirm?', schema: { type: 'object' } },
+          request: { kind: 'form_elicitation', message: 'Confirm?', schema: { type: 'object', properties: {} } },
         },
       ],
     });

@@ -29,10 +29,12 @@ export class AnswerChecker {
       answered.set(key, (answered.get(key) ?? 0) + 1);
     }
     for (const [id, count] of expected) {
-      if ((answered.get(id) ?? 0) !== count) found.push(`request id ${id}: sent ${count}, answered ${answered.get(id) ?? 0}`);
+      if ((answered.get(id) ?? 0) !== count)
+        found.push(`request id ${id}: sent ${count}, answered ${answered.get(id) ?? 0}`);
     }
     for (const [id, count] of answered) {
-      if (!expected.has(id)) found.push(`an answer for id ${id} (${count}) that no request carried`);
+      if (!expected.has(id))
+        found.push(`an answer for id ${id} (${count}) that no request carried`);
     }
     found.push(...this.schemaProblems(sent, received));
     return found;
@@ -46,9 +48,16 @@ export class AnswerChecker {
     for (const revision of [MODERN, LEGACY] as const) {
       const validator = this.validators[revision];
       if (!validator) continue;
-      const mine = received.filter((m) => (revisionById.get(JSON.stringify(m.id)) ?? MODERN) === revision);
+      const mine = received.filter(
+        (m) => (revisionById.get(JSON.stringify(m.id)) ?? MODERN) === revision,
+      );
       // Duplicate ids across eras would confuse the method lookup: validate per revision only.
-      found.push(...validator.problems(mine, requests.filter((r) => revisionOf(r) === revision)));
+      found.push(
+        ...validator.problems(
+          mine,
+          requests.filter((r) => revisionOf(r) === revision),
+        ),
+      );
     }
     return found;
   }

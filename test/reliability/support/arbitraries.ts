@@ -10,7 +10,9 @@ type Path = (string | number)[];
 
 function pathsOf(value: unknown, prefix: Path = []): Path[] {
   if (typeof value !== 'object' || value === null) return [prefix];
-  const entries = Array.isArray(value) ? value.map((v, i) => [i, v] as const) : Object.entries(value);
+  const entries = Array.isArray(value)
+    ? value.map((v, i) => [i, v] as const)
+    : Object.entries(value);
   return [prefix, ...entries.flatMap(([key, child]) => pathsOf(child, [...prefix, key]))];
 }
 
@@ -32,17 +34,25 @@ export const mutatedMessage: fc.Arbitrary<unknown> = fc
     fc.tuple(
       fc.constant(seed),
       fc.constantFrom(...pathsOf(seed)),
-      fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom(null, '', 0, -1, 2 ** 53, 'tools/call', [], {})),
+      fc.oneof(
+        fc.jsonValue({ maxDepth: 2 }),
+        fc.constantFrom(null, '', 0, -1, 2 ** 53, 'tools/call', [], {}),
+      ),
       fc.nat(4),
     ),
   )
-  .map(([seed, path, replacement, op]) => (op === 0 ? seed : mutate(seed, path, replacement, op === 1)));
+  .map(([seed, path, replacement, op]) =>
+    op === 0 ? seed : mutate(seed, path, replacement, op === 1),
+  );
 
 /** Text of a frame: JSON of a mutated message, random JSON, or random bytes decoded as UTF-8. */
 export const hostileText: fc.Arbitrary<string> = fc.oneof(
   { weight: 5, arbitrary: mutatedMessage.map((m) => JSON.stringify(m) ?? 'undefined') },
   { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)) },
-  { weight: 2, arbitrary: fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b).toString('utf8')) },
+  {
+    weight: 2,
+    arbitrary: fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b).toString('utf8')),
+  },
   { weight: 1, arbitrary: fc.string({ maxLength: 50 }) },
 );
 

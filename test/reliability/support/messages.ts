@@ -32,7 +32,12 @@ export function initialize(id: number | string): Message {
 }
 
 /** One round of the 3-round MRTR flow on `mrtr`. */
-export function mrtrRound(id: number | string, round: number, text: string, state?: unknown): Message {
+export function mrtrRound(
+  id: number | string,
+  round: number,
+  text: string,
+  state?: unknown,
+): Message {
   const params: Message = { name: 'mrtr', arguments: { text } };
   if (round > 1) {
     params.inputResponses = { [`q${round - 1}`]: { action: 'accept', content: { ok: true } } };
@@ -62,7 +67,9 @@ export const SEED_MESSAGES: Message[] = [
 ];
 
 /** True when `value` is a JSON-RPC request a server must answer (a string or safe-integer id, a method). */
-export function isAnswerableRequest(value: unknown): value is Message & { id: string | number; method: string } {
+export function isAnswerableRequest(
+  value: unknown,
+): value is Message & { id: string | number; method: string } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const m = value as Message;
   const idOk = typeof m.id === 'string' || (typeof m.id === 'number' && Number.isSafeInteger(m.id));

@@ -38,7 +38,9 @@ export interface ReliabilityServer {
  * time is up, reporting progress first, so responses turn into streams), `big` (a large result for
  * slow readers), and, with `bridge`, the Prolog `echo` as `prolog_echo` (two workers).
  */
-export async function startReliabilityServer(options: { bridge?: boolean } = {}): Promise<ReliabilityServer> {
+export async function startReliabilityServer(
+  options: { bridge?: boolean } = {},
+): Promise<ReliabilityServer> {
   let active = 0;
   const counted = async <T>(work: () => Promise<T> | T): Promise<T> => {
     active++;
@@ -48,7 +50,11 @@ export async function startReliabilityServer(options: { bridge?: boolean } = {})
       active--;
     }
   };
-  const server = createServer({ name: 'rondo-reliability', version: '1.0.0', log: () => undefined });
+  const server = createServer({
+    name: 'rondo-reliability',
+    version: '1.0.0',
+    log: () => undefined,
+  });
   const schema = (properties: Record<string, 'string' | 'number'>) => ({
     type: 'object',
     properties: Object.fromEntries(Object.entries(properties).map(([k, type]) => [k, { type }])),
@@ -57,14 +63,22 @@ export async function startReliabilityServer(options: { bridge?: boolean } = {})
   const textInput = schema({ text: 'string' });
   const str = (value: unknown) => String(value);
   const num = (value: unknown) => Number(value);
-  server.tool('echo', { input: textInput }, (args) => counted(() => structured({ text: str(args.text) }, [text(str(args.text))])));
-  server.tool('add', { input: schema({ a: 'number', b: 'number' }) }, (args) => counted(() => structured({ sum: num(args.a) + num(args.b) })));
+  server.tool('echo', { input: textInput }, (args) =>
+    counted(() => structured({ text: str(args.text) }, [text(str(args.text))])),
+  );
+  server.tool('add', { input: schema({ a: 'number', b: 'number' }) }, (args) =>
+    counted(() => structured({ sum: num(args.a) + num(args.b) })),
+  );
   server.tool('mrtr', { input: textInput }, (args, ctx) =>
     counted(() => {
       const step = typeof ctx.requestState === 'number' ? ctx.requestState : 0;
-      if (step >= 2) return structured({ text: str(args.text), rounds: step + 1 }, [text(str(args.text))]);
+      if (step >= 2)
+        return structured({ text: str(args.text), rounds: step + 1 }, [text(str(args.text))]);
       const form = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] };
-      return inputRequired([inputRequest(`q${step + 1}`, formElicitation('Go on?', form))], step + 1);
+      return inputRequired(
+        [inputRequest(`q${step + 1}`, formElicitation('Go on?', form))],
+        step + 1,
+      );
     }),
   );
   server.tool('slow', { input: schema({ ms: 'number' }) }, (args, ctx) =>
@@ -72,15 +86,24 @@ export async function startReliabilityServer(options: { bridge?: boolean } = {})
       ctx.progress(0, 1, 'started');
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, num(args.ms));
-        ctx.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+        ctx.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), {
+          once: true,
+        });
       });
       return text(ctx.signal.aborted ? 'cancelled' : 'done');
     }),
   );
-  server.tool('big', { input: schema({ kib: 'number' }) }, (args) => counted(() => text('x'.repeat(num(args.kib) * 1024))));
+  server.tool('big', { input: schema({ kib: 'number' }) }, (args) =>
+    counted(() => text('x'.repeat(num(args.kib) * 1024))),
+  );
   let bridge: PrologProvider | undefined;
   if (options.bridge && !swiplMissing()) {
-    bridge = await createPrologProvider({ files: [PROLOG_ECHO], workers: 2, name: 'prolog_echo', onLog: () => undefined });
+    bridge = await createPrologProvider({
+      files: [PROLOG_ECHO],
+      workers: 2,
+      name: 'prolog_echo',
+      onLog: () => undefined,
+    });
     server.provider(renamed(bridge));
   }
   const inner = createEndpoint(server, {
@@ -131,13 +154,20 @@ function renamed(provider: PrologProvider): PrologProvider {
   const tools = () => (provider.tools?.() ?? []).map((t) => ({ ...t, name: `prolog_${t.name}` }));
   return Object.assign(Object.create(provider) as PrologProvider, {
     tools,
-    callTool: (name: string, args: Record<string, unknown>, ctx: Parameters<NonNullable<PrologProvider['callTool']>>[2]) =>
-      provider.callTool!(name.replace(/^prolog_/, ''), args, ctx),
+    callTool: (
+      name: string,
+      args: Record<string, unknown>,
+      ctx: Parameters<NonNullable<PrologProvider['callTool']>>[2],
+    ) => provider.callTool!(name.replace(/^prolog_/, ''), args, ctx),
   });
 }
 
 /** Resolves once `predicate` holds, polling; rejects after `timeoutMs`. */
-export async function eventually(predicate: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
+export async function eventually(
+  predicate: () => boolean,
+  timeoutMs = 5000,
+  what = 'condition',
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!predicate()) {
     if (Date.now() > deadline) throw new Error(`${what} not reached within ${timeoutMs} ms`);

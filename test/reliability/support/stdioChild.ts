@@ -15,7 +15,10 @@ export class StdioChild {
 
   constructor() {
     const params = fixtureServerParams();
-    this.child = spawn(params.command, [FIXTURE_MAIN, '--transport', 'stdio'], { env: params.env, stdio: 'pipe' });
+    this.child = spawn(params.command, [FIXTURE_MAIN, '--transport', 'stdio'], {
+      env: params.env,
+      stdio: 'pipe',
+    });
     this.child.stderr.resume();
     this.child.stdout.setEncoding('utf8');
     this.child.stdout.on('data', (chunk: string) => {
@@ -46,7 +49,9 @@ export class StdioChild {
 
   /** Resident memory of the process now. */
   rssBytes(): number {
-    const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${this.child.pid}/status`, 'utf8'));
+    const match = /^VmRSS:\s+(\d+) kB/m.exec(
+      readFileSync(`/proc/${this.child.pid}/status`, 'utf8'),
+    );
     return Number(match?.[1] ?? 0) * 1024;
   }
 
