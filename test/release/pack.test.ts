@@ -10,6 +10,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -58,11 +59,8 @@ describe(
       const core = JSON.parse(readFileSync(join(unpacked['@rondo/core']!, 'package.json'), 'utf8'));
       // What a user adds besides Rondo itself (the README install lines): zod, and express for the router.
       const express = JSON.parse(
-        readFileSync(
-          join(repoRoot, 'node_modules', '.pnpm', 'node_modules', 'express', 'package.json'),
-          'utf8',
-        ),
-      );
+        readFileSync(createRequire(join(repoRoot, 'package.json')).resolve('express/package.json'), 'utf8'),
+      ) as { version: string };
       await installScratch(scratch, tarballs, {
         zod: core.dependencies.zod,
         express: express.version,
