@@ -62,6 +62,7 @@ export async function runScenario(
         const cpuBefore = entry.child.cpuMs();
         entry.slices.push(await entry.driver.run(options.sliceMs));
         entry.cpuMs += entry.child.cpuMs() - cpuBefore;
+        await settle(entry.child);
       }
       log(
         `  round ${round + 1}/${options.rounds}: ${running.map((e) => `${e.contender.label} ${rate(e.slices.at(-1)).toFixed(0)}/s`).join(', ')}`,
@@ -78,6 +79,21 @@ export async function runScenario(
       await entry.driver.close();
       await entry.child.stop();
     }
+  }
+}
+
+/**
+ * Waits until a server is quiet again (under 5% of a CPU for 100 ms, at most 5 s), so work a slice
+ * left behind (say, Prolog workers restarting after cancelled calls) does not fall on the next
+ * contender's slice.
+ */
+async function settle(child: ServerChild): Promise<void> {
+  const deadline = Date.now() + 5000;
+  for (let before = child.cpuMs(); Date.now() < deadline;) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const now = child.cpuMs();
+    if (now - before < 5) return;
+    before = now;
   }
 }
 

@@ -106,7 +106,9 @@ describe('faults of the rondo-logtalk CLI over stdio', { timeout: 30_000 }, () =
     });
     expect(run.status).toBe(1);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toContain(`rondo-logtalk: load error: ${broken}:4: Syntax error: Operator expected`);
+    expect(run.stderr).toContain(
+      `rondo-logtalk: load error: ${broken}:4: Syntax error: Operator expected`,
+    );
   });
 
   it('exits 2 with the usage on a command-line mistake, and documents every option in --help', () => {

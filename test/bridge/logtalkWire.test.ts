@@ -1,4 +1,7 @@
-import { Client as ModernClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -55,7 +58,9 @@ async function overHttp(file: string): Promise<ModernClient> {
       versionNegotiation: { mode: { pin: '2026-07-28' } },
     },
   );
-  await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { fetch: tap.fetch }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(server.url), { fetch: tap.fetch }),
+  );
   httpRuns.push({ client, tap, server });
   return client;
 }
@@ -63,7 +68,9 @@ async function overHttp(file: string): Promise<ModernClient> {
 describe.skipIf(!home)('Logtalk objects served by rondo-logtalk', { timeout: 60_000 }, () => {
   it('serves the .lgt bird expert over stdio: tool_call/4 elicitation with the v1 client', async () => {
     const client = await overStdio(BIRDS_LGT);
-    client.setRequestHandler(ElicitRequestSchema, async (request) => peregrineAnswer(request.params));
+    client.setRequestHandler(ElicitRequestSchema, async (request) =>
+      peregrineAnswer(request.params),
+    );
     const result = await client.callTool({ name: 'identify_bird', arguments: {} });
     expect(result.structuredContent).toEqual({ message: PEREGRINE });
     const { resources } = await client.listResources();
@@ -95,7 +102,9 @@ describe.skipIf(!home)('Logtalk objects served by rondo-logtalk', { timeout: 60_
     }));
     expect(textOf(await client.callTool({ name: 'ask', arguments: {} }))).toBe('Hi Ann');
     const prompt = await client.getPrompt({ name: 'hello', arguments: { who: 'Bo' } });
-    expect(prompt.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Hello Bo' } }]);
+    expect(prompt.messages).toEqual([
+      { role: 'user', content: { type: 'text', text: 'Hello Bo' } },
+    ]);
   });
 
   it('serves an object implementing the protocols over HTTP: round hook with state and progress', async () => {

@@ -1,4 +1,7 @@
-import { Client as ModernClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
@@ -21,8 +24,12 @@ import { validatorFor } from './support/wireClient.js';
 // wire over HTTP); progress notifications before the final result, in both eras.
 
 const legacyClients: { client: Client; tap: WireTap }[] = [];
-const modernRuns: { client: ModernClient; tap: HttpTap; http: HttpServerHandle; host: HostedProlog }[] =
-  [];
+const modernRuns: {
+  client: ModernClient;
+  tap: HttpTap;
+  http: HttpServerHandle;
+  host: HostedProlog;
+}[] = [];
 
 afterEach(async () => {
   for (const { client, tap } of legacyClients.splice(0)) {
@@ -145,10 +152,12 @@ describe('the v2 client on the modern wire over HTTP', { timeout: 30_000 }, () =
 
   it('answers several input requests and state over rounds (the Prolog fixture)', async () => {
     const { client } = await modernOverHttp(PROLOG_FIXTURE);
-    client.setRequestHandler('elicitation/create', async (request) => ({
-      action: 'accept',
-      content: request.params.message.includes('color') ? { color: 'blue' } : { name: 'Alice' },
-    }));
+    client.setRequestHandler('elicitation/create', async (request) => {
+      const content: Record<string, string> = request.params.message.includes('color')
+        ? { color: 'blue' }
+        : { name: 'Alice' };
+      return { action: 'accept', content };
+    });
     client.setRequestHandler('sampling/createMessage', async () => ({
       role: 'assistant',
       model: 'test-model',

@@ -111,7 +111,10 @@ describe.each(eras)('a Prolog provider on the %s wire', { timeout: 30_000 }, (_e
     expect(eraNeutral(await call(client, 'media')).content).toEqual([
       { type: 'image', data: 'aGVsbG8=', mimeType: 'image/png' },
       { type: 'audio', data: 'aGVsbG8=', mimeType: 'audio/wav' },
-      { type: 'resource', resource: { uri: 'file:///c', mimeType: 'text/plain', text: 'embedded' } },
+      {
+        type: 'resource',
+        resource: { uri: 'file:///c', mimeType: 'text/plain', text: 'embedded' },
+      },
       {
         type: 'resource',
         resource: { uri: 'file:///d', mimeType: 'application/octet-stream', blob: 'AAEC' },
@@ -209,7 +212,10 @@ describe('era-specific forms of a Prolog provider', { timeout: 30_000 }, () => {
   it('adds cache_policy/4 hints to modern list, read and discover results only', async () => {
     const modern = host.modern();
     expect(await modern.call('tools/list')).toMatchObject({ ttlMs: 1000, cacheScope: 'private' });
-    expect(await modern.call('server/discover')).toMatchObject({ ttlMs: 5000, cacheScope: 'public' });
+    expect(await modern.call('server/discover')).toMatchObject({
+      ttlMs: 5000,
+      cacheScope: 'public',
+    });
     expect(await modern.call('resources/read', { uri: 'mem://a' })).toMatchObject({
       ttlMs: 2000,
       cacheScope: 'public',

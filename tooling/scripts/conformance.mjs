@@ -46,8 +46,7 @@ function parseArgs(argv) {
         FIXTURES[name] ?? fail(`unknown fixture; known: ${Object.keys(FIXTURES).join(', ')}`);
       // Each named fixture keeps its own results, so runs against two fixtures can overlap.
       if (name !== 'typescript') args.resultsDir = join(resultsDir, name);
-    }
-    else if (flag === '--fixture-command') args.fixtureCommand = value();
+    } else if (flag === '--fixture-command') args.fixtureCommand = value();
     else if (flag === '--run') {
       const name = value();
       const run = RUNS.find((candidate) => candidate.name === name) ?? fail(`unknown run ${name}`);
@@ -228,7 +227,8 @@ async function main() {
       console.log(`  failing scored scenarios: ${result.failedScored.join(', ')}`);
     if (result.failedNotScored.length > 0)
       console.log(`  failing, not scored: ${result.failedNotScored.join(', ')}`);
-    if (!good) console.log(`  details: ${relative(root, join(args.resultsDir, result.run, 'run.log'))}`);
+    if (!good)
+      console.log(`  details: ${relative(root, join(args.resultsDir, result.run, 'run.log'))}`);
   }
   process.exit(ok ? 0 : 1);
 }

@@ -112,7 +112,10 @@ export function parseHostArgs(argv: readonly string[]): HostArgs {
     help: values.help,
     transport,
     host: values.host,
-    port: values.port === undefined ? DEFAULT_PORTS[transport] : integer('--port', values.port, 0, 65535),
+    port:
+      values.port === undefined
+        ? DEFAULT_PORTS[transport]
+        : integer('--port', values.port, 0, 65535),
     files: positionals,
   };
   if (values.path !== undefined) args.path = values.path;
@@ -123,7 +126,9 @@ export function parseHostArgs(argv: readonly string[]): HostArgs {
   if (values.timeout !== undefined) {
     const seconds = Number(values.timeout);
     if (!Number.isFinite(seconds) || seconds <= 0)
-      throw new UsageError(`--timeout must be a positive number of seconds, got "${values.timeout}"`);
+      throw new UsageError(
+        `--timeout must be a positive number of seconds, got "${values.timeout}"`,
+      );
     args.timeoutSeconds = seconds;
   }
   if (!args.help && args.files.length === 0) throw new UsageError('no FILE given');

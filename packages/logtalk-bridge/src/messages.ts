@@ -30,7 +30,16 @@ const workerMessage = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('log'),
     id: id.optional(),
-    level: z.enum(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']),
+    level: z.enum([
+      'debug',
+      'info',
+      'notice',
+      'warning',
+      'error',
+      'critical',
+      'alert',
+      'emergency',
+    ]),
     data: json,
     logger: z.string().optional(),
   }),

@@ -1,12 +1,6 @@
 import { rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import {
-  parseVocabulary,
-  vocabularySchemas,
-  type Json,
-  type JsonObject,
-  type SamplingRequest,
-} from '@rondo/protocol';
+import { parseVocabulary, vocabularySchemas, type Json, type JsonObject } from '@rondo/protocol';
 import type {
   Arguments,
   CacheableMethod,
@@ -117,9 +111,8 @@ export async function createPrologProvider(
     },
     changed: (change, workerId) => changes.announce(change, workerId),
   };
-  const log = launch.log;
   const changes = new ChangeRelay((message) =>
-    log({ level: 'warning', source: 'bridge', message }),
+    launch.log({ level: 'warning', source: 'bridge', message }),
   );
   const pool = new WorkerPool(
     options.workers ?? availableParallelism(),
@@ -256,10 +249,12 @@ class ChangeRelay {
   announce(change: WorkerChange, workerId: number): void {
     let event: ProviderChange;
     if (change.what === 'resource') {
-      if (change.uri === undefined) return this.warn(`worker ${workerId}: a resource change without uri`);
+      if (change.uri === undefined)
+        return this.warn(`worker ${workerId}: a resource change without uri`);
       event = { kind: 'resource', uri: change.uri };
     } else {
-      const described = change.description === undefined ? 'no description' : parseDescription(change.description);
+      const described =
+        change.description === undefined ? 'no description' : parseDescription(change.description);
       if (typeof described === 'string')
         return this.warn(`worker ${workerId}: ignored a ${change.what} change: ${described}`);
       this.onDescription?.(described);
@@ -296,11 +291,13 @@ function handlersOf(ctx: HandlerContext): CallHandlers {
         request: body,
       });
       if (!parsed.success || parsed.data.request.kind !== 'sampling')
-        throw new Error(`invalid sampling request: ${parsed.error?.issues[0]?.message ?? 'not sampling'}`);
-      const { kind: _kind, ...request } = parsed.data.request as SamplingRequest;
+        throw new Error(
+          `invalid sampling request: ${parsed.error?.issues[0]?.message ?? 'not sampling'}`,
+        );
+      const { kind: _kind, ...request } = parsed.data.request;
       return (await ctx.sample(request)) as unknown as Json;
     },
-    roots: async () => ({ kind: 'roots_result', roots: await ctx.listRoots() }) as unknown as Json,
+    roots: async () => ({ kind: 'roots_result', roots: await ctx.listRoots() }),
   };
 }
 

@@ -45,14 +45,7 @@ export interface WorkerChange {
 
 /** The log levels of MCP, as `mcp_log/2` names them. */
 export type PrologLogLevel =
-  | 'debug'
-  | 'info'
-  | 'notice'
-  | 'warning'
-  | 'error'
-  | 'critical'
-  | 'alert'
-  | 'emergency';
+  'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
 
 /**
  * What a call may do besides answering: report progress, log, ask the client (the `Elicit`

@@ -33,7 +33,12 @@ describe('asking the client and telling it from Prolog', () => {
     const ctx = makeContext({
       sample: async (request) => {
         requests.push(request);
-        return { kind: 'sampling_result', role: 'assistant', content: { type: 'text', text: 'Yo' }, model: 'm' };
+        return {
+          kind: 'sampling_result',
+          role: 'assistant',
+          content: { type: 'text', text: 'Yo' },
+          model: 'm',
+        };
       },
       listRoots: async () => [{ uri: 'file:///a' }, { uri: 'file:///b', name: 'B' }],
     });
@@ -55,13 +60,14 @@ describe('asking the client and telling it from Prolog', () => {
   it('re-reads the lists on mcp_notify/1 and tells the server', async () => {
     const changes: ProviderChange[] = [];
     const stop = provider.onChange!((change) => changes.push(change));
+    const toolNames = async () => (await provider.tools!()).map((t) => t.name);
     expect(provider.capabilities!()).toEqual({ listChanged: true, subscribe: false });
-    expect(provider.tools!().map((t) => t.name)).not.toContain('extra');
+    expect(await toolNames()).not.toContain('extra');
     await provider.callTool!('toggle', {}, makeContext());
-    expect(provider.tools!().map((t) => t.name)).toContain('extra');
+    expect(await toolNames()).toContain('extra');
     expect(changes).toEqual([{ kind: 'tools' }, { kind: 'resource', uri: 'mem://x' }]);
     await provider.callTool!('toggle', {}, makeContext());
-    expect(provider.tools!().map((t) => t.name)).not.toContain('extra');
+    expect(await toolNames()).not.toContain('extra');
     stop();
   });
 });

@@ -82,7 +82,11 @@ describe('round hooks', () => {
         {
           kind: 'input_request',
           key: 'ok',
-          request: { kind: 'form_elicitation', message: 'Confirm?', schema: { type: 'object', properties: {} } },
+          request: {
+            kind: 'form_elicitation',
+            message: 'Confirm?',
+            schema: { type: 'object', properties: {} },
+          },
         },
       ],
     });

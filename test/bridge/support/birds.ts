@@ -4,7 +4,10 @@ import { requireBuiltHost } from './paths.js';
  * Answers the bird expert's questions as someone who saw a peregrine falcon: size "medium" from
  * the menu, "yes" to every yes/no question. The expert then names `peregrine_falcon`.
  */
-export function peregrineAnswer(params: unknown): { action: 'accept'; content: { answer: string } } {
+export function peregrineAnswer(params: unknown): {
+  action: 'accept';
+  content: { answer: string };
+} {
   const { requestedSchema } = params as {
     requestedSchema: { properties: { answer: { enum: string[] } } };
   };

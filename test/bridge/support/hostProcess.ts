@@ -21,7 +21,10 @@ export async function startHostProcess(
   });
   let stderr = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`rondo-logtalk did not start:\n${stderr}`)), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`rondo-logtalk did not start:\n${stderr}`)),
+      30_000,
+    );
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += String(chunk);
       const found = / over (?:http|ws) at (\S+)/.exec(stderr);

@@ -23,7 +23,12 @@ export function tapHttp(): HttpTap {
     const response = await fetch(input, init);
     const type = response.headers.get('content-type') ?? '';
     if (type.includes('application/json'))
-      bodies.push(response.clone().text().then((text) => (text.trim() ? [JSON.parse(text)] : [])));
+      bodies.push(
+        response
+          .clone()
+          .text()
+          .then((text) => (text.trim() ? [JSON.parse(text)] : [])),
+      );
     else if (type.includes('text/event-stream') && response.body)
       bodies.push(readEvents(response.clone().body!));
     return response;

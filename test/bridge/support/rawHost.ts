@@ -44,13 +44,18 @@ export class RawHost {
     this.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method })}\n`);
   }
 
-  async waitFor(predicate: (message: WireMessage) => boolean, timeoutMs = 15_000): Promise<WireMessage> {
+  async waitFor(
+    predicate: (message: WireMessage) => boolean,
+    timeoutMs = 15_000,
+  ): Promise<WireMessage> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.messages.find(predicate);
       if (found) return found;
       if (Date.now() > deadline)
-        throw new Error(`no matching message; stdout ${this.lines.slice(-3).join(' | ')}; stderr ${this.stderr}`);
+        throw new Error(
+          `no matching message; stdout ${this.lines.slice(-3).join(' | ')}; stderr ${this.stderr}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }

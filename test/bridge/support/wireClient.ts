@@ -1,5 +1,5 @@
 import type { Endpoint } from '@rondo/core';
-import type { JsonRpcRequest, JsonRpcResponse } from '@rondo/protocol';
+import type { JsonRpcRequest } from '@rondo/protocol';
 import { MemoryConnection, type ExchangeRecord } from '../../support/memoryConnection.js';
 import type { WireMessage } from '../../stdio/support/wire.js';
 import { WireValidator } from '../../stdio/support/wireSchema.js';
@@ -64,7 +64,7 @@ export class WireClient {
       ? { ...params, _meta: { ...this.meta(), ...(params._meta as object | undefined) } }
       : params;
     const request = { jsonrpc: '2.0', id, method, params: withMeta } as JsonRpcRequest;
-    this.sent.push(request as WireMessage);
+    this.sent.push(request);
     return this.memory.send(request);
   }
 
@@ -95,12 +95,14 @@ export class WireClient {
 
   /** Answers a server-to-client request. */
   answer(request: WireMessage, result: Record<string, unknown>): void {
-    this.memory.send({ jsonrpc: '2.0', id: request.id!, result } as JsonRpcResponse);
+    this.memory.send({ jsonrpc: '2.0', id: request.id!, result });
   }
 
   /** Problems of everything the server wrote, by the revision's schema ([] when the spec is absent). */
   problems(): string[] {
-    return validatorFor(this.revision)?.problems(this.memory.written as WireMessage[], this.sent) ?? [];
+    return (
+      validatorFor(this.revision)?.problems(this.memory.written as WireMessage[], this.sent) ?? []
+    );
   }
 
   close(): void {

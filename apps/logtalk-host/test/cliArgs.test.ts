@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { HELP, parseHostArgs } from '@rondo/logtalk-host';
+
+describe('parseHostArgs', () => {
+  it('defaults to stdio and takes files in any position', () => {
+    expect(parseHostArgs(['a.pl', 'b.lgt'])).toEqual({
+      help: false,
+      transport: 'stdio',
+      host: '127.0.0.1',
+      port: 0,
+      files: ['a.pl', 'b.lgt'],
+    });
+    expect(parseHostArgs(['a.pl', '--transport', 'http', '--port', '8080'])).toMatchObject({
+      transport: 'http',
+      port: 8080,
+      files: ['a.pl'],
+    });
+  });
+
+  it('defaults http to port 3000 and ws to 3001', () => {
+    expect(parseHostArgs(['--transport', 'http', 'a.pl']).port).toBe(3000);
+    expect(parseHostArgs(['--transport', 'ws', 'a.pl']).port).toBe(3001);
+  });
+
+  it('reads the object, workers, timeout in seconds, swipl and name', () => {
+    expect(
+      parseHostArgs([
+        '--object=birds',
+        '--workers',
+        '3',
+        '--timeout',
+        '2.5',
+        '--swipl',
+        '/usr/bin/swipl',
+        '--name',
+        'birds',
+        'birds.pl',
+      ]),
+    ).toMatchObject({
+      object: 'birds',
+      workers: 3,
+      timeoutSeconds: 2.5,
+      swipl: '/usr/bin/swipl',
+      name: 'birds',
+    });
+  });
+
+  it('takes --help without files', () => {
+    expect(parseHostArgs(['--help']).help).toBe(true);
+    for (const option of ['--transport', '--host', '--port', '--object', '--workers', '--timeout'])
+      expect(HELP).toContain(option);
+  });
+
+  it.each([
+    [['--transport', 'pigeon', 'a.pl'], /unknown transport/],
+    [['--port', '70000', 'a.pl'], /--port must be an integer/],
+    [['--workers', '0', 'a.pl'], /--workers must be an integer from 1/],
+    [['--timeout=-1', 'a.pl'], /--timeout must be a positive number/],
+    [['--timeout', 'soon', 'a.pl'], /--timeout must be a positive number/],
+    [['--bogus', 'a.pl'], /bogus/],
+    [[], /no FILE given/],
+  ])('rejects %j', (argv, message) => {
+    expect(() => parseHostArgs(argv)).toThrow(message);
+  });
+});

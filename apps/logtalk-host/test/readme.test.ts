@@ -1,0 +1,10 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runReadmeExample } from '../../../test/support/readmeExample.js';
+
+describe('the logtalk-host README', () => {
+  it('runs its TypeScript example: the bird expert served over HTTP', async () => {
+    const output = await runReadmeExample(fileURLToPath(new URL('..', import.meta.url)), 30_000);
+    expect(output.trim()).toBe("[ 'identify_bird' ]");
+  }, 40_000);
+});
