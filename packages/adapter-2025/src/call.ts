@@ -1,4 +1,4 @@
-import type { Exchange, Peer } from '@rondo/core';
+import { LazyAbortController, type Exchange, type Peer } from '@rondo/core';
 import type { JsonRpcMessage, JsonRpcRequest } from '@rondo/protocol';
 import type { RequestChannel } from './clientRequests.js';
 
@@ -6,18 +6,26 @@ import type { RequestChannel } from './clientRequests.js';
  * One inbound request being handled: its exchange, its cancellation, and whether it was answered.
  * Messages tied to the request (progress, logs, server-to-client requests) ride the request's own
  * exchange, so over HTTP they stream on that POST; once it is answered they fall back to the peer.
+ * Its signal (the client's cancellation joined with the exchange's) is built only when read: most
+ * calls end before anyone listens, and building it costs more than a small call.
  */
 export class LegacyCall implements RequestChannel {
-  readonly signal: AbortSignal;
-  private readonly controller = new AbortController();
+  private readonly cancellation = new LazyAbortController();
+  private joined: AbortSignal | undefined;
   private answered = false;
+  /** The last progress value reported for this call, by any of its rounds. */
+  lastProgress = Number.NEGATIVE_INFINITY;
 
   constructor(
     readonly request: JsonRpcRequest,
     private readonly exchange: Exchange,
     private readonly peer: Peer,
-  ) {
-    this.signal = AbortSignal.any([this.controller.signal, exchange.signal]);
+  ) {}
+
+  /** Aborted when the client cancels the call or the exchange's peer goes away. */
+  get signal(): AbortSignal {
+    this.joined ??= AbortSignal.any([this.cancellation.signal, this.exchange.signal]);
+    return this.joined;
   }
 
   /** The request's params (`{}` when absent). */
@@ -51,6 +59,6 @@ export class LegacyCall implements RequestChannel {
   /** The client cancelled: no answer is sent, and the handler's signal fires. */
   cancel(reason: string): void {
     this.finish();
-    this.controller.abort(new Error(reason));
+    this.cancellation.abort(new Error(reason));
   }
 }

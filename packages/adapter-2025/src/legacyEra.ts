@@ -1,4 +1,4 @@
-import type { EraAdapter } from '@rondo/core';
+import { CatalogMemo, type EraAdapter, type RondoServer } from '@rondo/core';
 import { resolveOptions, type LegacyEraOptions } from './options.js';
 import { LegacySession } from './session.js';
 
@@ -13,8 +13,17 @@ import { LegacySession } from './session.js';
  */
 export function legacyEra(options?: LegacyEraOptions): EraAdapter {
   const resolved = resolveOptions(options);
+  // List pages are kept per server, not per session: every session of a server shares them.
+  const lists = new WeakMap<RondoServer, CatalogMemo<Readonly<Record<string, unknown>>>>();
   return {
     era: 'legacy',
-    open: (server, peer) => new LegacySession(server, peer, resolved),
+    open(server, peer) {
+      let memo = lists.get(server);
+      if (memo === undefined) {
+        memo = new CatalogMemo();
+        lists.set(server, memo);
+      }
+      return new LegacySession(server, peer, resolved, memo);
+    },
   };
 }

@@ -1,5 +1,5 @@
-import { LOG_LEVELS, paginate, type LogLevel } from '@rondo/core';
-import { ErrorCode, McpError, isPlainObject } from '@rondo/protocol';
+import { LOG_LEVELS, paginate, type Catalog, type LogLevel } from '@rondo/core';
+import { ErrorCode, McpError, isPlainObject, withSerializedJson } from '@rondo/protocol';
 import type { LegacyCall } from './call.js';
 import { initialize } from './negotiation.js';
 import { invalidParams, optionalObject, optionalStringRecord, requiredString } from './params.js';
@@ -36,45 +36,78 @@ export const LEGACY_METHODS: ReadonlyMap<string, LegacyMethod> = new Map<string,
 /** Methods a client may send before `initialize` completed. */
 export const BEFORE_INITIALIZE: ReadonlySet<string> = new Set(['initialize', 'ping']);
 
-async function listTools(state: SessionState, call: LegacyCall): Promise<Record<string, unknown>> {
-  const page = paginate(state.server.catalog.tools, call.params.cursor, state.server.pageSize);
-  const tools = page.items.map((entry) =>
-    shapeFor('tool', state.session.revision, entry.definition),
-  );
-  return withCursor({ tools }, page.nextCursor);
+/** One kind of catalog list: its method, member, descriptor kind and the entries it pages. */
+interface ListKind {
+  method: string;
+  member: string;
+  shape: Parameters<typeof shapeFor>[0];
+  entries(catalog: Catalog): readonly { definition: object }[];
 }
 
-async function listPrompts(
+const TOOLS: ListKind = {
+  method: 'tools/list',
+  member: 'tools',
+  shape: 'tool',
+  entries: (catalog) => catalog.tools,
+};
+const PROMPTS: ListKind = {
+  method: 'prompts/list',
+  member: 'prompts',
+  shape: 'prompt',
+  entries: (catalog) => catalog.prompts,
+};
+const RESOURCES: ListKind = {
+  method: 'resources/list',
+  member: 'resources',
+  shape: 'resource',
+  entries: (catalog) => catalog.resources,
+};
+const TEMPLATES: ListKind = {
+  method: 'resources/templates/list',
+  member: 'resourceTemplates',
+  shape: 'resourceTemplate',
+  entries: (catalog) => catalog.templates,
+};
+
+/**
+ * One page of a list in the negotiated revision's shape. A page is built and serialised once per
+ * catalog, revision and cursor, then reused as is.
+ */
+async function listPage(
+  state: SessionState,
+  call: LegacyCall,
+  kind: ListKind,
+): Promise<Record<string, unknown>> {
+  const { server, lists } = state;
+  const revision = state.session.revision;
+  const cursor = call.params.cursor;
+  const key = `${kind.method}\u0000${revision}\u0000${String(cursor)}`;
+  const catalog = server.catalog;
+  const page = lists.get(catalog, key, () => {
+    const { items, nextCursor } = paginate(kind.entries(catalog), cursor, server.pageSize);
+    const shaped = items.map((entry) => shapeFor(kind.shape, revision, entry.definition));
+    return withSerializedJson(withCursor({ [kind.member]: shaped }, nextCursor));
+  });
+  return page;
+}
+
+function listTools(state: SessionState, call: LegacyCall): Promise<Record<string, unknown>> {
+  return listPage(state, call, TOOLS);
+}
+
+function listPrompts(state: SessionState, call: LegacyCall): Promise<Record<string, unknown>> {
+  return listPage(state, call, PROMPTS);
+}
+
+function listResources(state: SessionState, call: LegacyCall): Promise<Record<string, unknown>> {
+  return listPage(state, call, RESOURCES);
+}
+
+function listResourceTemplates(
   state: SessionState,
   call: LegacyCall,
 ): Promise<Record<string, unknown>> {
-  const page = paginate(state.server.catalog.prompts, call.params.cursor, state.server.pageSize);
-  const prompts = page.items.map((entry) =>
-    shapeFor('prompt', state.session.revision, entry.definition),
-  );
-  return withCursor({ prompts }, page.nextCursor);
-}
-
-async function listResources(
-  state: SessionState,
-  call: LegacyCall,
-): Promise<Record<string, unknown>> {
-  const page = paginate(state.server.catalog.resources, call.params.cursor, state.server.pageSize);
-  const resources = page.items.map((entry) =>
-    shapeFor('resource', state.session.revision, entry.definition),
-  );
-  return withCursor({ resources }, page.nextCursor);
-}
-
-async function listResourceTemplates(
-  state: SessionState,
-  call: LegacyCall,
-): Promise<Record<string, unknown>> {
-  const page = paginate(state.server.catalog.templates, call.params.cursor, state.server.pageSize);
-  const resourceTemplates = page.items.map((entry) =>
-    shapeFor('resourceTemplate', state.session.revision, entry.definition),
-  );
-  return withCursor({ resourceTemplates }, page.nextCursor);
+  return listPage(state, call, TEMPLATES);
 }
 
 function withCursor(

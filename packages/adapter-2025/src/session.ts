@@ -1,5 +1,6 @@
 import {
   toWireError,
+  type CatalogMemo,
   type EraSession,
   type Exchange,
   type Peer,
@@ -46,8 +47,9 @@ export class LegacySession implements EraSession {
     server: RondoServer,
     private readonly peer: Peer,
     options: ResolvedLegacyOptions,
+    lists: CatalogMemo<Readonly<Record<string, unknown>>>,
   ) {
-    this.state = new SessionState(server, options);
+    this.state = new SessionState(server, options, lists);
     this.stopWatching = server.onChange((change) => announceChange(this.state, peer, change));
   }
 
@@ -92,7 +94,8 @@ export class LegacySession implements EraSession {
     this.calls.set(request.id, call);
     try {
       checkRequestParams(request.method, request.params);
-      await this.state.server.ready();
+      // Even a settled promise costs a microtask turn to await: skip it once the catalog is loaded.
+      if (!this.state.server.isReady) await this.state.server.ready();
       const result = await LEGACY_METHODS.get(request.method)!(this.state, call);
       call.finish(resultResponse(request.id, result));
     } catch (failure) {

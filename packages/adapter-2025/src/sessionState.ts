@@ -1,4 +1,4 @@
-import type { LogLevel, RondoServer } from '@rondo/core';
+import type { CatalogMemo, LogLevel, RondoServer } from '@rondo/core';
 import type { JsonObject } from '@rondo/protocol';
 import { OutstandingRequests } from './clientRequests.js';
 import type { ResolvedLegacyOptions, ServedLegacyRevision } from './options.js';
@@ -26,6 +26,8 @@ export class SessionState {
   constructor(
     readonly server: RondoServer,
     readonly options: ResolvedLegacyOptions,
+    /** List pages in each revision's shape, shared by the sessions of one server. */
+    readonly lists: CatalogMemo<Readonly<Record<string, unknown>>>,
   ) {
     this.logLevel = options.defaultLogLevel;
     this.clientRequests = new OutstandingRequests(options.clientRequestTimeoutMs);

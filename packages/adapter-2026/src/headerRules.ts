@@ -144,7 +144,15 @@ function readHeader(headers: HeaderMap, name: string, display: string): string |
     raw = only;
   }
   if (!FIELD_VALUE.test(raw)) throw mismatch(`the ${display} header contains invalid characters`);
-  return raw.replace(/^[ \t]+|[ \t]+$/g, '');
+  // Most values have no optional whitespace to trim: skip the regex for those.
+  return hasEdgeWhitespace(raw) ? raw.replace(/^[ \t]+|[ \t]+$/g, '') : raw;
+}
+
+function hasEdgeWhitespace(value: string): boolean {
+  if (value.length === 0) return false;
+  const first = value.charCodeAt(0);
+  const last = value.charCodeAt(value.length - 1);
+  return first === 0x20 || first === 0x09 || last === 0x20 || last === 0x09;
 }
 
 /**

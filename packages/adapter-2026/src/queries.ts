@@ -1,4 +1,4 @@
-import { isPlainObject } from '@rondo/protocol';
+import { isPlainObject, withSerializedJson } from '@rondo/protocol';
 import { paginate, type CacheableMethod, type CompletionRequest } from '@rondo/core';
 import { invalidParams, requireString } from './params.js';
 import type { ModernRequest } from './request.js';
@@ -18,18 +18,26 @@ export async function discover(request: ModernRequest): Promise<WireResult> {
   return withCachePolicy(result, view.server.cachePolicyFor('server/discover'));
 }
 
-/** One page of a catalog list, in catalog (registration) order, so pages are deterministic. */
+/**
+ * One page of a catalog list, in catalog (registration) order, so pages are deterministic. A page
+ * is built, finished and serialised once per catalog and cache policy, then reused as is.
+ */
 function listPage(
   request: ModernRequest,
   method: CacheableMethod,
   member: string,
   entries: readonly { definition: unknown }[],
 ): WireResult {
-  const server = request.server;
-  const page = paginate(entries, request.params.cursor, server.pageSize);
-  const result: WireResult = { [member]: page.items.map(definitionOf) };
-  if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
-  return withCachePolicy(result, server.cachePolicyFor(method));
+  const { server, view } = request;
+  const cursor = request.params.cursor;
+  const policy = server.cachePolicyFor(method);
+  const key = `${method}\u0000${policy.ttlMs}\u0000${policy.cacheScope}\u0000${String(cursor)}`;
+  return view.lists.get(server.catalog, key, () => {
+    const page = paginate(entries, cursor, server.pageSize);
+    const result: WireResult = { [member]: page.items.map(definitionOf) };
+    if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
+    return withSerializedJson(view.finish(withCachePolicy(result, policy)));
+  });
 }
 
 function definitionOf(entry: { definition: unknown }): unknown {

@@ -8,7 +8,14 @@ import {
   type RequestId,
   type SamplingResponse,
 } from '@rondo/protocol';
-import type { Exchange, HandlerContext, LogLevel, Principal, RondoServer } from '@rondo/core';
+import {
+  LazyAbortController,
+  type Exchange,
+  type HandlerContext,
+  type LogLevel,
+  type Principal,
+  type RondoServer,
+} from '@rondo/core';
 import { LOG_LEVEL_RANK, type RequestMeta } from './meta.js';
 import type { ModernServerView } from './serverView.js';
 
@@ -21,11 +28,13 @@ export interface RequestAttachment {
 }
 
 /**
- * One modern request in flight, and the context its handler gets. It is its own abort controller
- * and its own listener for the exchange's abort (`handleEvent`), so a request costs one object
- * rather than a controller plus closures for cancellation, progress and logging.
+ * One modern request in flight, and the context its handler gets. Its abort signal is created only
+ * when someone reads `signal` (most handlers never do); until then a cancellation is a flag, and
+ * the exchange's signal is followed only from that first read. The request is its own listener for
+ * the exchange's abort (`handleEvent`), so it costs one object rather than a controller plus
+ * closures for cancellation, progress and logging.
  */
-export class ModernRequest extends AbortController implements HandlerContext {
+export class ModernRequest implements HandlerContext {
   readonly era = 'modern';
   readonly revision: ModernRevision = LATEST_MODERN_REVISION;
   readonly id: RequestId;
@@ -39,6 +48,8 @@ export class ModernRequest extends AbortController implements HandlerContext {
   round = 1;
   /** Set by a long-lived method (subscriptions/listen) that must end gracefully on session close. */
   attachment: RequestAttachment | undefined = undefined;
+  private readonly cancellation = new LazyAbortController();
+  private followsExchange = false;
   private lastProgress = Number.NEGATIVE_INFINITY;
   private finished = false;
 
@@ -48,15 +59,12 @@ export class ModernRequest extends AbortController implements HandlerContext {
     readonly exchange: Exchange,
     readonly view: ModernServerView,
   ) {
-    super();
     this.id = message.id;
     this.method = message.method;
     this.params = message.params ?? {};
     this.clientCapabilities = meta.clientCapabilities;
     this.clientInfo = meta.clientInfo;
     this.principal = exchange.principal;
-    if (exchange.signal.aborted) this.abort(exchange.signal.reason);
-    else exchange.signal.addEventListener('abort', this, { once: true });
   }
 
   /** The server the request is for. */
@@ -64,20 +72,41 @@ export class ModernRequest extends AbortController implements HandlerContext {
     return this.view.server;
   }
 
+  /** Aborted when the client cancels, the connection closes or the exchange's peer goes away. */
+  get signal(): AbortSignal {
+    if (!this.followsExchange && !this.finished) {
+      this.followsExchange = true;
+      const exchangeSignal = this.exchange.signal;
+      if (exchangeSignal.aborted) this.cancellation.abort(exchangeSignal.reason);
+      else exchangeSignal.addEventListener('abort', this, { once: true });
+    }
+    return this.cancellation.signal;
+  }
+
+  /** True once the request was cancelled (no answer and no more messages are sent for it). */
+  get aborted(): boolean {
+    return this.cancellation.aborted;
+  }
+
+  /** Cancels the request: its handler's signal fires and no answer is sent. */
+  abort(reason?: unknown): void {
+    this.cancellation.abort(reason);
+  }
+
   /** The exchange's signal aborted: the peer can no longer receive this request's messages. */
   handleEvent(): void {
-    this.abort(this.exchange.signal.reason);
+    this.cancellation.abort(this.exchange.signal.reason);
   }
 
   /** Sends a message that belongs to this request before its answer (nothing once it is over). */
   send(message: Parameters<Exchange['send']>[0]): void {
-    if (!this.finished && !this.signal.aborted) this.exchange.send(message);
+    if (!this.finished && !this.cancellation.aborted) this.exchange.send(message);
   }
 
   /** Marks the request over: nothing more is sent for it, and the exchange listener is removed. */
   release(): void {
     this.finished = true;
-    this.exchange.signal.removeEventListener('abort', this);
+    if (this.followsExchange) this.exchange.signal.removeEventListener('abort', this);
   }
 
   progress(value: number, total?: number, message?: string): void {

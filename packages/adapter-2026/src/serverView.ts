@@ -1,5 +1,11 @@
 import { ErrorCode, McpError, MetaKey, MODERN_REVISIONS, type JsonObject } from '@rondo/protocol';
-import type { Catalog, CachePolicy, RondoServer, ServerCapabilitySet } from '@rondo/core';
+import {
+  CatalogMemo,
+  type Catalog,
+  type CachePolicy,
+  type RondoServer,
+  type ServerCapabilitySet,
+} from '@rondo/core';
 import type { ModernEraOptions } from './options.js';
 
 /** A result body before the envelope: the members a method produces. */
@@ -18,6 +24,8 @@ export class ModernServerView {
   readonly advertised: readonly string[];
   /** The `_meta` of every result, shared by all results that have no `_meta` of their own. */
   readonly resultMeta: JsonObject;
+  /** Finished list pages, by method, cache policy and cursor, until the catalog changes. */
+  readonly lists = new CatalogMemo<WireResult>();
   private capabilitiesOf: Catalog | undefined;
   private capabilitySet: ServerCapabilitySet | undefined;
   private capabilityWire: JsonObject = {};
@@ -53,8 +61,10 @@ export class ModernServerView {
 
   /** Adds what every modern result carries: `resultType` (complete unless set) and the serverInfo `_meta`. */
   finish(result: WireResult): WireResult {
-    if (result.resultType === undefined) result.resultType = 'complete';
     const own = result._meta;
+    // Already finished (a cached list page, frozen): nothing to add.
+    if (own === this.resultMeta && result.resultType !== undefined) return result;
+    if (result.resultType === undefined) result.resultType = 'complete';
     result._meta =
       own === undefined ? this.resultMeta : { ...(own as JsonObject), ...this.resultMeta };
     return result;

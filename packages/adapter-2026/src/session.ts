@@ -90,17 +90,18 @@ export class ModernSession implements EraSession {
     if (!entry.longLived) this.counted += 1;
     let answer: JsonRpcMessage | undefined;
     try {
-      await this.view.server.ready();
+      // Even a settled promise costs a microtask turn to await: skip it once the catalog is loaded.
+      if (!this.view.server.isReady) await this.view.server.ready();
       this.view.assertOffered(request.method, entry.requires);
       const checked = parseRequestParams(entry.params, request.params);
       if (!checked.ok)
         throw new McpError(ErrorCode.InvalidParams, `Invalid params: ${checked.message}`);
       const result = await entry.handle(request);
-      if (!request.signal.aborted) {
+      if (!request.aborted) {
         answer = { jsonrpc: '2.0', id: request.id, result: this.view.finish(result) };
       }
     } catch (failure) {
-      if (!request.signal.aborted) answer = errorAnswer(request.id, failure);
+      if (!request.aborted) answer = errorAnswer(request.id, failure);
     } finally {
       this.active.delete(request.id);
       if (!entry.longLived) this.counted -= 1;

@@ -65,3 +65,5 @@ export { stableStringify } from './stableJson.js';
 export { toWireError } from './wireError.js';
 export { ConfigurationError, ProviderError, ClientRequestError } from './errors.js';
 export { paginate, type Page } from './pagination.js';
+export { LazyAbortController } from './lazyAbort.js';
+export { CatalogMemo } from './catalogMemo.js';

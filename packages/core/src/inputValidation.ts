@@ -1,5 +1,5 @@
-import { Ajv2020, type ValidateFunction, type ErrorObject } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv2020, ErrorObject, Options, ValidateFunction } from 'ajv/dist/2020.js';
 import { z } from 'zod';
 import type { JsonObject } from '@rondo/protocol';
 import { ConfigurationError } from './errors.js';
@@ -13,10 +13,22 @@ export type ArgumentCheck = { ok: true; value: Record<string, unknown> } | { ok:
 /** A compiled argument validator. */
 export type ArgumentValidator = (args: Record<string, unknown>) => ArgumentCheck;
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+let sharedAjv: Ajv2020 | undefined;
 
-/** One ajv instance for the process: schemas are compiled once per tool, when the tool is registered. */
-const ajv = addFormats(new Ajv2020({ allErrors: false, strict: false, useDefaults: true }));
+/**
+ * One ajv instance for the process: schemas are compiled once per tool, when the tool is
+ * registered. Loaded on first use: ajv costs tens of milliseconds to load, and a server whose
+ * tools all have zod schemas may never need it.
+ */
+function ajv(): Ajv2020 {
+  if (sharedAjv === undefined) {
+    const require = createRequire(import.meta.url);
+    const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as { Ajv2020: new (options: Options) => Ajv2020 };
+    const addFormats = (require('ajv-formats') as { default: (ajv: Ajv2020) => Ajv2020 }).default;
+    sharedAjv = addFormats(new Ajv({ allErrors: false, strict: false, useDefaults: true }));
+  }
+  return sharedAjv;
+}
 
 /** True when `schema` is a zod schema rather than a JSON Schema object. */
 export function isZodSchema(schema: SchemaInput): schema is z.ZodType {
@@ -44,7 +56,7 @@ export function compileArgumentValidator(schema: SchemaInput, owner: string): Ar
   }
   let validate: ValidateFunction;
   try {
-    validate = ajv.compile(schema);
+    validate = ajv().compile(schema);
   } catch (failure) {
     throw new ConfigurationError(`${owner}: invalid JSON Schema: ${(failure as Error).message}`);
   }
@@ -56,7 +68,7 @@ export function compileArgumentValidator(schema: SchemaInput, owner: string): Ar
 
 /** Compiles a plain JSON Schema validator (for output schemas and elicitation answers). */
 export function compileJsonSchema(schema: JsonObject): ValidateFunction {
-  return ajv.compile(schema);
+  return ajv().compile(schema);
 }
 
 /** A readable sentence for the first ajv error, naming the field. */

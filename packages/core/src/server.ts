@@ -225,6 +225,11 @@ export class RondoServer {
     return this.loading;
   }
 
+  /** True once the catalog is loaded, so a caller may skip awaiting {@link ready} (an await costs a turn of the microtask queue). */
+  get isReady(): boolean {
+    return this.current !== undefined;
+  }
+
   /** The current catalog; {@link ready} must have resolved. */
   get catalog(): Catalog {
     if (!this.current) throw new McpError(ErrorCode.InternalError, 'Server catalog used before ready()');

@@ -15,9 +15,16 @@ export interface Exchange {
    * one body (HTTP) switches to a stream when this is first called.
    */
   send(message: JsonRpcMessage): void;
-  /** Sends the final answer (if any) and ends the exchange. Called exactly once. */
+  /**
+   * Sends the final answer (if any) and ends the exchange. Called exactly once. A connection that
+   * becomes stateful with this answer (a legacy `initialize`) is stateful before `end` is called,
+   * so the transport can send the session's id with the answer.
+   */
   end(message?: JsonRpcMessage): void;
-  /** Aborted when the peer can no longer receive this exchange's messages (say, an HTTP response closed). */
+  /**
+   * Aborted when the peer can no longer receive this exchange's messages (say, an HTTP response
+   * closed). Transports may create it on first read; adapters read it only when someone listens.
+   */
   readonly signal: AbortSignal;
   /** Transport facts about the inbound message, such as HTTP headers (lower-case names). */
   readonly headers?: Readonly<Record<string, string | string[] | undefined>>;

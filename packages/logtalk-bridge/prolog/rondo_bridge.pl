@@ -4,7 +4,9 @@
     {"type":"ready","provider":Name} or {"type":"load_error","file":F,"line":L,"message":M}.
     Then it answers {"op":"call","id":N,"method":M,"params":P} with {"type":"result","id":N,
     "value":V} or {"type":"failure","id":N,"kind":K,"message":T}, one call at a time; progress
-    and elicit messages for call N may come before its answer.
+    and elicit messages for call N may come before its answer. {"op":"replay","goal":G} (between
+    calls) runs a goal another worker broadcast with mcp_broadcast/1. Node writes its messages as
+    Prolog terms (see rondo_channel), which read as the curly objects shown here.
 */
 :- module(rondo_bridge, [main/0]).
 
@@ -14,10 +16,11 @@
 :- use_module(rondo_describe, [describe/1]).
 :- use_module(rondo_calls).
 :- use_module(rondo_load).
-:- use_module(rondo_client, [begin_call/1, end_call/0]).
+:- use_module(rondo_client, [begin_call/1, end_call/0, replay/1]).
 
-% mcp_log/2,3, mcp_sample/2, mcp_roots/1 and mcp_notify/1 for every user module.
-:- user:use_module(rondo_client, [mcp_log/2, mcp_log/3, mcp_sample/2, mcp_roots/1, mcp_notify/1]).
+% mcp_log/2,3, mcp_sample/2, mcp_roots/1, mcp_notify/1 and mcp_broadcast/1 for every user module.
+:- user:use_module(rondo_client, [mcp_log/2, mcp_log/3, mcp_sample/2, mcp_roots/1, mcp_notify/1,
+                                  mcp_broadcast/1]).
 
 %!  main is det.
 main :-
@@ -53,6 +56,8 @@ handle(Msg) :-
             catch(dispatch(Method, Id, Params, Value), E, true),
             end_call),
         (   var(E) -> reply(Id, Value) ; failure(Id, E) )
+    ;   curly_get(Msg, op, replay), curly_get(Msg, goal, Goal)
+    ->  replay(Goal)
     ;   print_message(warning, format('rondo: ignored message ~q', [Msg]))
     ).
 

@@ -1,4 +1,6 @@
-/*  The protocol channel: one JSON object per line, both ways, on file descriptor 3.
+/*  The protocol channel, on file descriptor 3: one message per line, both ways. Node writes
+    each message as the text of a Prolog term in the JSON conventions of rondo_json ({'k'-V, ...},
+    quoted atoms, @(true)), read here in C by term_string/2; the worker answers with JSON lines.
 
     SWI-Prolog cannot open an inherited descriptor by number, and /dev/fd/3 cannot be opened when
     it is a socket (Node's extra stdio pipes are socketpairs). So two pipes are made and their
@@ -9,7 +11,7 @@
 :- module(rondo_channel, [open_channel/0, send/1, receive/1]).
 
 :- use_module(library(unix), [pipe/2, dup/2]).
-:- use_module(rondo_json, [json_text/2, json_parse/2]).
+:- use_module(rondo_json, [json_text/2]).
 
 :- dynamic channel/2.
 
@@ -46,4 +48,4 @@ receive(Json) :-
     channel(In, _),
     read_line_to_string(In, Line),
     Line \== end_of_file,
-    json_parse(Line, Json).
+    term_string(Json, Line).

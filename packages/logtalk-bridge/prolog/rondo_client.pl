@@ -11,14 +11,17 @@
         mcp_roots(-Roots)                  a list of {uri-U[, name-N]}.
         mcp_notify(+Event)                 tools_list_changed, prompts_list_changed,
                                            resources_list_changed or resource_updated(URI).
+        mcp_broadcast(:Goal)               runs Goal once here and, when called during a call,
+                                           in every other worker too (and in workers started
+                                           later), before their next call.
 
     Messages printed with print_message/2 during a call (informational, warning, error) are
     logged to the client as well. Sampling and roots fail with an exception when the client
     cannot answer (the modern wire has no mid-call requests: use input_required there).
 */
 :- module(rondo_client, [
-    mcp_log/2, mcp_log/3, mcp_sample/2, mcp_roots/1, mcp_notify/1,
-    begin_call/1, end_call/0
+    mcp_log/2, mcp_log/3, mcp_sample/2, mcp_roots/1, mcp_notify/1, mcp_broadcast/1,
+    begin_call/1, end_call/0, replay/1
 ]).
 
 :- use_module(rondo_channel, [send/1, receive/1]).
@@ -92,6 +95,30 @@ mcp_notify(Event) :-
     ;   domain_error(mcp_event, Event)
     ),
     send(J).
+
+%!  mcp_broadcast(:Goal) is semidet.
+%   Runs Goal once; when it succeeds during a call, Node has every other worker run it too
+%   (before its next call), so state behind a changing list (a dynamic fact, say) holds in
+%   all of them. Outside a call (a directive while loading) every worker runs its own goals
+%   anyway, so nothing is sent.
+:- meta_predicate mcp_broadcast(0).
+mcp_broadcast(Goal) :-
+    once(Goal),
+    (   current_call(_)
+    ->  format(string(Text), '~k', [Goal]),
+        curly_pairs(J, [type-broadcast, goal-Text]),
+        send(J)
+    ;   true
+    ).
+
+%!  replay(+Text) is det.
+%   Runs a goal another worker broadcast; a failure or an error is printed (to stderr, which
+%   Node logs), never answered.
+replay(Text) :-
+    (   catch((term_string(Goal, Text), once(Goal)), E, (print_message(error, E), fail))
+    ->  true
+    ;   print_message(warning, format('rondo: the broadcast goal ~w did not succeed here', [Text]))
+    ).
 
 list_event(tools_list_changed, tools).
 list_event(prompts_list_changed, prompts).

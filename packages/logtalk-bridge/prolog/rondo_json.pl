@@ -1,9 +1,11 @@
 /*  JSON <-> term with Logtalk's conventions: objects are curly terms {K-V, ...} ({} when empty),
     strings are atoms, true/false/null are @true/@false/@null, arrays are lists.
 
-    Parsing reuses SWI-Prolog's library(http/json) (exact for big integers and floats) and then
-    rewrites its classic json([K=V]) form. Writing is done here, because the library's writer has
-    its own conventions for atoms such as `true` and would break lines.
+    Writing is done here, because the library's writer has its own conventions for atoms such
+    as `true` and would break lines; strings are escaped by the library's foreign
+    json_write_string/2. Node sends its messages as Prolog terms (read in C, far cheaper than
+    parsing JSON in Prolog); json_parse/2 reads JSON text with SWI-Prolog's library(http/json)
+    (exact for big integers and floats) for code that still has JSON to read.
 */
 :- module(rondo_json, [json_parse/2, json_text/2, curly_pairs/2, curly_get/3]).
 
@@ -80,12 +82,11 @@ write_json(@(null)) :- !, write(null).
 write_json({}) :- !, write('{}').
 write_json([]) :- !, write('[]').
 write_json({Chain}) :- !,
-    chain_list(Chain, Pairs),
-    write('{'), write_members(Pairs), write('}').
+    put_char('{'), write_chain(Chain), put_char('}').
 write_json(json(Pairs)) :- is_list(Pairs), !,
-    write('{'), write_members(Pairs), write('}').
+    put_char('{'), write_members(Pairs), put_char('}').
 write_json(List) :- is_list(List), !,
-    write('['), write_elements(List), write(']').
+    put_char('['), write_elements(List), put_char(']').
 write_json(N) :- integer(N), !, write(N).
 write_json(F) :- float(F), !, write_float(F).
 write_json(A) :- atom(A), !, write_string(A).
@@ -94,17 +95,23 @@ write_json(chars(Cs)) :- !, atom_chars(A, Cs), write_string(A).
 write_json(codes(Cs)) :- !, atom_codes(A, Cs), write_string(A).
 write_json(T) :- throw(error(type_error(json, T), json_text/2)).
 
+% The members of a curly object, written without building a list first.
+write_chain(Chain) :- var(Chain), !, throw(error(instantiation_error, json_text/2)).
+write_chain((P, Ps)) :- !, write_member(P), put_char(','), write_chain(Ps).
+write_chain(P) :- write_member(P).
+
 write_members([]).
 write_members([P|Ps]) :-
     write_member(P),
-    ( Ps == [] -> true ; write(','), write_members(Ps) ).
+    ( Ps == [] -> true ; put_char(','), write_members(Ps) ).
 
 write_member(P) :-
     (   member_parts(P, K, V) -> true
     ;   throw(error(type_error(json_member, P), json_text/2))
     ),
-    key_text(K, KT), write_string(KT), write(':'), write_json(V).
+    key_text(K, KT), write_string(KT), put_char(':'), write_json(V).
 
+member_parts(P, _, _) :- var(P), !, fail.
 member_parts(K-V, K, V).
 member_parts(K=V, K, V).
 member_parts(K:V, K, V).
@@ -117,7 +124,7 @@ key_text(K, _) :- throw(error(type_error(json_key, K), json_text/2)).
 write_elements([]).
 write_elements([E|Es]) :-
     write_json(E),
-    ( Es == [] -> true ; write(','), write_elements(Es) ).
+    ( Es == [] -> true ; put_char(','), write_elements(Es) ).
 
 % SWI-Prolog prints the shortest text that reads back as the same float; only
 % infinities and NaN have no JSON form.
@@ -127,7 +134,15 @@ write_float(F) :-
     ;   throw(error(type_error(json_number, F), json_text/2))
     ).
 
-write_string(Text) :-
+% The library's foreign string writer escapes quotes, backslashes and control characters and
+% writes everything else as it is (current_output is a wide-character string here).
+:- if(current_predicate(json:json_write_string/2)).
+write_string(Text) :- json:json_write_string(current_output, Text).
+:- else.
+write_string(Text) :- escaped_string(Text).
+:- endif.
+
+escaped_string(Text) :-
     atom_codes(Text, Codes),
     phrase(escaped(Codes), Out),
     format('"~s"', [Out]).

@@ -41,7 +41,10 @@ export class PrologTimeoutError extends PrologWorkerError {
   override readonly name = 'PrologTimeoutError';
 }
 
-/** The caller gave up (its signal aborted); the worker was killed and replaced. */
+/**
+ * The caller gave up (its signal aborted). The worker may finish the call within the grace period
+ * (`cancelGraceMs`) and serve on; only a worker still busy after it is killed and replaced.
+ */
 export class PrologCancelledError extends PrologWorkerError {
   override readonly name = 'PrologCancelledError';
 }

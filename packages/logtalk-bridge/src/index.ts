@@ -3,7 +3,7 @@ export {
   type PrologProvider,
   type PrologProviderOptions,
 } from './provider.js';
-export type { PrologLogEntry } from './worker.js';
+export type { PrologLogEntry } from './workerContract.js';
 export type { Flavour } from './launch.js';
 export { PROLOG_DIR } from './launch.js';
 export {

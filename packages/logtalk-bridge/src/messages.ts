@@ -4,8 +4,14 @@ import { z } from 'zod';
 /** Messages a worker writes on the protocol channel; every one is checked (Prolog is untrusted). */
 
 const id = z.number().int().nonnegative();
-const json = vocabularySchemas.json;
-const jsonObject: z.ZodType<JsonObject> = z.record(z.string(), json);
+// Every value here comes out of JSON.parse, so it is JSON already: walking it again with the
+// recursive vocabulary schema would cost more than the rest of the message. Values that matter
+// are checked where they are used (results against the vocabulary, descriptions below).
+const json = z.custom<Json>(() => true);
+const jsonObject: z.ZodType<JsonObject> = z.record(z.string(), vocabularySchemas.json);
+const anyObject = z.custom<JsonObject>(
+  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+);
 
 const workerMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready'), provider: z.string() }),
@@ -24,8 +30,8 @@ const workerMessage = z.discriminatedUnion('type', [
     total: z.number().optional(),
     message: z.string().optional(),
   }),
-  z.object({ type: z.literal('elicit'), id, message: z.string(), schema: jsonObject }),
-  z.object({ type: z.literal('sampling'), id, request: jsonObject }),
+  z.object({ type: z.literal('elicit'), id, message: z.string(), schema: anyObject }),
+  z.object({ type: z.literal('sampling'), id, request: anyObject }),
   z.object({ type: z.literal('roots'), id }),
   z.object({
     type: z.literal('log'),
@@ -43,6 +49,8 @@ const workerMessage = z.discriminatedUnion('type', [
     data: json,
     logger: z.string().optional(),
   }),
+  // A goal to run in every other worker (mcp_broadcast/1), as canonical Prolog text.
+  z.object({ type: z.literal('broadcast'), goal: z.string() }),
   // A list changed (with the provider's new description), or one resource did (with its uri).
   z.object({
     type: z.literal('changed'),

@@ -1,9 +1,11 @@
-import { PrologTimeoutError, PrologWorkerError } from './errors.js';
-import { PrologWorker, type WorkerLaunch } from './worker.js';
+import { PrologCancelledError, PrologTimeoutError, PrologWorkerError } from './errors.js';
+import { PrologWorker } from './worker.js';
+import type { WorkerLaunch } from './workerContract.js';
 
 /**
  * A fixed number of workers, each running one call at a time. A worker that dies, is killed at a
- * deadline or breaks the protocol is replaced; calls wait in order for a free worker.
+ * deadline or breaks the protocol is replaced; calls wait in order for a free worker. A worker
+ * finishing a call its caller gave up comes back once it is done.
  */
 export class WorkerPool {
   private readonly workers = new Set<PrologWorker>();
@@ -28,9 +30,16 @@ export class WorkerPool {
     }
   }
 
-  /** Runs `work` on a free worker, waiting at most `timeoutMs` for one to be free. */
-  async run<T>(timeoutMs: number, work: (worker: PrologWorker) => Promise<T>): Promise<T> {
-    const worker = await this.acquire(timeoutMs);
+  /**
+   * Runs `work` on a free worker, waiting at most `timeoutMs` for one to be free; a caller whose
+   * `signal` aborts while it waits leaves the queue with a `PrologCancelledError`.
+   */
+  async run<T>(
+    timeoutMs: number,
+    work: (worker: PrologWorker) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    const worker = await this.acquire(timeoutMs, signal);
     try {
       return await work(worker);
     } finally {
@@ -58,31 +67,44 @@ export class WorkerPool {
       throw new PrologWorkerError(worker.id, 'the pool is closing');
     }
     worker.onGone = () => this.replace(worker);
+    worker.onFree = () => this.release(worker);
     this.workers.add(worker);
     this.release(worker);
     return worker;
   }
 
-  private acquire(timeoutMs: number): Promise<PrologWorker> {
+  private acquire(timeoutMs: number, signal?: AbortSignal): Promise<PrologWorker> {
+    if (signal?.aborted) return Promise.reject(cancelledInQueue());
     const free = this.idle.pop();
     if (free) return Promise.resolve(free);
     if (this.closing)
       return Promise.reject(new PrologWorkerError(0, 'the Prolog provider is closed'));
     return new Promise<PrologWorker>((resolve, reject) => {
+      const leave = (error: Error): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        const at = this.waiting.indexOf(take);
+        if (at !== -1) this.waiting.splice(at, 1);
+        reject(error);
+      };
+      const onAbort = (): void => leave(cancelledInQueue());
       const take = (worker: PrologWorker): void => {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
         resolve(worker);
       };
-      const timer = setTimeout(() => {
-        this.waiting.splice(this.waiting.indexOf(take), 1);
-        reject(new PrologTimeoutError(0, `no Prolog worker was free within ${timeoutMs} ms`));
-      }, timeoutMs);
+      const timer = setTimeout(
+        () => leave(new PrologTimeoutError(0, `no Prolog worker was free within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      signal?.addEventListener('abort', onAbort, { once: true });
       this.waiting.push(take);
     });
   }
 
+  /** A worker is back: it goes to the first waiting call, else to the idle list. */
   private release(worker: PrologWorker): void {
-    if (!worker.alive) return;
+    if (!worker.alive || worker.busy) return; // a busy one comes back through onFree
     const next = this.waiting.shift();
     if (next) next(worker);
     else if (!this.idle.includes(worker)) this.idle.push(worker);
@@ -108,4 +130,8 @@ export class WorkerPool {
       if (!this.closing) setTimeout(() => this.replace(gone), 1000).unref();
     });
   }
+}
+
+function cancelledInQueue(): PrologCancelledError {
+  return new PrologCancelledError(0, 'the call was cancelled before a worker took it');
 }

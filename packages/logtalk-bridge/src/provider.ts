@@ -23,7 +23,7 @@ import { PrologProtocolError } from './errors.js';
 import { planLaunch, scratchDirectory, type Flavour } from './launch.js';
 import { completionAnswer, parseDescription, type ProviderDescription } from './messages.js';
 import { WorkerPool } from './pool.js';
-import type { CallHandlers, PrologLogEntry, WorkerChange, WorkerLaunch } from './worker.js';
+import type { CallHandlers, PrologLogEntry, WorkerChange, WorkerLaunch } from './workerContract.js';
 
 /** Options of {@link createPrologProvider}. */
 export interface PrologProviderOptions {
@@ -49,6 +49,11 @@ export interface PrologProviderOptions {
   startTimeoutMs?: number;
   /** Grace period between SIGTERM and SIGKILL on close; default 2000 ms. */
   shutdownGraceMs?: number;
+  /**
+   * How long a worker may go on with a call whose caller gave up (its signal aborted) before it
+   * is killed and replaced; default 2000 ms. The caller gets its cancellation at once either way.
+   */
+  cancelGraceMs?: number;
 }
 
 /** A {@link Provider} served by a pool of Prolog workers. */
@@ -104,6 +109,8 @@ export async function createPrologProvider(
     }),
     maxLineBytes: options.maxMessageBytes ?? 16 * 1024 * 1024,
     startTimeoutMs: options.startTimeoutMs ?? 60_000,
+    cancelGraceMs: options.cancelGraceMs ?? 2000,
+    broadcasts: { goals: [] },
     log: options.onLog ?? logToStderr,
     cleanup: (workerId) => {
       if (plan.flavour === 'logtalk')
@@ -146,8 +153,10 @@ function buildProvider(
     params: JsonObject,
     ctx: HandlerContext | undefined,
   ): Promise<Json> =>
-    pool.run(timeoutMs, (worker) =>
-      worker.call(method, params, ctx ? handlersOf(ctx) : {}, timeoutMs, ctx?.signal),
+    pool.run(
+      timeoutMs,
+      (worker) => worker.call(method, params, ctx ? handlersOf(ctx) : {}, timeoutMs, ctx?.signal),
+      ctx?.signal,
     );
   const provider: PrologProvider = {
     name: name ?? `prolog:${first.name}`,

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import type { InputResponseValue, Json, JsonObject } from '@rondo/protocol';
+import type { Json, JsonObject } from '@rondo/protocol';
 import {
   PrologCallError,
   PrologCancelledError,
@@ -11,55 +11,14 @@ import {
 } from './errors.js';
 import { readLines } from './lineReader.js';
 import { parseWorkerMessage, type WorkerMessage } from './messages.js';
-
-/** One line of worker output or bridge news, tagged with the worker it came from. */
-export interface PrologLogEntry {
-  level: 'debug' | 'info' | 'warning' | 'error';
-  workerId?: number;
-  source: 'stderr' | 'stdout' | 'bridge';
-  message: string;
-}
-
-/** How to start a worker: the command line and what it loads. */
-export interface WorkerLaunch {
-  command: string;
-  args: string[];
-  env: NodeJS.ProcessEnv;
-  /** The `init` message of a worker: flavour, files, object, scratch directory. */
-  init(workerId: number): JsonObject;
-  maxLineBytes: number;
-  startTimeoutMs: number;
-  log(entry: PrologLogEntry): void;
-  /** Called once a worker's process is gone, to remove what it left behind. */
-  cleanup?(workerId: number): void;
-  /** A worker announced a change (`mcp_notify/1`), at any time. */
-  changed?(change: WorkerChange, workerId: number): void;
-}
-
-/** A change a worker announced: a list (with the provider's new description) or one resource. */
-export interface WorkerChange {
-  what: 'tools' | 'prompts' | 'resources' | 'resource';
-  description?: Json;
-  uri?: string;
-}
-
-/** The log levels of MCP, as `mcp_log/2` names them. */
-export type PrologLogLevel =
-  'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
-
-/**
- * What a call may do besides answering: report progress, log, ask the client (the `Elicit`
- * closure of tool_call/4, `mcp_sample/2`, `mcp_roots/1`).
- */
-export interface CallHandlers {
-  progress?(value: number, total?: number, message?: string): void;
-  log?(level: PrologLogLevel, data: Json, logger?: string): void;
-  elicit?(message: string, schema: JsonObject): Promise<InputResponseValue>;
-  /** Asks the client's model; `request` is a vocabulary sampling request body. */
-  sample?(request: JsonObject): Promise<Json>;
-  /** Asks the client for its roots; answers a vocabulary `roots_result`. */
-  roots?(): Promise<Json>;
-}
+import { prologTerm } from './prologTerm.js';
+import {
+  refusal,
+  type CallHandlers,
+  type ClientQuestion,
+  type WorkerLaunch,
+} from './workerContract.js';
+import { forwardOutput, lineFromText, logOutsideCall } from './workerOutput.js';
 
 interface InFlight {
   id: number;
@@ -69,6 +28,10 @@ interface InFlight {
   timeoutMs: number;
   timer?: NodeJS.Timeout;
   detach(): void;
+  /** The caller gave up: the worker may finish within the grace period, and nobody listens. */
+  abandoned: boolean;
+  /** The client question the worker is waiting on, if any. */
+  asking?: ClientQuestion;
 }
 
 /** One `swipl` process running the bridge shim; one call at a time. */
@@ -79,11 +42,16 @@ export class PrologWorker {
   private starting: { resolve(): void; reject(error: Error): void } | undefined;
   private seq = 0;
   private exited = false;
+  private killed = false;
+  /** How many goals of the broadcast log this worker has seen. */
+  private replayed = 0;
   private readonly stderrTail: string[] = [];
   /** False once the worker died or was killed: it takes no more calls. */
   alive = true;
   /** Called once when the process is gone, so the pool can replace it. */
   onGone: (() => void) | undefined;
+  /** Called when the worker has finished a call its caller gave up, and is free again. */
+  onFree: (() => void) | undefined;
 
   private constructor(
     readonly id: number,
@@ -101,8 +69,8 @@ export class PrologWorker {
       overflow: (size) =>
         this.protocolFault(`a message of more than ${launch.maxLineBytes} bytes (${size})`),
     });
-    this.forward(this.child.stderr!, 'stderr');
-    this.forward(this.child.stdout!, 'stdout');
+    forwardOutput(this.child.stderr!, 'stderr', id, launch, this.stderrTail);
+    forwardOutput(this.child.stdout!, 'stdout', id, launch, this.stderrTail);
     this.child.on('error', (error) =>
       this.onExit(`could not start ${launch.command}: ${error.message}`),
     );
@@ -118,7 +86,12 @@ export class PrologWorker {
     return worker;
   }
 
-  /** Sends one call and waits for its answer; the deadline does not run while the client is asked. */
+  /**
+   * Sends one call and waits for its answer; the deadline does not run while the client is asked.
+   * When `signal` aborts, the call is rejected at once and abandoned: the worker may finish it
+   * within the grace period (a question to the client is answered `cancel`), its result is
+   * dropped, and only a worker still busy after the grace period is killed.
+   */
   call(
     method: string,
     params: JsonObject,
@@ -132,22 +105,36 @@ export class PrologWorker {
       );
     if (this.inFlight)
       return Promise.reject(new PrologWorkerError(this.id, `Prolog worker ${this.id} is busy`));
+    if (signal?.aborted) return Promise.reject(this.cancelled());
     const id = ++this.seq;
     return new Promise<Json>((resolve, reject) => {
-      const onAbort = (): void =>
-        this.abort(new PrologCancelledError(this.id, 'the call was cancelled'));
+      const onAbort = (): void => this.abandon(call);
+      const call: InFlight = {
+        id,
+        resolve,
+        reject,
+        handlers,
+        timeoutMs,
+        abandoned: false,
+        detach: () => signal?.removeEventListener('abort', onAbort),
+      };
       signal?.addEventListener('abort', onAbort, { once: true });
-      const detach = (): void => signal?.removeEventListener('abort', onAbort);
-      this.inFlight = { id, resolve, reject, handlers, timeoutMs, detach };
+      this.inFlight = call;
       this.armDeadline();
+      this.replayBroadcasts();
       this.write({ op: 'call', id, method, params });
-      if (signal?.aborted) onAbort();
     });
   }
 
-  /** Kills the process at once (SIGKILL). */
+  /** True while a call runs, a call its caller gave up included. */
+  get busy(): boolean {
+    return this.inFlight !== undefined;
+  }
+
+  /** Kills the process at once (SIGKILL); whatever it still writes is ignored. */
   kill(): void {
     this.alive = false;
+    this.killed = true;
     if (!this.exited) this.child.kill('SIGKILL');
   }
 
@@ -183,31 +170,24 @@ export class PrologWorker {
   }
 
   private write(message: JsonObject): void {
-    if (!this.exited) this.channel.write(`${JSON.stringify(message)}\n`);
+    if (!this.exited) this.channel.write(`${prologTerm(message)}\n`);
   }
 
-  private forward(stream: Readable, source: 'stderr' | 'stdout'): void {
-    readLines(stream, this.launch.maxLineBytes, {
-      line: (message) => {
-        if (source === 'stderr' && this.stderrTail.push(message) > 20) this.stderrTail.shift();
-        this.launch.log({
-          level: source === 'stderr' ? 'info' : 'warning',
-          workerId: this.id,
-          source,
-          message,
-        });
-      },
-      overflow: () =>
-        this.launch.log({
-          level: 'warning',
-          workerId: this.id,
-          source,
-          message: '(overlong line dropped)',
-        }),
-    });
+  /** Runs the goals other workers broadcast since this one last looked (before a call). */
+  private replayBroadcasts(): void {
+    const { goals } = this.launch.broadcasts;
+    for (; this.replayed < goals.length; this.replayed++) {
+      const { origin, goal } = goals[this.replayed]!;
+      if (origin !== this.id) this.write({ op: 'replay', goal });
+    }
+  }
+
+  private cancelled(): PrologCancelledError {
+    return new PrologCancelledError(this.id, 'the call was cancelled');
   }
 
   private onLine(text: string): void {
+    if (this.killed) return; // what a killed worker still had in the pipe concerns nobody
     const message = parseWorkerMessage(text);
     if (!message)
       return this.protocolFault(`non-protocol output ${JSON.stringify(text.slice(0, 200))}`);
@@ -224,10 +204,14 @@ export class PrologWorker {
       return starting.reject(new PrologLoadError(message.file, line, message.message.trim()));
     }
     if (message.type === 'changed') return this.launch.changed?.(message, this.id);
-    if (message.type === 'log' && message.id === undefined) return this.logOutsideCall(message);
+    if (message.type === 'broadcast')
+      return void this.launch.broadcasts.goals.push({ origin: this.id, goal: message.goal });
+    if (message.type === 'log' && message.id === undefined)
+      return logOutsideCall(this.launch, this.id, message);
     const call = this.inFlight;
     if (!call || call.id !== message.id)
       return this.protocolFault(`a message for an unknown call ${message.id}`);
+    if (call.abandoned) return this.onAbandonedMessage(call, message);
     switch (message.type) {
       case 'result':
         return this.settle(() => call.resolve(message.value));
@@ -265,14 +249,16 @@ export class PrologWorker {
    */
   private async answerClient(
     call: InFlight,
-    what: 'elicitation' | 'sampling' | 'roots',
+    what: ClientQuestion,
     ask: () => Promise<Json>,
   ): Promise<void> {
     clearTimeout(call.timer);
+    call.asking = what;
     let value: Json;
     try {
       value = await ask();
     } catch (error) {
+      if (call.abandoned) return;
       const reason = error instanceof Error ? error.message : String(error);
       this.launch.log({
         level: 'warning',
@@ -280,21 +266,63 @@ export class PrologWorker {
         source: 'bridge',
         message: `${what} request failed: ${reason}`,
       });
-      value = what === 'elicitation' ? { kind: 'cancel' } : { kind: 'error', message: reason };
+      value = refusal(what, reason);
     }
-    if (this.inFlight !== call) return;
+    if (this.inFlight !== call || call.abandoned) return; // abandon() has answered already
+    call.asking = undefined;
     this.armDeadline();
     this.write({ op: 'answer', id: call.id, value });
   }
 
-  private logOutsideCall(message: { level: PrologLogLevel; data: Json }): void {
-    const text = typeof message.data === 'string' ? message.data : JSON.stringify(message.data);
+  /**
+   * The caller gave up: it gets its cancellation now, while the worker is left to finish. A
+   * question it is waiting on is answered with a refusal, so the Prolog code unwinds.
+   */
+  private abandon(call: InFlight): void {
+    if (this.inFlight !== call || call.abandoned) return;
+    call.abandoned = true;
+    clearTimeout(call.timer);
+    call.detach();
+    call.reject(this.cancelled());
+    if (call.asking) this.refuse(call, call.asking);
+    call.timer = setTimeout(() => this.overstayed(call), this.launch.cancelGraceMs);
+  }
+
+  /** A message of an abandoned call: questions are refused at once, the rest is dropped. */
+  private onAbandonedMessage(call: InFlight, message: WorkerMessage): void {
+    switch (message.type) {
+      case 'result':
+      case 'failure':
+        return this.settle(() => undefined);
+      case 'elicit':
+        return this.refuse(call, 'elicitation');
+      case 'sampling':
+      case 'roots':
+        return this.refuse(call, message.type);
+      case 'progress':
+      case 'log':
+      case 'ready':
+      case 'load_error':
+      case 'changed':
+      case 'broadcast':
+        return; // nobody is listening any more
+    }
+  }
+
+  private refuse(call: InFlight, what: ClientQuestion): void {
+    call.asking = undefined;
+    this.write({ op: 'answer', id: call.id, value: refusal(what, 'the call was cancelled') });
+  }
+
+  private overstayed(call: InFlight): void {
+    if (this.inFlight !== call) return;
     this.launch.log({
-      level: toLocal(message.level),
+      level: 'warning',
       workerId: this.id,
       source: 'bridge',
-      message: text,
+      message: `worker ${this.id} did not finish a cancelled call within ${this.launch.cancelGraceMs} ms; it is replaced`,
     });
+    this.kill();
   }
 
   private armDeadline(): void {
@@ -313,13 +341,15 @@ export class PrologWorker {
     );
   }
 
+  /** Ends the call in flight; an abandoned call's caller is gone, so the worker is just free. */
   private settle(finish: () => void): void {
     const call = this.inFlight;
     if (!call) return;
     clearTimeout(call.timer);
     call.detach();
     this.inFlight = undefined;
-    finish();
+    if (!call.abandoned) return finish();
+    if (this.alive) this.onFree?.();
   }
 
   private abort(error: Error): void {
@@ -364,16 +394,4 @@ export class PrologWorker {
       );
     this.onGone?.();
   }
-}
-
-/** An MCP log level as one of the bridge's own (coarser) levels. */
-function toLocal(level: PrologLogLevel): PrologLogEntry['level'] {
-  if (level === 'debug' || level === 'info' || level === 'warning') return level;
-  return level === 'notice' ? 'info' : 'error';
-}
-
-/** Logtalk prints "at or above line N" / "between lines N-M" rather than a structured line. */
-function lineFromText(text: string): number | undefined {
-  const match = /(?:line|lines) (\d+)/.exec(text) ?? /:(\d+):\d+:/.exec(text);
-  return match?.[1] === undefined ? undefined : Number(match[1]);
 }

@@ -34,6 +34,20 @@ describe('JSON <-> term', () => {
     expect(await echo({ text, [text]: 'as a key too' })).toEqual({ text, [text]: 'as a key too' });
   });
 
+  it('round-trips strings and keys that look like Prolog syntax: operators, quotes, variables', async () => {
+    // ('{}' is left out: in Logtalk's conventions that atom is the empty object.)
+    const tricky = ['-', ',', '|', ':-', '.', 'is', '@', "'", "it's", 'X', '_', '[]', '%'];
+    const controls = '\u0000 \u0007 \u001f \u007f \\x41\\ \r\n';
+    const value = {
+      tricky,
+      controls,
+      negative: [-5, -0.5, -1e-7],
+      nested: { '-': -1, '@': null, "'": [true, false, {}], '': '' },
+      ...Object.fromEntries(tricky.map((k) => [k, k])),
+    };
+    expect(await echo(value)).toEqual(value);
+  });
+
   it('round-trips floats, large and small exponents', async () => {
     const values = [
       0.1, 0.30000000000000004, 1e21, 1.5e-7, -2.5, 1.7976931348623157e308, 5e-324, 123456789.125,

@@ -17,6 +17,8 @@ export {
   isValidId,
   isPlainObject,
   serializeMessage,
+  encodeMessage,
+  withSerializedJson,
   type RequestId,
   type JsonRpcRequest,
   type JsonRpcNotification,

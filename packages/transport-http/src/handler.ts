@@ -1,13 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Endpoint } from '@rondo/core';
 import { applyCors } from './cors.js';
-import { authenticate, isMetadataPath, serveMetadata } from './oauth.js';
+import { authenticate, isMetadataPath, serveMetadata, type AuthOutcome } from './oauth.js';
 import { resolveOptions, type HttpTransportOptions, type ResolvedHttpOptions } from './options.js';
 import { handlePost } from './post.js';
 import { reject } from './reply.js';
 import { refuseForeignHost } from './security.js';
 import { SessionRegistry } from './sessions.js';
 import { handleDelete, handleGet } from './streams.js';
+
+const ANONYMOUS: AuthOutcome = { ok: true, principal: undefined };
 
 /** A node `(req, res)` handler serving an MCP endpoint; `next` (connect style) gets other paths. */
 export interface HttpHandler {
@@ -40,7 +42,8 @@ export function createMcpService(endpoint: Endpoint, options?: HttpTransportOpti
     const refusal = refuseForeignHost(req, resolved);
     if (refusal) return reject(res, 403, refusal);
     if (applyCors(req, res)) return;
-    const auth = await authenticate(req, res, resolved.auth);
+    // Without auth there is nothing to wait for: no await, so no extra microtask turn.
+    const auth = resolved.auth ? await authenticate(req, res, resolved.auth) : ANONYMOUS;
     if (!auth.ok) return;
     switch (req.method ?? '') {
       case 'POST':
@@ -105,6 +108,8 @@ export function createHttpHandler(endpoint: Endpoint, options?: HttpTransportOpt
 }
 
 function pathnameOf(url: string | undefined): string {
+  // The common case, a plain path without query or trailing slash, needs no splitting.
+  if (url !== undefined && url.length > 1 && !url.includes('?') && !url.endsWith('/')) return url;
   const path = (url ?? '/').split('?')[0] ?? '/';
   return path.length > 1 ? path.replace(/\/+$/, '') : path;
 }

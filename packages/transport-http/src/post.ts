@@ -10,6 +10,9 @@ import { PeerRelay } from './peerRelay.js';
 import type { Session, SessionRegistry } from './sessions.js';
 import { lookupSession } from './streams.js';
 
+/** What a POST's Accept must allow (one array, so the Accept check can remember its answer). */
+const POST_ACCEPTS: readonly string[] = ['application/json', 'text/event-stream'];
+
 /** What the POST handler shares with the rest of the transport. */
 export interface PostContext {
   endpoint: Endpoint;
@@ -34,7 +37,7 @@ export async function handlePost(
   if (!isJsonContentType(headerValue(req.headers, 'content-type'))) {
     return reject(res, 415, 'Unsupported Media Type: Content-Type must be application/json');
   }
-  if (!acceptsAll(headerValue(req.headers, 'accept'), ['application/json', 'text/event-stream'])) {
+  if (!acceptsAll(headerValue(req.headers, 'accept'), POST_ACCEPTS)) {
     return reject(
       res,
       406,

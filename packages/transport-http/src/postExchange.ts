@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Connection, Exchange, Principal } from '@rondo/core';
+import { LazyAbortController, type Connection, type Exchange, type Principal } from '@rondo/core';
 import { httpStatusForError, type JsonRpcMessage } from '@rondo/protocol';
 import type { ResolvedHttpOptions } from './options.js';
 import { replyEmpty, replyJson } from './reply.js';
@@ -26,75 +26,92 @@ export interface PostExchangeContext {
  * The exchange of one POSTed request: answered as one JSON body, or as an SSE stream from the
  * first message sent before the final one. Without a session, the client closing the response is
  * the cancellation (the exchange's signal aborts); in a session, a dropped stream is no
- * cancellation: its events stay in the event store for a `Last-Event-ID` resumption.
+ * cancellation: its events stay in the event store for a `Last-Event-ID` resumption. A class, and
+ * its signal is created only when read: the JSON answer of a small request is the hot path.
  */
 export function createPostExchange(context: PostExchangeContext): Exchange {
-  const { res, options } = context;
-  const controller = new AbortController();
-  let session = context.session;
-  let sse: SseResponse | undefined;
-  let stream: SessionStream | undefined;
-  let ended = false;
+  return new PostExchange(context);
+}
 
-  const sessionHeaders = (): Record<string, string> => {
-    if (!session && context.connection.stateful) session = context.promote();
-    return session ? { 'mcp-session-id': session.id } : {};
-  };
-  const startStream = (): void => {
-    sse = new SseResponse(res, sessionHeaders(), options.keepAliveMs);
-    if (session) {
-      stream = session.openStream();
-      stream.attach(sse);
-      stream.prime(options.sseRetryMs);
+class PostExchange implements Exchange {
+  readonly headers: IncomingMessage['headers'];
+  declare readonly principal?: Principal;
+  private readonly cancellation = new LazyAbortController();
+  private session: Session | undefined;
+  private sse: SseResponse | undefined;
+  private stream: SessionStream | undefined;
+  private ended = false;
+
+  constructor(private readonly context: PostExchangeContext) {
+    this.headers = context.req.headers;
+    this.session = context.session;
+    // Defined only when there is one, as transports without authentication leave it out.
+    if (context.principal) Object.assign(this, { principal: context.principal });
+    context.res.once('close', this.onClose);
+  }
+
+  get signal(): AbortSignal {
+    return this.cancellation.signal;
+  }
+
+  send(message: JsonRpcMessage): void {
+    if (this.ended) return;
+    if (!this.sse) this.startStream();
+    this.write(message);
+  }
+
+  end(message?: JsonRpcMessage): void {
+    if (this.ended) return;
+    this.ended = true;
+    const res = this.context.res;
+    if (this.sse) {
+      if (message) this.write(message);
+      this.finish();
+      return;
     }
+    // The adapter marked its connection stateful (legacy `initialize`) before ending, so the
+    // session id goes out with this answer.
+    const headers = this.sessionHeaders();
+    if (!message) replyEmpty(res, 202, headers);
+    else replyJson(res, this.session ? 200 : statusOf(message), message, headers);
+    this.context.done();
+  }
+
+  private readonly onClose = (): void => {
+    if (this.ended) return;
+    if (!this.session) this.cancellation.abort(new Error('The client closed the response'));
+    if (!this.stream) this.context.done();
   };
-  const write = (message: JsonRpcMessage): void => {
-    if (stream) stream.write(message);
-    else sse?.write({ message });
-  };
-  const finish = (): void => {
-    if (stream) {
-      stream.finish();
-      session?.streamFinished(stream);
+
+  private sessionHeaders(): Record<string, string> | undefined {
+    if (!this.session && this.context.connection.stateful) this.session = this.context.promote();
+    return this.session ? { 'mcp-session-id': this.session.id } : undefined;
+  }
+
+  private startStream(): void {
+    const { res, options } = this.context;
+    this.sse = new SseResponse(res, this.sessionHeaders() ?? {}, options.keepAliveMs);
+    if (this.session) {
+      this.stream = this.session.openStream();
+      this.stream.attach(this.sse);
+      this.stream.prime(options.sseRetryMs);
+    }
+  }
+
+  private write(message: JsonRpcMessage): void {
+    if (this.stream) this.stream.write(message);
+    else this.sse?.write({ message });
+  }
+
+  private finish(): void {
+    if (this.stream) {
+      this.stream.finish();
+      this.session?.streamFinished(this.stream);
     } else {
-      sse?.end();
+      this.sse?.end();
     }
-    context.done();
-  };
-
-  res.once('close', () => {
-    if (ended) return;
-    if (!session) controller.abort(new Error('The client closed the response'));
-    if (!stream) context.done();
-  });
-
-  return {
-    send(message) {
-      if (ended) return;
-      if (!sse) startStream();
-      write(message);
-    },
-    end(message) {
-      if (ended) return;
-      ended = true;
-      if (sse) {
-        if (message) write(message);
-        finish();
-        return;
-      }
-      // A microtask later: an adapter may mark its connection stateful right after answering
-      // `initialize`, and the session id must go out with that answer.
-      queueMicrotask(() => {
-        const headers = sessionHeaders();
-        if (!message) replyEmpty(res, 202, headers);
-        else replyJson(res, session ? 200 : statusOf(message), message, headers);
-        context.done();
-      });
-    },
-    signal: controller.signal,
-    headers: context.req.headers,
-    ...(context.principal ? { principal: context.principal } : {}),
-  };
+    this.context.done();
+  }
 }
 
 /** The status of a final message outside a session: from its error code, 200 for a result. */
@@ -108,10 +125,13 @@ export function quietExchange(
   principal: Principal | undefined,
   ended: () => void,
 ): Exchange {
+  const cancellation = new LazyAbortController();
   return {
     send: () => undefined,
     end: ended,
-    signal: new AbortController().signal,
+    get signal() {
+      return cancellation.signal;
+    },
     headers: req.headers,
     ...(principal ? { principal } : {}),
   };

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { ErrorCode, errorResponse, serializeMessage, type JsonRpcMessage } from '@rondo/protocol';
+import { ErrorCode, encodeMessage, errorResponse, type JsonRpcMessage } from '@rondo/protocol';
 
 /** Writes one JSON-RPC message as an `application/json` response. */
 export function replyJson(
@@ -9,12 +9,12 @@ export function replyJson(
   headers: Record<string, string> = {},
 ): void {
   if (res.headersSent || res.destroyed) return;
-  const body = serializeMessage(message);
-  res.writeHead(status, {
-    ...headers,
-    'content-type': 'application/json',
-    'content-length': String(Buffer.byteLength(body)),
-  });
+  const body = encodeMessage(message);
+  // Status and headers set directly, with no Content-Length: `end` computes it and writes the
+  // head and the body in one chunk.
+  res.statusCode = status;
+  for (const name in headers) res.setHeader(name, headers[name] as string);
+  res.setHeader('content-type', 'application/json');
   res.end(body);
 }
 

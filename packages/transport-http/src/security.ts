@@ -47,8 +47,20 @@ function isAllowedHost(
   });
 }
 
+/** Hosts already parsed: clients repeat the same few Host values, and a URL parse is not cheap. */
+const parsedHosts = new Map<string, { name: string; port: number } | undefined>();
+const PARSED_HOSTS_KEPT = 256;
+
 /** Splits `name[:port]` (IPv6 in brackets); the port defaults to 80. */
 function parseHost(host: string): { name: string; port: number } | undefined {
+  if (parsedHosts.has(host)) return parsedHosts.get(host);
+  const parsed = parseHostOnce(host);
+  if (parsedHosts.size >= PARSED_HOSTS_KEPT) parsedHosts.clear();
+  parsedHosts.set(host, parsed);
+  return parsed;
+}
+
+function parseHostOnce(host: string): { name: string; port: number } | undefined {
   try {
     const url = new URL(`http://${host}`);
     if (url.username || url.password || url.pathname !== '/' || url.search) return undefined;
@@ -77,8 +89,17 @@ function normaliseOrigin(origin: string): string | undefined {
 
 /** True when the Content-Type names JSON (`application/json`, parameters such as charset allowed). */
 export function isJsonContentType(value: string | undefined): boolean {
-  return mediaType(value ?? '') === 'application/json';
+  // Clients send the same Content-Type on every request: the last answer is kept.
+  if (value === lastContentType.value) return lastContentType.json;
+  const json = mediaType(value ?? '') === 'application/json';
+  lastContentType = { value, json };
+  return json;
 }
+
+let lastContentType: { value: string | undefined; json: boolean } = {
+  value: undefined,
+  json: false,
+};
 
 /**
  * True when an Accept header allows every one of `types` (wildcards and `q=0` honoured). A missing
@@ -86,6 +107,17 @@ export function isJsonContentType(value: string | undefined): boolean {
  */
 export function acceptsAll(accept: string | undefined, types: readonly string[]): boolean {
   if (!accept) return false;
+  // Clients send the same Accept on every request: the last answer per list of types is kept.
+  const memo = acceptMemos.get(types);
+  if (memo?.accept === accept) return memo.accepted;
+  const accepted = matchesAll(accept, types);
+  acceptMemos.set(types, { accept, accepted });
+  return accepted;
+}
+
+const acceptMemos = new WeakMap<readonly string[], { accept: string; accepted: boolean }>();
+
+function matchesAll(accept: string, types: readonly string[]): boolean {
   const ranges = accept.split(',').map(parseRange);
   return types.every((type) => {
     const [major] = type.split('/');

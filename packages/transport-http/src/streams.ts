@@ -8,6 +8,8 @@ import type { Session, SessionRegistry } from './sessions.js';
 import { SseResponse } from './sse.js';
 
 const ONLY_POST = { allow: 'POST' };
+/** What a GET's Accept must allow (one array, so the Accept check can remember its answer). */
+const GET_ACCEPTS: readonly string[] = ['text/event-stream'];
 
 /**
  * GET on a legacy session: opens its standalone SSE stream (session-wide messages), or with
@@ -23,7 +25,7 @@ export function handleGet(
 ): void {
   const session = sessionOf(req, res, principal, sessions);
   if (!session) return;
-  if (!acceptsAll(headerValue(req.headers, 'accept'), ['text/event-stream'])) {
+  if (!acceptsAll(headerValue(req.headers, 'accept'), GET_ACCEPTS)) {
     return reject(res, 406, 'Not Acceptable: Accept must allow text/event-stream');
   }
   const lastEventId = headerValue(req.headers, 'last-event-id');

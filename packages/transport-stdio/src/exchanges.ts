@@ -5,7 +5,7 @@ import {
   type JsonRpcErrorResponse,
   type JsonRpcMessage,
 } from '@rondo/protocol';
-import type { Exchange } from '@rondo/core';
+import { LazyAbortController, type Exchange } from '@rondo/core';
 
 /**
  * The exchanges of one stdio connection that have not ended yet. Every inbound message gets one;
@@ -13,7 +13,7 @@ import type { Exchange } from '@rondo/core';
  * lets end of input wait for in-flight work.
  */
 export class OpenExchanges {
-  private readonly open = new Set<AbortController>();
+  private readonly open = new Set<LineExchange>();
   private idleListener: (() => void) | undefined;
 
   constructor(private readonly write: (message: JsonRpcMessage) => void) {}
@@ -25,22 +25,9 @@ export class OpenExchanges {
 
   /** Opens an exchange for one inbound message. */
   create(): Exchange {
-    const controller = new AbortController();
-    this.open.add(controller);
-    let ended = false;
-    return {
-      send: (message) => {
-        if (!ended) this.write(message);
-      },
-      end: (message) => {
-        if (ended) return;
-        ended = true;
-        this.open.delete(controller);
-        if (message) this.write(message);
-        if (this.open.size === 0) this.idleListener?.();
-      },
-      signal: controller.signal,
-    };
+    const exchange = new LineExchange(this.write, this.ended);
+    this.open.add(exchange);
+    return exchange;
   }
 
   /** Calls `listener` whenever the last open exchange ends. */
@@ -50,8 +37,43 @@ export class OpenExchanges {
 
   /** Aborts every open exchange's signal and forgets them. */
   abortAll(): void {
-    for (const controller of this.open) controller.abort();
+    for (const exchange of this.open) exchange.abort();
     this.open.clear();
+  }
+
+  private readonly ended = (exchange: LineExchange): void => {
+    this.open.delete(exchange);
+    if (this.open.size === 0) this.idleListener?.();
+  };
+}
+
+/** One inbound message's exchange: a class, so an exchange costs one object and no closures. */
+class LineExchange implements Exchange {
+  private readonly cancellation = new LazyAbortController();
+  private ended = false;
+
+  constructor(
+    private readonly write: (message: JsonRpcMessage) => void,
+    private readonly onEnd: (exchange: LineExchange) => void,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.cancellation.signal;
+  }
+
+  send(message: JsonRpcMessage): void {
+    if (!this.ended) this.write(message);
+  }
+
+  end(message?: JsonRpcMessage): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (message) this.write(message);
+    this.onEnd(this);
+  }
+
+  abort(): void {
+    this.cancellation.abort();
   }
 }
 

@@ -28,6 +28,9 @@ class StdioSession {
   private readonly connection: Connection;
   private inputEnded = false;
   private waitingForDrain = false;
+  /** Lines written this turn, flushed together by {@link flush}. */
+  private batch = '';
+  private flushScheduled = false;
   private finished = false;
   private drainTimer: NodeJS.Timeout | undefined;
   private resolveClosed!: () => void;
@@ -82,6 +85,7 @@ class StdioSession {
   private readonly onOutputError = (error: Error): void => {
     if (this.finished) return;
     // The reader went away (EPIPE): nothing can be answered any more.
+    this.batch = '';
     this.report(new Error(`output failed: ${error.message}`));
     void this.finish();
   };
@@ -108,8 +112,21 @@ class StdioSession {
 
   private write(message: JsonRpcMessage): void {
     if (this.finished) return;
-    const writable = this.output.write(`${serializeMessage(message)}\n`);
-    if (!writable && !this.waitingForDrain && !this.inputEnded) {
+    // Answers settled in the same turn go out as one write: one syscall per batch, not per line.
+    this.batch += `${serializeMessage(message)}\n`;
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(this.flush);
+    }
+  }
+
+  private readonly flush = (): void => {
+    this.flushScheduled = false;
+    if (this.batch === '') return;
+    const text = this.batch;
+    this.batch = '';
+    const writable = this.output.write(text);
+    if (!writable && !this.waitingForDrain && !this.inputEnded && !this.finished) {
       // Backpressure: stop reading until the reader has caught up.
       this.waitingForDrain = true;
       this.input.pause();
@@ -118,10 +135,11 @@ class StdioSession {
         if (!this.inputEnded && !this.finished) this.input.resume();
       });
     }
-  }
+  };
 
   private async finish(): Promise<void> {
     if (!this.finished) {
+      this.flush();
       this.finished = true;
       clearTimeout(this.drainTimer);
       this.detachInput();

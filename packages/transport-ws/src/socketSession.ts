@@ -128,9 +128,12 @@ export class SocketSession {
   private write(message: JsonRpcMessage): void {
     if (this.socket.readyState !== this.socket.OPEN) return;
     const frame = serializeMessage(message);
-    this.socket.send(frame, () => this.flow.afterFlush());
+    this.socket.send(frame, this.afterFlush);
     this.flow.afterWrite(frame.length);
   }
+
+  /** One callback for every frame sent, rather than a closure per frame. */
+  private readonly afterFlush = (): void => this.flow.afterFlush();
 
   private release(): void {
     this.stopKeepAlive();

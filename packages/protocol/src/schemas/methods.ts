@@ -62,7 +62,9 @@ import {
   ListRootsRequestParamsSchema,
   ListRootsResultSchema,
 } from './sampling.js';
+import { isPlainObject } from '../jsonrpc.js';
 import { describeZodError } from './issues.js';
+import { legacyQuickChecks, modernQuickChecks, type QuickCheck } from './quickChecks.js';
 
 /**
  * Method tables: for each era, the schema of every message by method name. A method an era does
@@ -190,6 +192,18 @@ export const legacyClientResults: MethodTable = methodTable({
   'roots/list': ListRootsResultSchema,
 });
 
+/** The quick checks of the request params schemas (see quickChecks.ts), by schema. */
+const quickChecks = new WeakMap<z.ZodType, QuickCheck>();
+for (const [table, checks] of [
+  [legacyRequestParams, legacyQuickChecks],
+  [modernRequestParams, modernQuickChecks],
+] as const) {
+  for (const [method, check] of Object.entries(checks)) {
+    const schema = table[method];
+    if (schema !== undefined) quickChecks.set(schema, check);
+  }
+}
+
 /** The outcome of {@link parseRequestParams}. */
 export type ParamsOutcome<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -203,7 +217,13 @@ export function parseRequestParams<S extends z.ZodType>(
   schema: S,
   params: unknown,
 ): ParamsOutcome<z.output<S>> {
-  const parsed = schema.safeParse(params === undefined ? {} : params);
+  const value = params === undefined ? {} : params;
+  // Well-formed params of the busy methods pass a hand-written check; zod judges the rest.
+  const quick = quickChecks.get(schema);
+  if (quick !== undefined && isPlainObject(value) && quick(value)) {
+    return { ok: true, value: value as z.output<S> };
+  }
+  const parsed = schema.safeParse(value);
   return parsed.success
     ? { ok: true, value: parsed.data }
     : { ok: false, message: describeZodError(parsed.error, 'params') };

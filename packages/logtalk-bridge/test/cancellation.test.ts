@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPrologProvider, PrologCancelledError, type PrologProvider } from '../src/index.js';
+import { fixture, logSink, makeContext } from './helpers.js';
+
+const GRACE_MS = 400;
+let provider: PrologProvider;
+const log = logSink();
+
+beforeAll(async () => {
+  provider = await createPrologProvider({
+    files: [fixture('vocab.pl'), fixture('elicit.pl')],
+    object: 'elicit',
+    workers: 1,
+    cancelGraceMs: GRACE_MS,
+    onLog: log.onLog,
+    shutdownGraceMs: 500,
+  });
+});
+afterAll(() => provider.close());
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const call = (name: string, signal?: AbortSignal, extra: Parameters<typeof makeContext>[0] = {}) =>
+  provider.callTool!(name, {}, makeContext({ ...extra, ...(signal ? { signal } : {}) }));
+/** Starts `name`, aborts it after `afterMs`, and returns how long the rejection took after the abort. */
+async function cancelAfter(name: string, afterMs: number, extra = {}): Promise<number> {
+  const controller = new AbortController();
+  const pending = call(name, controller.signal, extra);
+  await sleep(afterMs);
+  const abortedAt = Date.now();
+  controller.abort();
+  await expect(pending).rejects.toThrow(PrologCancelledError);
+  return Date.now() - abortedAt;
+}
+const faults = () => log.lines.filter((l) => /protocol channel|unknown call/.test(l));
+
+describe('cancellation', () => {
+  it('keeps the worker of a cancelled quick call, drops its late result, and serves the next call', async () => {
+    const before = provider.workerIds();
+    const took = await cancelAfter('sleepy', 50);
+    expect(took).toBeLessThan(150); // at once, not when the worker is done
+    await sleep(300); // the worker finishes 'sleepy' and its result arrives unobserved
+    expect(await call('text')).toEqual({ kind: 'text', text: 'plain text' });
+    expect(provider.workerIds()).toEqual(before);
+    expect(log.lines.filter((l) => /is gone|replaced/.test(l))).toEqual([]);
+  });
+
+  it('answers a pending elicitation of a cancelled call with cancel, so the worker unwinds and stays', async () => {
+    const before = provider.workerIds();
+    let asked = false;
+    const legacy = {
+      era: 'legacy' as const,
+      revision: '2025-11-25',
+      clientCapabilities: { elicitation: {} },
+      elicit: () => ((asked = true), new Promise<never>(() => undefined)), // a client that never answers
+    };
+    const controller = new AbortController();
+    const pending = call('ask', controller.signal, legacy);
+    for (let i = 0; i < 100 && !asked; i++) await sleep(10);
+    expect(asked).toBe(true);
+    controller.abort();
+    await expect(pending).rejects.toThrow(PrologCancelledError);
+    expect(await call('text')).toEqual({ kind: 'text', text: 'plain text' });
+    expect(provider.workerIds()).toEqual(before);
+  });
+
+  it('kills and replaces a worker still busy with a cancelled call after the grace period', async () => {
+    const before = provider.workerIds();
+    const took = await cancelAfter('loop', 100);
+    expect(took).toBeLessThan(GRACE_MS / 2);
+    for (let i = 0; i < 200 && provider.workerIds().join() === before.join(); i++) await sleep(25);
+    expect(provider.workerIds()).not.toEqual(before);
+    expect(log.lines.some((l) => /did not finish a cancelled call within 400 ms/.test(l))).toBe(
+      true,
+    );
+    expect(await call('text')).toEqual({ kind: 'text', text: 'plain text' });
+  });
+
+  it('takes a call cancelled while it waits for a worker out of the queue, unsent', async () => {
+    const busy = call('sleepy');
+    const controller = new AbortController();
+    const queued = call('text', controller.signal);
+    controller.abort();
+    await expect(queued).rejects.toThrow(/cancelled before a worker took it/);
+    expect(await busy).toEqual({ kind: 'text', text: 'woke' });
+    await expect(call('text', AbortSignal.abort())).rejects.toThrow(PrologCancelledError);
+  });
+
+  it('never reports a late message of a cancelled or killed call as a protocol fault', () => {
+    expect(faults()).toEqual([]);
+  });
+});
