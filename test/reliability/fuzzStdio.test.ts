@@ -82,7 +82,7 @@ describe('stdio under hostile input', () => {
             `the sentinel of run ${run}`,
           );
           await new Promise((resolve) => setTimeout(resolve, 20));
-          const counted = (m: { id?: unknown }) => !maybe.has(JSON.stringify(m.id));
+          const counted = (m: unknown) => !maybe.has(JSON.stringify((m as { id?: unknown }).id));
           const answers = server.received.slice(from).filter(counted);
           expect(checker.problems(sent.filter(counted), answers)).toEqual([]);
           expect(server.noise).toEqual([]);

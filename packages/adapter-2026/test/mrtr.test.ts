@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ModernClient, type WireJson, meta } from './support/modernClient.js';
 import { buildTestServer } from './support/testServer.js';
 import type { ServerOptions } from '@rondo/core';
+import { formElicitation, inputRequest, inputRequired, text } from '@rondo/protocol';
 
 const clients: ModernClient[] = [];
 function client(options?: Partial<ServerOptions>): ModernClient {
@@ -23,6 +24,33 @@ function textOf(result: Record<string, WireJson>): string {
 }
 
 describe('multi round-trip requests', () => {
+  it('completes a retry of a tool whose JSON Schema fills defaults (regression, issue 9)', async () => {
+    const server = buildTestServer().tool(
+      'sized',
+      {
+        description: 'Asks, then reports its size',
+        input: { type: 'object', properties: { size: { type: 'integer', default: 3 } } },
+      },
+      (args, ctx) =>
+        ctx.inputResponses.ok
+          ? text(`size ${String(args.size)}`)
+          : inputRequired([
+              inputRequest('ok', formElicitation('Go?', { type: 'object', properties: {} })),
+            ]),
+    );
+    const c = new ModernClient(server);
+    clients.push(c);
+    const first = await c.result('tools/call', { name: 'sized', arguments: {} });
+    expect(first.resultType).toBe('input_required');
+    const second = await c.result('tools/call', {
+      name: 'sized',
+      arguments: {},
+      inputResponses: { ok: accept({}) },
+      requestState: first.requestState,
+    });
+    expect(textOf(second)).toBe('size 3');
+  });
+
   it('answers input_required with a sealed state, then completes with the answer', async () => {
     const c = client();
     const first = await c.result('tools/call', { name: 'greet', arguments: {} });

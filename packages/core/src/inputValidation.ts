@@ -8,7 +8,8 @@ import { ConfigurationError } from './errors.js';
 export type SchemaInput = z.ZodType | JsonObject;
 
 /** The outcome of validating arguments: the (possibly defaulted) value, or a message naming the field. */
-export type ArgumentCheck = { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
+export type ArgumentCheck =
+  { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
 
 /** A compiled argument validator. */
 export type ArgumentValidator = (args: Record<string, unknown>) => ArgumentCheck;
@@ -23,7 +24,9 @@ let sharedAjv: Ajv2020 | undefined;
 function ajv(): Ajv2020 {
   if (sharedAjv === undefined) {
     const require = createRequire(import.meta.url);
-    const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as { Ajv2020: new (options: Options) => Ajv2020 };
+    const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as {
+      Ajv2020: new (options: Options) => Ajv2020;
+    };
     const addFormats = (require('ajv-formats') as { default: (ajv: Ajv2020) => Ajv2020 }).default;
     sharedAjv = addFormats(new Ajv({ allErrors: false, strict: false, useDefaults: true }));
   }
@@ -51,7 +54,10 @@ export function compileArgumentValidator(schema: SchemaInput, owner: string): Ar
       if (parsed.success) return { ok: true, value: parsed.data as Record<string, unknown> };
       const issue = parsed.error.issues[0];
       const field = issue && issue.path.length > 0 ? issue.path.join('.') : '(arguments)';
-      return { ok: false, message: `Invalid arguments for ${owner}: ${field}: ${issue?.message ?? 'invalid'}` };
+      return {
+        ok: false,
+        message: `Invalid arguments for ${owner}: ${field}: ${issue?.message ?? 'invalid'}`,
+      };
     };
   }
   let validate: ValidateFunction;
@@ -60,9 +66,16 @@ export function compileArgumentValidator(schema: SchemaInput, owner: string): Ar
   } catch (failure) {
     throw new ConfigurationError(`${owner}: invalid JSON Schema: ${(failure as Error).message}`);
   }
+  // ajv fills defaults in place; the caller's arguments must stay as the client sent them (a sealed
+  // requestState is bound to them), so a schema with defaults validates a copy.
+  const fillsDefaults = JSON.stringify(schema).includes('"default"');
   return (args) => {
-    if (validate(args)) return { ok: true, value: args };
-    return { ok: false, message: `Invalid arguments for ${owner}: ${describeAjvError(validate.errors?.[0])}` };
+    const value = fillsDefaults ? structuredClone(args) : args;
+    if (validate(value)) return { ok: true, value };
+    return {
+      ok: false,
+      message: `Invalid arguments for ${owner}: ${describeAjvError(validate.errors?.[0])}`,
+    };
   };
 }
 

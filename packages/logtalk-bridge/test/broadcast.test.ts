@@ -28,7 +28,7 @@ describe('mcp_broadcast/1', () => {
     provider.onChange?.((change) => changes.push(change));
     expect(await call('add_tool', { Name: 'ping' })).toEqual({ kind: 'text', text: 'added' });
     expect(changes).toEqual([{ kind: 'tools' }]);
-    expect(provider.tools?.().map((t) => t.name)).toEqual(['add_tool', 'ping']);
+    expect((await provider.tools!()).map((t) => t.name)).toEqual(['add_tool', 'ping']);
     const answers = await onEveryWorker('ping');
     expect(answers).toEqual(answers.map(() => ({ kind: 'text', text: 'ping' })));
   });

@@ -49,7 +49,7 @@ describe('cancellation', () => {
     let asked = false;
     const legacy = {
       era: 'legacy' as const,
-      revision: '2025-11-25',
+      revision: '2025-11-25' as const,
       clientCapabilities: { elicitation: {} },
       elicit: () => ((asked = true), new Promise<never>(() => undefined)), // a client that never answers
     };

@@ -40,25 +40,39 @@ export class AnswerChecker {
     return found;
   }
 
-  /** Schema problems only: each answer checked against the revision of the request it answers. */
+  /**
+   * Schema problems only. Each answer must be valid for one of the requests that carried its id
+   * (fuzzing reuses ids, across eras too, so the request an answer belongs to is ambiguous);
+   * a message without an id must be valid in one of the revisions.
+   */
   schemaProblems(sent: unknown[], received: WireMessage[]): string[] {
     const requests = sent.filter(isAnswerableRequest) as WireMessage[];
-    const revisionById = new Map(requests.map((r) => [JSON.stringify(r.id), revisionOf(r)]));
+    const byId = new Map<string, WireMessage[]>();
+    for (const request of requests) {
+      const key = JSON.stringify(request.id);
+      byId.set(key, [...(byId.get(key) ?? []), request]);
+    }
     const found: string[] = [];
-    for (const revision of [MODERN, LEGACY] as const) {
-      const validator = this.validators[revision];
-      if (!validator) continue;
-      const mine = received.filter(
-        (m) => (revisionById.get(JSON.stringify(m.id)) ?? MODERN) === revision,
-      );
-      // Duplicate ids across eras would confuse the method lookup: validate per revision only.
-      found.push(
-        ...validator.problems(
-          mine,
-          requests.filter((r) => revisionOf(r) === revision),
-        ),
-      );
+    for (const message of received) {
+      const candidates =
+        message.id === undefined ? [] : (byId.get(JSON.stringify(message.id)) ?? []);
+      const attempts =
+        candidates.length > 0
+          ? candidates.map((r) => this.check(message, r, revisionOf(r)))
+          : ([MODERN, LEGACY] as const).map((rev) => this.check(message, undefined, rev));
+      if (attempts.some((problems) => problems.length === 0)) continue;
+      found.push(...(attempts[0] ?? []));
     }
     return found;
+  }
+
+  private check(
+    message: WireMessage,
+    request: WireMessage | undefined,
+    revision: typeof MODERN | typeof LEGACY,
+  ): string[] {
+    const validator = this.validators[revision];
+    if (!validator) return [];
+    return validator.problems([message], request ? [request] : []);
   }
 }

@@ -151,12 +151,13 @@ export async function startReliabilityServer(
 
 /** The bridge's `echo` served as `prolog_echo`, so it sits beside the TypeScript `echo`. */
 function renamed(provider: PrologProvider): PrologProvider {
-  const tools = () => (provider.tools?.() ?? []).map((t) => ({ ...t, name: `prolog_${t.name}` }));
+  const tools = async () =>
+    ((await provider.tools?.()) ?? []).map((t) => ({ ...t, name: `prolog_${t.name}` }));
   return Object.assign(Object.create(provider) as PrologProvider, {
     tools,
     callTool: (
       name: string,
-      args: Record<string, unknown>,
+      args: Parameters<NonNullable<PrologProvider['callTool']>>[1],
       ctx: Parameters<NonNullable<PrologProvider['callTool']>>[2],
     ) => provider.callTool!(name.replace(/^prolog_/, ''), args, ctx),
   });
