@@ -1,53 +1,30 @@
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { describeTotals, runConformance } from '../support/conformanceRun.js';
 
-const root = join(import.meta.dirname, '..', '..');
+// The same three official conformance runs (`pnpm conformance`) against both fixtures. Issue 7,
+// done-when 1: the Prolog-hosted fixture passes them like the TypeScript one
+// (`--fixture prolog`), exit 0, no expected-failures file.
+const fixtures = [
+  { label: 'HTTP fixture', args: [], heading: '' },
+  { label: 'Prolog fixture', args: ['--fixture', 'prolog'], heading: 'Prolog fixture:\n' },
+];
 
-/** Runs `pnpm conformance` (the script itself; the test command has built already). */
-function runConformance(): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [join(root, 'tooling/scripts/conformance.mjs'), '--no-build'],
-      {
-        cwd: root,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('close', (code) => resolve({ code: code ?? 1, output }));
+for (const { label, args, heading } of fixtures) {
+  describe(`the official conformance suite against the ${label}`, () => {
+    it('passes all three runs with no failing scored scenario', { timeout: 300_000 }, async () => {
+      const { code, output, totals } = await runConformance(args);
+      console.log(`${heading}${describeTotals(totals)}`);
+      expect(totals.map((total) => total.run).sort()).toEqual([
+        '2025-06-18',
+        '2025-11-25',
+        '2026-07-28',
+      ]);
+      expect(
+        totals.filter((total) => total.verdict !== 'PASS'),
+        output,
+      ).toEqual([]);
+      expect(totals.every((total) => total.passed > 0)).toBe(true);
+      expect(code, output).toBe(0);
+    });
   });
 }
-
-describe('the official conformance suite against the HTTP fixture', () => {
-  it('passes all three runs with no failing scored scenario', { timeout: 300_000 }, async () => {
-    const { code, output } = await runConformance();
-    const totals = [
-      ...output.matchAll(/^conformance (\S+): (PASS|FAIL) — Total: (\d+) passed, (\d+) failed/gm),
-    ].map(([, run, verdict, passed, failed]) => ({
-      run,
-      verdict,
-      passed: Number(passed),
-      failed: Number(failed),
-    }));
-    console.log(
-      totals
-        .map((total) => `${total.run}: ${total.passed} passed, ${total.failed} failed`)
-        .join('\n'),
-    );
-    expect(totals.map((total) => total.run).sort()).toEqual([
-      '2025-06-18',
-      '2025-11-25',
-      '2026-07-28',
-    ]);
-    expect(
-      totals.filter((total) => total.verdict !== 'PASS'),
-      output,
-    ).toEqual([]);
-    expect(totals.every((total) => total.passed > 0)).toBe(true);
-    expect(code, output).toBe(0);
-  });
-});

@@ -2,7 +2,7 @@ import { execFile, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import ts from 'typescript';
+import { transpileExample } from '../support/readmeExample.js';
 
 const run = promisify(execFile);
 
@@ -105,9 +105,7 @@ export async function runProgram(
 ): Promise<ProgramRun> {
   const { code, files } = readmeProgram(readme);
   for (const [name, text] of Object.entries(files)) writeFileSync(join(scratch, name), text);
-  const js = ts.transpileModule(code, {
-    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-  }).outputText;
+  const js = transpileExample(code);
   const file = join(scratch, `example-${Date.now()}.mjs`);
   writeFileSync(file, js);
   const child = spawn(process.execPath, [file], {

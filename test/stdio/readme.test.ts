@@ -1,13 +1,13 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client as ModernClient } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as LegacyStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { parseFixtureArgs } from '@rondo/conformance-fixture';
+import { transpileExample } from '../support/readmeExample.js';
 import { modernMeta } from './support/fixture.js';
 import { textOf } from './support/wire.js';
 
@@ -19,15 +19,11 @@ const blocks = (text: string, language: string) =>
   [...text.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)```', 'g'))].map(
     (m) => m[1] ?? '',
   );
-const program = (code: string) =>
-  ts.transpileModule(code, {
-    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-  }).outputText;
 
 /** Spawn parameters that run a README program from the repository root, as a user's file would. */
 const exampleParams = (code: string) => ({
   command: process.execPath,
-  args: ['--input-type=module', '-e', program(code)],
+  args: ['--input-type=module', '-e', transpileExample(code)],
   cwd: REPO_ROOT,
   env: { PATH: process.env.PATH ?? '', RONDO_STATE_KEY: 'readme' },
   stderr: 'pipe' as const,

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -13,15 +13,19 @@ export function firstTypeScriptBlock(readmePath: string): string {
   return match[1];
 }
 
+/** A README's TypeScript example as the ES module Node runs (types stripped, nothing checked). */
+export function transpileExample(source: string): string {
+  return ts.transpileModule(source, {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  }).outputText;
+}
+
 /**
  * Runs a README's first TypeScript example as a real program inside the package folder (so its
  * imports resolve like a user's would) and returns what it printed.
  */
 export async function runReadmeExample(packageDir: string, timeoutMs = 20_000): Promise<string> {
-  const source = firstTypeScriptBlock(join(packageDir, 'README.md'));
-  const output = ts.transpileModule(source, {
-    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-  }).outputText;
+  const output = transpileExample(firstTypeScriptBlock(join(packageDir, 'README.md')));
   const file = join(packageDir, `.readme-example-${process.pid}.mjs`);
   writeFileSync(file, output);
   try {
@@ -30,4 +34,42 @@ export async function runReadmeExample(packageDir: string, timeoutMs = 20_000): 
   } finally {
     rmSync(file, { force: true });
   }
+}
+
+/** The complete server programs of a README: its TypeScript blocks that read their port from PORT. */
+export function listeningExamples(readmePath: string): string[] {
+  return [...readFileSync(readmePath, 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)]
+    .map((match) => match[1]!)
+    .filter((code) => code.includes('process.env.PORT'));
+}
+
+/**
+ * Runs one README server program from `cwd` with PORT=0 and waits for the URL it prints, which
+ * `announcement` captures in its first group. The caller kills the child; if it exits before
+ * announcing, the promise rejects with what it printed.
+ */
+export async function startListeningExample(
+  code: string,
+  cwd: string,
+  announcement: RegExp,
+): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', transpileExample(code)], {
+    cwd,
+    env: { ...process.env, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    const collect = (chunk: Buffer): void => {
+      output += String(chunk);
+      const found = announcement.exec(output);
+      if (found) resolve(found[1]!);
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    child.once('exit', (exitCode) =>
+      reject(new Error(`the example exited with ${exitCode}:\n${output}`)),
+    );
+  });
+  return { url, child };
 }

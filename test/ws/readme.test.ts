@@ -1,42 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/client';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { listeningExamples, startListeningExample } from '../support/readmeExample.js';
 import { REPO_ROOT } from './support/runtimes.js';
 import { WsClientTransport } from './support/wsClientTransport.js';
 
-const README = readFileSync(`${REPO_ROOT}packages/transport-ws/README.md`, 'utf8');
 /** The complete programs in the README: the TypeScript blocks that read their port from PORT. */
-const examples = [...README.matchAll(/```ts\n([\s\S]*?)```/g)]
-  .map((match) => match[1]!)
-  .filter((code) => code.includes('process.env.PORT'));
+const examples = listeningExamples(`${REPO_ROOT}packages/transport-ws/README.md`);
 
 /** Runs one README program with PORT=0 and waits for the URL it prints. */
-async function runExample(code: string): Promise<{ url: string; child: ChildProcess }> {
-  const js = ts.transpileModule(code, {
-    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-  }).outputText;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', js], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, PORT: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    const collect = (chunk: Buffer): void => {
-      output += String(chunk);
-      const found = /MCP over WebSocket at (ws:\/\/\S+)/.exec(output);
-      if (found) resolve(found[1]!);
-    };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
-    child.once('exit', (exitCode) =>
-      reject(new Error(`the example exited with ${exitCode}:\n${output}`)),
-    );
-  });
-  return { url, child };
-}
+const runExample = (code: string) =>
+  startListeningExample(code, REPO_ROOT, /MCP over WebSocket at (ws:\/\/\S+)/);
 
 describe('the README examples', () => {
   it('contains the standalone and the attached example', () => {

@@ -1,27 +1,21 @@
-import type {
-  Era,
-  InputResponseValue,
-  Json,
-  JsonObject,
-  Revision,
-  SamplingRequest,
-  SamplingResponse,
+import {
+  LOGGING_LEVELS,
+  type Era,
+  type InputResponseValue,
+  type Json,
+  type JsonObject,
+  type LoggingLevel,
+  type Revision,
+  type SamplingRequest,
+  type SamplingResponse,
 } from '@rondo/protocol';
 import type { Principal } from './definitions.js';
 
-export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+/** A log level of MCP (the wire's vocabulary, RFC 5424 names). */
+export type LogLevel = LoggingLevel;
 
 /** The levels in increasing severity, for filtering. */
-export const LOG_LEVELS: readonly LogLevel[] = [
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-];
+export const LOG_LEVELS: readonly LogLevel[] = LOGGING_LEVELS;
 
 /** What a handler knows about its request, and what it can do besides returning a result. */
 export interface HandlerContext {

@@ -43,7 +43,13 @@ export type {
   TemplateHandler,
   CompletionHandler,
 } from './localProvider.js';
-export { Catalog, type ToolEntry, type PromptEntry, type ResourceEntry, type TemplateEntry } from './catalog.js';
+export {
+  Catalog,
+  type ToolEntry,
+  type PromptEntry,
+  type ResourceEntry,
+  type TemplateEntry,
+} from './catalog.js';
 export {
   RequestStateSealer,
   type RequestStateOptions,
@@ -66,4 +72,5 @@ export { toWireError } from './wireError.js';
 export { ConfigurationError, ProviderError, ClientRequestError } from './errors.js';
 export { paginate, type Page } from './pagination.js';
 export { LazyAbortController } from './lazyAbort.js';
+export { InFlightExchanges } from './inFlightExchanges.js';
 export { CatalogMemo } from './catalogMemo.js';

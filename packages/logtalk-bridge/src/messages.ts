@@ -1,4 +1,4 @@
-import { vocabularySchemas, type Json, type JsonObject } from '@rondo/protocol';
+import { LoggingLevelSchema, vocabularySchemas, type Json, type JsonObject } from '@rondo/protocol';
 import { z } from 'zod';
 
 /** Messages a worker writes on the protocol channel; every one is checked (Prolog is untrusted). */
@@ -36,16 +36,7 @@ const workerMessage = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('log'),
     id: id.optional(),
-    level: z.enum([
-      'debug',
-      'info',
-      'notice',
-      'warning',
-      'error',
-      'critical',
-      'alert',
-      'emergency',
-    ]),
+    level: LoggingLevelSchema,
     data: json,
     logger: z.string().optional(),
   }),

@@ -1,4 +1,4 @@
-import type { InputResponseValue, Json, JsonObject } from '@rondo/protocol';
+import type { InputResponseValue, Json, JsonObject, LoggingLevel } from '@rondo/protocol';
 
 /** One line of worker output or bridge news, tagged with the worker it came from. */
 export interface PrologLogEntry {
@@ -45,8 +45,7 @@ export interface WorkerChange {
 }
 
 /** The log levels of MCP, as `mcp_log/2` names them. */
-export type PrologLogLevel =
-  'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+export type PrologLogLevel = LoggingLevel;
 
 /**
  * What a call may do besides answering: report progress, log, ask the client (the `Elicit`

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transpileExample } from '../../../test/support/readmeExample.js';
 import { decodeVocabulary, type VocabularyValue } from '../src/index.js';
 import { vocabularyForms } from './vocabularyArbitraries.js';
 
@@ -76,9 +77,7 @@ describe('README', () => {
       writeFileSync(source, example!.code);
       expect(typeErrors(source)).toEqual([]);
 
-      const { outputText } = ts.transpileModule(example!.code, {
-        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-      });
+      const outputText = transpileExample(example!.code);
       const script = path.join(workDir, 'example.mjs');
       writeFileSync(script, outputText);
       const stdout = execFileSync(process.execPath, [script], { cwd: workDir, encoding: 'utf8' });

@@ -22,7 +22,7 @@ import {
   specErrors,
   type SpecDefinition,
   type SpecExample,
-} from './specSchemas.js';
+} from '../../../test/support/specSchemas.js';
 import {
   buildingBlocks,
   clientNotificationParams,

@@ -37,7 +37,7 @@ import {
   loadSpecExamples,
   specErrors,
   type SpecRevision,
-} from './specSchemas.js';
+} from '../../../test/support/specSchemas.js';
 import {
   inputRequestValue,
   contentItem,

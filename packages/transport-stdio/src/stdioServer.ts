@@ -1,6 +1,6 @@
 import { parseMessage, serializeMessage, type JsonRpcMessage } from '@rondo/protocol';
-import type { Connection, Endpoint } from '@rondo/core';
-import { OpenExchanges, internalErrorFor } from './exchanges.js';
+import { InFlightExchanges, type Connection, type Endpoint } from '@rondo/core';
+import { internalErrorFor } from './internalError.js';
 import { LineFramer, frameError, type FrameEvent } from './lineFramer.js';
 import {
   DEFAULT_DRAIN_TIMEOUT_MS,
@@ -24,7 +24,7 @@ class StdioSession {
   private readonly output: NodeJS.WritableStream;
   private readonly framer: LineFramer;
   private readonly report: (error: Error) => void;
-  private readonly exchanges = new OpenExchanges((message) => this.write(message));
+  private readonly exchanges = new InFlightExchanges((message) => this.write(message));
   private readonly connection: Connection;
   private inputEnded = false;
   private waitingForDrain = false;

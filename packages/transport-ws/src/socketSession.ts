@@ -1,8 +1,6 @@
-import type { Connection, Endpoint } from '@rondo/core';
-import { toWireError } from '@rondo/core';
+import { InFlightExchanges, toWireError, type Connection, type Endpoint } from '@rondo/core';
 import { isRequest, parseMessage, serializeMessage, type JsonRpcMessage } from '@rondo/protocol';
 import type { RawData, WebSocket } from 'ws';
-import { ExchangeSet } from './exchangeSet.js';
 import { FlowControl } from './flowControl.js';
 import { startKeepAlive } from './keepAlive.js';
 import type { ResolvedOptions } from './options.js';
@@ -19,7 +17,7 @@ export const CLOSE_UNSUPPORTED_DATA = 1003;
  */
 export class SocketSession {
   private readonly connection: Connection;
-  private readonly exchanges: ExchangeSet;
+  private readonly exchanges: InFlightExchanges;
   /** Frames decoded but not yet handled, in arrival order (see {@link schedulePump}). */
   private readonly held: { data: RawData; isBinary: boolean }[] = [];
   private pumpScheduled = false;
@@ -35,7 +33,7 @@ export class SocketSession {
     onClosed: (session: SocketSession) => void,
   ) {
     this.flow = new FlowControl(socket, options.backpressure, () => this.schedulePump());
-    this.exchanges = new ExchangeSet((message) => this.write(message));
+    this.exchanges = new InFlightExchanges((message) => this.write(message));
     this.connection = endpoint.connect({ send: (message) => this.write(message) });
     this.stopKeepAlive = options.keepAlive
       ? startKeepAlive(socket, options.keepAlive)

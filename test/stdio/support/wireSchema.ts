@@ -1,19 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { specSchemaPath, type SpecRevision } from '../../support/specSchemas.js';
 import type { WireMessage } from './wire.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv | Ajv2020) => void;
 
 type Message = WireMessage;
 type Schema = Record<string, Record<string, { properties?: { method?: { const?: unknown } } }>>;
-type Revision = '2025-06-18' | '2025-11-25' | '2026-07-28';
-
-const SPEC_DIR =
-  process.env.RONDO_SPEC_DIR ?? fileURLToPath(new URL('../../../../shared/spec', import.meta.url));
 
 /** Result definitions that do not follow the `XRequest` → `XResult` naming. */
 const EMPTY_RESULT_METHODS = new Set([
@@ -39,7 +34,7 @@ export class WireValidator {
   private readonly defsKey: string;
 
   private constructor(
-    readonly revision: Revision,
+    readonly revision: SpecRevision,
     private readonly ajv: Ajv | Ajv2020,
     schema: Schema,
   ) {
@@ -51,8 +46,8 @@ export class WireValidator {
   }
 
   /** The validator of a revision, or undefined (with a printed reason) when the spec folder is absent. */
-  static load(revision: Revision): WireValidator | undefined {
-    const file = join(SPEC_DIR, revision, 'schema.json');
+  static load(revision: SpecRevision): WireValidator | undefined {
+    const file = specSchemaPath(revision);
     if (!existsSync(file)) {
       console.warn(`skipping ${revision} wire validation: ${file} not found (set RONDO_SPEC_DIR)`);
       return undefined;

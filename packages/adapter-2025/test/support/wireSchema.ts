@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { JsonRpcMessage } from '@rondo/protocol';
+import { specDir, specSchemaPath } from '../../../../test/support/specSchemas.js';
 
 /**
  * Validates what a server wrote against the spec schema of the negotiated revision: 2025-06-18 is
@@ -14,14 +14,10 @@ import type { JsonRpcMessage } from '@rondo/protocol';
  */
 export type SpecRevision = '2025-06-18' | '2025-11-25';
 
-const specDir =
-  process.env.RONDO_SPEC_DIR ??
-  fileURLToPath(new URL('../../../../../shared/spec/', import.meta.url));
-
 /** Why wire validation cannot run, or undefined when the schemas are there. */
 export function specMissingReason(): string | undefined {
-  for (const revision of ['2025-06-18', '2025-11-25']) {
-    if (!existsSync(`${specDir}/${revision}/schema.json`))
+  for (const revision of ['2025-06-18', '2025-11-25'] as const) {
+    if (!existsSync(specSchemaPath(revision)))
       return `spec schema ${revision} not found under ${specDir} (set RONDO_SPEC_DIR)`;
   }
   return undefined;
@@ -79,7 +75,7 @@ const loaded = new Map<SpecRevision, { ajv: Ajv | Ajv2020; pointer: string }>();
 function load(revision: SpecRevision): { ajv: Ajv | Ajv2020; pointer: string } {
   let entry = loaded.get(revision);
   if (!entry) {
-    const schema = JSON.parse(readFileSync(`${specDir}/${revision}/schema.json`, 'utf8')) as Record<
+    const schema = JSON.parse(readFileSync(specSchemaPath(revision), 'utf8')) as Record<
       string,
       unknown
     >;

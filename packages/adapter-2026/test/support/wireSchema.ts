@@ -1,9 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { JsonRpcMessage } from '@rondo/protocol';
+import { specSchemaPath } from '../../../../test/support/specSchemas.js';
 
 /**
  * Validates what a server wrote against the 2026-07-28 JSON Schema, the way the official
@@ -11,9 +10,7 @@ import type { JsonRpcMessage } from '@rondo/protocol';
  * errors as `JSONRPCErrorResponse` plus the def of their code, notifications by their method's def.
  */
 
-const here = dirname(fileURLToPath(import.meta.url));
-const specDir = process.env.RONDO_SPEC_DIR ?? resolve(here, '../../../../../shared/spec');
-const schemaFile = join(specDir, '2026-07-28', 'schema.json');
+const schemaFile = specSchemaPath('2026-07-28');
 
 /** Whether the spec schema is available; tests that need it skip (with a printed reason) when not. */
 export const specAvailable = existsSync(schemaFile);

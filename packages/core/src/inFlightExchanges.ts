@@ -1,0 +1,85 @@
+import type { JsonRpcMessage } from '@rondo/protocol';
+import { LazyAbortController } from './lazyAbort.js';
+import type { Exchange } from './transport.js';
+
+/**
+ * The exchanges of one connection that have not ended yet, for transports whose every message goes
+ * out on one channel (a stdio stream, a socket). Each inbound message gets an exchange whose `send`
+ * and `end` both write to that channel; what this adds is the end-once rule, one signal per
+ * exchange (aborted when the peer goes away) and a count of the open ones, so a transport can wait
+ * for in-flight work before it closes.
+ */
+export class InFlightExchanges {
+  private readonly open = new Set<ChannelExchange>();
+  private idleListener: (() => void) | undefined;
+
+  /** `write` sends one message on the connection's channel. */
+  constructor(private readonly write: (message: JsonRpcMessage) => void) {}
+
+  /** How many exchanges have not ended. */
+  get size(): number {
+    return this.open.size;
+  }
+
+  /** Opens the exchange for one inbound message. */
+  create(): Exchange {
+    const exchange = new ChannelExchange(this.write, this.settle);
+    this.open.add(exchange);
+    return exchange;
+  }
+
+  /** Calls `listener` whenever the last open exchange ends (one listener; a later call replaces it). */
+  onIdle(listener: () => void): void {
+    this.idleListener = listener;
+  }
+
+  /**
+   * Forgets every open exchange and aborts its signal (with `reason`, or the default `AbortError`):
+   * the peer is gone. Exchanges ended afterwards write as before but no longer count.
+   */
+  abortAll(reason?: unknown): void {
+    const open = [...this.open];
+    this.open.clear();
+    for (const exchange of open) exchange.abort(reason);
+  }
+
+  /** Forgets an ended exchange, then writes its final answer, then reports idleness. */
+  private readonly settle = (exchange: ChannelExchange, message?: JsonRpcMessage): void => {
+    const wasOpen = this.open.delete(exchange);
+    if (message) this.write(message);
+    if (wasOpen && this.open.size === 0) this.idleListener?.();
+  };
+}
+
+/**
+ * One inbound message's exchange: a class, so an exchange costs one object and no closures, and its
+ * signal is created only if someone reads it. No `headers`: a line or a frame has none (the HTTP
+ * headers of a WebSocket upgrade describe the connection, not the message).
+ */
+class ChannelExchange implements Exchange {
+  private readonly cancellation = new LazyAbortController();
+  private ended = false;
+
+  constructor(
+    private readonly write: (message: JsonRpcMessage) => void,
+    private readonly settle: (exchange: ChannelExchange, message?: JsonRpcMessage) => void,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.cancellation.signal;
+  }
+
+  send(message: JsonRpcMessage): void {
+    if (!this.ended) this.write(message);
+  }
+
+  end(message?: JsonRpcMessage): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.settle(this, message);
+  }
+
+  abort(reason: unknown): void {
+    this.cancellation.abort(reason);
+  }
+}
