@@ -55,7 +55,7 @@ async function runSmoke(demo: DemoServer, options: DemoOptions): Promise<number>
   await web.close();
   await demo.close();
   const failed = results.filter((result) => !result.ok).length;
-  say(`Rondo demo smoke: ${results.length - failed} passed, ${failed} failed`);
+  say(`Rondo demo smoke: ${results.length - failed} of ${results.length} checks passed`);
   return failed === 0 ? 0 : 1;
 }
 
