@@ -42,9 +42,12 @@ function totalsOf(output: string): ConformanceTotal[] {
   }));
 }
 
-/** One line per run: `<revision>: N passed, M failed`. */
+/**
+ * One line per run: `<revision>: N checks passed, M failing`. (Worded apart from the suite's own
+ * `N passed, N failed` summary line, which CI reads.)
+ */
 export function describeTotals(totals: readonly ConformanceTotal[]): string {
   return totals
-    .map((total) => `${total.run}: ${total.passed} passed, ${total.failed} failed`)
+    .map((total) => `${total.run}: ${total.passed} checks passed, ${total.failed} failing`)
     .join('\n');
 }
