@@ -1,4 +1,8 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+// Absolute roots, so a run started from a package folder (`pnpm --filter @rondo/core test`) finds them.
+const repoRoot = fileURLToPath(new URL('.', import.meta.url));
 
 // One run over every package: each folder with tests is a project, so `--project core` narrows it.
 // Projects extend this file, so the timeouts below hold however a run is filtered.
@@ -13,7 +17,7 @@ const projects = [
   'logtalk-bridge',
 ].map((name) => ({
   extends: true as const,
-  test: { name, root: `packages/${name}`, include: ['test/**/*.test.ts'] },
+  test: { name, root: `${repoRoot}packages/${name}`, include: ['test/**/*.test.ts'] },
 }));
 
 const reportFile = process.env.RONDO_TEST_REPORT;
@@ -22,8 +26,14 @@ export default defineConfig({
   test: {
     projects: [
       ...projects,
-      { extends: true as const, test: { name: 'apps', include: ['apps/*/test/**/*.test.ts'] } },
-      { extends: true as const, test: { name: 'integration', include: ['test/**/*.test.ts'] } },
+      {
+        extends: true as const,
+        test: { name: 'apps', root: repoRoot, include: ['apps/*/test/**/*.test.ts'] },
+      },
+      {
+        extends: true as const,
+        test: { name: 'integration', root: repoRoot, include: ['test/**/*.test.ts'] },
+      },
     ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
