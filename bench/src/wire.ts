@@ -1,17 +1,19 @@
+import { LATEST_LEGACY_REVISION, LATEST_MODERN_REVISION, MetaKey } from '@rondo/protocol';
+
 /**
  * The JSON-RPC messages and HTTP headers every contender is sent: the same bytes for all of them,
  * built once per scenario so the load generators only copy buffers.
  */
 
 /** The modern revision measured. */
-export const MODERN_REVISION = '2026-07-28';
+export const MODERN_REVISION = LATEST_MODERN_REVISION;
 /** The legacy revision measured. */
-export const LEGACY_REVISION = '2025-11-25';
+export const LEGACY_REVISION = LATEST_LEGACY_REVISION;
 
 const MODERN_META = {
-  'io.modelcontextprotocol/protocolVersion': MODERN_REVISION,
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-  'io.modelcontextprotocol/clientInfo': { name: 'rondo-bench', version: '1.0.0' },
+  [MetaKey.protocolVersion]: MODERN_REVISION,
+  [MetaKey.clientCapabilities]: { elicitation: { form: {} } },
+  [MetaKey.clientInfo]: { name: 'rondo-bench', version: '1.0.0' },
 };
 
 /** The echo tool's arguments: a short text, like a typical small tool call. */

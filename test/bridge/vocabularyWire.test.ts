@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bridgeFixture } from './support/paths.js';
 import { hostProlog, type HostedProlog } from './support/prologHost.js';
 import type { WireClient } from './support/wireClient.js';
+import { ADD_TOOL } from '../../packages/logtalk-bridge/test/fixtures/vocabTools.js';
 
 // Issue 7, done-when 2: every vocabulary form of a Prolog provider reaches the wire of both eras
 // (through the endpoint, as rondo-logtalk composes it), and every message validates against the
@@ -34,24 +35,7 @@ describe.each(eras)('a Prolog provider on the %s wire', { timeout: 30_000 }, (_e
     const client = await open();
     const { tools } = (await client.call('tools/list')) as { tools: Record<string, unknown>[] };
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    expect(byName.get('add')).toEqual({
-      name: 'add',
-      title: 'Adder',
-      description: 'Adds two integers.',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          A: { type: 'integer', description: 'First addend' },
-          B: { type: 'integer', description: 'Second addend' },
-        },
-        required: ['A', 'B'],
-      },
-      outputSchema: {
-        type: 'object',
-        properties: { Sum: { type: 'integer', description: 'The sum' } },
-        required: ['Sum'],
-      },
-    });
+    expect(byName.get('add')).toEqual(ADD_TOOL);
     expect(byName.get('custom_schema')).toMatchObject({
       inputSchema: { properties: { n: { type: 'integer', minimum: 0 } }, required: ['n'] },
       outputSchema: { properties: { doubled: { type: 'integer' } } },

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_MAX_LINE_BYTES } from '@rondo/transport-stdio';
 import { RawFixture, modernMeta } from './support/fixture.js';
 import { WireValidator } from './support/wireSchema.js';
 
@@ -13,7 +14,6 @@ const request = (id: unknown, method: string, params: object = { _meta: meta }) 
   JSON.stringify({ jsonrpc: '2.0', id, method, params });
 const call = (id: number, params: object) => request(id, 'tools/call', { _meta: meta, ...params });
 const supported = ['2026-07-28', '2025-11-25', '2025-06-18'];
-const FOUR_MIB = 4 * 1024 * 1024;
 
 const cases: Case[] = [
   ['bad JSON', '{"jsonrpc":"2.0","id":1,"method":', { id: null, code: -32700 }],
@@ -168,8 +168,12 @@ const cases: Case[] = [
   ],
   [
     'a line over the 4 MiB limit',
-    () => call(27, { name: 'test_simple_text', arguments: { pad: 'x'.repeat(FOUR_MIB) } }),
-    { id: null, code: -32600, data: { maxLineBytes: FOUR_MIB } },
+    () =>
+      call(27, {
+        name: 'test_simple_text',
+        arguments: { pad: 'x'.repeat(DEFAULT_MAX_LINE_BYTES) },
+      }),
+    { id: null, code: -32600, data: { maxLineBytes: DEFAULT_MAX_LINE_BYTES } },
   ],
 ];
 

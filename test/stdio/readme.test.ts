@@ -7,18 +7,17 @@ import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/clien
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as LegacyStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { parseFixtureArgs } from '@rondo/conformance-fixture';
-import { transpileExample } from '../support/readmeExample.js';
+import { firstTypeScriptBlock, transpileExample } from '../support/readmeExample.js';
 import { modernMeta } from './support/fixture.js';
 import { textOf } from './support/wire.js';
 
 // The README examples of @rondo/transport-stdio and the conformance fixture, run as real programs.
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const readme = (path: string) => readFileSync(`${REPO_ROOT}${path}/README.md`, 'utf8');
-const blocks = (text: string, language: string) =>
-  [...text.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)```', 'g'))].map(
-    (m) => m[1] ?? '',
-  );
+const readmePath = (folder: string) => `${REPO_ROOT}${folder}/README.md`;
+const readme = (folder: string) => readFileSync(readmePath(folder), 'utf8');
+const shellBlocks = (text: string) =>
+  [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
 
 /** Spawn parameters that run a README program from the repository root, as a user's file would. */
 const exampleParams = (code: string) => ({
@@ -35,7 +34,7 @@ afterEach(async () => {
 }, 30_000);
 
 describe('the @rondo/transport-stdio README', { timeout: 30_000 }, () => {
-  const [example] = blocks(readme('packages/transport-stdio'), 'ts');
+  const example = firstTypeScriptBlock(readmePath('packages/transport-stdio'));
 
   it('has a stdio server example', () => {
     expect(example).toContain('serveStdio(endpoint)');
@@ -43,7 +42,7 @@ describe('the @rondo/transport-stdio README', { timeout: 30_000 }, () => {
 
   it('serves a legacy client (the v1 SDK)', async () => {
     const client = new LegacyClient({ name: 'readme-v1', version: '1.0.0' });
-    await client.connect(new LegacyStdio(exampleParams(example!)));
+    await client.connect(new LegacyStdio(exampleParams(example)));
     closers.push(() => client.close());
     const result = await client.callTool({ name: 'greet', arguments: { name: 'README' } });
     expect(textOf(result)).toBe('Hello, README!');
@@ -54,7 +53,7 @@ describe('the @rondo/transport-stdio README', { timeout: 30_000 }, () => {
       { name: 'readme-v2', version: '1.0.0' },
       { versionNegotiation: { mode: { pin: '2026-07-28' } } },
     );
-    await client.connect(new ModernStdio(exampleParams(example!)));
+    await client.connect(new ModernStdio(exampleParams(example)));
     closers.push(() => client.close());
     const result = await client.callTool({ name: 'greet', arguments: { name: 'modern README' } });
     expect(textOf(result)).toBe('Hello, modern README!');
@@ -65,7 +64,7 @@ describe('the conformance fixture README', { timeout: 30_000 }, () => {
   const text = readme('apps/conformance-fixture');
 
   it('shows only command lines the CLI accepts', () => {
-    const commands = blocks(text, 'sh').flatMap((block) =>
+    const commands = shellBlocks(text).flatMap((block) =>
       block.split('\n').filter((l) => l.startsWith('pnpm fixture')),
     );
     expect(commands.length).toBeGreaterThanOrEqual(3);
@@ -75,8 +74,7 @@ describe('the conformance fixture README', { timeout: 30_000 }, () => {
   });
 
   it('runs its program example on stdio and exits 0 at end of input', async () => {
-    const [example] = blocks(text, 'ts');
-    const params = exampleParams(example!);
+    const params = exampleParams(firstTypeScriptBlock(readmePath('apps/conformance-fixture')));
     const child = spawn(params.command, params.args, { cwd: params.cwd, env: params.env });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

@@ -1,7 +1,8 @@
 import { WebSocket } from 'ws';
+import { LATEST_LEGACY_REVISION, LATEST_MODERN_REVISION, MetaKey } from '@rondo/protocol';
 
-const MODERN = '2026-07-28';
-const LEGACY = '2025-11-25';
+const MODERN = LATEST_MODERN_REVISION;
+const LEGACY = LATEST_LEGACY_REVISION;
 
 /** One check of the smoke run and what it saw. */
 export interface SmokeResult {
@@ -11,9 +12,9 @@ export interface SmokeResult {
 }
 
 const modernMeta = {
-  'io.modelcontextprotocol/protocolVersion': MODERN,
-  'io.modelcontextprotocol/clientCapabilities': {},
-  'io.modelcontextprotocol/clientInfo': { name: 'rondo-demo-smoke', version: '0.1.0' },
+  [MetaKey.protocolVersion]: MODERN,
+  [MetaKey.clientCapabilities]: {},
+  [MetaKey.clientInfo]: { name: 'rondo-demo-smoke', version: '0.1.0' },
 };
 
 /** Reads a JSON-RPC response from a JSON body or from the last `data:` line of an SSE body. */

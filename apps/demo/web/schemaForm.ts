@@ -40,12 +40,21 @@ function choicesOf(schema: JsonObject): Choice[] | undefined {
   }));
 }
 
+/** A numeric keyword of the schema (`minimum`, `maxLength`, ...), if it is set to a number. */
+function numberAt(schema: JsonObject, keyword: string): number | undefined {
+  const value = schema[keyword];
+  return typeof value === 'number' ? value : undefined;
+}
+
+function titleOf(name: string, schema: JsonObject): string {
+  return typeof schema.title === 'string' ? schema.title : name;
+}
+
 function labelFor(id: string, name: string, schema: JsonObject, required: boolean): HTMLElement {
-  const title = typeof schema.title === 'string' ? schema.title : name;
   return h(
     'label',
     { for: id },
-    title,
+    titleOf(name, schema),
     required ? h('span', { class: 'required', 'aria-hidden': 'true' }, ' *') : undefined,
   );
 }
@@ -54,6 +63,23 @@ function describe(id: string, schema: JsonObject): HTMLElement | undefined {
   return typeof schema.description === 'string'
     ? h('small', { id: `${id}-help` }, schema.description)
     : undefined;
+}
+
+/** The usual field: label, the control, then the schema's description. */
+function labelled(
+  id: string,
+  name: string,
+  schema: JsonObject,
+  required: boolean,
+  control: HTMLElement,
+): HTMLElement {
+  return h(
+    'div',
+    { class: 'field' },
+    labelFor(id, name, schema, required),
+    control,
+    describe(id, schema),
+  );
 }
 
 function booleanField(id: string, name: string, schema: JsonObject, required: boolean): Field {
@@ -93,13 +119,7 @@ function selectField(
       h('option', { value: choice.value, selected: schema.default === choice.value }, choice.label),
     );
   }
-  const element = h(
-    'div',
-    { class: 'field' },
-    labelFor(id, name, schema, required),
-    select,
-    describe(id, schema),
-  );
+  const element = labelled(id, name, schema, required, select);
   return { element, read: () => (select.value === '' ? {} : { value: select.value }) };
 }
 
@@ -121,7 +141,7 @@ function multiSelectField(
     });
     return { box, element: h('label', { class: 'choice' }, box, ` ${choice.label}`) };
   });
-  const title = typeof schema.title === 'string' ? schema.title : name;
+  const title = titleOf(name, schema);
   const legend = h('legend', {}, title, required ? ' *' : '');
   const element = h(
     'fieldset',
@@ -130,14 +150,16 @@ function multiSelectField(
     ...boxes.map((b) => b.element),
     describe(id, schema),
   );
+  const minItems = numberAt(schema, 'minItems');
+  const maxItems = numberAt(schema, 'maxItems');
   return {
     element,
     read: () => {
       const value = boxes.filter((b) => b.box.checked).map((b) => b.box.value);
-      if (typeof schema.minItems === 'number' && value.length < schema.minItems)
-        return { error: `${title}: pick at least ${schema.minItems}` };
-      if (typeof schema.maxItems === 'number' && value.length > schema.maxItems)
-        return { error: `${title}: pick at most ${schema.maxItems}` };
+      if (minItems !== undefined && value.length < minItems)
+        return { error: `${title}: pick at least ${minItems}` };
+      if (maxItems !== undefined && value.length > maxItems)
+        return { error: `${title}: pick at most ${maxItems}` };
       return { value };
     },
   };
@@ -145,23 +167,19 @@ function multiSelectField(
 
 function numberField(id: string, name: string, schema: JsonObject, required: boolean): Field {
   const integer = schema.type === 'integer';
+  const minimum = numberAt(schema, 'minimum');
+  const maximum = numberAt(schema, 'maximum');
   const input = h('input', {
     type: 'number',
     id,
     'data-testid': `field-${name}`,
     step: integer ? 1 : 'any',
-    min: typeof schema.minimum === 'number' ? schema.minimum : undefined,
-    max: typeof schema.maximum === 'number' ? schema.maximum : undefined,
-    value: typeof schema.default === 'number' ? schema.default : undefined,
+    min: minimum,
+    max: maximum,
+    value: numberAt(schema, 'default'),
     required,
   });
-  const element = h(
-    'div',
-    { class: 'field' },
-    labelFor(id, name, schema, required),
-    input,
-    describe(id, schema),
-  );
+  const element = labelled(id, name, schema, required, input);
   return {
     element,
     read: () => {
@@ -169,10 +187,9 @@ function numberField(id: string, name: string, schema: JsonObject, required: boo
       const value = Number(input.value);
       if (!Number.isFinite(value) || (integer && !Number.isInteger(value)))
         return { error: `${name}: not ${integer ? 'an integer' : 'a number'}` };
-      if (typeof schema.minimum === 'number' && value < schema.minimum)
-        return { error: `${name}: at least ${schema.minimum}` };
-      if (typeof schema.maximum === 'number' && value > schema.maximum)
-        return { error: `${name}: at most ${schema.maximum}` };
+      if (minimum !== undefined && value < minimum)
+        return { error: `${name}: at least ${minimum}` };
+      if (maximum !== undefined && value > maximum) return { error: `${name}: at most ${maximum}` };
       return { value };
     },
   };
@@ -181,27 +198,22 @@ function numberField(id: string, name: string, schema: JsonObject, required: boo
 const INPUT_TYPES: Record<string, string> = { email: 'email', uri: 'url', date: 'date' };
 
 function stringField(id: string, name: string, schema: JsonObject, required: boolean): Field {
+  const minLength = numberAt(schema, 'minLength');
   const input = h('input', {
     type: INPUT_TYPES[String(schema.format)] ?? 'text',
     id,
     'data-testid': `field-${name}`,
     value: typeof schema.default === 'string' ? schema.default : undefined,
-    minlength: typeof schema.minLength === 'number' ? schema.minLength : undefined,
-    maxlength: typeof schema.maxLength === 'number' ? schema.maxLength : undefined,
+    minlength: minLength,
+    maxlength: numberAt(schema, 'maxLength'),
     required,
   });
-  const element = h(
-    'div',
-    { class: 'field' },
-    labelFor(id, name, schema, required),
-    input,
-    describe(id, schema),
-  );
+  const element = labelled(id, name, schema, required, input);
   return {
     element,
     read: () => {
       if (input.value === '') return {};
-      if (typeof schema.minLength === 'number' && input.value.length < schema.minLength)
+      if (minLength !== undefined && input.value.length < minLength)
         return { error: `${name}: too short` };
       return { value: input.value };
     },
@@ -212,13 +224,7 @@ function stringField(id: string, name: string, schema: JsonObject, required: boo
 function jsonField(id: string, name: string, schema: JsonObject, required: boolean): Field {
   const area = h('textarea', { id, 'data-testid': `field-${name}`, rows: 3, placeholder: 'JSON' });
   if (schema.default !== undefined) area.value = JSON.stringify(schema.default);
-  const element = h(
-    'div',
-    { class: 'field' },
-    labelFor(id, name, schema, required),
-    area,
-    describe(id, schema),
-  );
+  const element = labelled(id, name, schema, required, area);
   return {
     element,
     read: () => {

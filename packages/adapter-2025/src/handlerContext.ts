@@ -3,6 +3,8 @@ import {
   InputResponseError,
   formElicitation,
   inputResponseFromWire,
+  isPlainObject,
+  isValidId,
   roots,
   type InputRequestBody,
   type InputResponseValue,
@@ -42,12 +44,8 @@ export async function askClient(
 }
 
 /** The context a handler gets for a legacy request, first round. */
-export function handlerContext(
-  state: SessionState,
-  call: LegacyCall,
-  principal: HandlerContext['principal'],
-): HandlerContext {
-  return new LegacyHandlerContext(state, call, principal, progressTokenOf(call.params));
+export function handlerContext(state: SessionState, call: LegacyCall): HandlerContext {
+  return new LegacyHandlerContext(state, call, progressTokenOf(call.params));
 }
 
 /**
@@ -67,7 +65,6 @@ class LegacyHandlerContext implements HandlerContext {
   constructor(
     private readonly state: SessionState,
     private readonly call: LegacyCall,
-    readonly principal: HandlerContext['principal'],
     private readonly progressToken: RequestId | undefined,
   ) {
     const { revision, clientCapabilities, clientInfo } = state.session;
@@ -80,17 +77,17 @@ class LegacyHandlerContext implements HandlerContext {
     return this.call.signal;
   }
 
+  /** The principal the transport authenticated for the call. */
+  get principal(): HandlerContext['principal'] {
+    return this.call.principal;
+  }
+
   /** The context of the next round: this round's answers and state, and the round number plus one. */
   nextRound(
     inputResponses: Record<string, InputResponseValue>,
     requestState: Json | undefined,
   ): LegacyHandlerContext {
-    const next = new LegacyHandlerContext(
-      this.state,
-      this.call,
-      this.principal,
-      this.progressToken,
-    );
+    const next = new LegacyHandlerContext(this.state, this.call, this.progressToken);
     next.inputResponses = inputResponses;
     next.requestState = requestState;
     next.round = this.round + 1;
@@ -151,9 +148,6 @@ export function shouldLog(threshold: LogLevel | 'off', level: LogLevel): boolean
 
 function progressTokenOf(params: Record<string, unknown>): RequestId | undefined {
   const meta = params._meta;
-  if (typeof meta !== 'object' || meta === null) return undefined;
-  const token = (meta as Record<string, unknown>).progressToken;
-  return typeof token === 'string' || (typeof token === 'number' && Number.isSafeInteger(token))
-    ? token
-    : undefined;
+  const token = isPlainObject(meta) ? meta.progressToken : undefined;
+  return isValidId(token) ? token : undefined;
 }

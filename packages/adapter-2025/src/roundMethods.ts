@@ -1,4 +1,4 @@
-import { ClientRequestError, toWireError, type Arguments } from '@rondo/core';
+import { ClientRequestError, toWireError, type Arguments, type HandlerContext } from '@rondo/core';
 import {
   ErrorCode,
   McpError,
@@ -26,7 +26,7 @@ export async function callTool(
 ): Promise<Record<string, unknown>> {
   const name = requiredString(call.params, 'name', 'tools/call');
   const args = optionalObject(call.params, 'arguments', 'tools/call') as Arguments;
-  const ctx = handlerContext(state, call, call.principal);
+  const ctx = handlerContext(state, call);
   const first = await state.server.callTool(name, args, ctx);
   const definition = state.server.catalog.tool(name)?.definition;
   try {
@@ -49,7 +49,7 @@ export async function getPrompt(
 ): Promise<Record<string, unknown>> {
   const name = requiredString(call.params, 'name', 'prompts/get');
   const args = optionalStringRecord(call.params, 'arguments', 'prompts/get');
-  const ctx = handlerContext(state, call, call.principal);
+  const ctx = handlerContext(state, call);
   try {
     const first = await state.server.getPrompt(name, args, ctx);
     const result = await driveRounds(state, call, first, ctx, (next) =>
@@ -67,17 +67,15 @@ export async function readResource(
   call: LegacyCall,
 ): Promise<Record<string, unknown>> {
   const uri = requiredString(call.params, 'uri', 'resources/read');
-  const ctx = handlerContext(state, call, call.principal);
-  try {
-    const first = await state.server.readResource(uri, ctx);
-    if (first === undefined)
+  const read = async (ctx: HandlerContext) => {
+    const outcome = await state.server.readResource(uri, ctx);
+    if (outcome === undefined)
       throw new McpError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
-    const result = await driveRounds(state, call, first, ctx, async (next) => {
-      const again = await state.server.readResource(uri, next);
-      if (again === undefined)
-        throw new McpError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
-      return again;
-    });
+    return outcome;
+  };
+  const ctx = handlerContext(state, call);
+  try {
+    const result = await driveRounds(state, call, await read(ctx), ctx, read);
     return resourceResultToWire(result);
   } catch (failure) {
     throw roundFailure(failure);

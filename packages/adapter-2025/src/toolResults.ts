@@ -1,5 +1,11 @@
 import { compileJsonSchema, describeAjvError, type ToolDefinition } from '@rondo/core';
-import { isPlainObject, toolResultToWire, type JsonObject, type ToolResult } from '@rondo/protocol';
+import {
+  error,
+  isPlainObject,
+  toolResultToWire,
+  type JsonObject,
+  type ToolResult,
+} from '@rondo/protocol';
 
 type OutputValidator = ReturnType<typeof compileJsonSchema>;
 
@@ -8,7 +14,7 @@ const outputValidators = new WeakMap<JsonObject, OutputValidator | Error>();
 
 /** An error tool result (`isError`) with one text block. */
 export function toolErrorResult(message: string): Record<string, unknown> {
-  return { content: [{ type: 'text', text: message }], isError: true };
+  return toolResultToWire(error(message));
 }
 
 /**

@@ -3,10 +3,11 @@ import {
   McpError,
   MetaKey,
   isPlainObject,
+  isValidId,
   type JsonObject,
   type RequestId,
 } from '@rondo/protocol';
-import type { LogLevel } from '@rondo/core';
+import { LOG_LEVELS, type LogLevel } from '@rondo/core';
 
 /** What a modern request says about itself in `params._meta`, read and checked. */
 export interface RequestMeta {
@@ -19,17 +20,10 @@ export interface RequestMeta {
   readonly progressToken: RequestId | undefined;
 }
 
-/** Severity rank of each level, for filtering without a search per log call. */
-export const LOG_LEVEL_RANK: Readonly<Record<LogLevel, number>> = {
-  debug: 0,
-  info: 1,
-  notice: 2,
-  warning: 3,
-  error: 4,
-  critical: 5,
-  alert: 6,
-  emergency: 7,
-};
+/** Severity rank of each level (its place in `LOG_LEVELS`), for filtering without a search per log call. */
+export const LOG_LEVEL_RANK: Readonly<Record<LogLevel, number>> = Object.fromEntries(
+  LOG_LEVELS.map((level, rank) => [level, rank]),
+) as Record<LogLevel, number>;
 
 /**
  * Reads the `_meta` every modern request must carry. A missing or malformed required key is
@@ -98,8 +92,7 @@ function readLogLevel(value: unknown): LogLevel | undefined {
 
 function readProgressToken(value: unknown): RequestId | undefined {
   if (value === undefined) return undefined;
-  if (typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value)))
-    return value;
+  if (isValidId(value)) return value;
   throw invalidMeta(
     'progressToken',
     'Invalid params: _meta.progressToken must be a string or an integer',

@@ -5,18 +5,6 @@ export class ConfigurationError extends Error {
   override readonly name = 'ConfigurationError';
 }
 
-/** A provider failed while handling a request; `cause` holds the provider's error. */
-export class ProviderError extends Error {
-  override readonly name = 'ProviderError';
-  constructor(
-    readonly provider: string,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
-}
-
 /** A server-to-client request was not answered in time, or was refused by the client. */
 export class ClientRequestError extends Error {
   override readonly name = 'ClientRequestError';

@@ -66,10 +66,8 @@ export {
   type ArgumentValidator,
 } from './inputValidation.js';
 export { compileTemplate, type CompiledTemplate } from './uriTemplate.js';
-export { normaliseRound } from './rounds.js';
-export { stableStringify } from './stableJson.js';
 export { toWireError } from './wireError.js';
-export { ConfigurationError, ProviderError, ClientRequestError } from './errors.js';
+export { ConfigurationError, ClientRequestError } from './errors.js';
 export { paginate, type Page } from './pagination.js';
 export { LazyAbortController } from './lazyAbort.js';
 export { InFlightExchanges } from './inFlightExchanges.js';

@@ -276,7 +276,6 @@ class ChangeRelay {
 /** What the shim needs of a request's context; the closures stay on this side. */
 function contextOf(ctx: HandlerContext): JsonObject {
   return {
-    era: ctx.era,
     elicit: ctx.era === 'legacy' && ctx.clientCapabilities.elicitation !== undefined,
     round: ctx.round,
     clientCapabilities: ctx.clientCapabilities,

@@ -1,6 +1,7 @@
 import type { HandlerContext } from '@rondo/core';
 import type { InputResponseValue, Json, JsonObject } from '@rondo/protocol';
 import { fileURLToPath } from 'node:url';
+import { testHandlerContext } from '../../../test/support/handlerContext.js';
 
 /** Absolute path of a test fixture. */
 export function fixture(name: string): string {
@@ -20,18 +21,9 @@ export function makeContext(
   const events: string[] = [];
   const elicited: Recorded['elicited'] = [];
   const answers = [...(overrides.answers ?? [])];
-  return {
-    era: 'modern',
-    revision: '2026-07-28',
-    clientCapabilities: {},
-    inputResponses: {},
-    requestState: undefined,
-    round: 1,
-    signal: new AbortController().signal,
-    principal: undefined,
+  const base = testHandlerContext({
     progress: (value: number, total?: number, message?: string) =>
       events.push(`progress ${value}/${total ?? '-'} ${message ?? ''}`.trim()),
-    log: () => undefined,
     elicit: async (message: string, schema: JsonObject) => {
       elicited.push({ message, schema });
       events.push(`elicit ${message}`);
@@ -39,10 +31,9 @@ export function makeContext(
     },
     sample: () => Promise.reject(new Error('no sampling in tests')),
     listRoots: () => Promise.resolve([]),
-    events,
-    elicited,
     ...overrides,
-  };
+  });
+  return { ...base, events, elicited };
 }
 
 /** The next round's context: the previous round's state and these answers. */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPrologProvider, PrologCallError, type PrologProvider } from '../src/index.js';
 import { fixture, logSink, makeContext } from './helpers.js';
+import { ADD_TOOL } from './fixtures/vocabTools.js';
 
 let provider: PrologProvider;
 const log = logSink();
@@ -100,24 +101,7 @@ describe('tool results', () => {
 describe('auto-dispatch and schema inference', () => {
   it('infers input and output schemas from mode/2 and info/2, with titles and descriptions', () => {
     const add = provider.tools!() as { name: string }[];
-    expect(add.find((t) => t.name === 'add')).toEqual({
-      name: 'add',
-      title: 'Adder',
-      description: 'Adds two integers.',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          A: { type: 'integer', description: 'First addend' },
-          B: { type: 'integer', description: 'Second addend' },
-        },
-        required: ['A', 'B'],
-      },
-      outputSchema: {
-        type: 'object',
-        properties: { Sum: { type: 'integer', description: 'The sum' } },
-        required: ['Sum'],
-      },
-    });
+    expect(add.find((t) => t.name === 'add')).toEqual(ADD_TOOL);
   });
 
   it('binds input arguments by name and returns outputs as structured content', async () => {

@@ -38,16 +38,14 @@ const METADATA_PREFIX = '/.well-known/oauth-protected-resource';
 export type AuthOutcome = { ok: true; principal: Principal | undefined } | { ok: false };
 
 /**
- * Authenticates an MCP request with its bearer token. Without auth options every request passes
- * anonymously. A missing or invalid token gets 401 pointing at the metadata, a token lacking
- * required scopes 403 `insufficient_scope` naming them.
+ * Authenticates an MCP request with its bearer token. A missing or invalid token gets 401 pointing
+ * at the metadata, a token lacking required scopes 403 `insufficient_scope` naming them.
  */
 export async function authenticate(
   req: IncomingMessage,
   res: ServerResponse,
-  auth: OAuthResourceOptions | undefined,
+  auth: OAuthResourceOptions,
 ): Promise<AuthOutcome> {
-  if (!auth) return { ok: true, principal: undefined };
   const metadataUrl = metadataUrlFor(auth.resource);
   const required = auth.requiredScopes ?? [];
   const challenge = (extra: string): Record<string, string> => ({

@@ -1,3 +1,4 @@
+import { ConfigurationError } from '@rondo/core';
 import { createMemoryEventStore, type EventStore } from './eventStore.js';
 import type { OAuthResourceOptions } from './oauth.js';
 
@@ -51,7 +52,8 @@ const MIB = 1024 * 1024;
 /** Applies the defaults. */
 export function resolveOptions(options: HttpTransportOptions = {}): ResolvedHttpOptions {
   const path = options.path ?? '/mcp';
-  if (!path.startsWith('/')) throw new TypeError(`The MCP path must start with "/", got "${path}"`);
+  if (!path.startsWith('/'))
+    throw new ConfigurationError(`The MCP path must start with "/", got "${path}"`);
   return {
     path,
     allowedHosts: options.allowedHosts,

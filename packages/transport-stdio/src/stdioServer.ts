@@ -1,6 +1,5 @@
-import { parseMessage, serializeMessage, type JsonRpcMessage } from '@rondo/protocol';
-import { InFlightExchanges, type Connection, type Endpoint } from '@rondo/core';
-import { internalErrorFor } from './internalError.js';
+import { isRequest, parseMessage, serializeMessage, type JsonRpcMessage } from '@rondo/protocol';
+import { InFlightExchanges, toWireError, type Connection, type Endpoint } from '@rondo/core';
 import { LineFramer, frameError, type FrameEvent } from './lineFramer.js';
 import {
   DEFAULT_DRAIN_TIMEOUT_MS,
@@ -101,12 +100,17 @@ class StdioSession {
       this.write(parsed.error);
       return;
     }
+    const message = parsed.message;
     const exchange = this.exchanges.create();
     try {
-      this.connection.receive(parsed.message, exchange);
+      this.connection.receive(message, exchange);
     } catch (failure) {
       this.report(failure instanceof Error ? failure : new Error(String(failure)));
-      exchange.end(internalErrorFor(parsed.message));
+      exchange.end(
+        isRequest(message)
+          ? { jsonrpc: '2.0', id: message.id, error: toWireError(failure) }
+          : undefined,
+      );
     }
   }
 

@@ -1,3 +1,5 @@
+import { ConfigurationError } from '@rondo/core';
+
 /** The subprotocol a client must offer in `Sec-WebSocket-Protocol`. */
 export const MCP_SUBPROTOCOL = 'mcp';
 
@@ -63,12 +65,12 @@ export function resolveOptions(options: WebSocketOptions): ResolvedOptions {
   const pauseAboveBytes = options.backpressure?.pauseAboveBytes ?? MIB;
   const closeAboveBytes = options.backpressure?.closeAboveBytes ?? 16 * MIB;
   if (closeAboveBytes < pauseAboveBytes) {
-    throw new RangeError(
+    throw new ConfigurationError(
       'backpressure.closeAboveBytes must not be below backpressure.pauseAboveBytes',
     );
   }
   const path = options.path ?? DEFAULT_PATH;
-  if (!path.startsWith('/')) throw new RangeError(`path must start with "/": ${path}`);
+  if (!path.startsWith('/')) throw new ConfigurationError(`path must start with "/": ${path}`);
   return {
     path,
     allowedOrigins: options.allowedOrigins ?? [],

@@ -1,14 +1,14 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { Ajv, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
-import { specSchemaPath, type SpecRevision } from '../../support/specSchemas.js';
+import { existsSync } from 'node:fs';
+import {
+  specDefinitions,
+  specErrors,
+  specSchemaPath,
+  type SpecRevision,
+} from '../../support/specSchemas.js';
 import type { WireMessage } from './wire.js';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv | Ajv2020) => void;
-
 type Message = WireMessage;
-type Schema = Record<string, Record<string, { properties?: { method?: { const?: unknown } } }>>;
+type Definition = { properties?: { method?: { const?: unknown } } };
 
 /** Result definitions that do not follow the `XRequest` → `XResult` naming. */
 const EMPTY_RESULT_METHODS = new Set([
@@ -29,18 +29,12 @@ const ERROR_DEFS_2026: Record<number, string> = {
  * method's definition, each error against the error response definition.
  */
 export class WireValidator {
-  private readonly compiled = new Map<string, ValidateFunction>();
+  /** The request, notification or server request definition of each method. */
   private readonly methods = new Map<string, string>();
-  private readonly defsKey: string;
 
-  private constructor(
-    readonly revision: SpecRevision,
-    private readonly ajv: Ajv | Ajv2020,
-    schema: Schema,
-  ) {
-    this.defsKey = schema.$defs ? '$defs' : 'definitions';
-    for (const [name, definition] of Object.entries(schema[this.defsKey] ?? {})) {
-      const method = definition.properties?.method?.const;
+  private constructor(readonly revision: SpecRevision) {
+    for (const [name, definition] of Object.entries(specDefinitions(revision))) {
+      const method = (definition as Definition).properties?.method?.const;
       if (typeof method === 'string' && !this.methods.has(method)) this.methods.set(method, name);
     }
   }
@@ -52,12 +46,7 @@ export class WireValidator {
       console.warn(`skipping ${revision} wire validation: ${file} not found (set RONDO_SPEC_DIR)`);
       return undefined;
     }
-    const schema = JSON.parse(readFileSync(file, 'utf8')) as Schema;
-    const ajv =
-      revision === '2025-06-18' ? new Ajv({ strict: false }) : new Ajv2020({ strict: false });
-    addFormats(ajv);
-    ajv.addSchema(schema, 'spec');
-    return new WireValidator(revision, ajv, schema);
+    return new WireValidator(revision);
   }
 
   /**
@@ -73,10 +62,10 @@ export class WireValidator {
       const definition = this.definitionFor(message, methodOf);
       if (!definition) continue;
       const target = definition.endsWith('Result') ? message.result : message;
-      const validate = this.validator(definition);
-      if (!validate(withoutNullId(target))) {
+      const errors = specErrors(this.revision, definition, withoutNullId(target));
+      if (errors.length > 0) {
         found.push(
-          `${definition}: ${this.ajv.errorsText(validate.errors)} in ${JSON.stringify(message).slice(0, 300)}`,
+          `${definition}: ${errors.join('; ')} in ${JSON.stringify(message).slice(0, 300)}`,
         );
       }
     }
@@ -98,16 +87,6 @@ export class WireValidator {
     if (EMPTY_RESULT_METHODS.has(method)) return 'EmptyResult';
     const request = this.methods.get(method);
     return request ? request.replace(/Request$/, 'Result') : 'Result';
-  }
-
-  private validator(definition: string): ValidateFunction {
-    const validate = this.compiled.get(definition);
-    if (!validate) {
-      const compiled = this.ajv.compile({ $ref: `spec#/${this.defsKey}/${definition}` });
-      this.compiled.set(definition, compiled);
-      return compiled;
-    }
-    return validate;
   }
 }
 
