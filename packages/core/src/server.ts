@@ -22,7 +22,12 @@ import type {
   ToolAnnotations,
   ToolDefinition,
 } from './definitions.js';
-import { compileArgumentValidator, isZodSchema, toJsonSchema, type SchemaInput } from './inputValidation.js';
+import {
+  compileArgumentValidator,
+  isZodSchema,
+  toJsonSchema,
+  type SchemaInput,
+} from './inputValidation.js';
 import {
   LocalProvider,
   type CompletionHandler,
@@ -33,6 +38,7 @@ import {
 } from './localProvider.js';
 import type { Provider, ProviderChange } from './provider.js';
 import { RequestStateSealer, type RequestStateOptions } from './requestState.js';
+import { checkToolOutput } from './outputValidation.js';
 import { normaliseRound } from './rounds.js';
 import type { z } from 'zod';
 
@@ -133,8 +139,15 @@ export class RondoServer {
   }
 
   /** Registers a tool. `input` is a zod object schema or a JSON Schema; arguments are validated before the handler runs. */
-  tool<S extends SchemaInput>(name: string, spec: ToolSpec<S>, handler: ToolHandler<ArgsOf<S>>): this {
-    const definition: ToolDefinition = { name, inputSchema: spec.input ? toJsonSchema(spec.input) : EMPTY_SCHEMA };
+  tool<S extends SchemaInput>(
+    name: string,
+    spec: ToolSpec<S>,
+    handler: ToolHandler<ArgsOf<S>>,
+  ): this {
+    const definition: ToolDefinition = {
+      name,
+      inputSchema: spec.input ? toJsonSchema(spec.input) : EMPTY_SCHEMA,
+    };
     if (spec.title !== undefined) definition.title = spec.title;
     if (spec.description !== undefined) definition.description = spec.description;
     if (spec.output !== undefined) definition.outputSchema = toJsonSchema(spec.output);
@@ -186,7 +199,11 @@ export class RondoServer {
   }
 
   /** Registers completion for one argument of a prompt (`{prompt}`) or a resource template (`{resource}`). */
-  completion(ref: { prompt: string } | { resource: string }, argument: string, handler: CompletionHandler): this {
+  completion(
+    ref: { prompt: string } | { resource: string },
+    argument: string,
+    handler: CompletionHandler,
+  ): this {
     const refKey = 'prompt' in ref ? `prompt:${ref.prompt}` : `resource:${ref.resource}`;
     this.local.addCompletion(refKey, argument, handler);
     return this;
@@ -232,7 +249,8 @@ export class RondoServer {
 
   /** The current catalog; {@link ready} must have resolved. */
   get catalog(): Catalog {
-    if (!this.current) throw new McpError(ErrorCode.InternalError, 'Server catalog used before ready()');
+    if (!this.current)
+      throw new McpError(ErrorCode.InternalError, 'Server catalog used before ready()');
     return this.current;
   }
 
@@ -250,43 +268,71 @@ export class RondoServer {
     };
   }
 
-  /** Calls a tool. Unknown tool: -32602. Bad arguments and handler failures: an `isError` result. */
-  async callTool(name: string, args: unknown, ctx: HandlerContext): Promise<RoundResult<ToolResult>> {
+  /**
+   * Calls a tool. Unknown tool: -32602. Bad arguments, handler failures and a result that breaks the
+   * tool's `outputSchema`: an `isError` result.
+   */
+  async callTool(
+    name: string,
+    args: unknown,
+    ctx: HandlerContext,
+  ): Promise<RoundResult<ToolResult>> {
     const entry = this.catalog.tool(name);
     if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
     const given = args === undefined ? {} : args;
     if (typeof given !== 'object' || given === null || Array.isArray(given)) {
-      return { kind: 'complete', result: { kind: 'error', text: `Invalid arguments for tool "${name}": arguments must be an object` } };
+      return {
+        kind: 'complete',
+        result: {
+          kind: 'error',
+          text: `Invalid arguments for tool "${name}": arguments must be an object`,
+        },
+      };
     }
     const checked = entry.validate(given as Record<string, unknown>);
     if (!checked.ok) return { kind: 'complete', result: { kind: 'error', text: checked.message } };
     try {
       const outcome = await entry.provider.callTool!(name, checked.value as never, ctx);
-      return normaliseRound(outcome);
+      return checkToolOutput(entry.definition, normaliseRound(outcome));
     } catch (failure) {
       if (isMcpError(failure)) throw failure;
       const reason = failure instanceof Error ? failure.message : String(failure);
-      return { kind: 'complete', result: { kind: 'error', text: `Tool "${name}" failed: ${reason}` } };
+      return {
+        kind: 'complete',
+        result: { kind: 'error', text: `Tool "${name}" failed: ${reason}` },
+      };
     }
   }
 
   /** Gets a prompt. Unknown prompt or missing required argument: -32602. */
-  async getPrompt(name: string, args: Record<string, string>, ctx: HandlerContext): Promise<RoundResult<PromptResult>> {
+  async getPrompt(
+    name: string,
+    args: Record<string, string>,
+    ctx: HandlerContext,
+  ): Promise<RoundResult<PromptResult>> {
     const entry = this.catalog.prompt(name);
     if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`, { name });
     for (const argument of entry.definition.arguments ?? []) {
       if (argument.required && args[argument.name] === undefined) {
-        throw new McpError(ErrorCode.InvalidParams, `Missing required argument "${argument.name}" for prompt "${name}"`);
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Missing required argument "${argument.name}" for prompt "${name}"`,
+        );
       }
     }
     return normaliseRound(await entry.provider.getPrompt!(name, args, ctx));
   }
 
   /** Reads a resource; `undefined` when no provider has it (each era has its own not-found error). */
-  async readResource(uri: string, ctx: HandlerContext): Promise<RoundResult<ResourceResult> | undefined> {
+  async readResource(
+    uri: string,
+    ctx: HandlerContext,
+  ): Promise<RoundResult<ResourceResult> | undefined> {
     const catalog = this.catalog;
     const exact = catalog.resource(uri);
-    const candidates = exact ? [exact.provider] : [...new Set(catalog.templates.map((t) => t.provider))];
+    const candidates = exact
+      ? [exact.provider]
+      : [...new Set(catalog.templates.map((t) => t.provider))];
     for (const provider of candidates) {
       const outcome = await provider.readResource?.(uri, ctx);
       if (outcome !== undefined) return normaliseRound(outcome);

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { complete, formElicitation, inputRequest, inputRequired, messages, message, contents, textContent, text } from '@rondo/protocol';
+import {
+  complete,
+  error,
+  structured,
+  formElicitation,
+  inputRequest,
+  inputRequired,
+  messages,
+  message,
+  contents,
+  textContent,
+  text,
+} from '@rondo/protocol';
 import { createServer, ConfigurationError, type Provider, type ServerChange } from '@rondo/core';
 import { testContext } from './testContext.js';
 
@@ -15,7 +27,10 @@ function calculator() {
     )
     .tool(
       'echo',
-      { description: 'Echoes', input: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] } },
+      {
+        description: 'Echoes',
+        input: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] },
+      },
       (args) => `echo ${String(args.word)}`,
     );
 }
@@ -24,14 +39,20 @@ describe('RondoServer tools', () => {
   it('validates zod arguments and calls the handler', async () => {
     const server = calculator();
     await server.ready();
-    expect(await server.callTool('add', { a: 2, b: 3 }, testContext())).toEqual(complete(text('5')));
+    expect(await server.callTool('add', { a: 2, b: 3 }, testContext())).toEqual(
+      complete(text('5')),
+    );
   });
 
   it('advertises zod input as JSON Schema', async () => {
     const server = calculator();
     await server.ready();
     const add = server.catalog.tool('add')!.definition;
-    expect(add.inputSchema).toMatchObject({ type: 'object', properties: { a: { type: 'number' } }, required: ['a', 'b'] });
+    expect(add.inputSchema).toMatchObject({
+      type: 'object',
+      properties: { a: { type: 'number' } },
+      required: ['a', 'b'],
+    });
   });
 
   it('turns bad arguments into a tool error naming the field', async () => {
@@ -41,11 +62,18 @@ describe('RondoServer tools', () => {
     expect(zodCase).toMatchObject({ kind: 'complete', result: { kind: 'error' } });
     expect(JSON.stringify(zodCase)).toContain('a');
     const ajvCase = await server.callTool('echo', {}, testContext());
-    expect(ajvCase).toMatchObject({ kind: 'complete', result: { kind: 'error', text: expect.stringContaining('word') } });
+    expect(ajvCase).toMatchObject({
+      kind: 'complete',
+      result: { kind: 'error', text: expect.stringContaining('word') },
+    });
   });
 
   it('treats missing arguments as {}', async () => {
-    const server = createServer({ name: 's', version: '1', ...quiet }).tool('noargs', {}, () => 'ok');
+    const server = createServer({ name: 's', version: '1', ...quiet }).tool(
+      'noargs',
+      {},
+      () => 'ok',
+    );
     await server.ready();
     expect(await server.callTool('noargs', undefined, testContext())).toEqual(complete(text('ok')));
   });
@@ -53,7 +81,9 @@ describe('RondoServer tools', () => {
   it('rejects an unknown tool with -32602', async () => {
     const server = calculator();
     await server.ready();
-    await expect(server.callTool('nope', {}, testContext())).rejects.toMatchObject({ code: -32602 });
+    await expect(server.callTool('nope', {}, testContext())).rejects.toMatchObject({
+      code: -32602,
+    });
   });
 
   it('turns a throwing handler into an isError result', async () => {
@@ -68,13 +98,44 @@ describe('RondoServer tools', () => {
   });
 
   it('passes round results through and wraps plain values in complete', async () => {
-    const ask = inputRequired([inputRequest('name', formElicitation('Name?', { type: 'object' }))], { step: 1 });
+    const ask = inputRequired(
+      [inputRequest('name', formElicitation('Name?', { type: 'object' }))],
+      { step: 1 },
+    );
     const server = createServer({ name: 's', version: '1', ...quiet }).tool('ask', {}, (_a, ctx) =>
       ctx.round === 1 ? ask : text('done'),
     );
     await server.ready();
     expect(await server.callTool('ask', {}, testContext())).toEqual(ask);
-    expect(await server.callTool('ask', {}, testContext({ round: 2 }))).toEqual(complete(text('done')));
+    expect(await server.callTool('ask', {}, testContext({ round: 2 }))).toEqual(
+      complete(text('done')),
+    );
+  });
+
+  it('holds finished results to the outputSchema in every era', async () => {
+    const output = {
+      type: 'object',
+      properties: { n: { type: 'integer' } },
+      required: ['n'],
+    } as const;
+    const server = createServer({ name: 's', version: '1', ...quiet })
+      .tool('good', { output }, () => structured({ n: 1 }))
+      .tool('wrong', { output }, () => structured({ n: 'one' }))
+      .tool('plain', { output }, () => text('no structure'))
+      .tool('failing', { output }, () => error('it broke'));
+    await server.ready();
+    expect(await server.callTool('good', {}, testContext())).toEqual(
+      complete(structured({ n: 1 })),
+    );
+    expect(await server.callTool('wrong', {}, testContext())).toMatchObject({
+      result: { kind: 'error', text: expect.stringContaining('does not match its outputSchema') },
+    });
+    expect(await server.callTool('plain', {}, testContext({ era: 'legacy' }))).toMatchObject({
+      result: { kind: 'error', text: expect.stringContaining('returned no structured content') },
+    });
+    expect(await server.callTool('failing', {}, testContext())).toEqual(
+      complete(error('it broke')),
+    );
   });
 
   it('refuses a duplicate tool name at registration', () => {
@@ -90,8 +151,10 @@ describe('RondoServer tools', () => {
 
 describe('RondoServer prompts and resources', () => {
   const server = createServer({ name: 's', version: '1', ...quiet })
-    .prompt('greet', { description: 'Greets', arguments: [{ name: 'who', required: true }] }, (args) =>
-      messages([message('user', `Hello ${args.who}`)]),
+    .prompt(
+      'greet',
+      { description: 'Greets', arguments: [{ name: 'who', required: true }] },
+      (args) => messages([message('user', `Hello ${args.who}`)]),
     )
     .resource('test://static', { name: 'static', mimeType: 'text/plain' }, (uri) =>
       contents([textContent(uri, 'text/plain', 'static text')]),
@@ -105,19 +168,29 @@ describe('RondoServer prompts and resources', () => {
     expect(await server.getPrompt('greet', { who: 'Ada' }, testContext())).toEqual(
       complete(messages([message('user', 'Hello Ada')])),
     );
-    await expect(server.getPrompt('greet', {}, testContext())).rejects.toMatchObject({ code: -32602 });
+    await expect(server.getPrompt('greet', {}, testContext())).rejects.toMatchObject({
+      code: -32602,
+    });
   });
 
   it('reads concrete and templated resources, undefined when unknown', async () => {
     await server.ready();
-    expect(await server.readResource('test://static', testContext())).toMatchObject({ result: { contents: [{ text: 'static text' }] } });
-    expect(await server.readResource('test://item/7', testContext())).toMatchObject({ result: { contents: [{ text: 'item 7' }] } });
+    expect(await server.readResource('test://static', testContext())).toMatchObject({
+      result: { contents: [{ text: 'static text' }] },
+    });
+    expect(await server.readResource('test://item/7', testContext())).toMatchObject({
+      result: { contents: [{ text: 'item 7' }] },
+    });
     expect(await server.readResource('test://missing', testContext())).toBeUndefined();
   });
 
   it('derives capabilities from what is registered', async () => {
     await server.ready();
-    expect(server.capabilities()).toMatchObject({ prompts: true, resources: true, subscribe: true });
+    expect(server.capabilities()).toMatchObject({
+      prompts: true,
+      resources: true,
+      subscribe: true,
+    });
   });
 });
 
@@ -149,25 +222,40 @@ describe('RondoServer changes and providers', () => {
     const calls: unknown[] = [];
     const provider: Provider = {
       name: 'external',
-      tools: async () => [{ name: 'shout', inputSchema: { type: 'object', properties: { s: { type: 'string' } }, required: ['s'] } }],
+      tools: async () => [
+        {
+          name: 'shout',
+          inputSchema: { type: 'object', properties: { s: { type: 'string' } }, required: ['s'] },
+        },
+      ],
       callTool: async (_name, args) => {
         calls.push(args);
         return text((args.s as string).toUpperCase());
       },
-      cachePolicy: (method) => (method === 'tools/list' ? { ttlMs: 5000, cacheScope: 'public' } : undefined),
+      cachePolicy: (method) =>
+        method === 'tools/list' ? { ttlMs: 5000, cacheScope: 'public' } : undefined,
     };
     const server = calculator().provider(provider);
     await server.ready();
-    expect(await server.callTool('shout', { s: 'hi' }, testContext())).toEqual(complete(text('HI')));
-    expect(await server.callTool('shout', { s: 1 }, testContext())).toMatchObject({ result: { kind: 'error' } });
+    expect(await server.callTool('shout', { s: 'hi' }, testContext())).toEqual(
+      complete(text('HI')),
+    );
+    expect(await server.callTool('shout', { s: 1 }, testContext())).toMatchObject({
+      result: { kind: 'error' },
+    });
     expect(calls).toHaveLength(1);
     expect(server.cachePolicyFor('tools/list')).toEqual({ ttlMs: 5000, cacheScope: 'public' });
     expect(server.cachePolicyFor('prompts/list')).toEqual({ ttlMs: 0, cacheScope: 'private' });
   });
 
   it('prefers a cache rule set on the server', async () => {
-    const server = calculator().cachePolicy('resources/read', (uri) => (uri === 'a' ? { ttlMs: 1, cacheScope: 'public' } : undefined));
-    expect(server.cachePolicyFor('resources/read', 'a')).toEqual({ ttlMs: 1, cacheScope: 'public' });
+    const server = calculator().cachePolicy('resources/read', (uri) =>
+      uri === 'a' ? { ttlMs: 1, cacheScope: 'public' } : undefined,
+    );
+    expect(server.cachePolicyFor('resources/read', 'a')).toEqual({
+      ttlMs: 1,
+      cacheScope: 'public',
+    });
     expect(server.cachePolicyFor('resources/read', 'b').ttlMs).toBe(0);
   });
 
@@ -175,9 +263,17 @@ describe('RondoServer changes and providers', () => {
     const server = calculator().completion({ prompt: 'greet' }, 'who', (value) =>
       Array.from({ length: 150 }, (_, i) => `${value}${i}`),
     );
-    const answer = await server.complete({ ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'who', value: 'a' } });
+    const answer = await server.complete({
+      ref: { type: 'ref/prompt', name: 'greet' },
+      argument: { name: 'who', value: 'a' },
+    });
     expect(answer.values).toHaveLength(100);
     expect(answer.values[0]).toBe('a0');
-    expect(await server.complete({ ref: { type: 'ref/prompt', name: 'x' }, argument: { name: 'y', value: '' } })).toEqual({ values: [] });
+    expect(
+      await server.complete({
+        ref: { type: 'ref/prompt', name: 'x' },
+        argument: { name: 'y', value: '' },
+      }),
+    ).toEqual({ values: [] });
   });
 });
