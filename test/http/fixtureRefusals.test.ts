@@ -48,7 +48,11 @@ describe('the fixture over HTTP refuses bad requests with the exact status and c
   it('answers a legacy request without Mcp-Session-Id with 400', async () => {
     const response = await fetch(fixture.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
     });
     expect(response.status).toBe(400);

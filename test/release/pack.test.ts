@@ -59,7 +59,10 @@ describe(
       const core = JSON.parse(readFileSync(join(unpacked['@rondo/core']!, 'package.json'), 'utf8'));
       // What a user adds besides Rondo itself (the README install lines): zod, and express for the router.
       const express = JSON.parse(
-        readFileSync(createRequire(join(repoRoot, 'package.json')).resolve('express/package.json'), 'utf8'),
+        readFileSync(
+          createRequire(join(repoRoot, 'package.json')).resolve('express/package.json'),
+          'utf8',
+        ),
       ) as { version: string };
       await installScratch(scratch, tarballs, {
         zod: core.dependencies.zod,

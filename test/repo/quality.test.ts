@@ -9,7 +9,10 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 /** Runs a pnpm script and gives back its exit code and output, never throwing. */
 async function pnpm(script: string): Promise<{ code: number; output: string }> {
   try {
-    const { stdout, stderr } = await run('pnpm', [script], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout, stderr } = await run('pnpm', [script], {
+      cwd: root,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return { code: 0, output: stdout + stderr };
   } catch (failure) {
     const { code, stdout, stderr } = failure as { code?: number; stdout?: string; stderr?: string };
@@ -20,6 +23,11 @@ async function pnpm(script: string): Promise<{ code: number; output: string }> {
 describe('the repository keeps its house style', { timeout: 300_000 }, () => {
   it('passes pnpm typecheck (sources and tests)', async () => {
     const { code, output } = await pnpm('typecheck');
+    expect(code, output).toBe(0);
+  });
+
+  it('passes pnpm format:check (one prettier style everywhere)', async () => {
+    const { code, output } = await pnpm('format:check');
     expect(code, output).toBe(0);
   });
 

@@ -70,13 +70,21 @@ export class MemoryConnection {
 
   /** Sends a request with a fresh id and waits for its final answer. */
   async request(method: string, params?: Record<string, unknown>): Promise<JsonRpcResponse> {
-    const request: JsonRpcRequest = { jsonrpc: '2.0', id: this.nextId++, method, ...(params ? { params } : {}) };
+    const request: JsonRpcRequest = {
+      jsonrpc: '2.0',
+      id: this.nextId++,
+      method,
+      ...(params ? { params } : {}),
+    };
     const final = await this.send(request).ended;
     return final as JsonRpcResponse;
   }
 
   /** Waits until the peer channel holds a message matching `predicate`. */
-  async waitForPeer(predicate: (message: JsonRpcMessage) => boolean, timeoutMs = 5000): Promise<JsonRpcMessage> {
+  async waitForPeer(
+    predicate: (message: JsonRpcMessage) => boolean,
+    timeoutMs = 5000,
+  ): Promise<JsonRpcMessage> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.peerMessages.find(predicate);
@@ -92,6 +100,7 @@ export class MemoryConnection {
 
 function roundTrip(message: JsonRpcMessage): JsonRpcMessage {
   const parsed = validateMessage(JSON.parse(serializeMessage(message)));
-  if (!parsed.ok) throw new Error(`the server wrote an invalid JSON-RPC message: ${JSON.stringify(message)}`);
+  if (!parsed.ok)
+    throw new Error(`the server wrote an invalid JSON-RPC message: ${JSON.stringify(message)}`);
   return parsed.message;
 }

@@ -22,7 +22,10 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/require-await': 'off',
     },
   },
@@ -30,7 +33,11 @@ export default tseslint.config(
     // Tests are outside each package's build; tsconfig.test.json types them all in one program.
     files: ['**/test/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'vitest.config.ts'],
     languageOptions: {
-      parserOptions: { projectService: false, project: ['./tsconfig.test.json'], tsconfigRootDir: process.cwd() },
+      parserOptions: {
+        projectService: false,
+        project: ['./tsconfig.test.json'],
+        tsconfigRootDir: process.cwd(),
+      },
     },
     rules: {
       '@typescript-eslint/no-unsafe-member-access': 'off',

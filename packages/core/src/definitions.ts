@@ -76,7 +76,8 @@ export interface ResourceTemplateDefinition {
 }
 
 /** What a completion request refers to. */
-export type CompletionRef = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+export type CompletionRef =
+  { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
 
 /** The argument being completed, and the values of the other arguments already chosen. */
 export interface CompletionRequest {

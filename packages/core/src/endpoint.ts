@@ -69,12 +69,14 @@ class RoutedConnection implements Connection {
   }
 
   private modernSession(): EraSession | undefined {
-    if (!this.modern && this.eras.modern) this.modern = this.eras.modern.open(this.server, this.peer);
+    if (!this.modern && this.eras.modern)
+      this.modern = this.eras.modern.open(this.server, this.peer);
     return this.modern;
   }
 
   private legacySession(): EraSession | undefined {
-    if (!this.legacy && this.eras.legacy) this.legacy = this.eras.legacy.open(this.server, this.peer);
+    if (!this.legacy && this.eras.legacy)
+      this.legacy = this.eras.legacy.open(this.server, this.peer);
     return this.legacy;
   }
 }

@@ -10,12 +10,27 @@ import type {
   ToolDefinition,
 } from './definitions.js';
 import { ConfigurationError } from './errors.js';
-import type { PromptOutcome, Provider, ProviderChange, ResourceOutcome, ToolOutcome } from './provider.js';
+import type {
+  PromptOutcome,
+  Provider,
+  ProviderChange,
+  ResourceOutcome,
+  ToolOutcome,
+} from './provider.js';
 import { compileTemplate, type CompiledTemplate } from './uriTemplate.js';
 
-export type ToolHandler<A = Arguments> = (args: A, ctx: HandlerContext) => ToolOutcome | string | Promise<ToolOutcome | string>;
-export type PromptHandler = (args: Record<string, string>, ctx: HandlerContext) => PromptOutcome | Promise<PromptOutcome>;
-export type ResourceHandler = (uri: string, ctx: HandlerContext) => ResourceOutcome | Promise<ResourceOutcome>;
+export type ToolHandler<A = Arguments> = (
+  args: A,
+  ctx: HandlerContext,
+) => ToolOutcome | string | Promise<ToolOutcome | string>;
+export type PromptHandler = (
+  args: Record<string, string>,
+  ctx: HandlerContext,
+) => PromptOutcome | Promise<PromptOutcome>;
+export type ResourceHandler = (
+  uri: string,
+  ctx: HandlerContext,
+) => ResourceOutcome | Promise<ResourceOutcome>;
 export type TemplateHandler = (
   uri: string,
   variables: Record<string, string | string[]>,
@@ -35,15 +50,25 @@ interface TemplateEntry {
 /** The provider behind the builder API: TypeScript handlers registered with `server.tool(...)` etc. */
 export class LocalProvider implements Provider {
   readonly name = 'local';
-  private readonly toolMap = new Map<string, { definition: ToolDefinition; handler: ToolHandler<never> }>();
-  private readonly promptMap = new Map<string, { definition: PromptDefinition; handler: PromptHandler }>();
-  private readonly resourceMap = new Map<string, { definition: ResourceDefinition; handler: ResourceHandler }>();
+  private readonly toolMap = new Map<
+    string,
+    { definition: ToolDefinition; handler: ToolHandler<never> }
+  >();
+  private readonly promptMap = new Map<
+    string,
+    { definition: PromptDefinition; handler: PromptHandler }
+  >();
+  private readonly resourceMap = new Map<
+    string,
+    { definition: ResourceDefinition; handler: ResourceHandler }
+  >();
   private readonly templateList: TemplateEntry[] = [];
   private readonly completions = new Map<string, CompletionHandler>();
   private readonly listeners = new Set<(change: ProviderChange) => void>();
 
   addTool(definition: ToolDefinition, handler: ToolHandler<never>): void {
-    if (this.toolMap.has(definition.name)) throw new ConfigurationError(`tool "${definition.name}" is already registered`);
+    if (this.toolMap.has(definition.name))
+      throw new ConfigurationError(`tool "${definition.name}" is already registered`);
     this.toolMap.set(definition.name, { definition, handler });
     this.emit({ kind: 'tools' });
   }
@@ -55,7 +80,8 @@ export class LocalProvider implements Provider {
   }
 
   addPrompt(definition: PromptDefinition, handler: PromptHandler): void {
-    if (this.promptMap.has(definition.name)) throw new ConfigurationError(`prompt "${definition.name}" is already registered`);
+    if (this.promptMap.has(definition.name))
+      throw new ConfigurationError(`prompt "${definition.name}" is already registered`);
     this.promptMap.set(definition.name, { definition, handler });
     this.emit({ kind: 'prompts' });
   }
@@ -67,7 +93,8 @@ export class LocalProvider implements Provider {
   }
 
   addResource(definition: ResourceDefinition, handler: ResourceHandler): void {
-    if (this.resourceMap.has(definition.uri)) throw new ConfigurationError(`resource "${definition.uri}" is already registered`);
+    if (this.resourceMap.has(definition.uri))
+      throw new ConfigurationError(`resource "${definition.uri}" is already registered`);
     this.resourceMap.set(definition.uri, { definition, handler });
     this.emit({ kind: 'resources' });
   }
@@ -79,7 +106,11 @@ export class LocalProvider implements Provider {
   }
 
   addTemplate(definition: ResourceTemplateDefinition, handler: TemplateHandler): void {
-    this.templateList.push({ definition, compiled: compileTemplate(definition.uriTemplate), handler });
+    this.templateList.push({
+      definition,
+      compiled: compileTemplate(definition.uriTemplate),
+      handler,
+    });
     this.emit({ kind: 'resources' });
   }
 
@@ -119,7 +150,11 @@ export class LocalProvider implements Provider {
     return typeof outcome === 'string' ? { kind: 'text', text: outcome } : outcome;
   }
 
-  async getPrompt(name: string, args: Record<string, string>, ctx: HandlerContext): Promise<PromptOutcome> {
+  async getPrompt(
+    name: string,
+    args: Record<string, string>,
+    ctx: HandlerContext,
+  ): Promise<PromptOutcome> {
     const entry = this.promptMap.get(name);
     if (!entry) return { kind: 'messages', messages: [] } satisfies PromptResult;
     return entry.handler(args, ctx);
@@ -139,7 +174,10 @@ export class LocalProvider implements Provider {
   }
 
   async complete(request: CompletionRequest): Promise<CompletionResult | undefined> {
-    const refKey = request.ref.type === 'ref/prompt' ? `prompt:${request.ref.name}` : `resource:${request.ref.uri}`;
+    const refKey =
+      request.ref.type === 'ref/prompt'
+        ? `prompt:${request.ref.name}`
+        : `resource:${request.ref.uri}`;
     const handler = this.completions.get(`${refKey}\u0000${request.argument.name}`);
     if (!handler) return undefined;
     const answer = await handler(request.argument.value, request.context?.arguments ?? {});

@@ -1,9 +1,4 @@
-import type {
-  PromptResult,
-  ResourceResult,
-  RoundResult,
-  ToolResult,
-} from '@rondo/protocol';
+import type { PromptResult, ResourceResult, RoundResult, ToolResult } from '@rondo/protocol';
 import type { HandlerContext } from './context.js';
 import type {
   Arguments,
@@ -24,8 +19,7 @@ export type ResourceOutcome = ResourceResult | RoundResult<ResourceResult>;
 
 /** A change a provider announces: a list changed, or one resource's contents did. */
 export type ProviderChange =
-  | { kind: 'tools' | 'prompts' | 'resources' }
-  | { kind: 'resource'; uri: string };
+  { kind: 'tools' | 'prompts' | 'resources' } | { kind: 'resource'; uri: string };
 
 /**
  * A source of tools, prompts and resources, after Logtalk's `mcp_server` protocols. Every member is
@@ -42,7 +36,11 @@ export interface Provider {
   callTool?(name: string, args: Arguments, ctx: HandlerContext): Promise<ToolOutcome>;
   prompts?(): PromptDefinition[] | Promise<PromptDefinition[]>;
   /** `prompt_get/3` and `prompt_get_round/4`. */
-  getPrompt?(name: string, args: Record<string, string>, ctx: HandlerContext): Promise<PromptOutcome>;
+  getPrompt?(
+    name: string,
+    args: Record<string, string>,
+    ctx: HandlerContext,
+  ): Promise<PromptOutcome>;
   resources?(): ResourceDefinition[] | Promise<ResourceDefinition[]>;
   resourceTemplates?(): ResourceTemplateDefinition[] | Promise<ResourceTemplateDefinition[]>;
   /** `resource_read/3` and `resource_read_round/4`; `undefined` when the provider has no such resource. */

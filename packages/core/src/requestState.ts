@@ -48,7 +48,7 @@ export class RequestStateSealer {
     if (configured === undefined || configured.length === 0) {
       options.warn?.(
         'requestState is sealed with a random per-process key; set RONDO_STATE_KEY (or the key option) ' +
-          'so that several server instances accept each other\'s states',
+          "so that several server instances accept each other's states",
       );
       this.key = randomBytes(32);
     } else {
@@ -118,7 +118,8 @@ interface Payload {
 function parsePayload(body: string): Payload | undefined {
   try {
     const value = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Partial<Payload>;
-    if (typeof value.m !== 'string' || typeof value.d !== 'string' || typeof value.e !== 'number') return undefined;
+    if (typeof value.m !== 'string' || typeof value.d !== 'string' || typeof value.e !== 'number')
+      return undefined;
     return value as Payload;
   } catch {
     return undefined;

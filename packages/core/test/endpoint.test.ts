@@ -25,19 +25,31 @@ function namedEra(era: 'legacy' | 'modern', opened: string[]): EraAdapter {
   };
 }
 
-const modernMeta = { _meta: { [MetaKey.protocolVersion]: '2026-07-28', [MetaKey.clientCapabilities]: {} } };
+const modernMeta = {
+  _meta: { [MetaKey.protocolVersion]: '2026-07-28', [MetaKey.clientCapabilities]: {} },
+};
 
 describe('createEndpoint routing', () => {
   function setup() {
     const opened: string[] = [];
-    const server = createServer({ name: 's', version: '1', log: () => undefined, requestState: { key: 'k' } });
-    const endpoint = createEndpoint(server, { modern: namedEra('modern', opened), legacy: namedEra('legacy', opened) });
+    const server = createServer({
+      name: 's',
+      version: '1',
+      log: () => undefined,
+      requestState: { key: 'k' },
+    });
+    const endpoint = createEndpoint(server, {
+      modern: namedEra('modern', opened),
+      legacy: namedEra('legacy', opened),
+    });
     return { opened, conn: new MemoryConnection(endpoint) };
   }
 
   it('sends a message with a modern _meta to the modern era', async () => {
     const { conn } = setup();
-    expect(await conn.request('tools/list', modernMeta)).toMatchObject({ result: { era: 'modern' } });
+    expect(await conn.request('tools/list', modernMeta)).toMatchObject({
+      result: { era: 'modern' },
+    });
   });
 
   it('sends initialize to the legacy era and binds the connection to it', async () => {
@@ -50,7 +62,9 @@ describe('createEndpoint routing', () => {
   it('still serves modern messages on a connection with a legacy session', async () => {
     const { conn } = setup();
     await conn.request('initialize', {});
-    expect(await conn.request('server/discover', modernMeta)).toMatchObject({ result: { era: 'modern' } });
+    expect(await conn.request('server/discover', modernMeta)).toMatchObject({
+      result: { era: 'modern' },
+    });
   });
 
   it('sends a message without _meta to the modern era until a legacy session exists', async () => {
@@ -67,7 +81,12 @@ describe('createEndpoint routing', () => {
   });
 
   it('ends the exchange when no era can take the message', async () => {
-    const server = createServer({ name: 's', version: '1', log: () => undefined, requestState: { key: 'k' } });
+    const server = createServer({
+      name: 's',
+      version: '1',
+      log: () => undefined,
+      requestState: { key: 'k' },
+    });
     const conn = new MemoryConnection(createEndpoint(server, {}));
     expect(await conn.send({ jsonrpc: '2.0', id: 1, method: 'x' }).ended).toBeUndefined();
   });

@@ -7,13 +7,21 @@ const binding = { method: 'tools/call', identity: { name: 'wizard', arguments: {
 describe('RequestStateSealer', () => {
   it('opens what it sealed, state and carry unchanged', () => {
     const sealer = new RequestStateSealer({ key: 'k' });
-    const token = sealer.seal(binding, { state: { step: 2, names: ['ä', '🦜'] }, carry: { round: 2 } });
-    expect(sealer.open(token, binding)).toEqual({ state: { step: 2, names: ['ä', '🦜'] }, carry: { round: 2 } });
+    const token = sealer.seal(binding, {
+      state: { step: 2, names: ['ä', '🦜'] },
+      carry: { round: 2 },
+    });
+    expect(sealer.open(token, binding)).toEqual({
+      state: { step: 2, names: ['ä', '🦜'] },
+      carry: { round: 2 },
+    });
   });
 
   it('keeps an absent provider state absent', () => {
     const sealer = new RequestStateSealer({ key: 'k' });
-    expect(sealer.open(sealer.seal(binding, { state: undefined, carry: null }), binding).state).toBeUndefined();
+    expect(
+      sealer.open(sealer.seal(binding, { state: undefined, carry: null }), binding).state,
+    ).toBeUndefined();
   });
 
   it('rejects a tampered requestState', () => {
@@ -21,7 +29,9 @@ describe('RequestStateSealer', () => {
     const token = sealer.seal(binding, { state: 1, carry: null });
     const flipped = token.slice(0, 5) + (token[5] === 'A' ? 'B' : 'A') + token.slice(6);
     for (const bad of [flipped, `${token}-TAMPERED`, 'garbage', '', 42, null]) {
-      expect(() => sealer.open(bad, binding)).toThrow(expect.objectContaining({ code: ErrorCode.InvalidParams }));
+      expect(() => sealer.open(bad, binding)).toThrow(
+        expect.objectContaining({ code: ErrorCode.InvalidParams }),
+      );
     }
   });
 
@@ -42,13 +52,19 @@ describe('RequestStateSealer', () => {
       { ...binding, principal: 'bob' },
       binding,
     ];
-    for (const b of other) expect(() => sealer.open(token, b)).toThrow('Invalid or expired requestState');
+    for (const b of other)
+      expect(() => sealer.open(token, b)).toThrow('Invalid or expired requestState');
   });
 
   it('binds the identity independently of key order', () => {
     const sealer = new RequestStateSealer({ key: 'k' });
-    const token = sealer.seal({ method: 'm', identity: { a: 1, b: { c: 2, d: 3 } } }, { state: 1, carry: null });
-    expect(sealer.open(token, { method: 'm', identity: { b: { d: 3, c: 2 }, a: 1 } }).state).toBe(1);
+    const token = sealer.seal(
+      { method: 'm', identity: { a: 1, b: { c: 2, d: 3 } } },
+      { state: 1, carry: null },
+    );
+    expect(sealer.open(token, { method: 'm', identity: { b: { d: 3, c: 2 }, a: 1 } }).state).toBe(
+      1,
+    );
   });
 
   it('refuses states sealed with another key', () => {

@@ -12,6 +12,7 @@ import {
   contents,
   textContent,
   text,
+  type JsonObject,
 } from '@rondo/protocol';
 import { createServer, ConfigurationError, type Provider, type ServerChange } from '@rondo/core';
 import { testContext } from './testContext.js';
@@ -113,11 +114,11 @@ describe('RondoServer tools', () => {
   });
 
   it('holds finished results to the outputSchema in every era', async () => {
-    const output = {
+    const output: JsonObject = {
       type: 'object',
       properties: { n: { type: 'integer' } },
       required: ['n'],
-    } as const;
+    };
     const server = createServer({ name: 's', version: '1', ...quiet })
       .tool('good', { output }, () => structured({ n: 1 }))
       .tool('wrong', { output }, () => structured({ n: 'one' }))

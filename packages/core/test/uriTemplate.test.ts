@@ -17,6 +17,10 @@ describe('compileTemplate', () => {
 
   it('handles several variables and query expansion', () => {
     const template = compileTemplate('files://{dir}/{name}{?rev}');
-    expect(template.match('files://docs/readme?rev=3')).toEqual({ dir: 'docs', name: 'readme', rev: '3' });
+    expect(template.match('files://docs/readme?rev=3')).toEqual({
+      dir: 'docs',
+      name: 'readme',
+      rev: '3',
+    });
   });
 });
