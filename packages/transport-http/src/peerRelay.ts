@@ -5,13 +5,19 @@ import type { JsonRpcMessage } from '@rondo/protocol';
  * The peer of a connection opened by a POST. Messages sent before the connection has a session
  * wait here; once it has one they go to the session's standalone stream.
  */
+/**
+ * At most this many messages wait for a session. A connection that never becomes one (every modern
+ * POST) drops them with the relay; the cap keeps a chatty provider from growing that buffer.
+ */
+const MAX_EARLY_MESSAGES = 100;
+
 export class PeerRelay implements Peer {
   private target: ((message: JsonRpcMessage) => void) | undefined;
   private early: JsonRpcMessage[] = [];
 
   send(message: JsonRpcMessage): void {
     if (this.target) this.target(message);
-    else if (this.early.length < 100) this.early.push(message);
+    else if (this.early.length < MAX_EARLY_MESSAGES) this.early.push(message);
   }
 
   /** Routes this peer's messages (and the early ones) to `target`. */
