@@ -5,12 +5,14 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from '@rondo/protocol';
-import type { Connection, Endpoint, Exchange } from '@rondo/core';
+import type { Connection, Disposition, Endpoint, Exchange } from '@rondo/core';
 
 /** What one inbound message produced: the messages sent before the end, and the final one. */
 export interface ExchangeRecord {
   sent: JsonRpcMessage[];
   final: JsonRpcMessage | undefined;
+  /** What the server said became of the message, for transports that report it. */
+  disposition?: Disposition | undefined;
   ended: Promise<JsonRpcMessage | undefined>;
   abort(): void;
 }
@@ -55,10 +57,11 @@ export class MemoryConnection {
         record.sent.push(copy);
         this.written.push(copy);
       },
-      end: (out) => {
+      end: (out, disposition) => {
         const copy = out === undefined ? undefined : roundTrip(out);
         if (copy) this.written.push(copy);
         record.final = copy;
+        record.disposition = disposition;
         resolveEnd(copy);
       },
       signal: controller.signal,

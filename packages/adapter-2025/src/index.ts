@@ -4,6 +4,6 @@ export {
   type LegacyEraOptions,
   type ServedLegacyRevision,
 } from './options.js';
-export { MissingClientCapabilityError, RoundLimitError } from './errors.js';
+export { MissingClientCapabilityError, RoundLimitError } from '@rondo/core';
 export { chooseRevision, serverCapabilities } from './negotiation.js';
 export { LEGACY_METHODS } from './methods.js';

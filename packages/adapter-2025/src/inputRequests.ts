@@ -5,51 +5,12 @@ import {
   type InputRequestBody,
   type JsonObject,
 } from '@rondo/protocol';
-import { MissingClientCapabilityError } from './errors.js';
 import type { ServedLegacyRevision } from './options.js';
 
 /** A server-to-client request ready for the wire. */
 export interface WireRequest {
   method: string;
   params: Record<string, unknown>;
-}
-
-/**
- * Checks that the client declared what an input request needs, at initialize: `elicitation` (form
- * mode: `{}` or `form`; URL mode: `url`, 2025-11-25 only), `sampling` (`sampling.tools` when tools are
- * offered), `roots`. Throws a {@link MissingClientCapabilityError} naming the missing capability.
- */
-export function assertClientCan(body: InputRequestBody, capabilities: JsonObject): void {
-  switch (body.kind) {
-    case 'form_elicitation': {
-      const elicitation = capabilities.elicitation;
-      const formOnly =
-        isPlainObject(elicitation) && !('form' in elicitation) && !('url' in elicitation);
-      if (!(formOnly || (isPlainObject(elicitation) && isPlainObject(elicitation.form)))) {
-        throw new MissingClientCapabilityError('elicitation', 'A form elicitation');
-      }
-      return;
-    }
-    case 'url_elicitation': {
-      const elicitation = capabilities.elicitation;
-      if (!(isPlainObject(elicitation) && isPlainObject(elicitation.url))) {
-        throw new MissingClientCapabilityError('elicitation.url', 'A URL-mode elicitation');
-      }
-      return;
-    }
-    case 'sampling': {
-      const sampling = capabilities.sampling;
-      if (!isPlainObject(sampling)) throw new MissingClientCapabilityError('sampling', 'Sampling');
-      if (body.tools !== undefined && !isPlainObject(sampling.tools)) {
-        throw new MissingClientCapabilityError('sampling.tools', 'Sampling with tools');
-      }
-      return;
-    }
-    case 'roots':
-      if (!isPlainObject(capabilities.roots))
-        throw new MissingClientCapabilityError('roots', 'Listing roots');
-      return;
-  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import { CatalogMemo, type EraAdapter, type RondoServer } from '@rondo/core';
+import type { WireResult } from '@rondo/core/internal';
 import { resolveOptions, type LegacyEraOptions } from './options.js';
 import { LegacySession } from './session.js';
 
@@ -14,9 +15,10 @@ import { LegacySession } from './session.js';
 export function legacyEra(options?: LegacyEraOptions): EraAdapter {
   const resolved = resolveOptions(options);
   // List pages are kept per server, not per session: every session of a server shares them.
-  const lists = new WeakMap<RondoServer, CatalogMemo<Readonly<Record<string, unknown>>>>();
+  const lists = new WeakMap<RondoServer, CatalogMemo<WireResult>>();
   return {
     era: 'legacy',
+    revisions: resolved.revisions,
     open(server, peer) {
       let memo = lists.get(server);
       if (memo === undefined) {

@@ -1,58 +1,51 @@
-import type { HandlerContext } from '@rondo/core';
-import type { InputRequest, InputResponseValue, RoundResult } from '@rondo/protocol';
-import type { LegacyCall } from './call.js';
-import { RoundLimitError } from './errors.js';
-import { askClient, nextRoundContext } from './handlerContext.js';
-import { assertClientCan } from './inputRequests.js';
+import {
+  assertClientCanAnswer,
+  assertWithinRoundLimit,
+  type RequestCall,
+  type RoundOperation,
+} from '@rondo/core/internal';
+import type { InputRequest, InputResponseValue, Json, RoundResult } from '@rondo/protocol';
+import { askClient } from './handlerContext.js';
 import type { SessionState } from './sessionState.js';
-
-/** Calls a round hook once more with the context of the next round. */
-export type RoundHook<R> = (ctx: HandlerContext) => Promise<RoundResult<R>>;
 
 /**
  * The legacy shim: a legacy client cannot receive an `input_required` result, so each round's input
  * requests go out as real server-to-client requests (`elicitation/create`, `sampling/createMessage`,
  * `roots/list`), one at a time in order so a user sees one form at a time; the answers, keyed like
- * the requests, and the round's state are handed to the hook for its next round, until it completes.
- * The provider's code is the same in both eras.
+ * the requests and checked by the core as on the modern wire, and the round's state are handed to
+ * the hook for its next round, until it completes. The provider's code is the same in both eras.
  *
  * Before a round's requests are sent, every one is checked against the client's capabilities, so a
- * round the client cannot serve fails whole (a {@link MissingClientCapabilityError}). A hook still
- * asking for input at the server's round limit fails with a {@link RoundLimitError}.
+ * round the client cannot serve fails whole (a `MissingClientCapabilityError`). A hook still asking
+ * for input at the server's round limit fails with a `RoundLimitError`.
  */
-export async function driveRounds<R>(
+export async function driveRounds<R, I extends Json>(
   state: SessionState,
-  call: LegacyCall,
-  first: RoundResult<R>,
-  ctx: HandlerContext,
-  hook: RoundHook<R>,
-): Promise<R> {
+  call: RequestCall,
+  operation: RoundOperation<R, I>,
+  identity: I,
+  first: RoundResult<R> | undefined,
+): Promise<RoundResult<R> | undefined> {
   let outcome = first;
-  let context = ctx;
-  while (outcome.kind === 'input_required') {
-    if (context.round >= state.server.roundLimit) {
-      throw new RoundLimitError(
-        `The request still needed client input after ${state.server.roundLimit} rounds (the server's round limit)`,
-      );
-    }
+  while (outcome?.kind === 'input_required') {
+    assertWithinRoundLimit(operation.method, call.round, state.server.roundLimit);
     const answers = await answerAll(state, call, outcome.requests);
-    context = nextRoundContext(context, answers, outcome.state);
-    outcome = await hook(context);
+    call.enterRound(answers, outcome.state);
+    outcome = await operation.invoke(state.server, call, identity);
   }
-  return outcome.result;
+  return outcome;
 }
 
 async function answerAll(
   state: SessionState,
-  call: LegacyCall,
+  call: RequestCall,
   requests: readonly InputRequest[],
 ): Promise<Record<string, InputResponseValue>> {
-  const { clientCapabilities } = state.session;
-  for (const request of requests) assertClientCan(request.request, clientCapabilities);
+  assertClientCanAnswer(requests, state.session.clientCapabilities);
   const answers: Record<string, InputResponseValue> = {};
   for (const request of requests) {
     call.signal.throwIfAborted();
-    answers[request.key] = await askClient(state, call, request.request);
+    answers[request.key] = await askClient(state, call, request.request, request.key);
   }
   return answers;
 }

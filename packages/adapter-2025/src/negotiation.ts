@@ -1,5 +1,11 @@
 import type { RondoServer } from '@rondo/core';
-import { ErrorCode, McpError, isPlainObject, type JsonObject } from '@rondo/protocol';
+import type { WireResult } from '@rondo/core/internal';
+import {
+  ErrorCode,
+  McpError,
+  type InitializeRequestParams,
+  type JsonObject,
+} from '@rondo/protocol';
 import type { ServedLegacyRevision } from './options.js';
 import { serverInfoFor } from './revisionShape.js';
 import type { SessionState } from './sessionState.js';
@@ -30,39 +36,26 @@ export function serverCapabilities(server: RondoServer): JsonObject {
 }
 
 /**
- * Answers `initialize`: negotiates the revision, records the client's capabilities and identity, and
- * describes the server as the negotiated revision allows. A second `initialize` is refused (-32600).
+ * Answers `initialize` (its params already validated): negotiates the revision, records the
+ * client's capabilities and identity, and describes the server as the negotiated revision allows.
+ * A second `initialize` is refused (-32600).
  */
-export function initialize(
-  state: SessionState,
-  params: Record<string, unknown>,
-): Record<string, unknown> {
+export function initialize(state: SessionState, params: InitializeRequestParams): WireResult {
   if (state.negotiated)
     throw new McpError(
       ErrorCode.InvalidRequest,
       'Invalid Request: the session is already initialized',
     );
   const { protocolVersion, capabilities, clientInfo } = params;
-  if (typeof protocolVersion !== 'string') {
-    throw new McpError(
-      ErrorCode.InvalidParams,
-      'Invalid params: initialize needs a string protocolVersion',
-    );
-  }
-  if (capabilities !== undefined && !isPlainObject(capabilities)) {
-    throw new McpError(ErrorCode.InvalidParams, 'Invalid params: capabilities must be an object');
-  }
   const revision = chooseRevision(protocolVersion, state.options.revisions);
   const serverCapabilitySet = serverCapabilities(state.server);
   state.negotiated = {
     revision,
-    clientCapabilities: (capabilities ?? {}) as JsonObject,
+    clientCapabilities: capabilities as JsonObject,
     serverCapabilities: serverCapabilitySet,
-    ...(isClientInfo(clientInfo)
-      ? { clientInfo: { name: clientInfo.name, version: clientInfo.version } }
-      : {}),
+    clientInfo: { name: clientInfo.name, version: clientInfo.version },
   };
-  const result: Record<string, unknown> = {
+  const result: WireResult = {
     protocolVersion: revision,
     capabilities: serverCapabilitySet,
     serverInfo: serverInfoFor(state.server.info, revision),
@@ -70,10 +63,4 @@ export function initialize(
   if (state.server.info.instructions !== undefined)
     result.instructions = state.server.info.instructions;
   return result;
-}
-
-function isClientInfo(value: unknown): value is { name: string; version: string } {
-  return (
-    isPlainObject(value) && typeof value.name === 'string' && typeof value.version === 'string'
-  );
 }

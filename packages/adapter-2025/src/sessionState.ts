@@ -1,4 +1,5 @@
 import type { CatalogMemo, LogLevel, RondoServer } from '@rondo/core';
+import type { ClientAsker, WireResult } from '@rondo/core/internal';
 import type { JsonObject } from '@rondo/protocol';
 import { OutstandingRequests } from './clientRequests.js';
 import type { ResolvedLegacyOptions, ServedLegacyRevision } from './options.js';
@@ -22,12 +23,14 @@ export class SessionState {
   /** Resource URIs the client subscribed to. */
   readonly subscriptions = new Set<string>();
   readonly clientRequests: OutstandingRequests;
+  /** How the session's handlers ask the client for input; set by the session. */
+  asker!: ClientAsker;
 
   constructor(
     readonly server: RondoServer,
     readonly options: ResolvedLegacyOptions,
     /** List pages in each revision's shape, shared by the sessions of one server. */
-    readonly lists: CatalogMemo<Readonly<Record<string, unknown>>>,
+    readonly lists: CatalogMemo<WireResult>,
   ) {
     this.logLevel = options.defaultLogLevel;
     this.clientRequests = new OutstandingRequests(options.clientRequestTimeoutMs);

@@ -68,3 +68,86 @@ it('serves one provider to a legacy session and modern requests on one connectio
   });
   expect(client.memory.connection.stateful).toBe(true);
 });
+
+const colourSchema = {
+  type: 'object',
+  properties: { colour: { type: 'string', enum: ['red', 'green'] } },
+  required: ['colour'],
+};
+
+/** A round hook that asks for a colour from a closed list and echoes what it got. */
+function pickColour(_args: unknown, ctx: HandlerContext) {
+  const answer = ctx.inputResponses.colour;
+  if (answer === undefined)
+    return inputRequired([inputRequest('colour', formElicitation('Pick a colour', colourSchema))]);
+  return text(answer.kind === 'accept' ? JSON.stringify(answer.content.colour) : answer.kind);
+}
+
+const modernMeta = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+};
+
+it('refuses an out-of-schema elicitation answer alike in both eras (issue 12)', async () => {
+  const handled: unknown[] = [];
+  const server = createServer({ name: 'both', version: '1.0.0', log: () => {} }).tool(
+    'pick',
+    { description: 'picks a colour' },
+    (args, ctx) => {
+      if (ctx.round > 1) handled.push(ctx.inputResponses.colour);
+      return pickColour(args, ctx);
+    },
+  );
+  const client = await LegacyTestClient.open(server, {
+    capabilities: { elicitation: {} },
+    modern: modernEra(),
+  });
+  const outOfEnum = { action: 'accept', content: { colour: 'purple' } };
+
+  const legacy = client.send('tools/call', { name: 'pick' });
+  client.answer(await client.serverRequest(legacy, 'elicitation/create'), outOfEnum);
+  const legacyAnswer = (await legacy.ended) as { error?: { code: number; message: string } };
+
+  const first = (await client.sendForeign({
+    jsonrpc: '2.0',
+    id: 'm-1',
+    method: 'tools/call',
+    params: { _meta: modernMeta, name: 'pick' },
+  }).ended) as unknown as { result: { requestState: string } };
+  const retry = (await client.sendForeign({
+    jsonrpc: '2.0',
+    id: 'm-2',
+    method: 'tools/call',
+    params: {
+      _meta: modernMeta,
+      name: 'pick',
+      inputResponses: { colour: outOfEnum },
+      requestState: first.result.requestState,
+    },
+  }).ended) as { error?: { code: number; message: string } };
+
+  expect(legacyAnswer.error).toMatchObject({ code: -32602 });
+  expect(legacyAnswer.error?.message).toContain('does not match the requested schema');
+  expect(retry.error).toEqual(legacyAnswer.error);
+  expect(handled).toEqual([]);
+});
+
+it('lists every revision the endpoint serves in server/discover and in -32022 (issue 12)', async () => {
+  const server = createServer({ name: 'both', version: '1.0.0', log: () => {} });
+  const client = new LegacyTestClient(server, { modern: modernEra() });
+  const discover = (await client.sendForeign({
+    jsonrpc: '2.0',
+    id: 'd-1',
+    method: 'server/discover',
+    params: { _meta: modernMeta },
+  }).ended) as unknown as { result: { supportedVersions: string[] } };
+  expect(discover.result.supportedVersions).toEqual(['2026-07-28', '2025-11-25', '2025-06-18']);
+  const unsupported = (await client.sendForeign({
+    jsonrpc: '2.0',
+    id: 'd-2',
+    method: 'server/discover',
+    params: { _meta: { ...modernMeta, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } },
+  }).ended) as { error: { code: number; data: { supported: string[] } } };
+  expect(unsupported.error.code).toBe(-32022);
+  expect(unsupported.error.data.supported).toEqual(['2026-07-28', '2025-11-25', '2025-06-18']);
+});

@@ -169,7 +169,7 @@ describe('the legacy shim', () => {
     const client = await LegacyTestClient.open(shimServer(3), { capabilities: allCapabilities });
     const result = await client.call('tools/call', { name: 'forever' });
     expect(result.isError).toBe(true);
-    expect(JSON.stringify(result)).toContain('after 3 rounds');
+    expect(JSON.stringify(result)).toContain('round limit (3 rounds)');
   });
 
   it('checks the client capabilities before sending any input request of a round', async () => {

@@ -282,6 +282,23 @@ describe('legacy methods', () => {
     });
   });
 
+  it('refuses a session request naming an unknown MCP-Protocol-Version before it runs', async () => {
+    const client = await LegacyTestClient.open(fullServer());
+    const request = { jsonrpc: '2.0', method: 'ping', params: {} } as const;
+    const bad = client.memory.send(
+      { ...request, id: 'bad' },
+      { 'mcp-protocol-version': '1999-01-01' },
+    );
+    expect(await bad.ended).toMatchObject({ error: { code: -32600 } });
+    expect(bad.disposition).toBe('refused');
+    const good = client.memory.send(
+      { ...request, id: 'good' },
+      { 'mcp-protocol-version': '2025-06-18' },
+    );
+    expect(await good.ended).toMatchObject({ result: {} });
+    expect(good.disposition).toBeUndefined();
+  });
+
   it('drops a response nobody waits for and refuses a request id already in flight', async () => {
     let release!: () => void;
     const server = fullServer().tool(

@@ -7,7 +7,8 @@ import {
   type JsonObject,
   type RequestId,
 } from '@rondo/protocol';
-import { LOG_LEVELS, type LogLevel } from '@rondo/core';
+import type { LogLevel } from '@rondo/core';
+import { isLogLevel } from '@rondo/core/internal';
 
 /** What a modern request says about itself in `params._meta`, read and checked. */
 export interface RequestMeta {
@@ -20,14 +21,9 @@ export interface RequestMeta {
   readonly progressToken: RequestId | undefined;
 }
 
-/** Severity rank of each level (its place in `LOG_LEVELS`), for filtering without a search per log call. */
-export const LOG_LEVEL_RANK: Readonly<Record<LogLevel, number>> = Object.fromEntries(
-  LOG_LEVELS.map((level, rank) => [level, rank]),
-) as Record<LogLevel, number>;
-
 /**
  * Reads the `_meta` every modern request must carry. A missing or malformed required key is
- * -32602 with `data.invalidMeta` naming it (so HTTP answers 400). The version is only checked for
+ * -32602 naming it, refused before the request runs (so HTTP answers 400). The version is only checked for
  * presence here: header agreement is checked before support (see {@link assertSupportedVersion}).
  */
 export function readRequestMeta(params: Record<string, unknown> | undefined): RequestMeta {
@@ -86,7 +82,7 @@ function readClientInfo(value: unknown): { name: string; version: string } | und
 
 function readLogLevel(value: unknown): LogLevel | undefined {
   if (value === undefined) return undefined;
-  if (typeof value === 'string' && Object.hasOwn(LOG_LEVEL_RANK, value)) return value as LogLevel;
+  if (isLogLevel(value)) return value;
   throw invalidMeta(MetaKey.logLevel, `Invalid params: unknown log level ${JSON.stringify(value)}`);
 }
 

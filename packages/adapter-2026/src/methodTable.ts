@@ -1,4 +1,5 @@
-import { modernRequestParams, type MethodTable } from '@rondo/protocol';
+import { modernRequestParams } from '@rondo/protocol';
+import type { EraMethod } from '@rondo/core/internal';
 import { callTool, getPrompt, readResource } from './calls.js';
 import {
   complete,
@@ -8,29 +9,16 @@ import {
   listResourceTemplates,
   listTools,
 } from './queries.js';
-import type { ModernRequest } from './request.js';
-import type { RequiredCapability, WireResult } from './serverView.js';
+import type { ModernServerView } from './serverView.js';
 import { listen } from './subscriptions.js';
 
-/** The zod schema of one method's params, from `@rondo/protocol`. */
-export type ParamsSchema = NonNullable<MethodTable[string]>;
+type ModernMethod = EraMethod<ModernServerView, never>;
 
-/** How the modern era handles one method. */
-export interface MethodEntry {
-  readonly handle: (request: ModernRequest) => Promise<WireResult>;
-  /** The params the method accepts; a request that does not match is -32602. */
-  readonly params: ParamsSchema;
-  /** The server capability the method belongs to; when the server lacks it the method is -32601. */
-  readonly requires?: RequiredCapability;
-  /** The request stays open until the client or the session ends it (not counted as in flight). */
-  readonly longLived?: boolean;
-}
-
-function entry(
+function entry<P>(
   method: string,
-  handle: MethodEntry['handle'],
-  extra: Partial<MethodEntry> = {},
-): [string, MethodEntry] {
+  handle: EraMethod<ModernServerView, P>['handle'],
+  extra: Omit<Partial<ModernMethod>, 'handle' | 'params'> = {},
+): [string, ModernMethod] {
   const params = modernRequestParams[method];
   if (params === undefined) throw new Error(`@rondo/protocol has no params schema for ${method}`);
   return [method, { handle, params, ...extra }];
@@ -40,7 +28,7 @@ function entry(
  * Every method of the 2026-07-28 wire. A method missing here (`initialize`, `ping`,
  * `logging/setLevel`, `resources/subscribe`, anything unknown) is -32601 by its absence.
  */
-export const MODERN_METHODS: ReadonlyMap<string, MethodEntry> = new Map<string, MethodEntry>([
+export const MODERN_METHODS: ReadonlyMap<string, ModernMethod> = new Map<string, ModernMethod>([
   entry('server/discover', discover),
   entry('tools/list', listTools, { requires: 'tools' }),
   entry('tools/call', callTool, { requires: 'tools' }),

@@ -1,4 +1,5 @@
-import type { EraAdapter, RondoServer } from '@rondo/core';
+import { MODERN_REVISIONS } from '@rondo/protocol';
+import type { EndpointFacts, EraAdapter } from '@rondo/core';
 import type { ModernEraOptions } from './options.js';
 import { ModernServerView } from './serverView.js';
 import { ModernSession } from './session.js';
@@ -11,16 +12,17 @@ import { ModernSession } from './session.js';
  * `subscriptions/listen`.
  */
 export function modernEra(options: ModernEraOptions = {}): EraAdapter {
-  // What the era derives from a server is built once per server, not per connection: a stateless
+  // What the era derives from a server is built once per endpoint, not per connection: a stateless
   // HTTP endpoint opens a connection for every request.
-  const views = new WeakMap<RondoServer, ModernServerView>();
+  const views = new WeakMap<EndpointFacts, ModernServerView>();
   return {
     era: 'modern',
-    open(server) {
-      let view = views.get(server);
+    revisions: MODERN_REVISIONS,
+    open(server, _peer, endpoint) {
+      let view = views.get(endpoint);
       if (view === undefined) {
-        view = new ModernServerView(server, options);
-        views.set(server, view);
+        view = new ModernServerView(server, options, endpoint);
+        views.set(endpoint, view);
       }
       return new ModernSession(view);
     },

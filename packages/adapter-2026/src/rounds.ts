@@ -8,12 +8,18 @@ import {
   type InputRequestBody,
   type InputResponseValue,
   type Json,
-  type RoundResult,
 } from '@rondo/protocol';
 import type { OpenedState, SealedStateBinding } from '@rondo/core';
-import { elicitationValidator, missingCapabilities, readInputResponses } from './inputResponses.js';
-import type { ModernRequest } from './request.js';
-import type { WireResult } from './serverView.js';
+import {
+  assertClientCanAnswer,
+  assertWithinRoundLimit,
+  elicitationValidator,
+  type RequestCall,
+  type RoundOperation,
+  type WireResult,
+} from '@rondo/core/internal';
+import { readInputResponses } from './inputResponses.js';
+import type { ModernServerView } from './serverView.js';
 
 /**
  * Multi round-trip requests (MRTR) on the modern wire. A hook that needs client input returns
@@ -23,13 +29,10 @@ import type { WireResult } from './serverView.js';
  * requests that were sent, so the retry's answers are read against them.
  */
 
-/** What one method contributes to round driving; one static object per method, no per-call closures. */
-export interface RoundMethod<R, I extends Json> {
-  readonly method: 'tools/call' | 'prompts/get' | 'resources/read';
-  /** Runs the hook for one round; the request carries the round's answers and opened state. */
-  invoke(request: ModernRequest, identity: I): Promise<RoundResult<R>>;
-  /** The wire form of a complete result; `retried` results must not be cached. */
-  complete(result: R, identity: I, request: ModernRequest, retried: boolean): WireResult;
+/** The members of a round method's params that a retry carries. */
+export interface RetryParams {
+  inputResponses?: unknown;
+  requestState?: string;
 }
 
 /** The adapter's bookkeeping inside a sealed state. */
@@ -42,69 +45,51 @@ interface Carry {
   answered: Record<string, InputResponseValue>;
 }
 
+interface Round {
+  readonly call: RequestCall;
+  readonly view: ModernServerView;
+  readonly binding: SealedStateBinding;
+}
+
 /** Drives one call of a multi-round request: open the previous round, read the answers, run the hook. */
 export async function driveRound<R, I extends Json>(
-  request: ModernRequest,
-  method: RoundMethod<R, I>,
+  call: RequestCall,
+  params: RetryParams,
+  view: ModernServerView,
+  operation: RoundOperation<R, I>,
   identity: I,
 ): Promise<WireResult> {
-  const params = request.params;
+  const round: Round = {
+    call,
+    view,
+    binding: { method: operation.method, identity, principal: call.principal?.id },
+  };
   const previous =
-    params.requestState === undefined
-      ? undefined
-      : openPrevious(request, bindingOf(request, method, identity));
+    params.requestState === undefined ? undefined : openPrevious(round, params.requestState);
   const answers = readInputResponses(params.inputResponses, previous?.carry.sent);
-  const retried = previous !== undefined || params.inputResponses !== undefined;
-  request.round = previous === undefined ? 1 : previous.carry.round + 1;
   if (previous !== undefined) {
+    call.round = previous.carry.round;
     const missing = Object.keys(previous.carry.sent).filter((key) => !Object.hasOwn(answers, key));
     const answered = { ...previous.carry.answered, ...answers };
     if (missing.length > 0) {
       // A missing answer is asked for again, with the answers already given kept in the state.
-      const again = missing.map((key) => ({
-        key,
-        request: previous.carry.sent[key] as InputRequestBody,
-      }));
-      return askForInput(
-        request,
-        bindingOf(request, method, identity),
-        again,
-        previous.opened.state,
-        answered,
-      );
+      const again = missing.map((key) => ({ key, request: previous.carry.sent[key]! }));
+      call.round += 1;
+      return askForInput(round, again, previous.opened.state, answered);
     }
-    request.inputResponses = answered;
-    request.requestState = previous.opened.state;
+    call.enterRound(answered, previous.opened.state);
   } else {
-    request.inputResponses = answers;
+    call.inputResponses = answers;
   }
-  const outcome = await method.invoke(request, identity);
-  if (outcome.kind === 'complete')
-    return method.complete(outcome.result, identity, request, retried);
+  const outcome = await operation.invoke(view.server, call, identity);
+  if (outcome === undefined) throw new McpError(ErrorCode.InternalError, 'No result');
+  if (outcome.kind === 'complete') return operation.toWire(outcome.result);
   assertInputRequired(outcome.requests, outcome.state);
-  return askForInput(
-    request,
-    bindingOf(request, method, identity),
-    outcome.requests,
-    outcome.state,
-    {},
-  );
+  return askForInput(round, outcome.requests, outcome.state, {});
 }
 
-/** What a sealed state is bound to; built only when a state is opened or sealed. */
-function bindingOf(
-  request: ModernRequest,
-  method: { method: string },
-  identity: Json,
-): SealedStateBinding {
-  return { method: method.method, identity, principal: request.principal?.id };
-}
-
-function openPrevious(
-  request: ModernRequest,
-  binding: SealedStateBinding,
-): { opened: OpenedState; carry: Carry } {
-  const opened = request.server.sealer.open(request.params.requestState, binding);
+function openPrevious(round: Round, sealed: string): { opened: OpenedState; carry: Carry } {
+  const opened = round.view.server.sealer.open(sealed, round.binding);
   const carry = readCarry(opened.carry);
   if (carry === undefined)
     throw new McpError(ErrorCode.InvalidParams, 'Invalid or expired requestState');
@@ -113,28 +98,13 @@ function openPrevious(
 
 /** Builds an `input_required` answer: checks the client can answer, seals the state, converts the requests. */
 function askForInput(
-  request: ModernRequest,
-  binding: SealedStateBinding,
+  { call, view, binding }: Round,
   requests: readonly Pick<InputRequest, 'key' | 'request'>[],
   state: Json | undefined,
   answered: Record<string, InputResponseValue>,
 ): WireResult {
-  const limit = request.server.roundLimit;
-  if (request.round >= limit) {
-    throw new McpError(
-      ErrorCode.InternalError,
-      `The ${binding.method} request did not complete within the round limit (${limit} rounds)`,
-      { roundLimit: limit },
-    );
-  }
-  const required = missingCapabilities(requests, request.clientCapabilities);
-  if (required !== undefined) {
-    throw new McpError(
-      ErrorCode.MissingClientCapability,
-      `Missing required client capability: ${Object.keys(required).join(', ')}`,
-      { requiredCapabilities: required },
-    );
-  }
+  assertWithinRoundLimit(binding.method, call.round, view.server.roundLimit);
+  assertClientCanAnswer(requests, call.clientCapabilities);
   const sent: Record<string, InputRequestBody> = {};
   const wire: Record<string, unknown> = {};
   for (const { key, request: body } of requests) {
@@ -143,10 +113,10 @@ function askForInput(
     sent[key] = body;
     wire[key] = modernInputRequest(body);
   }
-  const carry = { round: request.round, sent, answered } as unknown as Json;
+  const carry = { round: call.round, sent, answered } as unknown as Json;
   const result: WireResult = { resultType: 'input_required' };
   if (requests.length > 0) result.inputRequests = wire;
-  result.requestState = request.server.sealer.seal(binding, { state, carry });
+  result.requestState = view.server.sealer.seal(binding, { state, carry });
   return result;
 }
 

@@ -1,18 +1,14 @@
-import { ErrorCode, McpError, MetaKey, MODERN_REVISIONS, type JsonObject } from '@rondo/protocol';
+import { MetaKey, MODERN_REVISIONS, type JsonObject } from '@rondo/protocol';
 import {
   CatalogMemo,
   type Catalog,
   type CachePolicy,
+  type EndpointFacts,
   type RondoServer,
   type ServerCapabilitySet,
 } from '@rondo/core';
+import type { RequiredCapability, WireResult } from '@rondo/core/internal';
 import type { ModernEraOptions } from './options.js';
-
-/** A result body before the envelope: the members a method produces. */
-export type WireResult = Record<string, unknown>;
-
-/** The capability a method family needs the server to offer; without it the method is -32601. */
-export type RequiredCapability = 'tools' | 'prompts' | 'resources' | 'completions';
 
 /**
  * What the modern era derives from one server, built once per server rather than per request:
@@ -33,8 +29,15 @@ export class ModernServerView {
   constructor(
     readonly server: RondoServer,
     private readonly options: ModernEraOptions,
+    endpoint: EndpointFacts,
   ) {
-    this.advertised = [...MODERN_REVISIONS, ...(options.alsoSupported ?? [])];
+    // Every revision the endpoint serves, so a client can fall back to another era's.
+    const revisions = [
+      ...MODERN_REVISIONS,
+      ...endpoint.revisions,
+      ...(options.alsoSupported ?? []),
+    ];
+    this.advertised = [...new Set(revisions)];
     this.resultMeta = Object.freeze({ [MetaKey.serverInfo]: implementationOf(server) });
   }
 
@@ -50,13 +53,9 @@ export class ModernServerView {
     return this.capabilitySet as ServerCapabilitySet;
   }
 
-  /** Throws -32601 when a method family's capability is not offered (discover and the table agree). */
-  assertOffered(method: string, capability: RequiredCapability | undefined): void {
-    if (capability === undefined || this.capabilityFlags()[capability]) return;
-    throw new McpError(
-      ErrorCode.MethodNotFound,
-      `Method not found: ${method} (the server offers no ${capability})`,
-    );
+  /** True when a method family's capability is offered (discover and the table agree). */
+  offers(capability: RequiredCapability): boolean {
+    return this.capabilityFlags()[capability];
   }
 
   /** Adds what every modern result carries: `resultType` (complete unless set) and the serverInfo `_meta`. */

@@ -1,136 +1,129 @@
 import {
   ErrorCode,
-  McpError,
-  isPlainObject,
-  isRequest,
-  isValidId,
-  parseRequestParams,
-  type JsonRpcErrorResponse,
+  LATEST_MODERN_REVISION,
+  type JsonRpcErrorObject,
   type JsonRpcMessage,
-  type JsonRpcNotification,
   type JsonRpcRequest,
-  type RequestId,
 } from '@rondo/protocol';
-import { toWireError, type EraSession, type Exchange } from '@rondo/core';
+import type { Disposition, EraSession, Exchange } from '@rondo/core';
+import {
+  RequestCall,
+  RequestPipeline,
+  methodNotFound,
+  type ClientAsker,
+  type EraMethod,
+  type EraRules,
+  type RequiredCapability,
+  type WireResult,
+} from '@rondo/core/internal';
 import { checkStandardHeaders } from './headerRules.js';
 import { assertSupportedVersion, readRequestMeta } from './meta.js';
-import { MODERN_METHODS, type MethodEntry } from './methodTable.js';
-import { ModernRequest } from './request.js';
+import { MODERN_METHODS } from './methodTable.js';
 import type { ModernServerView } from './serverView.js';
 
+/** Codes a modern client must see refused at the transport level (HTTP 400). */
+const REFUSAL_CODES: ReadonlySet<number> = new Set([
+  ErrorCode.HeaderMismatch,
+  ErrorCode.MissingClientCapability,
+  ErrorCode.UnsupportedProtocolVersion,
+  ErrorCode.InvalidRequest,
+  ErrorCode.ParseError,
+]);
+
+/** The 2026-07-28 wire forbids server-to-client requests: `ctx.elicit` and friends refuse. */
+const NO_CLIENT_REQUESTS: ClientAsker = {
+  ask: () =>
+    Promise.reject(
+      new Error(
+        'ctx.elicit(), ctx.sample() and ctx.listRoots() are not available on the 2026-07-28 wire, ' +
+          'which forbids server-to-client requests: return inputRequired([...]) from the handler ' +
+          'and read ctx.inputResponses on the next round',
+      ),
+    ),
+};
+
 /**
- * The modern era on one connection. Every request stands alone (its `_meta` says who and what the
- * client is), so the only state is the requests in flight, by id, for `notifications/cancelled`.
+ * The modern era's rules for the core pipeline. Every request stands alone (its `_meta` says who
+ * and what the client is), so the only state is the server view shared by all connections.
  */
-export class ModernSession implements EraSession {
-  readonly stateful = false;
-  private readonly active = new Map<RequestId, ModernRequest>();
-  private counted = 0;
+class ModernRules implements EraRules<ModernServerView> {
+  readonly methods: ReadonlyMap<string, EraMethod<ModernServerView, never>> = MODERN_METHODS;
 
-  constructor(private readonly view: ModernServerView) {}
+  constructor(readonly scope: ModernServerView) {}
 
-  get inFlight(): number {
-    return this.counted;
-  }
-
-  receive(message: JsonRpcMessage, exchange: Exchange): void {
-    if (isRequest(message)) {
-      this.receiveRequest(message, exchange);
-      return;
+  admit(
+    request: JsonRpcRequest,
+    exchange: Exchange,
+    method: EraMethod<ModernServerView, never> | undefined,
+  ): RequestCall {
+    if (method === undefined) {
+      throw methodNotFound(request.method, {
+        method: request.method,
+        supported: this.scope.advertised,
+      });
     }
-    if ('method' in message) this.receiveNotification(message);
-    // Notifications have no answer; a response answers nothing, since this era sends no requests.
-    exchange.end();
-  }
-
-  close(): void {
-    for (const request of [...this.active.values()]) {
-      if (request.attachment) request.attachment.closeGracefully();
-      else request.abort(new Error('The connection closed'));
+    const meta = readRequestMeta(request.params);
+    if (exchange.headers !== undefined) {
+      checkStandardHeaders(exchange.headers, request.method, request.params, meta.protocolVersion);
     }
-  }
-
-  private receiveRequest(message: JsonRpcRequest, exchange: Exchange): void {
-    const entry = MODERN_METHODS.get(message.method);
-    let request: ModernRequest;
-    try {
-      if (entry === undefined) throw this.methodNotFound(message.method);
-      const meta = readRequestMeta(message.params);
-      if (exchange.headers !== undefined) {
-        checkStandardHeaders(
-          exchange.headers,
-          message.method,
-          message.params,
-          meta.protocolVersion,
-        );
-      }
-      assertSupportedVersion(meta.protocolVersion, this.view.accepted, this.view.advertised);
-      if (this.active.has(message.id)) {
-        throw new McpError(
-          ErrorCode.InvalidRequest,
-          `Invalid Request: request id ${JSON.stringify(message.id)} is already in flight`,
-        );
-      }
-      request = new ModernRequest(message, meta, exchange, this.view);
-    } catch (failure) {
-      exchange.end(errorAnswer(message.id, failure));
-      return;
-    }
-    this.run(request, entry).catch(this.reportFailure);
-  }
-
-  /** A transport that throws while sending an answer cannot be answered; the failure is logged. */
-  private readonly reportFailure = (failure: unknown): void => {
-    const reason = failure instanceof Error ? failure.message : String(failure);
-    this.view.server.log('error', `modern era: could not send an answer: ${reason}`);
-  };
-
-  private async run(request: ModernRequest, entry: MethodEntry): Promise<void> {
-    this.active.set(request.id, request);
-    if (!entry.longLived) this.counted += 1;
-    let answer: JsonRpcMessage | undefined;
-    try {
-      // Even a settled promise costs a microtask turn to await: skip it once the catalog is loaded.
-      if (!this.view.server.isReady) await this.view.server.ready();
-      this.view.assertOffered(request.method, entry.requires);
-      const checked = parseRequestParams(entry.params, request.params);
-      if (!checked.ok)
-        throw new McpError(ErrorCode.InvalidParams, `Invalid params: ${checked.message}`);
-      const result = await entry.handle(request);
-      if (!request.aborted) {
-        answer = { jsonrpc: '2.0', id: request.id, result: this.view.finish(result) };
-      }
-    } catch (failure) {
-      if (!request.aborted) answer = errorAnswer(request.id, failure);
-    } finally {
-      this.active.delete(request.id);
-      if (!entry.longLived) this.counted -= 1;
-      request.release();
-    }
-    // A cancelled request gets no answer: the client has stopped waiting for it.
-    request.exchange.end(answer);
-  }
-
-  private receiveNotification(message: JsonRpcNotification): void {
-    if (message.method !== 'notifications/cancelled') return;
-    const params = message.params;
-    const id = params?.requestId;
-    if (!isValidId(id)) return;
-    const reason =
-      isPlainObject(params) && typeof params.reason === 'string'
-        ? params.reason
-        : 'Cancelled by the client';
-    this.active.get(id)?.abort(new Error(reason));
-  }
-
-  private methodNotFound(method: string): McpError {
-    return new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`, {
-      method,
-      supported: this.view.advertised,
+    assertSupportedVersion(meta.protocolVersion, this.scope.accepted, this.scope.advertised);
+    const logLevel = meta.logLevel;
+    return new RequestCall(request, exchange, {
+      era: 'modern',
+      revision: LATEST_MODERN_REVISION,
+      clientCapabilities: meta.clientCapabilities,
+      clientInfo: meta.clientInfo,
+      progressToken: meta.progressToken,
+      logThreshold: () => logLevel,
+      asker: NO_CLIENT_REQUESTS,
     });
+  }
+
+  offers(capability: RequiredCapability): boolean {
+    return this.scope.offers(capability);
+  }
+
+  finish(result: WireResult): WireResult {
+    return this.scope.finish(result);
+  }
+
+  restate(error: JsonRpcErrorObject): JsonRpcErrorObject {
+    return error;
+  }
+
+  dispositionOf(error: JsonRpcErrorObject, admitted: boolean): Disposition | undefined {
+    if (error.code === ErrorCode.MethodNotFound) return 'unknown';
+    if (!admitted || REFUSAL_CODES.has(error.code)) return 'refused';
+    return undefined;
+  }
+
+  notice(): void {
+    // The only client notification of this era is notifications/cancelled, which the pipeline reads.
+  }
+
+  settle(): void {
+    // This era sends no requests, so a response answers nothing.
   }
 }
 
-function errorAnswer(id: RequestId, failure: unknown): JsonRpcErrorResponse {
-  return { jsonrpc: '2.0', id, error: toWireError(failure) };
+/** The modern era on one connection: the core pipeline with the modern rules. */
+export class ModernSession implements EraSession {
+  readonly stateful = false;
+  private readonly pipeline: RequestPipeline<ModernServerView>;
+
+  constructor(view: ModernServerView) {
+    this.pipeline = new RequestPipeline(view.server, new ModernRules(view));
+  }
+
+  get inFlight(): number {
+    return this.pipeline.inFlight;
+  }
+
+  receive(message: JsonRpcMessage, exchange: Exchange): void {
+    this.pipeline.receive(message, exchange);
+  }
+
+  close(): void {
+    this.pipeline.close('The connection closed');
+  }
 }

@@ -1,8 +1,7 @@
-import { MetaKey, isPlainObject, type JsonObject } from '@rondo/protocol';
+import { MetaKey, type JsonObject, type SubscriptionsListenRequestParams } from '@rondo/protocol';
 import type { ServerCapabilitySet, ServerChange } from '@rondo/core';
-import { invalidParams } from './params.js';
-import type { ModernRequest, RequestAttachment } from './request.js';
-import type { WireResult } from './serverView.js';
+import type { RequestAttachment, RequestCall, WireResult } from '@rondo/core/internal';
+import type { ModernServerView } from './serverView.js';
 
 /**
  * `subscriptions/listen`: a long-lived request whose exchange carries list-change and
@@ -12,19 +11,15 @@ import type { WireResult } from './serverView.js';
  */
 
 /** The notification kinds a client may ask for, as the schema's `SubscriptionFilter` has them. */
-export interface SubscriptionFilter {
-  toolsListChanged?: boolean;
-  promptsListChanged?: boolean;
-  resourcesListChanged?: boolean;
-  resourceSubscriptions?: string[];
-}
-
-const LIST_FLAGS = ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const;
+type SubscriptionFilter = SubscriptionsListenRequestParams['notifications'];
 
 /** Opens a subscription; the promise settles when it ends. */
-export function listen(request: ModernRequest): Promise<WireResult> {
-  const requested = readFilter(request.params.notifications);
-  const honoured = honour(requested, request.view.capabilityFlags());
+export function listen(
+  request: RequestCall,
+  params: SubscriptionsListenRequestParams,
+  view: ModernServerView,
+): Promise<WireResult> {
+  const honoured = honour(params.notifications, view.capabilityFlags());
   const tag: JsonObject = { [MetaKey.subscriptionId]: request.id };
   request.send({
     jsonrpc: '2.0',
@@ -32,7 +27,7 @@ export function listen(request: ModernRequest): Promise<WireResult> {
     params: { _meta: tag, notifications: honoured },
   });
   return new Promise((resolve) => {
-    request.attachment = new Subscription(request, honoured, tag, resolve);
+    request.attachment = new Subscription(request, view, honoured, tag, resolve);
   });
 }
 
@@ -42,13 +37,14 @@ class Subscription implements RequestAttachment {
   private readonly uris: ReadonlySet<string>;
 
   constructor(
-    private readonly request: ModernRequest,
+    private readonly request: RequestCall,
+    view: ModernServerView,
     private readonly filter: SubscriptionFilter,
     private readonly tag: JsonObject,
     private readonly settle: (result: WireResult) => void,
   ) {
     this.uris = new Set(filter.resourceSubscriptions ?? []);
-    this.stopListening = request.server.onChange((change) => this.deliver(change));
+    this.stopListening = view.server.onChange((change) => this.deliver(change));
     request.signal.addEventListener('abort', this, { once: true });
   }
 
@@ -86,26 +82,6 @@ class Subscription implements RequestAttachment {
         return this.uris.has(change.uri) ? 'notifications/resources/updated' : undefined;
     }
   }
-}
-
-function readFilter(value: unknown): SubscriptionFilter {
-  if (!isPlainObject(value))
-    throw invalidParams('notifications must be an object (a subscription filter)');
-  const filter: SubscriptionFilter = {};
-  for (const flag of LIST_FLAGS) {
-    const given = value[flag];
-    if (given === undefined) continue;
-    if (typeof given !== 'boolean') throw invalidParams(`notifications.${flag} must be a boolean`);
-    filter[flag] = given;
-  }
-  const uris = value.resourceSubscriptions;
-  if (uris !== undefined) {
-    if (!Array.isArray(uris) || !uris.every((uri) => typeof uri === 'string')) {
-      throw invalidParams('notifications.resourceSubscriptions must be a list of URIs');
-    }
-    filter.resourceSubscriptions = uris;
-  }
-  return filter;
 }
 
 /** The part of a filter the server honours: what was asked for and is offered. */

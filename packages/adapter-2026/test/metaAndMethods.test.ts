@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { httpStatusForError } from '@rondo/protocol';
 import { ModernClient, VERSION, meta } from './support/modernClient.js';
 import { buildTestServer } from './support/testServer.js';
 
@@ -21,7 +20,7 @@ describe('per-request _meta', () => {
     const c = client();
     const error = await c.error('server/discover', {}, { noMeta: true });
     expect(error).toMatchObject({ code: -32602, data: { invalidMeta: '_meta' } });
-    expect(httpStatusForError(error)).toBe(400);
+    expect(c.lastDisposition).toBe('refused');
     expect((await c.error('tools/list', undefined, { noMeta: true })).data).toEqual({
       invalidMeta: '_meta',
     });
@@ -38,7 +37,7 @@ describe('per-request _meta', () => {
       code: -32602,
       data: { invalidMeta: CAPABILITIES },
     });
-    expect(httpStatusForError(missingCapabilities)).toBe(400);
+    expect(c.lastDisposition).toBe('refused');
     const badCapabilities = await c.error(
       'tools/list',
       {},
@@ -81,7 +80,7 @@ describe('per-request _meta', () => {
       code: -32022,
       data: { supported: [VERSION, '2025-11-25'], requested: 'v999.0.0' },
     });
-    expect(httpStatusForError(error)).toBe(400);
+    expect(c.lastDisposition).toBe('refused');
     const discovered = await c.result('server/discover');
     expect(discovered.supportedVersions).toEqual(error.data.supported);
   });
@@ -103,7 +102,7 @@ describe('the method table', () => {
       { id: `req-${method}` },
     );
     expect(answer).toMatchObject({ id: `req-${method}`, error: { code: -32601 } });
-    if ('error' in answer) expect(httpStatusForError(answer.error)).toBe(404);
+    expect(c.lastDisposition).toBe('unknown');
   });
 
   it('answers a legacy initialize without _meta with -32601 naming the supported versions', async () => {

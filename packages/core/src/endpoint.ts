@@ -1,5 +1,5 @@
 import { classifyMessage, type JsonRpcMessage } from '@rondo/protocol';
-import type { EraAdapter, EraSession } from './era.js';
+import type { EndpointFacts, EraAdapter, EraSession } from './era.js';
 import type { RondoServer } from './server.js';
 import type { Connection, Endpoint, Exchange, Peer } from './transport.js';
 
@@ -17,8 +17,11 @@ export interface EndpointOptions {
  * `_meta` with its precise error). An endpoint with one era sends everything to it.
  */
 export function createEndpoint(server: RondoServer, eras: EndpointOptions): Endpoint {
+  const facts: EndpointFacts = {
+    revisions: [...new Set([...(eras.modern?.revisions ?? []), ...(eras.legacy?.revisions ?? [])])],
+  };
   return {
-    connect: (peer) => new RoutedConnection(server, eras, peer),
+    connect: (peer) => new RoutedConnection(server, eras, facts, peer),
     ready: () => server.ready(),
     close: () => server.close(),
   };
@@ -31,6 +34,7 @@ class RoutedConnection implements Connection {
   constructor(
     private readonly server: RondoServer,
     private readonly eras: EndpointOptions,
+    private readonly facts: EndpointFacts,
     private readonly peer: Peer,
   ) {}
 
@@ -70,13 +74,13 @@ class RoutedConnection implements Connection {
 
   private modernSession(): EraSession | undefined {
     if (!this.modern && this.eras.modern)
-      this.modern = this.eras.modern.open(this.server, this.peer);
+      this.modern = this.eras.modern.open(this.server, this.peer, this.facts);
     return this.modern;
   }
 
   private legacySession(): EraSession | undefined {
     if (!this.legacy && this.eras.legacy)
-      this.legacy = this.eras.legacy.open(this.server, this.peer);
+      this.legacy = this.eras.legacy.open(this.server, this.peer, this.facts);
     return this.legacy;
   }
 }

@@ -2,14 +2,22 @@ import type { Era, JsonRpcMessage } from '@rondo/protocol';
 import type { RondoServer } from './server.js';
 import type { Exchange, Peer } from './transport.js';
 
+/** What an endpoint tells each of its eras about the whole endpoint. */
+export interface EndpointFacts {
+  /** Every revision the endpoint serves, through any of its eras, newest era first. */
+  readonly revisions: readonly string[];
+}
+
 /**
  * One protocol era behind one interface. An adapter knows its era's wire, never sockets; the router
  * picks the adapter per message with `classifyMessage`.
  */
 export interface EraAdapter {
   readonly era: Era;
+  /** The revisions this era serves, newest first. */
+  readonly revisions: readonly string[];
   /** Opens this era's state for one connection. */
-  open(server: RondoServer, peer: Peer): EraSession;
+  open(server: RondoServer, peer: Peer, endpoint: EndpointFacts): EraSession;
 }
 
 /** An era's state on one connection. */

@@ -9,8 +9,8 @@ export {
   type ServerChange,
 } from './server.js';
 export { createEndpoint, type EndpointOptions } from './endpoint.js';
-export type { Connection, Endpoint, Exchange, Peer } from './transport.js';
-export type { EraAdapter, EraSession } from './era.js';
+export type { Connection, Disposition, Endpoint, Exchange, Peer } from './transport.js';
+export type { EndpointFacts, EraAdapter, EraSession } from './era.js';
 export type {
   Provider,
   ProviderCapabilities,
@@ -67,7 +67,12 @@ export {
 } from './inputValidation.js';
 export { compileTemplate, type CompiledTemplate } from './uriTemplate.js';
 export { toWireError } from './wireError.js';
-export { ConfigurationError, ClientRequestError } from './errors.js';
+export {
+  ConfigurationError,
+  ClientRequestError,
+  MissingClientCapabilityError,
+  RoundLimitError,
+} from './errors.js';
 export { paginate, type Page } from './pagination.js';
 export { LazyAbortController } from './lazyAbort.js';
 export { InFlightExchanges } from './inFlightExchanges.js';

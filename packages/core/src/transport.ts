@@ -7,6 +7,14 @@ import type { Principal } from './definitions.js';
  * the messages that answer it, and sends what the server gives back. Nothing here is era-specific.
  */
 
+/**
+ * What became of an inbound message, in terms every transport can map: `handled` (it was taken up;
+ * an error in the answer is the handler's), `refused` (it was refused before it ran: malformed,
+ * or not acceptable on this connection; HTTP 400), `unknown` (it names a method nobody serves;
+ * HTTP 404).
+ */
+export type Disposition = 'handled' | 'refused' | 'unknown';
+
 /** The outbound side of one inbound message. */
 export interface Exchange {
   /**
@@ -18,9 +26,10 @@ export interface Exchange {
   /**
    * Sends the final answer (if any) and ends the exchange. Called exactly once. A connection that
    * becomes stateful with this answer (a legacy `initialize`) is stateful before `end` is called,
-   * so the transport can send the session's id with the answer.
+   * so the transport can send the session's id with the answer. `disposition` says what became of
+   * the message (default `handled`), for transports that report it (HTTP maps it to a status).
    */
-  end(message?: JsonRpcMessage): void;
+  end(message?: JsonRpcMessage, disposition?: Disposition): void;
   /**
    * Aborted when the peer can no longer receive this exchange's messages (say, an HTTP response
    * closed). Transports may create it on first read; adapters read it only when someone listens.

@@ -1,11 +1,27 @@
 import { ErrorCode, McpError, isMcpError, type JsonRpcErrorObject } from '@rondo/protocol';
+import { MissingClientCapabilityError, RoundLimitError } from './errors.js';
 
 /**
- * The one place where a failure becomes a wire error: an {@link McpError} keeps its code, anything
- * else is an internal error (-32603) whose message names the failure without a stack.
+ * The one place where a failure becomes a wire error: an {@link McpError} keeps its code, the
+ * core's local failures get theirs (a missing client capability -32021, the round limit -32603 with
+ * `data.roundLimit`), anything else is an internal error (-32603) whose message names the failure
+ * without a stack. An era adapter may restate a code its wire lacks, and does so after this.
  */
 export function toWireError(failure: unknown): JsonRpcErrorObject {
-  if (isMcpError(failure)) return failure.toJson();
+  return toMcpError(failure).toJson();
+}
+
+/** {@link toWireError} as an {@link McpError}, for code that rethrows. */
+export function toMcpError(failure: unknown): McpError {
+  if (isMcpError(failure)) return failure;
+  if (failure instanceof MissingClientCapabilityError) {
+    return new McpError(ErrorCode.MissingClientCapability, failure.message, {
+      requiredCapabilities: failure.required,
+    });
+  }
+  if (failure instanceof RoundLimitError) {
+    return new McpError(ErrorCode.InternalError, failure.message, { roundLimit: failure.limit });
+  }
   const message = failure instanceof Error ? failure.message : String(failure);
-  return new McpError(ErrorCode.InternalError, `Internal error: ${message}`).toJson();
+  return new McpError(ErrorCode.InternalError, `Internal error: ${message}`);
 }

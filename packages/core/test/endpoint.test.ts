@@ -4,11 +4,17 @@ import { createEndpoint, createServer, type EraAdapter, type EraSession } from '
 import { MemoryConnection } from '../../../test/support/memoryConnection.js';
 
 /** An adapter that answers every request with its era's name, and becomes stateful on initialize. */
-function namedEra(era: 'legacy' | 'modern', opened: string[]): EraAdapter {
+function namedEra(
+  era: 'legacy' | 'modern',
+  opened: string[],
+  told: (readonly string[])[] = [],
+): EraAdapter {
   return {
     era,
-    open(): EraSession {
+    revisions: era === 'legacy' ? ['2025-11-25', '2025-06-18'] : ['2026-07-28'],
+    open(_server, _peer, endpoint): EraSession {
       opened.push(era);
+      told.push(endpoint.revisions);
       let stateful = false;
       return {
         get stateful() {
@@ -32,6 +38,7 @@ const modernMeta = {
 describe('createEndpoint routing', () => {
   function setup() {
     const opened: string[] = [];
+    const told: (readonly string[])[] = [];
     const server = createServer({
       name: 's',
       version: '1',
@@ -39,11 +46,21 @@ describe('createEndpoint routing', () => {
       requestState: { key: 'k' },
     });
     const endpoint = createEndpoint(server, {
-      modern: namedEra('modern', opened),
-      legacy: namedEra('legacy', opened),
+      modern: namedEra('modern', opened, told),
+      legacy: namedEra('legacy', opened, told),
     });
-    return { opened, conn: new MemoryConnection(endpoint) };
+    return { opened, told, conn: new MemoryConnection(endpoint) };
   }
+
+  it('tells every era each revision the endpoint serves, modern first', async () => {
+    const { conn, told } = setup();
+    await conn.request('tools/list', modernMeta);
+    await conn.request('initialize', {});
+    expect(told).toEqual([
+      ['2026-07-28', '2025-11-25', '2025-06-18'],
+      ['2026-07-28', '2025-11-25', '2025-06-18'],
+    ]);
+  });
 
   it('sends a message with a modern _meta to the modern era', async () => {
     const { conn } = setup();

@@ -54,31 +54,3 @@ export function isMcpError(value: unknown): value is McpError {
       typeof (value as McpError).code === 'number')
   );
 }
-
-/**
- * The HTTP status a modern-era error is answered with on Streamable HTTP: 400 for header mismatch,
- * missing capability, unsupported version, invalid requests and an invalid `_meta` (an invalid-params
- * error whose `data.invalidMeta` names the key), 404 for an unknown method, 200 for everything else
- * (the error travels in the JSON-RPC body).
- */
-export function httpStatusForError(error: number | JsonRpcErrorObject): number {
-  const code = typeof error === 'number' ? error : error.code;
-  switch (code) {
-    case ErrorCode.HeaderMismatch:
-    case ErrorCode.MissingClientCapability:
-    case ErrorCode.UnsupportedProtocolVersion:
-    case ErrorCode.InvalidRequest:
-    case ErrorCode.ParseError:
-      return 400;
-    case ErrorCode.MethodNotFound:
-      return 404;
-    case ErrorCode.InvalidParams:
-      return typeof error === 'object' && isInvalidMetaData(error.data) ? 400 : 200;
-    default:
-      return 200;
-  }
-}
-
-function isInvalidMetaData(data: unknown): boolean {
-  return typeof data === 'object' && data !== null && 'invalidMeta' in data;
-}

@@ -2,7 +2,6 @@ export {
   ErrorCode,
   McpError,
   isMcpError,
-  httpStatusForError,
   type ErrorCodeValue,
   type JsonRpcErrorObject,
 } from './errors.js';

@@ -1,25 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorCode, McpError, httpStatusForError, isMcpError } from '../src/index.js';
+import { ErrorCode, McpError, isMcpError } from '../src/index.js';
 
-describe('httpStatusForError', () => {
-  it.each([
-    [ErrorCode.HeaderMismatch, 400],
-    [ErrorCode.MissingClientCapability, 400],
-    [ErrorCode.UnsupportedProtocolVersion, 400],
-    [ErrorCode.InvalidRequest, 400],
-    [ErrorCode.ParseError, 400],
-    [ErrorCode.MethodNotFound, 404],
-    [ErrorCode.InvalidParams, 200],
-    [ErrorCode.InternalError, 200],
-    [ErrorCode.ResourceNotFound, 200],
-    [ErrorCode.UrlElicitationRequired, 200],
-    [-32000, 200],
-    [0, 200],
-    [42, 200],
-  ])('answers code %i with HTTP status %i', (code, status) => {
-    expect(httpStatusForError(code)).toBe(status);
-  });
-
+describe('ErrorCode', () => {
   it('uses the codes of the spec', () => {
     expect(ErrorCode).toEqual({
       ParseError: -32700,

@@ -55,7 +55,7 @@ export async function handlePost(
   let connection: Connection;
   let relay: PeerRelay | undefined;
   if (sessionId !== undefined) {
-    session = lookupSession(sessionId, req, res, principal, context.sessions);
+    session = lookupSession(sessionId, res, principal, context.sessions);
     if (!session) return;
     session.touch();
     connection = session.connection;

@@ -1,6 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { LazyAbortController, type Connection, type Exchange, type Principal } from '@rondo/core';
-import { httpStatusForError, type JsonRpcMessage } from '@rondo/protocol';
+import {
+  LazyAbortController,
+  type Connection,
+  type Disposition,
+  type Exchange,
+  type Principal,
+} from '@rondo/core';
+import type { JsonRpcMessage } from '@rondo/protocol';
 import type { ResolvedHttpOptions } from './options.js';
 import { replyEmpty, replyJson } from './reply.js';
 import type { Session } from './sessions.js';
@@ -60,7 +66,7 @@ class PostExchange implements Exchange {
     this.write(message);
   }
 
-  end(message?: JsonRpcMessage): void {
+  end(message?: JsonRpcMessage, disposition?: Disposition): void {
     if (this.ended) return;
     this.ended = true;
     const res = this.context.res;
@@ -73,7 +79,7 @@ class PostExchange implements Exchange {
     // session id goes out with this answer.
     const headers = this.sessionHeaders();
     if (!message) replyEmpty(res, 202, headers);
-    else replyJson(res, this.session ? 200 : statusOf(message), message, headers);
+    else replyJson(res, statusOf(disposition), message, headers);
     this.context.done();
   }
 
@@ -114,9 +120,17 @@ class PostExchange implements Exchange {
   }
 }
 
-/** The status of a final message outside a session: from its error code, 200 for a result. */
-function statusOf(message: JsonRpcMessage): number {
-  return 'error' in message ? httpStatusForError(message.error) : 200;
+/** The status of a final message: what became of the request, as HTTP says it. */
+function statusOf(disposition: Disposition | undefined): number {
+  switch (disposition) {
+    case 'refused':
+      return 400;
+    case 'unknown':
+      return 404;
+    case 'handled':
+    case undefined:
+      return 200;
+  }
 }
 
 /** The exchange of a notification or response: it has no answer to carry. */

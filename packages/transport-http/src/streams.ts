@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Principal } from '@rondo/core';
-import { isLegacyRevision, isModernRevision } from '@rondo/protocol';
 import type { ResolvedHttpOptions } from './options.js';
 import { headerValue, reject, replyEmpty } from './reply.js';
 import { acceptsAll } from './security.js';
@@ -62,18 +61,17 @@ function sessionOf(
   sessions: SessionRegistry,
 ): Session | undefined {
   const id = headerValue(req.headers, 'mcp-session-id');
-  if (id !== undefined) return lookupSession(id, req, res, principal, sessions);
+  if (id !== undefined) return lookupSession(id, res, principal, sessions);
   reject(res, 405, `Method Not Allowed: ${req.method ?? ''} needs an Mcp-Session-Id`, ONLY_POST);
   return undefined;
 }
 
 /**
  * The live session `id` names, if the request may use it: 404 for an unknown or ended session (or
- * another principal's), 400 for an MCP-Protocol-Version header naming no known revision.
+ * another principal's). What the request's headers say about revisions is the era's to judge.
  */
 export function lookupSession(
   id: string,
-  req: IncomingMessage,
   res: ServerResponse,
   principal: Principal | undefined,
   sessions: SessionRegistry,
@@ -81,11 +79,6 @@ export function lookupSession(
   const session = sessions.get(id);
   if (!session || session.principalId !== principal?.id) {
     reject(res, 404, 'Session not found');
-    return undefined;
-  }
-  const version = headerValue(req.headers, 'mcp-protocol-version');
-  if (version !== undefined && !isLegacyRevision(version) && !isModernRevision(version)) {
-    reject(res, 400, `Bad Request: unsupported MCP-Protocol-Version "${version}"`);
     return undefined;
   }
   return session;

@@ -177,26 +177,3 @@ describe('legacy wire (sessions)', () => {
     await until(() => endpoint.connections[0]!.closed);
   });
 });
-
-describe('legacy protocol version header', () => {
-  it('refuses a session request naming an unknown MCP-Protocol-Version with 400', async () => {
-    const server = await serveHttp(fakeEndpoint());
-    try {
-      const init = await post(server.url, request(1, 'initialize'));
-      const headers = { 'mcp-session-id': init.headers['mcp-session-id'] as string };
-      const bad = await post(server.url, request(2, 'echo'), {
-        ...headers,
-        'mcp-protocol-version': '1999-01-01',
-      });
-      expect(bad.status).toBe(400);
-      expect(bad.json().error.code).toBe(-32600);
-      const good = await post(server.url, request(3, 'echo'), {
-        ...headers,
-        'mcp-protocol-version': '2025-06-18',
-      });
-      expect(good.status).toBe(200);
-    } finally {
-      await server.close();
-    }
-  });
-});

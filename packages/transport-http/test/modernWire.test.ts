@@ -52,18 +52,18 @@ describe('modern wire (stateless POST)', () => {
   });
 
   it.each([
-    [-32020, undefined, 400],
-    [-32021, { requiredCapabilities: { sampling: {} } }, 400],
-    [-32022, { supported: ['2026-07-28'], requested: 'v9' }, 400],
-    [-32602, { invalidMeta: 'io.modelcontextprotocol/protocolVersion' }, 400],
-    [-32601, undefined, 404],
-    [-32602, undefined, 200],
-    [-32603, undefined, 200],
-  ])('maps error %i to HTTP status from the error', async (code, data, status) => {
-    const response = await post(server.url, modern(3, 'fail', { code, data }));
-    expect(response.status).toBe(status);
-    expect(response.json()).toMatchObject({ id: 3, error: { code } });
-  });
+    ['refused', -32020, 400],
+    ['unknown', -32601, 404],
+    ['handled', -32602, 200],
+    [undefined, -32603, 200],
+  ])(
+    'answers an exchange ended as %s with the HTTP status it maps to',
+    async (disposition, code, status) => {
+      const response = await post(server.url, modern(3, 'fail', { code, disposition }));
+      expect(response.status).toBe(status);
+      expect(response.json()).toMatchObject({ id: 3, error: { code } });
+    },
+  );
 
   it('accepts a notification with 202 and no body', async () => {
     const notification = {

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { JsonRpcMessage, JsonRpcResponse, RequestId } from '@rondo/protocol';
-import { createEndpoint, type Endpoint, type RondoServer } from '@rondo/core';
+import { createEndpoint, type Disposition, type Endpoint, type RondoServer } from '@rondo/core';
 import {
   MemoryConnection,
   type ExchangeRecord,
@@ -57,6 +57,9 @@ export class ModernClient {
   private readonly methods = new Map<RequestId, string>();
   private nextId = 1;
 
+  /** What the server said became of the last request sent with {@link call}. */
+  lastDisposition: Disposition | undefined;
+
   constructor(server: RondoServer, options?: ModernEraOptions) {
     this.endpoint = createEndpoint(server, { modern: modernEra(options) });
     this.memory = new MemoryConnection(this.endpoint);
@@ -81,7 +84,10 @@ export class ModernClient {
     params: Record<string, unknown> = {},
     options: CallOptions = {},
   ): Promise<JsonRpcResponse> {
-    return (await this.open(method, params, options).ended) as JsonRpcResponse;
+    const record = this.open(method, params, options);
+    const answer = (await record.ended) as JsonRpcResponse;
+    this.lastDisposition = record.disposition;
+    return answer;
   }
 
   /** Sends a request and returns its result, failing on an error answer. */

@@ -1,4 +1,4 @@
-import type { Connection, Endpoint, Exchange, Peer } from '@rondo/core';
+import type { Connection, Disposition, Endpoint, Exchange, Peer } from '@rondo/core';
 import {
   errorResponse,
   isRequest,
@@ -33,9 +33,9 @@ export class FakeConnection implements Connection {
       return;
     }
     this.inFlight += 1;
-    const done = (final: JsonRpcMessage | undefined) => {
+    const done = (final: JsonRpcMessage | undefined, disposition?: Disposition) => {
       this.inFlight -= 1;
-      exchange.end(final);
+      exchange.end(final, disposition);
     };
     const { id, method, params = {} } = message;
     switch (method) {
@@ -45,7 +45,10 @@ export class FakeConnection implements Connection {
       case 'echo':
         return done(resultResponse(id, { params, principal: exchange.principal?.id ?? null }));
       case 'fail':
-        return done(errorResponse(id, Number(params.code), 'scripted failure', params.data));
+        return done(
+          errorResponse(id, Number(params.code), 'scripted failure', params.data),
+          params.disposition as Disposition | undefined,
+        );
       case 'stream':
         void (async () => {
           for (let step = 1; step <= Number(params.steps ?? 3); step += 1) {

@@ -1,0 +1,198 @@
+import type {
+  Era,
+  InputRequestBody,
+  InputResponseValue,
+  Json,
+  JsonObject,
+  JsonRpcMessage,
+  JsonRpcRequest,
+  RequestId,
+  Revision,
+  SamplingRequest,
+  SamplingResponse,
+} from '@rondo/protocol';
+import { formElicitation, roots } from '@rondo/protocol';
+import type { HandlerContext, LogLevel } from '../context.js';
+import type { Principal } from '../definitions.js';
+import { ClientRequestError } from '../errors.js';
+import { LazyAbortController } from '../lazyAbort.js';
+import type { Exchange } from '../transport.js';
+import { LOG_LEVEL_RANK } from './logLevels.js';
+
+/** How an era asks its client for input while a handler runs (`ctx.elicit` and friends). */
+export interface ClientAsker {
+  /** Sends one input request to the client and resolves with its checked answer. */
+  ask(body: InputRequestBody, call: RequestCall): Promise<InputResponseValue>;
+}
+
+/** What an era tells the pipeline about one admitted request. */
+export interface CallSetup {
+  readonly era: Era;
+  readonly revision: Revision;
+  readonly clientCapabilities: JsonObject;
+  readonly clientInfo?: { name: string; version: string } | undefined;
+  /** The token progress notifications carry; without it no progress is sent. */
+  readonly progressToken: RequestId | undefined;
+  /** The level log messages must reach, read at each log call; `off` or absent sends none. */
+  readonly logThreshold: () => LogLevel | 'off' | undefined;
+  readonly asker: ClientAsker;
+  /**
+   * Where messages of the request go once it was answered (a server-to-client request withdrawn
+   * after a cancellation, say); without it they are dropped.
+   */
+  readonly afterAnswer?: (message: JsonRpcMessage) => void;
+}
+
+/** Something that ends with its request: an open subscription. */
+export interface RequestAttachment {
+  /** Ends gracefully because the connection is closing. */
+  closeGracefully(): void;
+}
+
+const NO_RESPONSES: Readonly<Record<string, InputResponseValue>> = Object.freeze({});
+
+/**
+ * One request in flight, whatever its era, and the context its handler gets. Its abort signal is
+ * created only when someone reads `signal` (most handlers never do); until then a cancellation is a
+ * flag and the exchange's signal is followed only from that first read. The call is its own
+ * listener for the exchange's abort (`handleEvent`), so it costs one object rather than a
+ * controller plus closures.
+ */
+export class RequestCall implements HandlerContext {
+  readonly id: RequestId;
+  readonly method: string;
+  /** The request's raw params (`{}` when absent); handlers get the validated value separately. */
+  readonly params: Record<string, unknown>;
+  readonly principal: Principal | undefined;
+  inputResponses: Readonly<Record<string, InputResponseValue>> = NO_RESPONSES;
+  requestState: Json | undefined = undefined;
+  round = 1;
+  /** Set by a long-lived method (subscriptions/listen) that must end gracefully on close. */
+  attachment: RequestAttachment | undefined = undefined;
+  private readonly cancellation = new LazyAbortController();
+  private followsExchange = false;
+  private lastProgress = Number.NEGATIVE_INFINITY;
+  private answered = false;
+
+  constructor(
+    request: JsonRpcRequest,
+    readonly exchange: Exchange,
+    readonly setup: CallSetup,
+  ) {
+    this.id = request.id;
+    this.method = request.method;
+    this.params = request.params ?? {};
+    this.principal = exchange.principal;
+  }
+
+  get era(): Era {
+    return this.setup.era;
+  }
+
+  get revision(): Revision {
+    return this.setup.revision;
+  }
+
+  get clientCapabilities(): JsonObject {
+    return this.setup.clientCapabilities;
+  }
+
+  get clientInfo(): { name: string; version: string } | undefined {
+    return this.setup.clientInfo;
+  }
+
+  /** Aborted when the client cancels, the connection closes or the exchange's peer goes away. */
+  get signal(): AbortSignal {
+    if (!this.followsExchange && !this.answered) {
+      this.followsExchange = true;
+      const exchangeSignal = this.exchange.signal;
+      if (exchangeSignal.aborted) this.cancellation.abort(exchangeSignal.reason);
+      else exchangeSignal.addEventListener('abort', this, { once: true });
+    }
+    return this.cancellation.signal;
+  }
+
+  /** True once the request was cancelled: no answer is sent for it. */
+  get cancelled(): boolean {
+    return this.cancellation.aborted;
+  }
+
+  /** True once the answer went out (or the request was cancelled). */
+  get done(): boolean {
+    return this.answered;
+  }
+
+  /** The exchange's signal aborted: the peer can no longer receive this request's messages. */
+  handleEvent(): void {
+    this.cancellation.abort(this.exchange.signal.reason);
+  }
+
+  /** Cancels the request: the exchange ends without an answer and the handler's signal fires. */
+  cancel(reason: string): void {
+    this.answer();
+    this.cancellation.abort(new Error(reason));
+  }
+
+  /** Sends the final answer (or none) and ends the exchange; later calls do nothing. */
+  answer(message?: JsonRpcMessage, disposition?: Parameters<Exchange['end']>[1]): void {
+    if (this.answered) return;
+    this.answered = true;
+    if (this.followsExchange) this.exchange.signal.removeEventListener('abort', this);
+    this.exchange.end(message, disposition);
+  }
+
+  /** Sends a message that belongs to this request before its answer. */
+  send(message: JsonRpcMessage): void {
+    if (!this.answered) this.exchange.send(message);
+    else this.setup.afterAnswer?.(message);
+  }
+
+  /** Moves the call to its next round with the answers and state of the one before. */
+  enterRound(answers: Readonly<Record<string, InputResponseValue>>, state: Json | undefined): void {
+    this.inputResponses = answers;
+    this.requestState = state;
+    this.round += 1;
+  }
+
+  progress(value: number, total?: number, message?: string): void {
+    const token = this.setup.progressToken;
+    // Progress must increase over the whole request (every round); a value that does not is dropped.
+    if (token === undefined || this.answered || !(value > this.lastProgress)) return;
+    this.lastProgress = value;
+    const params: JsonObject = { progressToken: token, progress: value };
+    if (total !== undefined) params.total = total;
+    if (message !== undefined) params.message = message;
+    this.send({ jsonrpc: '2.0', method: 'notifications/progress', params });
+  }
+
+  log(level: LogLevel, data: Json, logger?: string): void {
+    if (!passes(this.setup.logThreshold(), level)) return;
+    const params: JsonObject = { level, data };
+    if (logger !== undefined) params.logger = logger;
+    this.send({ jsonrpc: '2.0', method: 'notifications/message', params });
+  }
+
+  elicit(message: string, schema: JsonObject): Promise<InputResponseValue> {
+    return this.setup.asker.ask(formElicitation(message, schema), this);
+  }
+
+  async sample(request: Omit<SamplingRequest, 'kind'>): Promise<SamplingResponse> {
+    const answer = await this.setup.asker.ask({ kind: 'sampling', ...request }, this);
+    if (answer.kind !== 'sampling_result')
+      throw new ClientRequestError('The client answered sampling with another kind of result');
+    return answer;
+  }
+
+  async listRoots(): Promise<{ uri: string; name?: string }[]> {
+    const answer = await this.setup.asker.ask(roots(), this);
+    if (answer.kind !== 'roots_result')
+      throw new ClientRequestError('The client answered roots/list with another kind of result');
+    return answer.roots;
+  }
+}
+
+/** True when a message at `level` passes `threshold` (nothing passes `off` or no threshold). */
+export function passes(threshold: LogLevel | 'off' | undefined, level: LogLevel): boolean {
+  if (threshold === undefined || threshold === 'off') return false;
+  return LOG_LEVEL_RANK[level] >= LOG_LEVEL_RANK[threshold];
+}

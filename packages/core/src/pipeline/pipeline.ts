@@ -1,0 +1,209 @@
+import {
+  ErrorCode,
+  McpError,
+  isPlainObject,
+  isRequest,
+  isResponse,
+  isValidId,
+  parseRequestParams,
+  type JsonRpcErrorObject,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type RequestId,
+} from '@rondo/protocol';
+import type { z } from 'zod';
+import type { RondoServer, ServerCapabilitySet } from '../server.js';
+import type { Disposition, Exchange } from '../transport.js';
+import { toWireError } from '../wireError.js';
+import type { RequestCall } from './call.js';
+
+/** A result body before the JSON-RPC envelope: the members a method produces. */
+export type WireResult = Record<string, unknown>;
+
+/** The capability a method family needs the server to offer; without it the method is -32601. */
+export type RequiredCapability = keyof Pick<
+  ServerCapabilitySet,
+  'tools' | 'prompts' | 'resources' | 'completions'
+>;
+
+/** How an era handles one method: the params it accepts and what it does with them. */
+export interface EraMethod<S, P = never> {
+  /** The schema the params must match (from `@rondo/protocol`'s tables); a mismatch is -32602. */
+  readonly params: z.ZodType;
+  /** Handles the request with its validated params and the era's state on the connection. */
+  readonly handle: (call: RequestCall, params: P, scope: S) => Promise<WireResult>;
+  /** The server capability the method belongs to; when the server lacks it the method is -32601. */
+  readonly requires?: RequiredCapability;
+  /** The request stays open until the client or the connection ends it (not counted in flight). */
+  readonly longLived?: boolean;
+}
+
+/** What only an era knows, plugged into the one {@link RequestPipeline}. */
+export interface EraRules<S> {
+  /** The era's state on this connection, handed to every handler. */
+  readonly scope: S;
+  /** The era's methods; a method missing here is refused by its absence. */
+  readonly methods: ReadonlyMap<string, EraMethod<S, never>>;
+  /**
+   * The era's checks before a request runs (its `_meta` and header rules, or the handshake). Returns
+   * the call, or throws the refusal; `method` is the table entry, absent for an unknown method.
+   */
+  admit(
+    request: JsonRpcRequest,
+    exchange: Exchange,
+    method: EraMethod<S, never> | undefined,
+  ): RequestCall;
+  /** True when the server offers a capability (cached by the era per catalog). */
+  offers(capability: RequiredCapability): boolean;
+  /** The result as the era's wire carries it (`resultType`, `_meta`, ...). */
+  finish(result: WireResult, call: RequestCall): WireResult;
+  /** A wire error as the era's wire carries it (codes it lacks restated). */
+  restate(error: JsonRpcErrorObject): JsonRpcErrorObject;
+  /** How a transport should report an error answer; `admitted` is false for a refusal. */
+  dispositionOf(error: JsonRpcErrorObject, admitted: boolean): Disposition | undefined;
+  /** A client notification other than `notifications/cancelled`. */
+  notice(notification: JsonRpcNotification): void;
+  /** A client's response to a server-to-client request. */
+  settle(response: JsonRpcResponse): void;
+}
+
+/**
+ * THE request pipeline: every request of either era takes this path. The era's checks admit it,
+ * its params are validated once and the typed value is passed on, the in-flight table tracks it
+ * (so `notifications/cancelled` reaches it), the handler runs, the era shapes the result, and any
+ * failure becomes a wire error in one place (`toWireError`, then the era's restatement).
+ */
+export class RequestPipeline<S> {
+  private readonly active = new Map<RequestId, RequestCall>();
+  private readonly longLived = new Set<RequestCall>();
+
+  constructor(
+    private readonly server: RondoServer,
+    private readonly rules: EraRules<S>,
+  ) {}
+
+  /** Requests being handled now, long-lived ones (subscriptions) aside. */
+  get inFlight(): number {
+    return this.active.size - this.longLived.size;
+  }
+
+  /** Handles one inbound message of the era. */
+  receive(message: JsonRpcMessage, exchange: Exchange): void {
+    if (isRequest(message)) {
+      this.receiveRequest(message, exchange);
+      return;
+    }
+    if (isResponse(message)) this.rules.settle(message);
+    else this.receiveNotification(message);
+    exchange.end();
+  }
+
+  /** Ends every request: long-lived ones gracefully, the others cancelled without an answer. */
+  close(reason: string): void {
+    const calls = [...this.active.values()];
+    this.active.clear();
+    this.longLived.clear();
+    for (const call of calls) {
+      if (call.attachment) call.attachment.closeGracefully();
+      else call.cancel(reason);
+    }
+  }
+
+  private receiveRequest(request: JsonRpcRequest, exchange: Exchange): void {
+    const method = this.rules.methods.get(request.method);
+    let call: RequestCall;
+    try {
+      call = this.rules.admit(request, exchange, method);
+      if (method === undefined) throw methodNotFound(request.method);
+      if (this.active.has(request.id)) throw duplicateId(request.id);
+    } catch (failure) {
+      const error = this.rules.restate(toWireError(failure));
+      exchange.end(errorAnswer(request.id, error), this.rules.dispositionOf(error, false));
+      return;
+    }
+    this.run(call, method).catch(this.reportFailure);
+  }
+
+  private async run(call: RequestCall, method: EraMethod<S, never>): Promise<void> {
+    this.active.set(call.id, call);
+    if (method.longLived) this.longLived.add(call);
+    let answer: JsonRpcMessage;
+    let disposition: Disposition | undefined;
+    try {
+      const result = await this.handle(call, method);
+      answer = { jsonrpc: '2.0', id: call.id, result: this.rules.finish(result, call) };
+    } catch (failure) {
+      const error = this.rules.restate(toWireError(failure));
+      answer = errorAnswer(call.id, error);
+      disposition = this.rules.dispositionOf(error, true);
+    } finally {
+      this.forget(call);
+    }
+    // A cancelled request gets no answer: the client has stopped waiting for it.
+    call.answer(call.cancelled ? undefined : answer, disposition);
+  }
+
+  private async handle(call: RequestCall, method: EraMethod<S, never>): Promise<WireResult> {
+    const server = this.server;
+    // Even a settled promise costs a microtask turn to await: skip it once the catalog is loaded.
+    if (!server.isReady) await server.ready();
+    if (method.requires !== undefined && !this.rules.offers(method.requires)) {
+      throw new McpError(
+        ErrorCode.MethodNotFound,
+        `Method not found: ${call.method} (the server offers no ${method.requires})`,
+      );
+    }
+    const checked = parseRequestParams(method.params, call.params);
+    if (!checked.ok) throw invalidParams(call.method, checked.message);
+    return method.handle(call, checked.value as never, this.rules.scope);
+  }
+
+  private receiveNotification(notification: JsonRpcNotification): void {
+    if (notification.method !== 'notifications/cancelled') {
+      this.rules.notice(notification);
+      return;
+    }
+    const params = notification.params;
+    const id = params?.requestId;
+    const call = isValidId(id) ? this.active.get(id) : undefined;
+    if (call === undefined) return;
+    this.forget(call);
+    const reason = isPlainObject(params) && typeof params.reason === 'string' ? params.reason : '';
+    call.cancel(reason || 'Cancelled by the client');
+  }
+
+  /** Drops a call from the in-flight table (once it settled, or was cancelled). */
+  private forget(call: RequestCall): void {
+    if (this.active.get(call.id) === call) this.active.delete(call.id);
+    this.longLived.delete(call);
+  }
+
+  /** A transport that throws while sending an answer cannot be answered; the failure is logged. */
+  private readonly reportFailure = (failure: unknown): void => {
+    const reason = failure instanceof Error ? failure.message : String(failure);
+    this.server.log('error', `could not send an answer: ${reason}`);
+  };
+}
+
+/** -32602 naming the method and the member at fault. */
+export function invalidParams(method: string, detail: string, data?: unknown): McpError {
+  return new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${detail}`, data);
+}
+
+/** -32601 for a method the era does not serve. */
+export function methodNotFound(method: string, data?: unknown): McpError {
+  return new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`, data);
+}
+
+function duplicateId(id: RequestId): McpError {
+  return new McpError(
+    ErrorCode.InvalidRequest,
+    `Invalid Request: request id ${JSON.stringify(id)} is already in flight`,
+  );
+}
+
+function errorAnswer(id: RequestId, error: JsonRpcErrorObject): JsonRpcMessage {
+  return { jsonrpc: '2.0', id, error };
+}
