@@ -77,3 +77,12 @@ export { paginate, type Page } from './pagination.js';
 export { LazyAbortController } from './lazyAbort.js';
 export { InFlightExchanges } from './inFlightExchanges.js';
 export { CatalogMemo } from './catalogMemo.js';
+export {
+  checkHostAndOrigin,
+  resolveHostGuard,
+  type HostGuardOptions,
+  type HostGuardPolicy,
+  type HostGuardFacts,
+  type HostGuardVerdict,
+  type HostRule,
+} from './hostGuard.js';

@@ -5,7 +5,7 @@ import { authenticate, isMetadataPath, serveMetadata, type AuthOutcome } from '.
 import { resolveOptions, type HttpTransportOptions, type ResolvedHttpOptions } from './options.js';
 import { handlePost } from './post.js';
 import { reject } from './reply.js';
-import { refuseForeignHost } from './security.js';
+import { guardHostAndOrigin } from './security.js';
 import { SessionRegistry } from './sessions.js';
 import { handleDelete, handleGet } from './streams.js';
 
@@ -39,8 +39,8 @@ export function createMcpService(endpoint: Endpoint, options?: HttpTransportOpti
   const context = { endpoint, sessions, options: resolved, open };
 
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const refusal = refuseForeignHost(req, resolved);
-    if (refusal) return reject(res, 403, refusal);
+    const verdict = guardHostAndOrigin(req, resolved.guard);
+    if (!verdict.ok) return reject(res, verdict.status, verdict.reason);
     if (applyCors(req, res)) return;
     // Without auth there is nothing to wait for: no await, so no extra microtask turn.
     const auth = resolved.auth ? await authenticate(req, res, resolved.auth) : ANONYMOUS;

@@ -1,22 +1,20 @@
-import { ConfigurationError } from '@rondo/core';
+import {
+  ConfigurationError,
+  resolveHostGuard,
+  type HostGuardOptions,
+  type HostGuardPolicy,
+} from '@rondo/core';
 import { createMemoryEventStore, type EventStore } from './eventStore.js';
 import type { OAuthResourceOptions } from './oauth.js';
 
-/** Options of the Streamable HTTP transport; every security check is on unless turned off here. */
-export interface HttpTransportOptions {
+/**
+ * Options of the Streamable HTTP transport; every security check is on unless turned off here.
+ * `allowedHosts` and `allowedOrigins` are the Host / Origin guard's, shared with the WebSocket
+ * transport (see {@link HostGuardOptions}).
+ */
+export interface HttpTransportOptions extends HostGuardOptions {
   /** The MCP endpoint's path. Default `/mcp`. */
   path?: string;
-  /**
-   * Host header values accepted (DNS rebinding protection): `name` (any port) or `name:port`.
-   * Default: `localhost`, `127.0.0.1` and `[::1]` on the port the server is bound to. `'any'`
-   * turns the check off (only behind a proxy that checks Host itself).
-   */
-  allowedHosts?: readonly string[] | 'any';
-  /**
-   * Origins accepted besides the server's own (an Origin naming the request's allowed Host), such
-   * as `https://app.example.com`. Requests without Origin (non-browser clients) always pass.
-   */
-  allowedOrigins?: readonly string[] | 'any';
   /** Largest request body accepted, in bytes (413 above). Default 4 MiB. */
   maxBodyBytes?: number;
   /** A legacy session with no request in flight and no open stream is closed after this long. Default 30 min. */
@@ -36,8 +34,7 @@ export interface HttpTransportOptions {
 /** {@link HttpTransportOptions} with every default applied. */
 export interface ResolvedHttpOptions {
   path: string;
-  allowedHosts: readonly string[] | 'any' | undefined;
-  allowedOrigins: readonly string[] | 'any';
+  guard: HostGuardPolicy;
   maxBodyBytes: number;
   sessionIdleTimeoutMs: number;
   eventStore: EventStore | undefined;
@@ -56,8 +53,7 @@ export function resolveOptions(options: HttpTransportOptions = {}): ResolvedHttp
     throw new ConfigurationError(`The MCP path must start with "/", got "${path}"`);
   return {
     path,
-    allowedHosts: options.allowedHosts,
-    allowedOrigins: options.allowedOrigins ?? [],
+    guard: resolveHostGuard(options),
     maxBodyBytes: options.maxBodyBytes ?? 4 * MIB,
     sessionIdleTimeoutMs: options.sessionIdleTimeoutMs ?? 30 * 60_000,
     eventStore:

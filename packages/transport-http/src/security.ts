@@ -1,90 +1,17 @@
 import type { IncomingMessage } from 'node:http';
-import type { ResolvedHttpOptions } from './options.js';
+import { checkHostAndOrigin, type HostGuardPolicy, type HostGuardVerdict } from '@rondo/core';
 import { headerValue } from './reply.js';
 
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/**
- * DNS rebinding protection: the Host header must name this server, and a browser's Origin must be
- * the server's own or one the caller allowed. Returns why the request is refused, or undefined.
- */
-export function refuseForeignHost(
-  req: IncomingMessage,
-  options: ResolvedHttpOptions,
-): string | undefined {
-  const host = headerValue(req.headers, 'host');
-  const hostAllowed = host !== undefined && isAllowedHost(host, req, options.allowedHosts);
-  if (!hostAllowed) return `Forbidden: Host "${host ?? ''}" is not allowed`;
-  const origin = headerValue(req.headers, 'origin');
-  if (origin === undefined || options.allowedOrigins === 'any') return undefined;
-  const originHost = hostOfOrigin(origin);
-  if (originHost !== undefined && originHost === host.toLowerCase()) return undefined;
-  const normalised = normaliseOrigin(origin);
-  if (
-    normalised &&
-    options.allowedOrigins.some((allowed) => normaliseOrigin(allowed) === normalised)
-  ) {
-    return undefined;
-  }
-  return `Forbidden: Origin "${origin}" is not allowed`;
-}
-
-function isAllowedHost(
-  host: string,
-  req: IncomingMessage,
-  allowed: readonly string[] | 'any' | undefined,
-): boolean {
-  if (allowed === 'any') return true;
-  const parsed = parseHost(host);
-  if (!parsed) return false;
-  if (allowed === undefined) {
-    return LOOPBACK_NAMES.has(parsed.name) && parsed.port === (req.socket.localPort ?? -1);
-  }
-  return allowed.some((entry) => {
-    const rule = parseHost(entry);
-    if (!rule || rule.name !== parsed.name) return false;
-    return !entry.includes(':', entry.lastIndexOf(']') + 1) || rule.port === parsed.port;
-  });
-}
-
-/** Hosts already parsed: clients repeat the same few Host values, and a URL parse is not cheap. */
-const parsedHosts = new Map<string, { name: string; port: number } | undefined>();
-const PARSED_HOSTS_KEPT = 256;
-
-/** Splits `name[:port]` (IPv6 in brackets); the port defaults to 80. */
-function parseHost(host: string): { name: string; port: number } | undefined {
-  if (parsedHosts.has(host)) return parsedHosts.get(host);
-  const parsed = parseHostOnce(host);
-  if (parsedHosts.size >= PARSED_HOSTS_KEPT) parsedHosts.clear();
-  parsedHosts.set(host, parsed);
-  return parsed;
-}
-
-function parseHostOnce(host: string): { name: string; port: number } | undefined {
-  try {
-    const url = new URL(`http://${host}`);
-    if (url.username || url.password || url.pathname !== '/' || url.search) return undefined;
-    return { name: url.hostname.toLowerCase(), port: url.port === '' ? 80 : Number(url.port) };
-  } catch {
-    return undefined;
-  }
-}
-
-function hostOfOrigin(origin: string): string | undefined {
-  try {
-    return new URL(origin).host.toLowerCase();
-  } catch {
-    return undefined;
-  }
-}
-
-function normaliseOrigin(origin: string): string | undefined {
-  try {
-    const url = new URL(origin);
-    return url.origin === 'null' ? undefined : url.origin.toLowerCase();
-  } catch {
-    return undefined;
-  }
+/** The Host / Origin guard of `@rondo/core`, fed from a node request. */
+export function guardHostAndOrigin(req: IncomingMessage, guard: HostGuardPolicy): HostGuardVerdict {
+  return checkHostAndOrigin(
+    {
+      host: headerValue(req.headers, 'host'),
+      origin: headerValue(req.headers, 'origin'),
+      localAddress: req.socket.localAddress,
+    },
+    guard,
+  );
 }
 
 /** True when the Content-Type names JSON (`application/json`, parameters such as charset allowed). */

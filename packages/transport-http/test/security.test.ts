@@ -7,14 +7,8 @@ const echo = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', param
 
 describe('security checks, each with its exact status and JSON-RPC code', () => {
   let server: HttpServerHandle;
-  let host: string;
   beforeEach(async () => {
-    server = await serveHttp(fakeEndpoint(), {
-      port: 0,
-      maxBodyBytes: 1024,
-      allowedOrigins: ['https://app.example'],
-    });
-    host = `127.0.0.1:${server.port}`;
+    server = await serveHttp(fakeEndpoint(), { port: 0, maxBodyBytes: 1024 });
   });
   afterEach(() => server.close());
 
@@ -24,44 +18,11 @@ describe('security checks, each with its exact status and JSON-RPC code', () => 
     expect(answer.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code } });
   };
 
-  it('refuses a foreign Host (DNS rebinding) with 403', async () => {
+  it('answers a Host / Origin guard refusal with 403 and a JSON-RPC body (the cases: test/guard)', async () => {
     await expectRefusal(
       send(server.url, { headers: { ...JSON_POST, host: 'evil.example.com' }, body: echo }),
       403,
     );
-  });
-
-  it('refuses a loopback Host on another port with 403', async () => {
-    await expectRefusal(
-      send(server.url, { headers: { ...JSON_POST, host: 'localhost:1' }, body: echo }),
-      403,
-    );
-  });
-
-  it('accepts localhost, 127.0.0.1 and [::1] on the bound port', async () => {
-    for (const name of ['localhost', '127.0.0.1', '[::1]']) {
-      const response = await send(server.url, {
-        headers: { ...JSON_POST, host: `${name}:${server.port}` },
-        body: echo,
-      });
-      expect(response.status).toBe(200);
-    }
-  });
-
-  it('refuses a foreign Origin with 403', async () => {
-    await expectRefusal(
-      post(server.url, JSON.parse(echo), { origin: 'http://evil.example.com' }),
-      403,
-    );
-  });
-
-  it('accepts the server own origin and an allow-listed one', async () => {
-    expect((await post(server.url, JSON.parse(echo), { origin: `http://${host}` })).status).toBe(
-      200,
-    );
-    expect(
-      (await post(server.url, JSON.parse(echo), { origin: 'https://app.example' })).status,
-    ).toBe(200);
   });
 
   it('refuses a body over the limit with 413', async () => {
@@ -141,36 +102,6 @@ describe('security checks, each with its exact status and JSON-RPC code', () => 
       body: echo,
     });
     expect(response.status).toBe(404);
-  });
-});
-
-describe('security switches', () => {
-  it("turns Host and Origin checks off with 'any'", async () => {
-    const server = await serveHttp(fakeEndpoint(), { allowedHosts: 'any', allowedOrigins: 'any' });
-    try {
-      const headers = { ...JSON_POST, host: 'evil.example.com', origin: 'http://evil.example.com' };
-      expect((await send(server.url, { headers, body: echo })).status).toBe(200);
-    } finally {
-      await server.close();
-    }
-  });
-
-  it('accepts an allow-listed host name on any port', async () => {
-    const server = await serveHttp(fakeEndpoint(), { allowedHosts: ['mcp.example.com'] });
-    try {
-      const ok = await send(server.url, {
-        headers: { ...JSON_POST, host: 'mcp.example.com:8443' },
-        body: echo,
-      });
-      expect(ok.status).toBe(200);
-      const loopback = await send(server.url, {
-        headers: { ...JSON_POST, host: `127.0.0.1:${server.port}` },
-        body: echo,
-      });
-      expect(loopback.status).toBe(403);
-    } finally {
-      await server.close();
-    }
   });
 });
 

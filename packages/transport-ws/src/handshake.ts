@@ -1,8 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { checkHostAndOrigin } from '@rondo/core';
 import { MCP_SUBPROTOCOL, type ResolvedOptions } from './options.js';
-import { checkOrigin, type Refusal } from './originPolicy.js';
+
+/** Why an upgrade was refused, as an HTTP status and a sentence for the body. */
+export interface Refusal {
+  status: number;
+  reason: string;
+}
 
 /** True when the upgrade request is for `path` (the query string is ignored). */
 export function isForPath(request: IncomingMessage, path: string): boolean {
@@ -12,22 +18,22 @@ export function isForPath(request: IncomingMessage, path: string): boolean {
 }
 
 /**
- * Checks what only this transport cares about before `ws` completes the handshake: the Origin and
- * Host guard (403) and the `mcp` subprotocol (400). `ws` itself refuses malformed handshakes.
+ * Checks an upgrade before `ws` completes the handshake: the Host / Origin guard of
+ * `@rondo/core` (400 or 403), then the `mcp` subprotocol (400). `ws` itself refuses malformed handshakes.
  */
 export function refuseHandshake(
   request: IncomingMessage,
   options: ResolvedOptions,
 ): Refusal | undefined {
-  const refusal = checkOrigin(
+  const verdict = checkHostAndOrigin(
     {
-      origin: request.headers.origin,
       host: request.headers.host,
+      origin: request.headers.origin,
       localAddress: request.socket.localAddress,
     },
-    options,
+    options.guard,
   );
-  if (refusal) return refusal;
+  if (!verdict.ok) return verdict;
   const offered = offeredSubprotocols(request);
   if (offered.includes(MCP_SUBPROTOCOL)) return undefined;
   const what =

@@ -10,4 +10,3 @@ export {
   type BackpressureOptions,
 } from './options.js';
 export { CLOSE_UNSUPPORTED_DATA } from './socketSession.js';
-export { checkOrigin, type OriginPolicy, type RequestFacts, type Refusal } from './originPolicy.js';

@@ -1,4 +1,9 @@
-import { ConfigurationError } from '@rondo/core';
+import {
+  ConfigurationError,
+  resolveHostGuard,
+  type HostGuardOptions,
+  type HostGuardPolicy,
+} from '@rondo/core';
 
 /** The subprotocol a client must offer in `Sec-WebSocket-Protocol`. */
 export const MCP_SUBPROTOCOL = 'mcp';
@@ -9,21 +14,13 @@ export const DEFAULT_PATH = '/ws';
 /** The address a standalone server binds unless told otherwise: loopback only. */
 export const DEFAULT_HOST = '127.0.0.1';
 
-/** Settings every WebSocket entry point shares. */
-export interface WebSocketOptions {
+/**
+ * Settings every WebSocket entry point shares. `allowedHosts` and `allowedOrigins` are the Host /
+ * Origin guard's, shared with the HTTP transport (see {@link HostGuardOptions}).
+ */
+export interface WebSocketOptions extends HostGuardOptions {
   /** The request path upgrades are accepted on; default `/ws`. */
   path?: string;
-  /**
-   * Origins a browser page may connect from, as `scheme://host[:port]`, or `'*'` for any. A request
-   * without an Origin header (a non-browser client) is always allowed; a request whose Origin names
-   * the same host as its Host header is allowed too.
-   */
-  allowedOrigins?: readonly string[];
-  /**
-   * Host header values accepted (hostname or hostname:port). By default a connection that arrived on
-   * a loopback address must name a loopback host (the DNS-rebinding guard); others are not checked.
-   */
-  allowedHosts?: readonly string[];
   /** The largest inbound frame in bytes; a larger one closes the socket with 1009. Default 4 MiB. */
   maxFrameBytes?: number;
   /** Keep-alive pings; `false` turns them off. */
@@ -51,8 +48,7 @@ export interface BackpressureOptions {
 /** {@link WebSocketOptions} with every default filled in. */
 export interface ResolvedOptions {
   path: string;
-  allowedOrigins: readonly string[];
-  allowedHosts: readonly string[] | undefined;
+  guard: HostGuardPolicy;
   maxFrameBytes: number;
   keepAlive: Required<KeepAliveOptions> | false;
   backpressure: Required<BackpressureOptions>;
@@ -73,8 +69,7 @@ export function resolveOptions(options: WebSocketOptions): ResolvedOptions {
   if (!path.startsWith('/')) throw new ConfigurationError(`path must start with "/": ${path}`);
   return {
     path,
-    allowedOrigins: options.allowedOrigins ?? [],
-    allowedHosts: options.allowedHosts,
+    guard: resolveHostGuard(options),
     maxFrameBytes: options.maxFrameBytes ?? 4 * MIB,
     keepAlive:
       options.keepAlive === false

@@ -42,34 +42,12 @@ describe('the WebSocket handshake', () => {
     expect(answer.body).toContain('no subprotocol was offered');
   });
 
-  it('refuses a foreign Origin with 403', async () => {
+  it('answers a Host / Origin guard refusal with 403 and the reason in the body (the cases: test/guard)', async () => {
     const answer = await refusedHandshake((await start()).url, ['mcp'], {
       Origin: 'http://evil.example.com',
     });
     expect(answer.status).toBe(403);
     expect(answer.body).toContain('Origin "http://evil.example.com" is not allowed');
-  });
-
-  it('refuses a rebinding Host on a loopback connection with 403', async () => {
-    const answer = await refusedHandshake((await start()).url, ['mcp'], {
-      Host: 'evil.example.com',
-      Origin: 'http://evil.example.com',
-    });
-    expect(answer.status).toBe(403);
-    expect(answer.body).toContain('Host "evil.example.com" is not allowed');
-  });
-
-  it('accepts an allow-listed Origin and a same-host Origin', async () => {
-    const { url, port } = await start({ allowedOrigins: ['http://localhost:5173'] });
-    const listed = await TestClient.open(url, ['mcp'], {
-      headers: { Origin: 'http://localhost:5173' },
-    });
-    const sameHost = await TestClient.open(url, ['mcp'], {
-      headers: { Origin: `http://127.0.0.1:${port}` },
-    });
-    expect([listed.socket.protocol, sameHost.socket.protocol]).toEqual(['mcp', 'mcp']);
-    listed.close();
-    sameHost.close();
   });
 
   it('answers an upgrade for another path with 404 when nothing else takes it', async () => {
