@@ -10,6 +10,7 @@ export {
 } from './server.js';
 export { createEndpoint, type EndpointOptions } from './endpoint.js';
 export type { Connection, Endpoint, Exchange, Peer } from './transport.js';
+export type { ListenOptions, ListeningServer } from './listening.js';
 export type { EraAdapter, EraSession } from './era.js';
 export type {
   Provider,

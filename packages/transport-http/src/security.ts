@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { normaliseOrigin } from '@rondo/core/internal';
 import type { ResolvedHttpOptions } from './options.js';
 import { headerValue } from './reply.js';
 
@@ -73,15 +74,6 @@ function parseHostOnce(host: string): { name: string; port: number } | undefined
 function hostOfOrigin(origin: string): string | undefined {
   try {
     return new URL(origin).host.toLowerCase();
-  } catch {
-    return undefined;
-  }
-}
-
-function normaliseOrigin(origin: string): string | undefined {
-  try {
-    const url = new URL(origin);
-    return url.origin === 'null' ? undefined : url.origin.toLowerCase();
   } catch {
     return undefined;
   }

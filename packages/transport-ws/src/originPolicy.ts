@@ -3,6 +3,8 @@
  * request's headers and the local address it arrived on, so any HTTP-based transport can share it.
  */
 
+import { normaliseOrigin } from '@rondo/core/internal';
+
 /** Which browser origins and Host names a server accepts. */
 export interface OriginPolicy {
   /** Exact origins (`scheme://host[:port]`), or `'*'` for any. */
@@ -76,15 +78,6 @@ function isLoopbackName(hostname: string): boolean {
 function isLoopbackAddress(address: string | undefined): boolean {
   if (address === undefined) return false;
   return isLoopbackName(address.replace(/^::ffff:/, ''));
-}
-
-function normaliseOrigin(origin: string): string | undefined {
-  try {
-    const url = new URL(origin);
-    return url.origin === 'null' ? undefined : url.origin.toLowerCase();
-  } catch {
-    return undefined;
-  }
 }
 
 /** True when an origin names the Host header's host (default ports compared as URLs do). */
