@@ -1,0 +1,8 @@
+export {
+  serve,
+  TRANSPORTS,
+  type RunningServer,
+  type ServeOptions,
+  type ServeOnOptions,
+  type Transport,
+} from './serve.js';
