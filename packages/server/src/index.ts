@@ -2,6 +2,7 @@ export {
   serve,
   TRANSPORTS,
   type RunningServer,
+  type ServeCommonOptions,
   type ServeOptions,
   type ServeOnOptions,
   type Transport,

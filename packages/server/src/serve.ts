@@ -9,8 +9,8 @@ export type Transport = 'stdio' | 'http' | 'ws';
 /** Every {@link Transport}, in the order a usage line lists them. */
 export const TRANSPORTS: readonly Transport[] = ['stdio', 'http', 'ws'];
 
-/** What every transport of {@link serve} accepts. */
-interface CommonOptions {
+/** What {@link serve} accepts whatever the transport. */
+export interface ServeCommonOptions {
   /**
    * The interface to bind (http, ws; default `127.0.0.1`). Ignored on stdio, so one command line
    * can carry it whatever the transport.
@@ -28,7 +28,7 @@ interface CommonOptions {
 }
 
 /** The options of {@link serve} for one transport: the common ones plus that transport's own. */
-export type ServeOnOptions<T extends Transport> = CommonOptions & { transport: T } & {
+export type ServeOnOptions<T extends Transport> = ServeCommonOptions & { transport: T } & {
     stdio: StdioOptions;
     http: ServeHttpOptions;
     ws: ServeWebSocketOptions;
