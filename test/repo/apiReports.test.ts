@@ -19,7 +19,11 @@ describe('API reports', () => {
         maxBuffer: 64 * 1024 * 1024,
       }));
     } catch (failure) {
-      const { code: exitCode, stdout, stderr } = failure as {
+      const {
+        code: exitCode,
+        stdout,
+        stderr,
+      } = failure as {
         code?: number;
         stdout?: string;
         stderr?: string;
