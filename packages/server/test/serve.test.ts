@@ -128,4 +128,36 @@ describe('the @rondo/server README', () => {
       result: { serverInfo: { name: 'greeter' } },
     });
   });
+
+  it('runs its example on HTTP (the default) and exits 0 on SIGTERM', async () => {
+    const child = spawn(
+      process.execPath,
+      ['--input-type=module', '-e', transpileExample(example)],
+      {
+        cwd: packageDir,
+        env: { PATH: process.env.PATH ?? '', PORT: '0', RONDO_STATE_KEY: 'readme' },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    let stdout = '';
+    const url = await new Promise<string>((resolve) =>
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString('utf8');
+        const found = /at (http:\/\/\S+)/.exec(stdout);
+        if (found?.[1]) resolve(found[1]);
+      }),
+    );
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify(INITIALIZE),
+    });
+    expect(response.status).toBe(200);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
 });
