@@ -37,12 +37,12 @@ export type ServeOnOptions<T extends Transport> = ServeCommonOptions & { transpo
 /** The options of {@link serve}: `transport` picks the transport and the options it takes. */
 export type ServeOptions = ServeOnOptions<'stdio'> | ServeOnOptions<'http'> | ServeOnOptions<'ws'>;
 
-/** A server {@link serve} started. */
-export interface RunningServer {
+/** A server {@link serve} started on the transport `T`. */
+export interface RunningServer<T extends Transport = Transport> {
   /** The transport it serves on. */
-  readonly transport: Transport;
+  readonly transport: T;
   /** The URL clients connect to (http, ws); undefined on stdio. */
-  readonly url: string | undefined;
+  readonly url: T extends 'stdio' ? undefined : string;
   /**
    * Resolves once the server has stopped: on stdio when input has ended and the requests in
    * flight were answered, on every transport after {@link close}. The endpoint stays open.
@@ -62,9 +62,13 @@ export interface RunningServer {
  * console.error(`listening at ${server.url}`);
  * ```
  */
-export async function serve(endpoint: Endpoint, options: ServeOptions): Promise<RunningServer> {
+export async function serve<T extends Transport>(
+  endpoint: Endpoint,
+  options: ServeOnOptions<T>,
+): Promise<RunningServer<T>> {
   await endpoint.ready();
-  const running = await start(endpoint, options);
+  // `options.transport` is `T`, so the server start() picks serves on `T`.
+  const running = (await start(endpoint, options as ServeOptions)) as RunningServer<T>;
   for (const signal of options.stopOnSignals ?? []) {
     const stop = (): void => void running.close();
     process.once(signal, stop);
