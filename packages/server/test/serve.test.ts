@@ -25,6 +25,15 @@ const INITIALIZE = {
   },
 };
 
+/** POSTs `initialize` to a Streamable HTTP endpoint with the headers the transport requires. */
+function postInitialize(url: string): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify(INITIALIZE),
+  });
+}
+
 function greeterEndpoint(): Endpoint {
   const server = createServer({
     name: 'greeter',
@@ -65,14 +74,7 @@ describe('serve', () => {
   it('serves Streamable HTTP on a free port and gives its URL', async () => {
     await using running = await served({ transport: 'http', port: 0 });
     expect(running.server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-    const response = await fetch(running.server.url!, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify(INITIALIZE),
-    });
+    const response = await postInitialize(running.server.url!);
     expect(response.status).toBe(200);
     expect(await response.text()).toContain('"greeter"');
   });
@@ -105,22 +107,29 @@ describe('serve', () => {
 describe('the @rondo/server README', () => {
   const example = firstTypeScriptBlock(`${packageDir}README.md`);
 
-  it('shows examples/greeter.ts as it is', () => {
-    expect(example).toBe(readFileSync(`${packageDir}examples/greeter.ts`, 'utf8'));
-  });
-
-  it('runs its example on stdio: answers, then exits 0 at end of input', async () => {
+  /** Runs the example as a program of this package, with `env` added to a bare environment. */
+  const runExample = (env: Record<string, string>) => {
     const child = spawn(
       process.execPath,
       ['--input-type=module', '-e', transpileExample(example)],
       {
         cwd: packageDir,
-        env: { PATH: process.env.PATH ?? '', TRANSPORT: 'stdio', RONDO_STATE_KEY: 'readme' },
+        env: { PATH: process.env.PATH ?? '', RONDO_STATE_KEY: 'readme', ...env },
+        stdio: ['pipe', 'pipe', 'inherit'],
       },
     );
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    return { child, exited };
+  };
+
+  it('shows examples/greeter.ts as it is', () => {
+    expect(example).toBe(readFileSync(`${packageDir}examples/greeter.ts`, 'utf8'));
+  });
+
+  it('runs its example on stdio: answers, then exits 0 at end of input', async () => {
+    const { child, exited } = runExample({ TRANSPORT: 'stdio' });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
     child.stdin.end(`${JSON.stringify(INITIALIZE)}\n`);
     expect(await exited).toBe(0);
     expect(JSON.parse(stdout.trim())).toMatchObject({
@@ -130,16 +139,7 @@ describe('the @rondo/server README', () => {
   });
 
   it('runs its example on HTTP (the default) and exits 0 on SIGTERM', async () => {
-    const child = spawn(
-      process.execPath,
-      ['--input-type=module', '-e', transpileExample(example)],
-      {
-        cwd: packageDir,
-        env: { PATH: process.env.PATH ?? '', PORT: '0', RONDO_STATE_KEY: 'readme' },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const { child, exited } = runExample({ PORT: '0' });
     let stdout = '';
     const url = await new Promise<string>((resolve) =>
       child.stdout.on('data', (chunk: Buffer) => {
@@ -148,14 +148,7 @@ describe('the @rondo/server README', () => {
         if (found?.[1]) resolve(found[1]);
       }),
     );
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify(INITIALIZE),
-    });
+    const response = await postInitialize(url);
     expect(response.status).toBe(200);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
