@@ -31,7 +31,13 @@ export default tseslint.config(
   },
   {
     // Tests and examples are outside each package's build; tsconfig.test.json types them all in one program.
-    files: ['**/test/**/*.ts', 'packages/*/examples/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'vitest.config.ts'],
+    files: [
+      '**/test/**/*.ts',
+      'packages/*/examples/**/*.ts',
+      'test/**/*.ts',
+      'bench/**/*.ts',
+      'vitest.config.ts',
+    ],
     languageOptions: {
       parserOptions: {
         projectService: false,

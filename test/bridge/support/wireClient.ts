@@ -100,9 +100,7 @@ export class WireClient {
 
   /** Problems of everything the server wrote, by the revision's schema ([] when the spec is absent). */
   problems(): string[] {
-    return (
-      validatorFor(this.revision)?.problems(this.memory.written, this.sent) ?? []
-    );
+    return validatorFor(this.revision)?.problems(this.memory.written, this.sent) ?? [];
   }
 
   close(): void {
