@@ -14,6 +14,7 @@ const projects = [
   'transport-stdio',
   'transport-http',
   'transport-ws',
+  'server',
   'logtalk-bridge',
 ].map((name) => ({
   extends: true as const,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WireValidator } from './support/wireSchema.js';
+import { WireValidator } from '../support/specSchemas.js';
 import type { WireMessage } from './support/wire.js';
 
 /** A message as it might (wrongly) appear on the wire. */
@@ -15,9 +15,12 @@ const content = [{ type: 'text', text: 'hi' }];
 
 describe.skipIf(!modern || !legacy)('WireValidator', () => {
   it('requires resultType on a 2026-07-28 tools/call result', () => {
-    expect(modern!.problems([{ jsonrpc: '2.0', id: 1, result: { content } }], call)).toHaveLength(
-      1,
-    );
+    // Both the result envelope and CallToolResult require it.
+    const problems = modern!.problems([{ jsonrpc: '2.0', id: 1, result: { content } }], call);
+    expect(problems.map((problem) => problem.split(':')[0])).toEqual([
+      'JSONRPCResultResponse',
+      'CallToolResult',
+    ]);
     expect(
       modern!.problems(
         [{ jsonrpc: '2.0', id: 1, result: { content, resultType: 'complete' } }],

@@ -30,8 +30,14 @@ export default tseslint.config(
     },
   },
   {
-    // Tests are outside each package's build; tsconfig.test.json types them all in one program.
-    files: ['**/test/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'vitest.config.ts'],
+    // Tests and examples are outside each package's build; tsconfig.test.json types them all in one program.
+    files: [
+      '**/test/**/*.ts',
+      'packages/*/examples/**/*.ts',
+      'test/**/*.ts',
+      'bench/**/*.ts',
+      'vitest.config.ts',
+    ],
     languageOptions: {
       parserOptions: {
         projectService: false,

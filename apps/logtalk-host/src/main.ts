@@ -1,7 +1,6 @@
 #!/usr/bin/env node
-import type { Endpoint } from '@rondo/core';
 import { PrologConfigurationError, PrologLoadError } from '@rondo/logtalk-bridge';
-import { serveStdio } from '@rondo/transport-stdio';
+import { serve } from '@rondo/server';
 import { HELP, parseHostArgs, USAGE, UsageError, type HostArgs } from './cliArgs.js';
 import { createLogtalkHost } from './host.js';
 
@@ -13,17 +12,20 @@ import { createLogtalkHost } from './host.js';
 async function main(argv: readonly string[]): Promise<void> {
   const args = parseOrExit(argv);
   const host = await startOrExit(args);
-  if (args.transport === 'stdio') return serveOnStdio(host.endpoint);
-  const handle = await listen(host.endpoint, args);
-  say(`serving ${host.provider.name} over ${args.transport} at ${handle.url}`);
-  const stop = (): void => {
-    void handle
-      .close()
-      .then(() => host.endpoint.close())
-      .finally(() => process.exit(0));
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  const server = await serve(host.endpoint, {
+    transport: args.transport,
+    host: args.host,
+    port: args.port,
+    ...(args.path ? { path: args.path } : {}),
+    stopOnSignals: ['SIGINT', 'SIGTERM'],
+  });
+  say(
+    `serving ${host.provider.name} over ${args.transport}${server.url ? ` at ${server.url}` : ''}`,
+  );
+  await server.closed;
+  await host.endpoint.close();
+  // Exit once everything written has reached the pipe: leftover timers must not keep us alive.
+  process.stdout.write('', () => process.exit(0));
 }
 
 function parseOrExit(argv: readonly string[]): HostArgs {
@@ -63,31 +65,6 @@ async function startOrExit(args: HostArgs) {
     }
     throw failure;
   }
-}
-
-async function serveOnStdio(endpoint: Endpoint): Promise<void> {
-  const server = serveStdio(endpoint);
-  process.once('SIGTERM', () => void server.close());
-  process.once('SIGINT', () => void server.close());
-  say('serving over stdio');
-  await server.closed;
-  await endpoint.close();
-  // Exit once everything written has reached the pipe: leftover timers must not keep us alive.
-  process.stdout.write('', () => process.exit(0));
-}
-
-/** The network transports are loaded only when asked for, so stdio never loads express or ws. */
-async function listen(
-  endpoint: Endpoint,
-  args: HostArgs,
-): Promise<{ url: string; close(): Promise<void> }> {
-  const where = { host: args.host, port: args.port, ...(args.path ? { path: args.path } : {}) };
-  if (args.transport === 'http') {
-    const { serveHttp } = await import('@rondo/transport-http');
-    return serveHttp(endpoint, where);
-  }
-  const { serveWebSocket } = await import('@rondo/transport-ws');
-  return serveWebSocket(endpoint, where);
 }
 
 /** `file:line: message`, without the location Prolog itself may have put before the message. */

@@ -11,6 +11,7 @@ export {
 export { createEndpoint, type EndpointOptions } from './endpoint.js';
 export type { Connection, Disposition, Endpoint, Exchange, Peer } from './transport.js';
 export type { EndpointFacts, EraAdapter, EraSession } from './era.js';
+export type { ListenOptions, ListeningServer } from './listening.js';
 export type {
   Provider,
   ProviderCapabilities,

@@ -1,5 +1,6 @@
-import { isRequest, parseMessage, serializeMessage, type JsonRpcMessage } from '@rondo/protocol';
-import { InFlightExchanges, toWireError, type Connection, type Endpoint } from '@rondo/core';
+import { serializeMessage, type JsonRpcMessage } from '@rondo/protocol';
+import type { Endpoint } from '@rondo/core';
+import { MessageChannel } from '@rondo/core/internal';
 import { LineFramer, frameError, type FrameEvent } from './lineFramer.js';
 import {
   DEFAULT_DRAIN_TIMEOUT_MS,
@@ -23,8 +24,7 @@ class StdioSession {
   private readonly output: NodeJS.WritableStream;
   private readonly framer: LineFramer;
   private readonly report: (error: Error) => void;
-  private readonly exchanges = new InFlightExchanges((message) => this.write(message));
-  private readonly connection: Connection;
+  private readonly channel: MessageChannel;
   private inputEnded = false;
   private waitingForDrain = false;
   /** Lines written this turn, flushed together by {@link flush}. */
@@ -42,11 +42,14 @@ class StdioSession {
     ({ input: this.input = process.stdin, output: this.output = process.stdout } = options);
     this.framer = new LineFramer(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
     this.report = options.onError ?? logToStderr;
-    this.connection = endpoint.connect({ send: (message) => this.write(message) });
+    this.channel = new MessageChannel(endpoint, {
+      write: (message) => this.write(message),
+      onReceiveFailure: this.report,
+    });
   }
 
   start(): StdioServer {
-    this.exchanges.onIdle(() => {
+    this.channel.exchanges.onIdle(() => {
       if (this.inputEnded) void this.finish();
     });
     this.input.on('data', this.onData);
@@ -67,10 +70,12 @@ class StdioSession {
     for (const event of this.framer.end()) this.handle(event);
     this.inputEnded = true;
     this.detachInput();
-    if (this.exchanges.size === 0) return void this.finish();
+    if (this.channel.exchanges.size === 0) return void this.finish();
     // Clients wait a while for the exit after closing stdin; work still open past that is abandoned.
     this.drainTimer = setTimeout(() => {
-      this.report(new Error(`${this.exchanges.size} request(s) open after end of input; aborting`));
+      this.report(
+        new Error(`${this.channel.exchanges.size} request(s) open after end of input; aborting`),
+      );
       void this.finish();
     }, this.options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS);
   };
@@ -90,28 +95,8 @@ class StdioSession {
   };
 
   private handle(event: FrameEvent): void {
-    if (event.kind === 'line') this.dispatch(event.text);
+    if (event.kind === 'line') this.channel.receiveText(event.text);
     else this.write(frameError(event));
-  }
-
-  private dispatch(line: string): void {
-    const parsed = parseMessage(line);
-    if (!parsed.ok) {
-      this.write(parsed.error);
-      return;
-    }
-    const message = parsed.message;
-    const exchange = this.exchanges.create();
-    try {
-      this.connection.receive(message, exchange);
-    } catch (failure) {
-      this.report(failure instanceof Error ? failure : new Error(String(failure)));
-      exchange.end(
-        isRequest(message)
-          ? { jsonrpc: '2.0', id: message.id, error: toWireError(failure) }
-          : undefined,
-      );
-    }
   }
 
   private write(message: JsonRpcMessage): void {
@@ -147,8 +132,7 @@ class StdioSession {
       this.finished = true;
       clearTimeout(this.drainTimer);
       this.detachInput();
-      this.exchanges.abortAll();
-      this.connection.close();
+      this.channel.close();
       this.resolveClosed();
     }
     return this.closed;

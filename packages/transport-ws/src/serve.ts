@@ -1,32 +1,24 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Endpoint } from '@rondo/core';
+import { createServer } from 'node:http';
+import type { Endpoint, ListenOptions, ListeningServer } from '@rondo/core';
+import { listenOn, type Listening } from '@rondo/core/internal';
 import { attachWebSocket } from './attach.js';
 import type { WebSocketStats } from './stats.js';
 import { DEFAULT_HOST, DEFAULT_PATH, MCP_SUBPROTOCOL, type WebSocketOptions } from './options.js';
 
 /** Where a standalone WebSocket server listens. */
-export interface ServeOptions extends WebSocketOptions {
-  /** Default `127.0.0.1`: reachable from this machine only. */
-  host?: string;
-  /** Default 0: an ephemeral port, read it from the handle. */
-  port?: number;
-}
+export interface ServeOptions extends WebSocketOptions, ListenOptions {}
 
-/** A running standalone WebSocket server. */
-export interface WebSocketServerHandle {
-  /** The `ws://` URL clients connect to, path included. */
-  readonly url: string;
-  /** The port actually bound. */
-  readonly port: number;
+/**
+ * A running standalone WebSocket server: `url` is the `ws://` URL clients connect to, path
+ * included; `close()` closes every socket and stops listening. The endpoint is left open.
+ */
+export interface WebSocketServerHandle extends ListeningServer {
   /** Open sockets. */
   readonly connections: number;
   /** Requests being handled over all sockets. */
   readonly inFlight: number;
   /** See {@link WebSocketStats}. */
   stats(): WebSocketStats;
-  /** Closes every socket and stops listening. The endpoint is left open. */
-  close(): Promise<void>;
 }
 
 /**
@@ -47,16 +39,16 @@ export async function serveWebSocket(
     );
   });
   const attachment = attachWebSocket(endpoint, { ...options, httpServer });
-  let port: number;
+  let listening: Listening;
   try {
-    port = await listen(httpServer, options.port ?? 0, host);
+    listening = await listenOn(httpServer, options.port ?? 0, host);
   } catch (failure) {
     await attachment.close();
     throw failure;
   }
   return {
-    url: `ws://${host.includes(':') ? `[${host}]` : host}:${port}${path}`,
-    port,
+    url: `ws://${listening.urlHost}:${listening.port}${path}`,
+    port: listening.port,
     get connections() {
       return attachment.connections;
     },
@@ -66,20 +58,7 @@ export async function serveWebSocket(
     stats: () => attachment.stats(),
     close: async () => {
       await attachment.close();
-      await new Promise<void>((resolve) => {
-        httpServer.close(() => resolve());
-        httpServer.closeAllConnections();
-      });
+      await listening.close();
     },
   };
-}
-
-function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
 }

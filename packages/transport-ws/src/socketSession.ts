@@ -1,5 +1,6 @@
-import { InFlightExchanges, toWireError, type Connection, type Endpoint } from '@rondo/core';
-import { isRequest, parseMessage, serializeMessage, type JsonRpcMessage } from '@rondo/protocol';
+import type { Endpoint } from '@rondo/core';
+import { MessageChannel } from '@rondo/core/internal';
+import { serializeMessage, type JsonRpcMessage } from '@rondo/protocol';
 import type { RawData, WebSocket } from 'ws';
 import { FlowControl } from './flowControl.js';
 import { startKeepAlive } from './keepAlive.js';
@@ -16,8 +17,7 @@ export const CLOSE_UNSUPPORTED_DATA = 1003;
  * every open exchange is aborted and the connection is closed.
  */
 export class SocketSession {
-  private readonly connection: Connection;
-  private readonly exchanges: InFlightExchanges;
+  private readonly channel: MessageChannel;
   /** Frames decoded but not yet handled, in arrival order (see {@link schedulePump}). */
   private readonly held: { data: RawData; isBinary: boolean }[] = [];
   private pumpScheduled = false;
@@ -33,8 +33,7 @@ export class SocketSession {
     onClosed: (session: SocketSession) => void,
   ) {
     this.flow = new FlowControl(socket, options.backpressure, () => this.schedulePump());
-    this.exchanges = new InFlightExchanges((message) => this.write(message));
-    this.connection = endpoint.connect({ send: (message) => this.write(message) });
+    this.channel = new MessageChannel(endpoint, { write: (message) => this.write(message) });
     this.stopKeepAlive = options.keepAlive
       ? startKeepAlive(socket, options.keepAlive)
       : () => undefined;
@@ -53,8 +52,8 @@ export class SocketSession {
   /** See {@link SocketStats}. */
   stats(): SocketStats {
     return {
-      inFlight: this.connection.inFlight,
-      openExchanges: this.exchanges.size,
+      inFlight: this.channel.connection.inFlight,
+      openExchanges: this.channel.exchanges.size,
       bufferedBytes: this.socket.bufferedAmount,
       peakBufferedBytes: this.flow.peakBufferedBytes,
       paused: this.flow.paused,
@@ -105,22 +104,7 @@ export class SocketSession {
       );
       return;
     }
-    const outcome = parseMessage(frameText(data));
-    if (!outcome.ok) {
-      this.write(outcome.error);
-      return;
-    }
-    const message = outcome.message;
-    const exchange = this.exchanges.create();
-    try {
-      this.connection.receive(message, exchange);
-    } catch (failure) {
-      exchange.end(
-        isRequest(message)
-          ? { jsonrpc: '2.0', id: message.id, error: toWireError(failure) }
-          : undefined,
-      );
-    }
+    this.channel.receiveText(frameText(data));
   }
 
   private write(message: JsonRpcMessage): void {
@@ -136,8 +120,7 @@ export class SocketSession {
   private release(): void {
     this.stopKeepAlive();
     this.held.length = 0;
-    this.exchanges.abortAll(new Error('The WebSocket closed'));
-    this.connection.close();
+    this.channel.close(new Error('The WebSocket closed'));
   }
 }
 

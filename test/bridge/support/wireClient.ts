@@ -2,7 +2,7 @@ import type { Endpoint } from '@rondo/core';
 import type { JsonRpcRequest } from '@rondo/protocol';
 import { MemoryConnection, type ExchangeRecord } from '../../support/memoryConnection.js';
 import type { WireMessage } from '../../stdio/support/wire.js';
-import { WireValidator } from '../../stdio/support/wireSchema.js';
+import { WireValidator } from '../../support/specSchemas.js';
 
 /** A revision the tests speak. */
 export type Revision = '2025-06-18' | '2025-11-25' | '2026-07-28';
@@ -100,9 +100,7 @@ export class WireClient {
 
   /** Problems of everything the server wrote, by the revision's schema ([] when the spec is absent). */
   problems(): string[] {
-    return (
-      validatorFor(this.revision)?.problems(this.memory.written as WireMessage[], this.sent) ?? []
-    );
+    return validatorFor(this.revision)?.problems(this.memory.written, this.sent) ?? [];
   }
 
   close(): void {

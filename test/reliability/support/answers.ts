@@ -1,4 +1,4 @@
-import { WireValidator } from '../../stdio/support/wireSchema.js';
+import { WireValidator } from '../../support/specSchemas.js';
 import type { WireMessage } from '../../stdio/support/wire.js';
 import { LEGACY, MODERN, isAnswerableRequest, revisionOf } from './messages.js';
 

@@ -1,15 +1,18 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { Ajv, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { existsSync } from 'node:fs';
 import type { JsonRpcMessage } from '@rondo/protocol';
-import { specDir, specSchemaPath } from '../../../../test/support/specSchemas.js';
+import {
+  specDir,
+  specSchemaPath,
+  WireValidator,
+  type MethodOf,
+} from '../../../../test/support/specSchemas.js';
 
 /**
- * Validates what a server wrote against the spec schema of the negotiated revision: 2025-06-18 is
- * draft-07 (`definitions`), 2025-11-25 is 2020-12 (`$defs`). Results are checked against the typed
- * result of the method they answer, notifications and server requests against their own definition.
+ * The legacy era's wire check: the shared spec validator of the negotiated revision (2025-06-18
+ * or 2025-11-25), plus what the legacy wire must never carry (modern result members and error
+ * codes, server messages the revision does not let a server send).
  *
- * Definitions whose members the adapter shapes per revision are made closed here
+ * Definitions whose members the adapter shapes per revision are checked closed
  * (`additionalProperties: false`), so a member the revision lacks fails the check.
  */
 export type SpecRevision = '2025-06-18' | '2025-11-25';
@@ -39,93 +42,38 @@ const CLOSED = [
   'CreateMessageRequestParams',
 ];
 
-const RESULT_DEFS: Record<string, string> = {
-  initialize: 'InitializeResult',
-  'tools/list': 'ListToolsResult',
-  'tools/call': 'CallToolResult',
-  'prompts/list': 'ListPromptsResult',
-  'prompts/get': 'GetPromptResult',
-  'resources/list': 'ListResourcesResult',
-  'resources/templates/list': 'ListResourceTemplatesResult',
-  'resources/read': 'ReadResourceResult',
-  'completion/complete': 'CompleteResult',
-  ping: 'EmptyResult',
-  'logging/setLevel': 'EmptyResult',
-  'resources/subscribe': 'EmptyResult',
-  'resources/unsubscribe': 'EmptyResult',
-};
+/** 2025-06-18 describes elicitation params inline, in the request. */
+const CLOSED_2025_06_18 = [...CLOSED, 'ElicitRequest.params'];
 
-const MESSAGE_DEFS: Record<string, string> = {
-  'elicitation/create': 'ElicitRequest',
-  'sampling/createMessage': 'CreateMessageRequest',
-  'roots/list': 'ListRootsRequest',
-  ping: 'PingRequest',
-  'notifications/message': 'LoggingMessageNotification',
-  'notifications/progress': 'ProgressNotification',
-  'notifications/cancelled': 'CancelledNotification',
-  'notifications/tools/list_changed': 'ToolListChangedNotification',
-  'notifications/prompts/list_changed': 'PromptListChangedNotification',
-  'notifications/resources/list_changed': 'ResourceListChangedNotification',
-  'notifications/resources/updated': 'ResourceUpdatedNotification',
-};
+/** What a server may send on its own in the legacy era. */
+const SERVER_METHODS = new Set([
+  'elicitation/create',
+  'sampling/createMessage',
+  'roots/list',
+  'ping',
+  'notifications/message',
+  'notifications/progress',
+  'notifications/cancelled',
+  'notifications/tools/list_changed',
+  'notifications/prompts/list_changed',
+  'notifications/resources/list_changed',
+  'notifications/resources/updated',
+]);
 
-const validators = new Map<string, ValidateFunction>();
-const loaded = new Map<SpecRevision, { ajv: Ajv | Ajv2020; pointer: string }>();
+const MODERN_RESULT_MEMBERS = ['resultType', 'ttlMs', 'cacheScope'];
+const MODERN_ERROR_CODES = [-32020, -32021, -32022];
 
-function load(revision: SpecRevision): { ajv: Ajv | Ajv2020; pointer: string } {
-  let entry = loaded.get(revision);
-  if (!entry) {
-    const schema = JSON.parse(readFileSync(specSchemaPath(revision), 'utf8')) as Record<
-      string,
-      unknown
-    >;
-    const defsKey = revision === '2025-06-18' ? 'definitions' : '$defs';
-    const defs = schema[defsKey] as Record<string, Record<string, unknown>>;
-    for (const name of CLOSED)
-      if (defs[name]) defs[name] = { ...defs[name], additionalProperties: false };
-    if (revision === '2025-06-18') closeInlineElicitParams(defs);
-    const ajv =
-      revision === '2025-06-18'
-        ? new Ajv({ strict: false, allErrors: true })
-        : new Ajv2020({ strict: false, allErrors: true });
-    // The few formats the schemas use, checked loosely (a scheme for URIs, base64 for bytes).
-    ajv.addFormat('uri', /^[a-z][a-z0-9+.-]*:/i);
-    ajv.addFormat('uri-template', /^[a-z][a-z0-9+.-]*:/i);
-    ajv.addFormat('byte', /^[A-Za-z0-9+/]*={0,2}$/);
-    ajv.addSchema(schema, 'mcp');
-    entry = { ajv, pointer: `mcp#/${defsKey}/` };
-    loaded.set(revision, entry);
+const validators = new Map<SpecRevision, WireValidator>();
+
+function validatorFor(revision: SpecRevision): WireValidator {
+  let validator = validators.get(revision);
+  if (!validator) {
+    const closed = revision === '2025-06-18' ? CLOSED_2025_06_18 : CLOSED;
+    validator = WireValidator.load(revision, { closed });
+    if (!validator) throw new Error(specMissingReason());
+    validators.set(revision, validator);
   }
-  return entry;
-}
-
-function closeInlineElicitParams(defs: Record<string, Record<string, unknown>>): void {
-  const properties = defs.ElicitRequest!.properties as Record<string, Record<string, unknown>>;
-  properties.params = { ...properties.params, additionalProperties: false };
-}
-
-function validator(revision: SpecRevision, def: string): ValidateFunction {
-  const key = `${revision}:${def}`;
-  let validate = validators.get(key);
-  if (!validate) {
-    const { ajv, pointer } = load(revision);
-    validate = ajv.getSchema(`${pointer}${def}`);
-    if (!validate) throw new Error(`no definition ${def} in ${revision}`);
-    validators.set(key, validate);
-  }
-  return validate;
-}
-
-function check(
-  revision: SpecRevision,
-  def: string,
-  value: unknown,
-  problems: string[],
-  what: string,
-): void {
-  const validate = validator(revision, def);
-  if (!validate(value))
-    problems.push(`${what} fails ${def}: ${JSON.stringify(validate.errors?.slice(0, 3))}`);
+  return validator;
 }
 
 /**
@@ -135,37 +83,20 @@ function check(
 export function wireProblems(
   revision: SpecRevision,
   written: readonly JsonRpcMessage[],
-  methodOf: (id: unknown) => string | undefined,
+  methodOf: MethodOf,
 ): string[] {
-  const problems: string[] = [];
-  const responseDef = revision === '2025-06-18' ? 'JSONRPCResponse' : 'JSONRPCResultResponse';
-  const errorDef = revision === '2025-06-18' ? 'JSONRPCError' : 'JSONRPCErrorResponse';
+  const problems = validatorFor(revision).problems(written, methodOf);
   for (const message of written) {
     const what = JSON.stringify(message).slice(0, 300);
     if ('method' in message) {
-      check(
-        revision,
-        'id' in message ? 'JSONRPCRequest' : 'JSONRPCNotification',
-        message,
-        problems,
-        what,
-      );
-      const def = MESSAGE_DEFS[message.method];
-      if (def) check(revision, def, message, problems, what);
-      else problems.push(`${what}: the server may not send ${message.method}`);
+      if (!SERVER_METHODS.has(message.method))
+        problems.push(`${what}: the server may not send ${message.method}`);
     } else if ('result' in message) {
-      check(revision, responseDef, message, problems, what);
-      const method = methodOf(message.id);
-      const def = method === undefined ? undefined : RESULT_DEFS[method];
-      if (def) check(revision, def, message.result, problems, what);
-      for (const modern of ['resultType', 'ttlMs', 'cacheScope']) {
-        if (modern in message.result)
-          problems.push(`${what}: modern member ${modern} on the legacy wire`);
-      }
-    } else {
-      check(revision, errorDef, message, problems, what);
-      if ([-32020, -32021, -32022].includes(message.error.code))
-        problems.push(`${what}: modern error code on the legacy wire`);
+      for (const member of MODERN_RESULT_MEMBERS)
+        if (member in message.result)
+          problems.push(`${what}: modern member ${member} on the legacy wire`);
+    } else if (MODERN_ERROR_CODES.includes(message.error.code)) {
+      problems.push(`${what}: modern error code on the legacy wire`);
     }
   }
   return problems;

@@ -1,0 +1,9 @@
+export {
+  serve,
+  TRANSPORTS,
+  type RunningServer,
+  type ServeCommonOptions,
+  type ServeOptions,
+  type ServeOnOptions,
+  type Transport,
+} from './serve.js';

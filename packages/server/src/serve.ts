@@ -1,0 +1,117 @@
+import type { Endpoint, ListeningServer } from '@rondo/core';
+import type { ServeHttpOptions } from '@rondo/transport-http';
+import type { StdioOptions } from '@rondo/transport-stdio';
+import type { ServeOptions as ServeWebSocketOptions } from '@rondo/transport-ws';
+
+/** The transports {@link serve} can start. */
+export type Transport = 'stdio' | 'http' | 'ws';
+
+/** Every {@link Transport}, in the order a usage line lists them. */
+export const TRANSPORTS: readonly Transport[] = ['stdio', 'http', 'ws'];
+
+/** What {@link serve} accepts whatever the transport. */
+export interface ServeCommonOptions {
+  /**
+   * The interface to bind (http, ws; default `127.0.0.1`). Ignored on stdio, so one command line
+   * can carry it whatever the transport.
+   */
+  host?: string;
+  /** The port (http, ws; default 0: a free one, read it from `url`). Ignored on stdio. */
+  port?: number;
+  /** The URL path (http: default `/mcp`, ws: default `/ws`). Ignored on stdio. */
+  path?: string;
+  /**
+   * Signals that stop the server (`close()`), each heard once; say `['SIGINT', 'SIGTERM']` in a
+   * CLI. Default none: the caller decides how the process ends.
+   */
+  stopOnSignals?: readonly NodeJS.Signals[];
+}
+
+/** The options of {@link serve} for one transport: the common ones plus that transport's own. */
+export type ServeOnOptions<T extends Transport> = ServeCommonOptions & { transport: T } & {
+    stdio: StdioOptions;
+    http: ServeHttpOptions;
+    ws: ServeWebSocketOptions;
+  }[T];
+
+/** The options of {@link serve}: `transport` picks the transport and the options it takes. */
+export type ServeOptions = ServeOnOptions<'stdio'> | ServeOnOptions<'http'> | ServeOnOptions<'ws'>;
+
+/** A server {@link serve} started on the transport `T`. */
+export interface RunningServer<T extends Transport = Transport> {
+  /** The transport it serves on. */
+  readonly transport: T;
+  /** The URL clients connect to (http, ws); undefined on stdio. */
+  readonly url: T extends 'stdio' ? undefined : string;
+  /**
+   * Resolves once the server has stopped: on stdio when input has ended and the requests in
+   * flight were answered, on every transport after {@link close}. The endpoint stays open.
+   */
+  readonly closed: Promise<void>;
+  /** Stops serving (aborting work in flight) and resolves like {@link closed}. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves an endpoint on the transport `options.transport` names, once its providers are ready.
+ * The network transports are loaded only when asked for, so a stdio server never loads `ws`.
+ * Closing the server leaves the endpoint open: close it after `closed` resolves.
+ *
+ * ```ts
+ * const server = await serve(endpoint, { transport: 'http', port: 8080 });
+ * console.error(`listening at ${server.url}`);
+ * ```
+ */
+export async function serve<T extends Transport>(
+  endpoint: Endpoint,
+  options: ServeOnOptions<T>,
+): Promise<RunningServer<T>> {
+  await endpoint.ready();
+  // `options.transport` is `T`, so the server start() picks serves on `T`.
+  const running = (await start(endpoint, options as ServeOptions)) as RunningServer<T>;
+  for (const signal of options.stopOnSignals ?? []) {
+    const stop = (): void => void running.close();
+    process.once(signal, stop);
+    void running.closed.then(() => process.off(signal, stop));
+  }
+  return running;
+}
+
+async function start(endpoint: Endpoint, options: ServeOptions): Promise<RunningServer> {
+  switch (options.transport) {
+    case 'stdio': {
+      const { transport: _t, stopOnSignals: _s, host: _h, port: _p, path: _path, ...own } = options;
+      const { serveStdio } = await import('@rondo/transport-stdio');
+      const server = serveStdio(endpoint, own);
+      return {
+        transport: 'stdio',
+        url: undefined,
+        closed: server.closed,
+        close: () => server.close(),
+      };
+    }
+    case 'http': {
+      const { transport: _t, stopOnSignals: _s, ...own } = options;
+      const { serveHttp } = await import('@rondo/transport-http');
+      return untilClosed('http', await serveHttp(endpoint, own));
+    }
+    case 'ws': {
+      const { transport: _t, stopOnSignals: _s, ...own } = options;
+      const { serveWebSocket } = await import('@rondo/transport-ws');
+      return untilClosed('ws', await serveWebSocket(endpoint, own));
+    }
+  }
+}
+
+/** A listening server seen as a {@link RunningServer}: `closed` resolves once it was closed. */
+function untilClosed(transport: Transport, listening: ListeningServer): RunningServer {
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  let closing: Promise<void> | undefined;
+  return {
+    transport,
+    url: listening.url,
+    closed,
+    close: () => (closing ??= listening.close().finally(resolveClosed)),
+  };
+}

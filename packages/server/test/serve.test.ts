@@ -1,0 +1,156 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { legacyEra } from '@rondo/adapter-2025';
+import { modernEra } from '@rondo/adapter-2026';
+import { createEndpoint, createServer, type Endpoint } from '@rondo/core';
+import { text } from '@rondo/protocol';
+import { serve, type ServeOptions } from '@rondo/server';
+import { firstTypeScriptBlock, transpileExample } from '../../../test/support/readmeExample.js';
+
+const packageDir = fileURLToPath(new URL('..', import.meta.url));
+
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'serve-test', version: '1.0.0' },
+  },
+};
+
+/** POSTs `initialize` to a Streamable HTTP endpoint with the headers the transport requires. */
+function postInitialize(url: string): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify(INITIALIZE),
+  });
+}
+
+function greeterEndpoint(): Endpoint {
+  const server = createServer({
+    name: 'greeter',
+    version: '1.0.0',
+    requestState: { key: 'serve-test' },
+  }).tool('greet', { description: 'Says hello.' }, () => text('Hello!'));
+  return createEndpoint(server, { modern: modernEra(), legacy: legacyEra() });
+}
+
+/** Serves a fresh endpoint and closes both when the test's scope ends. */
+async function served(options: ServeOptions) {
+  const endpoint = greeterEndpoint();
+  const server = await serve(endpoint, options);
+  return {
+    server,
+    async [Symbol.asyncDispose]() {
+      await server.close();
+      await endpoint.close();
+    },
+  };
+}
+
+describe('serve', () => {
+  it('serves stdio on the given streams, and closed resolves at end of input', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    await using running = await served({ transport: 'stdio', input, output, port: 1234 });
+    expect(running.server).toMatchObject({ transport: 'stdio', url: undefined });
+    input.end(`${JSON.stringify(INITIALIZE)}\n`);
+    const [line] = (await once(output, 'data')) as [Buffer];
+    expect(JSON.parse(line.toString('utf8'))).toMatchObject({
+      id: 1,
+      result: { serverInfo: { name: 'greeter' } },
+    });
+    await running.server.closed;
+  });
+
+  it('serves Streamable HTTP on a free port and gives its URL', async () => {
+    await using running = await served({ transport: 'http', port: 0 });
+    expect(running.server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const response = await postInitialize(running.server.url!);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('"greeter"');
+  });
+
+  it('serves WebSocket on the given path', async () => {
+    await using running = await served({ transport: 'ws', path: '/socket' });
+    expect(running.server.url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/socket$/);
+    const socket = new WebSocket(running.server.url!, 'mcp');
+    await once(socket, 'open');
+    socket.send(JSON.stringify(INITIALIZE));
+    const [frame] = (await once(socket, 'message')) as [Buffer];
+    expect(JSON.parse(frame.toString('utf8'))).toMatchObject({
+      id: 1,
+      result: { serverInfo: { name: 'greeter' } },
+    });
+    socket.close();
+  });
+
+  it('closes on a signal named in stopOnSignals, and stops listening for it after', async () => {
+    const before = process.listenerCount('SIGUSR2');
+    await using running = await served({ transport: 'http', stopOnSignals: ['SIGUSR2'] });
+    expect(process.listenerCount('SIGUSR2')).toBe(before + 1);
+    process.emit('SIGUSR2', 'SIGUSR2');
+    await running.server.closed;
+    await expect(fetch(running.server.url!, { method: 'POST' })).rejects.toThrow();
+    expect(process.listenerCount('SIGUSR2')).toBe(before);
+  });
+});
+
+describe('the @rondo/server README', () => {
+  const example = firstTypeScriptBlock(`${packageDir}README.md`);
+
+  /** Runs the example as a program of this package, with `env` added to a bare environment. */
+  const runExample = (env: Record<string, string>) => {
+    const child = spawn(
+      process.execPath,
+      ['--input-type=module', '-e', transpileExample(example)],
+      {
+        cwd: packageDir,
+        env: { PATH: process.env.PATH ?? '', RONDO_STATE_KEY: 'readme', ...env },
+        stdio: ['pipe', 'pipe', 'inherit'],
+      },
+    );
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    return { child, exited };
+  };
+
+  it('shows examples/greeter.ts as it is', () => {
+    expect(example).toBe(readFileSync(`${packageDir}examples/greeter.ts`, 'utf8'));
+  });
+
+  it('runs its example on stdio: answers, then exits 0 at end of input', async () => {
+    const { child, exited } = runExample({ TRANSPORT: 'stdio' });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stdin.end(`${JSON.stringify(INITIALIZE)}\n`);
+    expect(await exited).toBe(0);
+    expect(JSON.parse(stdout.trim())).toMatchObject({
+      id: 1,
+      result: { serverInfo: { name: 'greeter' } },
+    });
+  });
+
+  it('runs its example on HTTP (the default) and exits 0 on SIGTERM', async () => {
+    const { child, exited } = runExample({ PORT: '0' });
+    let stdout = '';
+    const url = await new Promise<string>((resolve) =>
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString('utf8');
+        const found = /at (http:\/\/\S+)/.exec(stdout);
+        if (found?.[1]) resolve(found[1]);
+      }),
+    );
+    const response = await postInitialize(url);
+    expect(response.status).toBe(200);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+});
