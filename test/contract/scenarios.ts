@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import type { WireMessage } from '../stdio/support/wire.js';
 import { META, type EraClient, type EraName } from './support/eras.js';
 import type { ProviderName } from './support/servers.js';
-import type { TransportName } from './support/transports.js';
+import { HttpDriver, type TransportName } from './support/transports.js';
 
 /** What a scenario runs with: one client of one era, connected over one transport to one provider. */
 export interface Combination {
@@ -380,18 +380,22 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'rejects an unknown method with -32601',
-    async run({ client }) {
-      expect((await errorOf(client.request('no/such/method', {}))).code).toBe(-32601);
+    name: 'rejects an unknown method with -32601 (on modern HTTP, status 404)',
+    async run({ client, era }) {
+      const unknown = client.send('no/such/method', {});
+      expect((await errorOf(unknown.response)).code).toBe(-32601);
+      if (era === 'modern' && client.driver instanceof HttpDriver)
+        expect(client.driver.statuses.get(unknown.id)).toBe(404);
     },
   },
   {
-    name: 'answers text that is not JSON with -32700 and keeps serving',
+    name: 'answers text that is not JSON with -32700 (on HTTP, status 400) and keeps serving',
     async run({ client }) {
       const from = client.received.length;
       await client.sendText('{"jsonrpc": "2.0", "id": 99, "method": ', 'tools/list');
       const parseError = await client.waitFor((m) => m.error !== undefined, 5000, from, 'non-JSON');
       expect(parseError).toMatchObject({ id: null, error: { code: -32700 } });
+      if (client.driver instanceof HttpDriver) expect(client.driver.textStatus).toBe(400);
       const listed = await client.call('tools/list');
       expect(listed.tools).toBeDefined();
     },

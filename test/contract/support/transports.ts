@@ -110,8 +110,10 @@ export class StdioDriver extends BaseDriver implements TransportDriver {
  */
 export class HttpDriver extends BaseDriver implements TransportDriver {
   readonly transport = 'http';
-  /** The status of each POST by the JSON-RPC id it carried (`undefined` for notifications). */
+  /** The status of each request's POST, by its JSON-RPC id. */
   readonly statuses = new Map<unknown, number>();
+  /** The status of the last POST of raw text. */
+  textStatus: number | undefined;
   private sessionId: string | undefined;
   /** Aborts every request and stream of this client at close. */
   private readonly abort = new AbortController();
@@ -128,7 +130,7 @@ export class HttpDriver extends BaseDriver implements TransportDriver {
   }
 
   async sendText(text: string, headers: Record<string, string> = {}): Promise<void> {
-    await this.post(text, headers, undefined);
+    this.textStatus = await this.post(text, headers, undefined);
   }
 
   async openSessionChannel(headers: Record<string, string>): Promise<void> {
@@ -148,7 +150,7 @@ export class HttpDriver extends BaseDriver implements TransportDriver {
     return controller !== undefined;
   }
 
-  private async post(body: string, headers: Record<string, string>, id: unknown): Promise<void> {
+  private async post(body: string, headers: Record<string, string>, id: unknown): Promise<number> {
     const controller = new AbortController();
     if (id !== undefined) this.requests.set(id, controller);
     const response = await this.fetch(
@@ -160,6 +162,7 @@ export class HttpDriver extends BaseDriver implements TransportDriver {
     if (id !== undefined) this.statuses.set(id, response.status);
     this.sessionId ??= response.headers.get('mcp-session-id') ?? undefined;
     this.read(response);
+    return response.status;
   }
 
   private async fetch(
