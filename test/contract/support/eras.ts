@@ -208,8 +208,8 @@ export class EraClient {
 
   /** The HTTP headers of a message: the version always, and in the modern era the mirrors. */
   private headersFor(method: string | undefined, params: WireParams | undefined) {
-    const headers: Record<string, string> = { 'mcp-protocol-version': this.revision };
     if (this.era === 'legacy' && method === 'initialize') return {};
+    const headers: Record<string, string> = { 'mcp-protocol-version': this.revision };
     if (this.era === 'modern' && method !== undefined) {
       headers['mcp-method'] = method;
       const source = NAME_SOURCE[method];

@@ -221,12 +221,9 @@ export class HttpDriver extends BaseDriver implements TransportDriver {
 /** WebSocket with the `mcp` subprotocol: one JSON-RPC message per text frame. */
 export class WsDriver extends BaseDriver implements TransportDriver {
   readonly transport = 'ws';
-  /** Set when the server closed the socket, with its close code. */
-  closeCode: number | undefined;
   private constructor(private readonly socket: WebSocket) {
     super();
     socket.on('message', (data) => this.deliverText(frameText(data)));
-    socket.on('close', (code) => (this.closeCode = code));
   }
 
   static async connect(url: string): Promise<WsDriver> {
