@@ -21,7 +21,8 @@ import { validatorFor } from './support/wireClient.js';
 
 // Issue 7, done-when 2: the official clients against Prolog providers. tool_call/4 elicitation
 // with the v1 SDK (stdio, through the rondo-logtalk CLI); round hooks with the v2 client (modern
-// wire over HTTP); progress notifications before the final result, in both eras.
+// wire over HTTP). Progress, logging and a single round in every era and transport are the contract
+// table's (test/contract).
 
 const legacyClients: { client: Client; tap: WireTap }[] = [];
 const modernRuns: {
@@ -112,25 +113,6 @@ describe('the v1 SDK client over stdio (rondo-logtalk CLI)', { timeout: 30_000 }
       'Tool execution completed',
     ]);
   });
-
-  it('delivers round-hook progress before the final result', async () => {
-    const { client, tap } = await legacyOverStdio(PROLOG_FIXTURE);
-    const progress: number[] = [];
-    await client.callTool({ name: 'test_tool_with_progress', arguments: {} }, undefined, {
-      onprogress: (update) => progress.push(update.progress),
-    });
-    expect(progress).toEqual([0, 50, 100]);
-    const call = tap.sent.find((m) => m.method === 'tools/call')!;
-    const order = tap.received
-      .filter((m) => m.method === 'notifications/progress' || m.id === call.id)
-      .map((m) => m.method ?? 'result');
-    expect(order).toEqual([
-      'notifications/progress',
-      'notifications/progress',
-      'notifications/progress',
-      'result',
-    ]);
-  });
 });
 
 describe('the v2 client on the modern wire over HTTP', { timeout: 30_000 }, () => {
@@ -180,19 +162,5 @@ describe('the v2 client on the modern wire over HTTP', { timeout: 30_000 }, () =
     expect(rounds.content).toEqual([
       { type: 'text', text: 'Hello, Alice! Your favorite color is blue.' },
     ]);
-  });
-
-  it('streams round-hook progress on the call response before its result', async () => {
-    const { client } = await modernOverHttp(PROLOG_FIXTURE);
-    const events: string[] = [];
-    const result = await client.callTool(
-      { name: 'test_tool_with_progress', arguments: {} },
-      { onprogress: (update) => events.push(`progress ${update.progress}`) },
-    );
-    events.push('result');
-    expect(result.content).toEqual([
-      { type: 'text', text: 'Tool with progress executed successfully' },
-    ]);
-    expect(events).toEqual(['progress 0', 'progress 50', 'progress 100', 'result']);
   });
 });

@@ -50,23 +50,6 @@ describe('@modelcontextprotocol/client 2.x on the modern wire over HTTP', () => 
     });
   });
 
-  it('fulfils an input_required result (MRTR) with a retry on a fresh POST', async () => {
-    client.setRequestHandler('elicitation/create', async () => ({
-      action: 'accept',
-      content: { name: 'Alice' },
-    }));
-    const result = await client.callTool({
-      name: 'test_input_required_result_elicitation',
-      arguments: {},
-    });
-    expect(result.content).toEqual([{ type: 'text', text: 'Hello, Alice!' }]);
-    const calls = exchangesOf('tools/call');
-    expect(calls).toHaveLength(2);
-    expect(
-      calls.every((call) => call.status === 200 && call.contentType === 'application/json'),
-    ).toBe(true);
-  });
-
   it('keeps a subscriptions/listen stream open for list changes until the client closes it', async () => {
     let changes = 0;
     client.setNotificationHandler('notifications/tools/list_changed', () => {

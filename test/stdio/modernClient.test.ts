@@ -58,23 +58,6 @@ describe('the v2 client pinned to 2026-07-28 over stdio', { timeout: 30_000 }, (
     expect(tools.every((tool) => tool.description)).toBe(true);
   });
 
-  it('completes test_input_required_result_elicitation through its elicitation handler', async () => {
-    const { client, tap, asked } = await connectModern();
-    const result = await client.callTool({
-      name: 'test_input_required_result_elicitation',
-      arguments: {},
-    });
-    expect(textOf(result)).toBe('Hello, Alice!');
-    expect(asked).toEqual(['What is your name?']);
-    // Two rounds on the wire: an input_required result, then the retry with a new id.
-    const calls = tap.sent.filter((m) => m.method === 'tools/call');
-    expect(calls).toHaveLength(2);
-    expect(calls[1]?.params?.inputResponses?.user_name).toEqual({
-      action: 'accept',
-      content: { name: 'Alice' },
-    });
-  });
-
   it('completes the multi-round variant over three rounds with a new requestState each time', async () => {
     const { client, tap, asked } = await connectModern();
     const result = await client.callTool({
@@ -137,49 +120,5 @@ describe('the v2 client pinned to 2026-07-28 over stdio', { timeout: 30_000 }, (
       arguments: {},
     });
     expect(textOf(rooted)).toBe('Found 1 root(s): file:///test/root');
-  });
-
-  it('receives request-scoped progress and, when asked for a level, log messages', async () => {
-    const { client, tap } = await connectModern();
-    const progress: number[] = [];
-    await client.callTool(
-      { name: 'test_tool_with_progress', arguments: {} },
-      { onprogress: (p) => progress.push(p.progress) },
-    );
-    const call = tap.sent.find((m) => m.params?.name === 'test_tool_with_progress');
-    const written = tap.received.filter((m) => m.method === 'notifications/progress');
-    expect(written.map((m) => [m.params?.progressToken, m.params?.progress])).toEqual(
-      [0, 50, 100].map((value) => [call?.params?._meta?.progressToken, value]),
-    );
-    expect(progress).toEqual([0, 50, 100]);
-    const logs: unknown[] = [];
-    client.setNotificationHandler('notifications/message', (n) => void logs.push(n.params.data));
-    await client.callTool({ name: 'test_logging_tool', arguments: {} });
-    expect(logs).toEqual([]);
-    await client.callTool({
-      name: 'test_logging_tool',
-      arguments: {},
-      _meta: { 'io.modelcontextprotocol/logLevel': 'debug' },
-    });
-    expect(logs).toEqual(['test_logging_tool ran']);
-  });
-
-  it('reads resources and templates, and completes prompt arguments', async () => {
-    const { client } = await connectModern();
-    const text = await client.readResource({ uri: 'test://static-text' });
-    expect(text.contents[0]).toMatchObject({
-      text: 'This is the content of the static text resource.',
-    });
-    const templated = await client.readResource({ uri: 'test://template/123/data' });
-    expect(JSON.parse((templated.contents[0] as { text: string }).text)).toEqual({
-      id: '123',
-      templateTest: true,
-      data: 'Data for ID: 123',
-    });
-    const completion = await client.complete({
-      ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' },
-      argument: { name: 'arg1', value: 'testV' },
-    });
-    expect(completion.completion.values).toEqual(['testValue1', 'testValue2']);
   });
 });

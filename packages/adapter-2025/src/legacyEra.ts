@@ -1,5 +1,5 @@
-import { CatalogMemo, type EraAdapter, type RondoServer } from '@rondo/core';
-import type { WireResult } from '@rondo/core/internal';
+import type { EraAdapter, RondoServer } from '@rondo/core';
+import { CatalogMemo, type WireResult } from '@rondo/core/internal';
 import { resolveOptions, type LegacyEraOptions } from './options.js';
 import { LegacySession } from './session.js';
 

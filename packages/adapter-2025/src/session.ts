@@ -1,14 +1,8 @@
-import type {
-  CatalogMemo,
-  Disposition,
-  EraSession,
-  Exchange,
-  Peer,
-  RondoServer,
-} from '@rondo/core';
+import type { Disposition, EraSession, Exchange, Peer, RondoServer } from '@rondo/core';
 import {
   RequestPipeline,
   methodNotFound,
+  type CatalogMemo,
   type EraMethod,
   type EraRules,
   type RequestCall,

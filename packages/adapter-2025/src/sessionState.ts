@@ -1,5 +1,5 @@
-import type { CatalogMemo, LogLevel, RondoServer } from '@rondo/core';
-import type { ClientAsker, WireResult } from '@rondo/core/internal';
+import type { LogLevel, RondoServer } from '@rondo/core';
+import type { CatalogMemo, ClientAsker, WireResult } from '@rondo/core/internal';
 import type { JsonObject } from '@rondo/protocol';
 import { OutstandingRequests } from './clientRequests.js';
 import type { ResolvedLegacyOptions, ServedLegacyRevision } from './options.js';

@@ -1,13 +1,12 @@
 import { MetaKey, MODERN_REVISIONS, type JsonObject } from '@rondo/protocol';
 import {
-  CatalogMemo,
   type Catalog,
   type CachePolicy,
   type EndpointFacts,
   type RondoServer,
   type ServerCapabilitySet,
 } from '@rondo/core';
-import type { RequiredCapability, WireResult } from '@rondo/core/internal';
+import { CatalogMemo, type RequiredCapability, type WireResult } from '@rondo/core/internal';
 import type { ModernEraOptions } from './options.js';
 
 /**

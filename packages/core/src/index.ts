@@ -57,27 +57,13 @@ export {
   type SealedStateBinding,
   type OpenedState,
 } from './requestState.js';
-export {
-  compileArgumentValidator,
-  compileJsonSchema,
-  describeAjvError,
-  toJsonSchema,
-  type SchemaInput,
-  type ArgumentCheck,
-  type ArgumentValidator,
-} from './inputValidation.js';
-export { compileTemplate, type CompiledTemplate } from './uriTemplate.js';
-export { toWireError } from './wireError.js';
+export type { SchemaInput, ArgumentCheck, ArgumentValidator } from './inputValidation.js';
 export {
   ConfigurationError,
   ClientRequestError,
   MissingClientCapabilityError,
   RoundLimitError,
 } from './errors.js';
-export { paginate, type Page } from './pagination.js';
-export { LazyAbortController } from './lazyAbort.js';
-export { InFlightExchanges } from './inFlightExchanges.js';
-export { CatalogMemo } from './catalogMemo.js';
 export {
   checkHostAndOrigin,
   resolveHostGuard,

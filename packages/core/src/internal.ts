@@ -4,6 +4,17 @@
  * release.
  */
 export * from './pipeline/index.js';
-export { toMcpError } from './wireError.js';
 export { MessageChannel, type MessageChannelOptions } from './messageChannel.js';
 export { listenOn, type Listening } from './nodeListener.js';
+export { toMcpError, toWireError } from './wireError.js';
+export {
+  compileArgumentValidator,
+  compileJsonSchema,
+  describeAjvError,
+  toJsonSchema,
+} from './inputValidation.js';
+export { compileTemplate, type CompiledTemplate } from './uriTemplate.js';
+export { paginate, type Page } from './pagination.js';
+export { LazyAbortController } from './lazyAbort.js';
+export { InFlightExchanges } from './inFlightExchanges.js';
+export { CatalogMemo } from './catalogMemo.js';

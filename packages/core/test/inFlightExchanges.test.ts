@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InFlightExchanges } from '@rondo/core';
+import { InFlightExchanges } from '@rondo/core/internal';
 import type { JsonRpcMessage } from '@rondo/protocol';
 
 function channel(): { written: JsonRpcMessage[]; exchanges: InFlightExchanges } {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { compileArgumentValidator, ConfigurationError, toJsonSchema } from '@rondo/core';
+import { ConfigurationError } from '@rondo/core';
+import { compileArgumentValidator, toJsonSchema } from '@rondo/core/internal';
 
 describe('argument validation', () => {
   it('validates JSON Schema 2020-12 keywords and names the failing field', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { paginate } from '@rondo/core';
+import { paginate } from '@rondo/core/internal';
 
 describe('paginate', () => {
   const items = Array.from({ length: 25 }, (_, i) => i);

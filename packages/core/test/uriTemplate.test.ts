@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileTemplate } from '@rondo/core';
+import { compileTemplate } from '@rondo/core/internal';
 
 describe('compileTemplate', () => {
   it('matches a URI and extracts its variables', () => {

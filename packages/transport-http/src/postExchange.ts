@@ -1,11 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  LazyAbortController,
-  type Connection,
-  type Disposition,
-  type Exchange,
-  type Principal,
-} from '@rondo/core';
+import { LazyAbortController } from '@rondo/core/internal';
+import { type Connection, type Disposition, type Exchange, type Principal } from '@rondo/core';
 import type { JsonRpcMessage } from '@rondo/protocol';
 import type { ResolvedHttpOptions } from './options.js';
 import { replyEmpty, replyJson } from './reply.js';
