@@ -25,13 +25,15 @@ import type { SessionState } from './sessionState.js';
 /** One legacy method, as the core pipeline runs it. */
 export type LegacyMethod = EraMethod<SessionState, never>;
 
+/** One method; `intercepts` when its handler runs its era-neutral steps inside the middleware. */
 function entry<P>(
   method: string,
   handle: EraMethod<SessionState, P>['handle'],
+  intercepts = false,
 ): [string, LegacyMethod] {
   const params = legacyRequestParams[method];
   if (params === undefined) throw new Error(`@rondo/protocol has no params schema for ${method}`);
-  return [method, { params, handle }];
+  return [method, { params, handle, intercepts }];
 }
 
 /** A list page in the negotiated revision's shape. */
@@ -42,14 +44,14 @@ function legacyPage(
   params: LegacyPaginatedRequestParams,
   state: SessionState,
 ) => Promise<WireResult> {
-  return async (_call, params, state) => {
+  return async (call, params, state) => {
     const revision = state.session.revision;
     const shape: PageShape = {
       variant: revision,
       descriptor: (kind, definition) => shapeFor(kind, revision, definition),
       page: (result) => result,
     };
-    return listPage(state.server, state.lists, method, params.cursor, shape);
+    return listPage(call, state.server, state.lists, method, params.cursor, shape);
   };
 }
 
@@ -94,17 +96,19 @@ export const LEGACY_METHODS: ReadonlyMap<string, LegacyMethod> = new Map<string,
     initialize(state, params),
   ),
   entry('ping', async () => ({})),
-  entry('tools/list', legacyPage('tools/list')),
-  entry('tools/call', callTool),
-  entry('prompts/list', legacyPage('prompts/list')),
-  entry('prompts/get', getPrompt),
-  entry('resources/list', legacyPage('resources/list')),
-  entry('resources/templates/list', legacyPage('resources/templates/list')),
-  entry('resources/read', readResource),
+  entry('tools/list', legacyPage('tools/list'), true),
+  entry('tools/call', callTool, true),
+  entry('prompts/list', legacyPage('prompts/list'), true),
+  entry('prompts/get', getPrompt, true),
+  entry('resources/list', legacyPage('resources/list'), true),
+  entry('resources/templates/list', legacyPage('resources/templates/list'), true),
+  entry('resources/read', readResource, true),
   entry('resources/subscribe', subscribe),
   entry('resources/unsubscribe', unsubscribe),
-  entry('completion/complete', (_call, params: CompleteParams, state) =>
-    completeArgument(state.server, params),
+  entry(
+    'completion/complete',
+    (call, params: CompleteParams, state) => completeArgument(call, state.server, params),
+    true,
   ),
   entry('logging/setLevel', setLevel),
 ]);

@@ -12,6 +12,7 @@ import {
   GET_PROMPT,
   READ_RESOURCE,
   namedCall,
+  seenBy,
   type RequestCall,
   type ResourceCall,
   type RoundOperation,
@@ -43,7 +44,8 @@ export function callTool(
 ): Promise<WireResult> {
   const headers = call.exchange.headers;
   if (headers !== undefined) {
-    const tool = view.server.catalog.tool(params.name);
+    // A tool the caller may not see is answered as unknown, whatever its headers say.
+    const tool = seenBy(view.server.catalog.tool(params.name), call.principal);
     if (tool !== undefined) checkParamHeaders(headers, tool.definition, params.arguments);
   }
   return driveRound(call, params as RetryParams, view, CALL_TOOL, namedCall(params));

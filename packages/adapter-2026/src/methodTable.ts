@@ -30,13 +30,16 @@ function entry<P>(
  */
 export const MODERN_METHODS: ReadonlyMap<string, ModernMethod> = new Map<string, ModernMethod>([
   entry('server/discover', discover),
-  entry('tools/list', listTools, { requires: 'tools' }),
-  entry('tools/call', callTool, { requires: 'tools' }),
-  entry('prompts/list', listPrompts, { requires: 'prompts' }),
-  entry('prompts/get', getPrompt, { requires: 'prompts' }),
-  entry('resources/list', listResources, { requires: 'resources' }),
-  entry('resources/templates/list', listResourceTemplates, { requires: 'resources' }),
-  entry('resources/read', readResource, { requires: 'resources' }),
-  entry('completion/complete', complete, { requires: 'completions' }),
+  entry('tools/list', listTools, { requires: 'tools', intercepts: true }),
+  entry('tools/call', callTool, { requires: 'tools', intercepts: true }),
+  entry('prompts/list', listPrompts, { requires: 'prompts', intercepts: true }),
+  entry('prompts/get', getPrompt, { requires: 'prompts', intercepts: true }),
+  entry('resources/list', listResources, { requires: 'resources', intercepts: true }),
+  entry('resources/templates/list', listResourceTemplates, {
+    requires: 'resources',
+    intercepts: true,
+  }),
+  entry('resources/read', readResource, { requires: 'resources', intercepts: true }),
+  entry('completion/complete', complete, { requires: 'completions', intercepts: true }),
   entry('subscriptions/listen', listen, { longLived: true }),
 ]);

@@ -1,7 +1,9 @@
 import type { ModernPaginatedRequestParams } from '@rondo/protocol';
+import type { CachePolicy } from '@rondo/core';
 import {
   completeArgument,
   listPage,
+  listVariesByCaller,
   type CompleteParams,
   type ListMethod,
   type PageShape,
@@ -35,14 +37,14 @@ function modernPage(
   params: ModernPaginatedRequestParams,
   view: ModernServerView,
 ) => Promise<WireResult> {
-  return async (_call, params, view) => {
-    const policy = view.server.cachePolicyFor(method);
+  return async (call, params, view) => {
+    const policy = privateWhenVaried(view.server.cachePolicyFor(method), view, method);
     const shape: PageShape = {
       variant: `${policy.ttlMs}\u0000${policy.cacheScope}`,
       descriptor: (_kind, definition) => definition,
       page: (result) => view.finish(withCachePolicy(result, policy)),
     };
-    return listPage(view.server, view.lists, method, params.cursor, shape);
+    return listPage(call, view.server, view.lists, method, params.cursor, shape);
   };
 }
 
@@ -57,9 +59,19 @@ export const listResourceTemplates = modernPage('resources/templates/list');
 
 /** `completion/complete`: values for one argument of a prompt or a resource template. */
 export function complete(
-  _call: RequestCall,
+  call: RequestCall,
   params: CompleteParams,
   view: ModernServerView,
 ): Promise<WireResult> {
-  return completeArgument(view.server, params);
+  return completeArgument(call, view.server, params);
+}
+
+/** A list that shows each caller something else may only be cached by that caller. */
+function privateWhenVaried(
+  policy: CachePolicy,
+  view: ModernServerView,
+  method: ListMethod,
+): CachePolicy {
+  if (policy.cacheScope === 'private' || !listVariesByCaller(view.server, method)) return policy;
+  return { ...policy, cacheScope: 'private' };
 }

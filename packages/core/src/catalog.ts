@@ -1,4 +1,5 @@
 import type {
+  Principal,
   PromptDefinition,
   ResourceDefinition,
   ResourceTemplateDefinition,
@@ -6,24 +7,28 @@ import type {
 } from './definitions.js';
 import { compileArgumentValidator, type ArgumentValidator } from './inputValidation.js';
 import type { Provider } from './provider.js';
+import { compileTemplate, type CompiledTemplate } from './uriTemplate.js';
+import { isVisible, type Visibility, type VisibilityRules } from './visibility.js';
 
-export interface ToolEntry {
-  definition: ToolDefinition;
+/** What every catalog entry has: its descriptor, its provider, and who may see it. */
+interface Entry<D> {
+  definition: D;
   provider: Provider;
+  /** Who may see the entry; absent when everyone may. */
+  visible?: Visibility;
+}
+export interface ToolEntry extends Entry<ToolDefinition> {
   validate: ArgumentValidator;
 }
-export interface PromptEntry {
-  definition: PromptDefinition;
-  provider: Provider;
+export type PromptEntry = Entry<PromptDefinition>;
+export type ResourceEntry = Entry<ResourceDefinition>;
+export interface TemplateEntry extends Entry<ResourceTemplateDefinition> {
+  /** The compiled template of an entry with a visibility rule, to recognise its URIs. */
+  compiled?: CompiledTemplate;
 }
-export interface ResourceEntry {
-  definition: ResourceDefinition;
-  provider: Provider;
-}
-export interface TemplateEntry {
-  definition: ResourceTemplateDefinition;
-  provider: Provider;
-}
+
+/** The four lists of a catalog, by the name `Catalog` keeps them under. */
+export type CatalogList = 'tools' | 'prompts' | 'resources' | 'templates';
 
 /** One provider's lists, as last read. */
 export interface ProviderLists {
@@ -46,11 +51,13 @@ export class Catalog {
   private readonly toolIndex = new Map<string, ToolEntry>();
   private readonly promptIndex = new Map<string, PromptEntry>();
   private readonly resourceIndex = new Map<string, ResourceEntry>();
+  private readonly ruled = new Set<CatalogList>();
 
   constructor(
     providers: readonly Provider[],
     lists: ReadonlyMap<Provider, ProviderLists>,
     validators: ValidatorCache,
+    rules?: VisibilityRules,
   ) {
     const tools: ToolEntry[] = [];
     const prompts: PromptEntry[] = [];
@@ -61,23 +68,35 @@ export class Catalog {
       if (!list) continue;
       for (const definition of list.tools) {
         if (this.toolIndex.has(definition.name)) continue;
-        const entry = { definition, provider, validate: validators.get(provider, definition) };
+        const entry: ToolEntry = {
+          definition,
+          provider,
+          validate: validators.get(provider, definition),
+        };
+        this.rule(entry, 'tools', rules);
         this.toolIndex.set(definition.name, entry);
         tools.push(entry);
       }
       for (const definition of list.prompts) {
         if (this.promptIndex.has(definition.name)) continue;
-        const entry = { definition, provider };
+        const entry: PromptEntry = { definition, provider };
+        this.rule(entry, 'prompts', rules);
         this.promptIndex.set(definition.name, entry);
         prompts.push(entry);
       }
       for (const definition of list.resources) {
         if (this.resourceIndex.has(definition.uri)) continue;
-        const entry = { definition, provider };
+        const entry: ResourceEntry = { definition, provider };
+        this.rule(entry, 'resources', rules);
         this.resourceIndex.set(definition.uri, entry);
         resources.push(entry);
       }
-      for (const definition of list.templates) templates.push({ definition, provider });
+      for (const definition of list.templates) {
+        const entry: TemplateEntry = { definition, provider };
+        if (this.rule(entry, 'templates', rules))
+          entry.compiled = compileTemplate(definition.uriTemplate);
+        templates.push(entry);
+      }
     }
     this.tools = tools;
     this.prompts = prompts;
@@ -85,17 +104,57 @@ export class Catalog {
     this.templates = templates;
   }
 
+  /** The tool called `name`, whoever may see it (check `visible` with {@link seenBy}). */
   tool(name: string): ToolEntry | undefined {
     return this.toolIndex.get(name);
   }
 
+  /** The prompt called `name`, whoever may see it. */
   prompt(name: string): PromptEntry | undefined {
     return this.promptIndex.get(name);
   }
 
+  /** The resource at `uri`, whoever may see it. */
   resource(uri: string): ResourceEntry | undefined {
     return this.resourceIndex.get(uri);
   }
+
+  /** True when a list has visibility rules, so what it shows depends on the caller. */
+  variesByCaller(list: CatalogList): boolean {
+    return this.ruled.has(list);
+  }
+
+  /** True when `uri` is one of a template the caller may not see (and no template it may see). */
+  hidesTemplatedUri(uri: string, principal: Principal | undefined): boolean {
+    if (!this.ruled.has('templates')) return false;
+    let hidden = false;
+    for (const entry of this.templates) {
+      if (entry.compiled === undefined || entry.compiled.match(uri) === undefined) continue;
+      if (isVisible(entry.visible, principal)) return false;
+      hidden = true;
+    }
+    return hidden;
+  }
+
+  private rule(
+    entry: Entry<object>,
+    list: CatalogList,
+    rules: VisibilityRules | undefined,
+  ): boolean {
+    const visible = rules?.of(entry.definition);
+    if (visible === undefined) return false;
+    entry.visible = visible;
+    this.ruled.add(list);
+    return true;
+  }
+}
+
+/** The entry, when it exists and `principal` may see it. */
+export function seenBy<E extends { visible?: Visibility }>(
+  entry: E | undefined,
+  principal: Principal | undefined,
+): E | undefined {
+  return entry !== undefined && isVisible(entry.visible, principal) ? entry : undefined;
 }
 
 /**
@@ -121,4 +180,15 @@ export class ValidatorCache {
     this.byDefinition.set(definition, compiled);
     return compiled;
   }
+}
+
+/** Reads every list of a provider at once. */
+export async function readLists(provider: Provider): Promise<ProviderLists> {
+  const [tools, prompts, resources, templates] = await Promise.all([
+    provider.tools?.() ?? [],
+    provider.prompts?.() ?? [],
+    provider.resources?.() ?? [],
+    provider.resourceTemplates?.() ?? [],
+  ]);
+  return { tools, prompts, resources, templates };
 }

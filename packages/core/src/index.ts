@@ -7,8 +7,19 @@ export {
   type PromptSpec,
   type ServerCapabilitySet,
   type ServerChange,
+  type ResourceSpec,
+  type TemplateSpec,
 } from './server.js';
 export { createEndpoint, type EndpointOptions } from './endpoint.js';
+export {
+  isListResult,
+  type ListResult,
+  type McpCall,
+  type McpNext,
+  type McpResult,
+  type Middleware,
+} from './middleware.js';
+export { requireScopes, type Visibility } from './visibility.js';
 export type { Connection, Disposition, Endpoint, Exchange, Peer } from './transport.js';
 export type { EndpointFacts, EraAdapter, EraSession } from './era.js';
 export type { ListenOptions, ListeningServer } from './listening.js';

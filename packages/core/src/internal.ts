@@ -18,3 +18,4 @@ export { paginate, type Page } from './pagination.js';
 export { LazyAbortController } from './lazyAbort.js';
 export { InFlightExchanges } from './inFlightExchanges.js';
 export { CatalogMemo } from './catalogMemo.js';
+export { seenBy } from './catalog.js';

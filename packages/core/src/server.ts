@@ -8,18 +8,14 @@ import {
   type RoundResult,
   type ToolResult,
 } from '@rondo/protocol';
-import { Catalog, ValidatorCache, type ProviderLists } from './catalog.js';
+import { Catalog, ValidatorCache, readLists, seenBy, type ProviderLists } from './catalog.js';
 import type { HandlerContext } from './context.js';
 import type {
   CacheableMethod,
+  Principal,
   CachePolicy,
   CompletionRequest,
   CompletionResult,
-  Icon,
-  PromptArgument,
-  ResourceDefinition,
-  ResourceTemplateDefinition,
-  ToolAnnotations,
   ToolDefinition,
 } from './definitions.js';
 import {
@@ -37,68 +33,34 @@ import {
   type ToolHandler,
 } from './localProvider.js';
 import type { Provider, ProviderChange } from './provider.js';
-import { RequestStateSealer, type RequestStateOptions } from './requestState.js';
+import { RequestStateSealer } from './requestState.js';
 import { checkToolOutput } from './outputValidation.js';
+import type { Middleware } from './middleware.js';
 import { normaliseRound } from './rounds.js';
-import type { z } from 'zod';
+import type {
+  ArgsOf,
+  CachePolicyRule,
+  PromptSpec,
+  ResourceSpec,
+  ServerCapabilitySet,
+  ServerChange,
+  ServerInfo,
+  ServerOptions,
+  TemplateSpec,
+  ToolSpec,
+} from './serverTypes.js';
+import { VisibilityRules, isVisible } from './visibility.js';
 
-/** Who the server is, as told to clients. */
-export interface ServerInfo {
-  name: string;
-  version: string;
-  title?: string;
-  description?: string;
-  instructions?: string;
-  icons?: Icon[];
-  websiteUrl?: string;
-}
-
-export interface ServerOptions extends ServerInfo {
-  /** How requestState is sealed (key, lifetime). */
-  requestState?: RequestStateOptions;
-  /** The most rounds one request may take before it fails (default 10). */
-  roundLimit?: number;
-  /** Items per page of list results (default 100). */
-  pageSize?: number;
-  /** The cache policy of cacheable results when neither a rule nor a provider sets one. */
-  defaultCachePolicy?: CachePolicy;
-  /** Where the server's own diagnostics go (default: stderr). */
-  log?: (level: 'info' | 'warning' | 'error', message: string) => void;
-}
-
-export interface ToolSpec<S extends SchemaInput> {
-  description?: string;
-  title?: string;
-  input?: S;
-  output?: SchemaInput;
-  annotations?: ToolAnnotations;
-  icons?: Icon[];
-  _meta?: JsonObject;
-}
-
-type ArgsOf<S> = S extends z.ZodType ? z.output<S> : Record<string, unknown>;
-
-export interface PromptSpec {
-  description?: string;
-  title?: string;
-  arguments?: PromptArgument[];
-  icons?: Icon[];
-}
-
-type CachePolicyRule = CachePolicy | ((key: string | undefined) => CachePolicy | undefined);
-
-/** The capabilities a server's providers imply. */
-export interface ServerCapabilitySet {
-  tools: boolean;
-  prompts: boolean;
-  resources: boolean;
-  subscribe: boolean;
-  listChanged: boolean;
-  completions: boolean;
-}
-
-/** A change a server announces to every connected era adapter. */
-export type ServerChange = ProviderChange;
+export type {
+  ServerInfo,
+  ServerOptions,
+  ToolSpec,
+  PromptSpec,
+  ResourceSpec,
+  TemplateSpec,
+  ServerCapabilitySet,
+  ServerChange,
+} from './serverTypes.js';
 
 const EMPTY_SCHEMA: JsonObject = { type: 'object' };
 
@@ -121,8 +83,10 @@ export class RondoServer {
   private readonly providers: Provider[] = [this.local];
   private readonly lists = new Map<Provider, ProviderLists>();
   private readonly validators = new ValidatorCache();
+  private readonly visibility = new VisibilityRules();
   private readonly cacheRules = new Map<CacheableMethod, CachePolicyRule>();
   private readonly listeners = new Set<(change: ServerChange) => void>();
+  private readonly chain: Middleware[] = [];
   private readonly defaultCachePolicy: CachePolicy;
   private current: Catalog | undefined;
   private loading: Promise<void> | undefined;
@@ -154,6 +118,7 @@ export class RondoServer {
     if (spec.annotations !== undefined) definition.annotations = spec.annotations;
     if (spec.icons !== undefined) definition.icons = spec.icons;
     if (spec._meta !== undefined) definition._meta = spec._meta;
+    this.visibility.set(definition, spec.visible);
     if (spec.input && isZodSchema(spec.input)) {
       this.validators.override(definition, compileArgumentValidator(spec.input, `tool "${name}"`));
     }
@@ -168,7 +133,10 @@ export class RondoServer {
 
   /** Registers a prompt. */
   prompt(name: string, spec: PromptSpec, handler: PromptHandler): this {
-    this.local.addPrompt({ name, ...spec }, handler);
+    const { visible, ...described } = spec;
+    const definition = { name, ...described };
+    this.visibility.set(definition, visible);
+    this.local.addPrompt(definition, handler);
     return this;
   }
 
@@ -178,8 +146,11 @@ export class RondoServer {
   }
 
   /** Registers a concrete resource. */
-  resource(uri: string, spec: Omit<ResourceDefinition, 'uri'>, handler: ResourceHandler): this {
-    this.local.addResource({ uri, ...spec }, handler);
+  resource(uri: string, spec: ResourceSpec, handler: ResourceHandler): this {
+    const { visible, ...described } = spec;
+    const definition = { uri, ...described };
+    this.visibility.set(definition, visible);
+    this.local.addResource(definition, handler);
     return this;
   }
 
@@ -189,12 +160,11 @@ export class RondoServer {
   }
 
   /** Registers an RFC 6570 resource template; the handler gets the URI's variables. */
-  resourceTemplate(
-    uriTemplate: string,
-    spec: Omit<ResourceTemplateDefinition, 'uriTemplate'>,
-    handler: TemplateHandler,
-  ): this {
-    this.local.addTemplate({ uriTemplate, ...spec }, handler);
+  resourceTemplate(uriTemplate: string, spec: TemplateSpec, handler: TemplateHandler): this {
+    const { visible, ...described } = spec;
+    const definition = { uriTemplate, ...described };
+    this.visibility.set(definition, visible);
+    this.local.addTemplate(definition, handler);
     return this;
   }
 
@@ -213,6 +183,20 @@ export class RondoServer {
   cachePolicy(method: CacheableMethod, rule: CachePolicyRule): this {
     this.cacheRules.set(method, rule);
     return this;
+  }
+
+  /**
+   * Adds a middleware that runs around every request, in both eras and for every provider. The
+   * first one added is the outermost; see {@link Middleware}.
+   */
+  use(middleware: Middleware): this {
+    this.chain.push(middleware);
+    return this;
+  }
+
+  /** The middleware, outermost first. */
+  get middleware(): readonly Middleware[] {
+    return this.chain;
   }
 
   /** Adds a whole provider (a Prolog bridge, say). */
@@ -277,7 +261,7 @@ export class RondoServer {
     args: unknown,
     ctx: HandlerContext,
   ): Promise<RoundResult<ToolResult>> {
-    const entry = this.catalog.tool(name);
+    const entry = seenBy(this.catalog.tool(name), ctx.principal);
     if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
     const given = args === undefined ? {} : args;
     if (typeof given !== 'object' || given === null || Array.isArray(given)) {
@@ -310,7 +294,7 @@ export class RondoServer {
     args: Record<string, string>,
     ctx: HandlerContext,
   ): Promise<RoundResult<PromptResult>> {
-    const entry = this.catalog.prompt(name);
+    const entry = seenBy(this.catalog.prompt(name), ctx.principal);
     if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`, { name });
     for (const argument of entry.definition.arguments ?? []) {
       if (argument.required && args[argument.name] === undefined) {
@@ -330,6 +314,9 @@ export class RondoServer {
   ): Promise<RoundResult<ResourceResult> | undefined> {
     const catalog = this.catalog;
     const exact = catalog.resource(uri);
+    // A hidden resource or template reads as one nobody has.
+    if (exact !== undefined && !isVisible(exact.visible, ctx.principal)) return undefined;
+    if (exact === undefined && catalog.hidesTemplatedUri(uri, ctx.principal)) return undefined;
     const candidates = exact
       ? [exact.provider]
       : [...new Set(catalog.templates.map((t) => t.provider))];
@@ -340,13 +327,22 @@ export class RondoServer {
     return undefined;
   }
 
-  /** Completes an argument; no completion known gives an empty list. */
-  async complete(request: CompletionRequest): Promise<CompletionResult> {
+  /** Completes an argument; no completion known (or a prompt or template the caller may not see) gives an empty list. */
+  async complete(request: CompletionRequest, principal?: Principal): Promise<CompletionResult> {
+    if (!this.isReady) await this.ready();
+    if (!this.completesFor(request.ref, principal)) return { values: [] };
     for (const provider of this.providers) {
       const answer = await provider.complete?.(request);
       if (answer) return { ...answer, values: answer.values.slice(0, 100) };
     }
     return { values: [] };
+  }
+
+  private completesFor(ref: CompletionRequest['ref'], principal: Principal | undefined): boolean {
+    const catalog = this.catalog;
+    if (ref.type === 'ref/prompt') return isVisible(catalog.prompt(ref.name)?.visible, principal);
+    const template = catalog.templates.find((t) => t.definition.uriTemplate === ref.uri);
+    return template === undefined || isVisible(template.visible, principal);
   }
 
   /** The cache policy of a cacheable result: a rule set on the server, then the providers', then the default. */
@@ -373,7 +369,7 @@ export class RondoServer {
   private async applyChange(provider: Provider, change: ProviderChange): Promise<void> {
     if (change.kind !== 'resource' && this.lists.has(provider)) {
       this.lists.set(provider, await readLists(provider));
-      this.current = new Catalog(this.providers, this.lists, this.validators);
+      this.current = new Catalog(this.providers, this.lists, this.validators, this.visibility);
     }
     for (const listener of this.listeners) listener(change);
   }
@@ -382,16 +378,6 @@ export class RondoServer {
     for (const provider of this.providers) {
       if (!this.lists.has(provider)) this.lists.set(provider, await readLists(provider));
     }
-    this.current = new Catalog(this.providers, this.lists, this.validators);
+    this.current = new Catalog(this.providers, this.lists, this.validators, this.visibility);
   }
-}
-
-async function readLists(provider: Provider): Promise<ProviderLists> {
-  const [tools, prompts, resources, templates] = await Promise.all([
-    provider.tools?.() ?? [],
-    provider.prompts?.() ?? [],
-    provider.resources?.() ?? [],
-    provider.resourceTemplates?.() ?? [],
-  ]);
-  return { tools, prompts, resources, templates };
 }

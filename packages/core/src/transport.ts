@@ -39,6 +39,8 @@ export interface Exchange {
   readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
   /** The principal the transport authenticated, if any. */
   readonly principal?: Principal;
+  /** The id the transport keeps this connection's session under (an HTTP `Mcp-Session-Id`), if any. */
+  readonly sessionId?: string;
 }
 
 /** The far end of a connection, for messages not tied to an inbound one. */

@@ -120,6 +120,7 @@ export class HttpDriver extends BaseDriver implements TransportDriver {
   /** The POST of each request, by id, so that its response can be closed. */
   private readonly requests = new Map<unknown, AbortController>();
   private readonly reading = new Set<Promise<void>>();
+  private readonly readers = new Set<ReadableStreamDefaultReader<Uint8Array>>();
 
   constructor(private readonly url: string) {
     super();
@@ -141,6 +142,7 @@ export class HttpDriver extends BaseDriver implements TransportDriver {
 
   async close(): Promise<void> {
     this.abort.abort();
+    for (const reader of this.readers) reader.cancel().catch(() => undefined);
     await Promise.allSettled([...this.reading]);
   }
 
@@ -199,9 +201,14 @@ export class HttpDriver extends BaseDriver implements TransportDriver {
     }
     const body = response.body;
     if (!body) return;
+    // An explicit reader, so close() can cancel a stream whose abort raced its end.
+    const reader = body.getReader();
+    this.readers.add(reader);
     const decoder = new TextDecoder();
     let buffer = '';
-    for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    for (;;) {
+      const { done, value: chunk } = await reader.read();
+      if (done) break;
       buffer += decoder.decode(chunk, { stream: true }).replace(/\r\n/g, '\n');
       let end: number;
       while ((end = buffer.indexOf('\n\n')) >= 0) {

@@ -16,6 +16,7 @@ import type { HandlerContext, LogLevel } from '../context.js';
 import type { Principal } from '../definitions.js';
 import { ClientRequestError } from '../errors.js';
 import { LazyAbortController } from '../lazyAbort.js';
+import { runMiddleware, type McpCall, type Middleware } from '../middleware.js';
 import type { Exchange } from '../transport.js';
 import { LOG_LEVEL_RANK } from './logLevels.js';
 
@@ -50,6 +51,7 @@ export interface RequestAttachment {
 }
 
 const NO_RESPONSES: Readonly<Record<string, InputResponseValue>> = Object.freeze({});
+const NO_MIDDLEWARE: readonly Middleware[] = Object.freeze([]);
 
 /**
  * One request in flight, whatever its era, and the context its handler gets. Its abort signal is
@@ -58,12 +60,14 @@ const NO_RESPONSES: Readonly<Record<string, InputResponseValue>> = Object.freeze
  * listener for the exchange's abort (`handleEvent`), so it costs one object rather than a
  * controller plus closures.
  */
-export class RequestCall implements HandlerContext {
+export class RequestCall implements HandlerContext, McpCall {
   readonly id: RequestId;
   readonly method: string;
-  /** The request's raw params (`{}` when absent); handlers get the validated value separately. */
-  readonly params: Record<string, unknown>;
+  /** The request's params (`{}` when absent); validated ones once the pipeline checked them. */
+  params: Record<string, unknown>;
   readonly principal: Principal | undefined;
+  /** The server's middleware, outermost first; set by the pipeline. */
+  middleware: readonly Middleware[] = NO_MIDDLEWARE;
   inputResponses: Readonly<Record<string, InputResponseValue>> = NO_RESPONSES;
   requestState: Json | undefined = undefined;
   round = 1;
@@ -99,6 +103,22 @@ export class RequestCall implements HandlerContext {
 
   get clientInfo(): { name: string; version: string } | undefined {
     return this.setup.clientInfo;
+  }
+
+  get headers(): Exchange['headers'] {
+    return this.exchange.headers;
+  }
+
+  get sessionId(): string | undefined {
+    return this.exchange.sessionId;
+  }
+
+  /**
+   * Runs one era-neutral step of the request (the handler of a round, a list page, a completion)
+   * inside the server's middleware; without middleware it is the step itself.
+   */
+  intercept<T>(step: () => Promise<T>): Promise<T> {
+    return this.middleware.length === 0 ? step() : runMiddleware(this.middleware, this, step);
   }
 
   /** Aborted when the client cancels, the connection closes or the exchange's peer goes away. */

@@ -24,6 +24,7 @@ export {
 export {
   completeArgument,
   listPage,
+  listVariesByCaller,
   type CompleteParams,
   type DescriptorKind,
   type ListMethod,

@@ -1,7 +1,10 @@
 import { withSerializedJson } from '@rondo/protocol';
-import type { Catalog } from '../catalog.js';
+import type { Catalog, CatalogList } from '../catalog.js';
 import type { CatalogMemo } from '../catalogMemo.js';
-import type { CompletionRequest } from '../definitions.js';
+import type { CompletionRequest, Principal } from '../definitions.js';
+import { isListResult, type ListResult, type McpResult } from '../middleware.js';
+import { isVisible, type Visibility } from '../visibility.js';
+import type { RequestCall } from './call.js';
 import { paginate } from '../pagination.js';
 import type { RondoServer } from '../server.js';
 import type { WireResult } from './pipeline.js';
@@ -16,17 +19,17 @@ export type DescriptorKind = 'tool' | 'prompt' | 'resource' | 'resourceTemplate'
 interface ListKind {
   readonly member: string;
   readonly kind: DescriptorKind;
-  entries(catalog: Catalog): readonly { definition: object }[];
+  readonly list: CatalogList;
 }
 
 const LISTS: Readonly<Record<ListMethod, ListKind>> = {
-  'tools/list': { member: 'tools', kind: 'tool', entries: (c) => c.tools },
-  'prompts/list': { member: 'prompts', kind: 'prompt', entries: (c) => c.prompts },
-  'resources/list': { member: 'resources', kind: 'resource', entries: (c) => c.resources },
+  'tools/list': { member: 'tools', kind: 'tool', list: 'tools' },
+  'prompts/list': { member: 'prompts', kind: 'prompt', list: 'prompts' },
+  'resources/list': { member: 'resources', kind: 'resource', list: 'resources' },
   'resources/templates/list': {
     member: 'resourceTemplates',
     kind: 'resourceTemplate',
-    entries: (c) => c.templates,
+    list: 'templates',
   },
 };
 
@@ -38,28 +41,64 @@ export interface PageShape {
   page(result: WireResult): WireResult;
 }
 
+/** True when what a list shows depends on the caller (some entry has a visibility rule). */
+export function listVariesByCaller(server: RondoServer, method: ListMethod): boolean {
+  return server.catalog.variesByCaller(LISTS[method].list);
+}
+
 /**
- * One page of a catalog list, in catalog (registration) order so pages are deterministic. A page is
- * built, shaped and serialised once per catalog, variant and cursor, then reused as it is.
+ * One page of a catalog list, in catalog (registration) order so pages are deterministic, with
+ * only the entries the caller may see. Middleware sees the page's descriptors and may return
+ * others. A page is shaped and serialised once per catalog, variant, visible set and cursor, then
+ * reused as it is, unless middleware changed it.
  */
-export function listPage(
+export async function listPage(
+  call: RequestCall,
   server: RondoServer,
   memo: CatalogMemo<WireResult>,
   method: ListMethod,
   cursor: string | undefined,
   shape: PageShape,
-): WireResult {
+): Promise<WireResult> {
   const list = LISTS[method];
   const catalog = server.catalog;
-  const key = `${method}\u0000${shape.variant}\u0000${String(cursor)}`;
-  return memo.get(catalog, key, () => {
-    const page = paginate(list.entries(catalog), cursor, server.pageSize);
+  const { entries, signature } = visibleEntries(catalog, list.list, call.principal);
+  const key = `${method}\u0000${shape.variant}\u0000${signature}\u0000${String(cursor)}`;
+  const finish = (page: ListResult): WireResult => {
     const result: WireResult = {
-      [list.member]: page.items.map((entry) => shape.descriptor(list.kind, entry.definition)),
+      [list.member]: page.items.map((definition) => shape.descriptor(list.kind, definition)),
     };
     if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
     return withSerializedJson(shape.page(result));
+  };
+  const pageOf = (): ListResult => {
+    const page = paginate(entries, cursor, server.pageSize);
+    const items = page.items.map((entry) => entry.definition);
+    return page.nextCursor === undefined ? { items } : { items, nextCursor: page.nextCursor };
+  };
+  if (call.middleware.length === 0) return memo.get(catalog, key, () => finish(pageOf()));
+  const original = pageOf();
+  const seen = await call.intercept(async (): Promise<McpResult> => original);
+  if (seen === original) return memo.get(catalog, key, () => finish(original));
+  if (!isListResult(seen)) throw new Error(`a middleware answered ${method} with no list page`);
+  return finish(seen);
+}
+
+/** The entries of a list the caller may see, and a key naming which those are. */
+function visibleEntries(
+  catalog: Catalog,
+  list: CatalogList,
+  principal: Principal | undefined,
+): { entries: readonly { definition: object; visible?: Visibility }[]; signature: string } {
+  const all: readonly { definition: object; visible?: Visibility }[] = catalog[list];
+  if (!catalog.variesByCaller(list)) return { entries: all, signature: '' };
+  const shown: { definition: object; visible?: Visibility }[] = [];
+  let signature = '';
+  all.forEach((entry, index) => {
+    if (isVisible(entry.visible, principal)) shown.push(entry);
+    else signature += `${index},`;
   });
+  return { entries: shown, signature };
 }
 
 /** The params of `completion/complete` as both eras' schemas accept them. */
@@ -71,6 +110,7 @@ export interface CompleteParams {
 
 /** Answers `completion/complete` with the values for one argument of a prompt or template. */
 export async function completeArgument(
+  call: RequestCall,
   server: RondoServer,
   params: CompleteParams,
 ): Promise<WireResult> {
@@ -83,7 +123,7 @@ export async function completeArgument(
     argument: { name: argument.name, value: argument.value },
   };
   if (context?.arguments !== undefined) request.context = { arguments: context.arguments };
-  const completion = await server.complete(request);
+  const completion = await call.intercept(() => server.complete(request, call.principal));
   const wire: WireResult = { values: completion.values };
   if (completion.total !== undefined) wire.total = completion.total;
   if (completion.hasMore !== undefined) wire.hasMore = completion.hasMore;

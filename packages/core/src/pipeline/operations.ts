@@ -9,6 +9,7 @@ import {
   type RoundResult,
   type ToolResult,
 } from '@rondo/protocol';
+import { normaliseRound } from '../rounds.js';
 import type { RondoServer } from '../server.js';
 import type { RequestCall } from './call.js';
 import type { WireResult } from './pipeline.js';
@@ -41,7 +42,8 @@ export interface ResourceCall extends JsonObject {
 /** `tools/call`: unknown tool -32602; bad arguments and handler failures an `isError` result. */
 export const CALL_TOOL: RoundOperation<ToolResult, NamedCall> = {
   method: 'tools/call',
-  invoke: (server, call, { name, arguments: args }) => server.callTool(name, args, call),
+  invoke: (server, call, { name, arguments: args }) =>
+    intercepted(call, () => server.callTool(name, args, call)),
   toWire: (result) => toolResultToWire(result),
 };
 
@@ -49,16 +51,29 @@ export const CALL_TOOL: RoundOperation<ToolResult, NamedCall> = {
 export const GET_PROMPT: RoundOperation<PromptResult, NamedCall> = {
   method: 'prompts/get',
   invoke: (server, call, { name, arguments: args }) =>
-    server.getPrompt(name, args as Record<string, string>, call),
+    intercepted(call, () => server.getPrompt(name, args as Record<string, string>, call)),
   toWire: (result) => promptResultToWire(result),
 };
 
 /** `resources/read`: `undefined` when no provider has the resource. */
 export const READ_RESOURCE: RoundOperation<ResourceResult, ResourceCall> = {
   method: 'resources/read',
-  invoke: (server, call, { uri }) => server.readResource(uri, call),
+  invoke: (server, call, { uri }) => intercepted(call, () => server.readResource(uri, call)),
   toWire: (result) => resourceResultToWire(result),
 };
+
+/**
+ * One round inside the middleware: each round of a multi-round request is a call middleware
+ * sees (with its round number), and a plain result middleware returns counts as complete.
+ */
+async function intercepted<R extends { kind: string }>(
+  call: RequestCall,
+  round: () => Promise<RoundResult<R> | undefined>,
+): Promise<RoundResult<R> | undefined> {
+  if (call.middleware.length === 0) return round();
+  const outcome = await call.intercept(round);
+  return outcome === undefined ? undefined : normaliseRound(outcome);
+}
 
 /** The identity of a named call from its validated params (arguments `{}` when absent). */
 export function namedCall(params: {

@@ -38,6 +38,11 @@ export interface EraMethod<S, P = never> {
   readonly requires?: RequiredCapability;
   /** The request stays open until the client or the connection ends it (not counted in flight). */
   readonly longLived?: boolean;
+  /**
+   * The handler runs its era-neutral steps through `call.intercept` itself (round methods, lists,
+   * completion), so middleware sees canonical results; otherwise the whole handler is wrapped.
+   */
+  readonly intercepts?: boolean;
 }
 
 /** What only an era knows, plugged into the one {@link RequestPipeline}. */
@@ -157,7 +162,12 @@ export class RequestPipeline<S> {
     }
     const checked = parseRequestParams(method.params, call.params);
     if (!checked.ok) throw invalidParams(call.method, checked.message);
-    return method.handle(call, checked.value as never, this.rules.scope);
+    const params = checked.value as Record<string, unknown>;
+    call.params = params;
+    call.middleware = server.middleware;
+    const scope = this.rules.scope;
+    if (method.intercepts) return method.handle(call, params as never, scope);
+    return call.intercept(() => method.handle(call, params as never, scope));
   }
 
   private receiveNotification(notification: JsonRpcNotification): void {

@@ -1,0 +1,92 @@
+import type { JsonObject } from '@rondo/protocol';
+import type { z } from 'zod';
+import type {
+  CachePolicy,
+  Icon,
+  PromptArgument,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  ToolAnnotations,
+} from './definitions.js';
+import type { SchemaInput } from './inputValidation.js';
+import type { ProviderChange } from './provider.js';
+import type { RequestStateOptions } from './requestState.js';
+import type { Visibility } from './visibility.js';
+
+/** Who the server is, as told to clients. */
+export interface ServerInfo {
+  name: string;
+  version: string;
+  title?: string;
+  description?: string;
+  instructions?: string;
+  icons?: Icon[];
+  websiteUrl?: string;
+}
+
+export interface ServerOptions extends ServerInfo {
+  /** How requestState is sealed (key, lifetime). */
+  requestState?: RequestStateOptions;
+  /** The most rounds one request may take before it fails (default 10). */
+  roundLimit?: number;
+  /** Items per page of list results (default 100). */
+  pageSize?: number;
+  /** The cache policy of cacheable results when neither a rule nor a provider sets one. */
+  defaultCachePolicy?: CachePolicy;
+  /** Where the server's own diagnostics go (default: stderr). */
+  log?: (level: 'info' | 'warning' | 'error', message: string) => void;
+}
+
+/** How a tool is registered with `server.tool(name, spec, handler)`. */
+export interface ToolSpec<S extends SchemaInput> {
+  description?: string;
+  title?: string;
+  input?: S;
+  output?: SchemaInput;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  _meta?: JsonObject;
+  /** Who may see the tool; hidden, it is left out of lists and answers like an unknown tool. */
+  visible?: Visibility;
+}
+
+/** The arguments a handler of a tool with input schema `S` receives. */
+export type ArgsOf<S> = S extends z.ZodType ? z.output<S> : Record<string, unknown>;
+
+/** How a prompt is registered with `server.prompt(name, spec, handler)`. */
+export interface PromptSpec {
+  description?: string;
+  title?: string;
+  arguments?: PromptArgument[];
+  icons?: Icon[];
+  /** Who may see the prompt; hidden, it is left out of lists and answers like an unknown prompt. */
+  visible?: Visibility;
+}
+
+/** How a resource is registered with `server.resource(uri, spec, handler)`. */
+export type ResourceSpec = Omit<ResourceDefinition, 'uri'> & {
+  /** Who may see the resource; hidden, it is left out of lists and reads as not found. */
+  visible?: Visibility;
+};
+
+/** How a template is registered with `server.resourceTemplate(template, spec, handler)`. */
+export type TemplateSpec = Omit<ResourceTemplateDefinition, 'uriTemplate'> & {
+  /** Who may see the template; hidden, its URIs read as not found. */
+  visible?: Visibility;
+};
+
+/** A server's cache policy for one method: fixed, or by key (a resource URI). */
+export type CachePolicyRule = CachePolicy | ((key: string | undefined) => CachePolicy | undefined);
+
+/** The capabilities a server's providers imply. */
+export interface ServerCapabilitySet {
+  tools: boolean;
+  prompts: boolean;
+  resources: boolean;
+  subscribe: boolean;
+  listChanged: boolean;
+  completions: boolean;
+}
+
+/** A change a server announces to every connected era adapter. */
+export type ServerChange = ProviderChange;
