@@ -8,6 +8,32 @@ export {
   type ServerCapabilitySet,
   type ServerChange,
 } from './server.js';
+export {
+  text,
+  error,
+  results,
+  structured,
+  resourceLink,
+  image,
+  audio,
+  embeddedResource,
+  message,
+  messages,
+  contents,
+  textContent,
+  blobContent,
+  complete,
+  inputRequired,
+  assertInputRequired,
+  inputRequest,
+  formElicitation,
+  urlElicitation,
+  sampling,
+  roots,
+  accept,
+  decline,
+  cancel,
+} from '@rondo/protocol';
 export { createEndpoint, type EndpointOptions } from './endpoint.js';
 export type { Connection, Disposition, Endpoint, Exchange, Peer } from './transport.js';
 export type { EndpointFacts, EraAdapter, EraSession } from './era.js';
