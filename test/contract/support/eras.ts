@@ -1,5 +1,5 @@
 import type { WireMessage, WireParams } from '../../stdio/support/wire.js';
-import { WireValidator } from '../../stdio/support/wireSchema.js';
+import { WireValidator } from '../../support/specSchemas.js';
 import type { TransportDriver } from './transports.js';
 
 /** The eras the contract suite speaks, each at one revision. */
