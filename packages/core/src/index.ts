@@ -10,6 +10,32 @@ export {
   type ResourceSpec,
   type TemplateSpec,
 } from './server.js';
+export {
+  text,
+  error,
+  results,
+  structured,
+  resourceLink,
+  image,
+  audio,
+  embeddedResource,
+  message,
+  messages,
+  contents,
+  textContent,
+  blobContent,
+  complete,
+  inputRequired,
+  assertInputRequired,
+  inputRequest,
+  formElicitation,
+  urlElicitation,
+  sampling,
+  roots,
+  accept,
+  decline,
+  cancel,
+} from '@rondo/protocol';
 export { createEndpoint, type EndpointOptions } from './endpoint.js';
 export {
   isListResult,

@@ -1,8 +1,4 @@
-import { legacyEra } from '@rondo/adapter-2025';
-import { modernEra } from '@rondo/adapter-2026';
-import { createEndpoint, createServer } from '@rondo/core';
-import { text } from '@rondo/protocol';
-import { serve, TRANSPORTS, type Transport } from '@rondo/server';
+import { createServer, serve, text, TRANSPORTS, type Transport } from '@rondo/server';
 
 const server = createServer({ name: 'greeter', version: '1.0.0' }).tool(
   'greet',
@@ -12,13 +8,12 @@ const server = createServer({ name: 'greeter', version: '1.0.0' }).tool(
   },
   ({ name }) => text(`Hello, ${String(name)}!`),
 );
-const endpoint = createEndpoint(server, { modern: modernEra(), legacy: legacyEra() });
 
 // TRANSPORT=stdio|http|ws picks the transport (http here by default); PORT=0 picks a free port.
 const transport = (process.env.TRANSPORT ?? 'http') as Transport;
 if (!TRANSPORTS.includes(transport))
   throw new Error(`TRANSPORT must be one of ${TRANSPORTS.join(', ')}`);
-const running = await serve(endpoint, {
+const running = await serve(server, {
   transport,
   port: Number(process.env.PORT ?? 3000),
   stopOnSignals: ['SIGINT', 'SIGTERM'],
@@ -27,5 +22,5 @@ const running = await serve(endpoint, {
 const say = transport === 'stdio' ? console.error : console.log;
 say(`greeter: serving ${transport}${running.url ? ` at ${running.url}` : ''}`);
 
-await running.closed; // a signal arrived (or, on stdio, stdin ended)
-await endpoint.close();
+// A signal arrived (or, on stdio, stdin ended): the transport and the server are closed.
+await running.closed;

@@ -1,7 +1,13 @@
-import type { Endpoint, ListeningServer } from '@rondo/core';
+import {
+  ConfigurationError,
+  type Endpoint,
+  type ListeningServer,
+  type RondoServer,
+} from '@rondo/core';
 import type { ServeHttpOptions } from '@rondo/transport-http';
 import type { StdioOptions } from '@rondo/transport-stdio';
 import type { ServeOptions as ServeWebSocketOptions } from '@rondo/transport-ws';
+import { composeEndpoint, isEndpoint, type Servable, type ServeEras } from './eras.js';
 
 /** The transports {@link serve} can start. */
 export type Transport = 'stdio' | 'http' | 'ws';
@@ -37,6 +43,12 @@ export type ServeOnOptions<T extends Transport> = ServeCommonOptions & { transpo
 /** The options of {@link serve}: `transport` picks the transport and the options it takes. */
 export type ServeOptions = ServeOnOptions<'stdio'> | ServeOnOptions<'http'> | ServeOnOptions<'ws'>;
 
+/** What {@link serve} accepts with a server rather than an endpoint: the eras to compose it with. */
+export interface ServeServerOptions {
+  /** Both eras by default; see {@link ServeEras}. */
+  eras?: ServeEras;
+}
+
 /** A server {@link serve} started on the transport `T`. */
 export interface RunningServer<T extends Transport = Transport> {
   /** The transport it serves on. */
@@ -45,7 +57,8 @@ export interface RunningServer<T extends Transport = Transport> {
   readonly url: T extends 'stdio' ? undefined : string;
   /**
    * Resolves once the server has stopped: on stdio when input has ended and the requests in
-   * flight were answered, on every transport after {@link close}. The endpoint stays open.
+   * flight were answered, on every transport after {@link close}. An endpoint the caller handed
+   * over stays open; one {@link serve} composed from a server is closed (its providers too) first.
    */
   readonly closed: Promise<void>;
   /** Stops serving (aborting work in flight) and resolves like {@link closed}. */
@@ -53,26 +66,51 @@ export interface RunningServer<T extends Transport = Transport> {
 }
 
 /**
- * Serves an endpoint on the transport `options.transport` names, once its providers are ready.
- * The network transports are loaded only when asked for, so a stdio server never loads `ws`.
- * Closing the server leaves the endpoint open: close it after `closed` resolves.
+ * Serves a server on the transport `options.transport` names, once its providers are ready. A
+ * {@link RondoServer} is composed with both eras (`options.eras` leaves one out or passes its
+ * options) and closed with the transport; an {@link Endpoint} is served as it is and left open:
+ * close it after `closed` resolves. The network transports are loaded only when asked for, so a
+ * stdio server never loads `ws`.
  *
  * ```ts
- * const server = await serve(endpoint, { transport: 'http', port: 8080 });
- * console.error(`listening at ${server.url}`);
+ * const running = await serve(server, { transport: 'http', port: 8080 });
+ * console.error(`listening at ${running.url}`);
  * ```
  */
-export async function serve<T extends Transport>(
+export function serve<T extends Transport>(
+  server: RondoServer,
+  options: ServeOnOptions<T> & ServeServerOptions,
+): Promise<RunningServer<T>>;
+export function serve<T extends Transport>(
   endpoint: Endpoint,
   options: ServeOnOptions<T>,
+): Promise<RunningServer<T>>;
+export async function serve<T extends Transport>(
+  servable: Servable,
+  options: ServeOnOptions<T> & ServeServerOptions,
 ): Promise<RunningServer<T>> {
-  await endpoint.ready();
-  // `options.transport` is `T`, so the server start() picks serves on `T`.
-  const running = (await start(endpoint, options as ServeOptions)) as RunningServer<T>;
+  const { eras, ...rest } = options;
+  const owned = !isEndpoint(servable);
+  if (!owned && eras)
+    throw new ConfigurationError('serve: `eras` applies to a server; an endpoint has its eras');
+  const endpoint = owned ? composeEndpoint(servable, eras) : servable;
+  let started: RunningServer<T>;
+  try {
+    await endpoint.ready();
+    // `options.transport` is `T`, so the server start() picks serves on `T`.
+    started = (await start(endpoint, rest as ServeOptions)) as RunningServer<T>;
+  } catch (failure) {
+    // Nobody else holds an endpoint composed here: its providers must not outlive the failure.
+    if (owned) await endpoint.close();
+    throw failure;
+  }
+  const running = owned ? closingToo(started, endpoint) : started;
   for (const signal of options.stopOnSignals ?? []) {
-    const stop = (): void => void running.close();
+    // A failure to close reaches whoever awaits `closed`; the signal handler only starts it.
+    const stop = (): void => void running.close().catch(() => undefined);
+    const release = (): void => void process.off(signal, stop);
     process.once(signal, stop);
-    void running.closed.then(() => process.off(signal, stop));
+    void running.closed.then(release, release);
   }
   return running;
 }
@@ -113,5 +151,24 @@ function untilClosed(transport: Transport, listening: ListeningServer): RunningS
     url: listening.url,
     closed,
     close: () => (closing ??= listening.close().finally(resolveClosed)),
+  };
+}
+
+/** `running`, with `endpoint` closed once the transport has stopped, before `closed` resolves. */
+function closingToo<T extends Transport>(
+  running: RunningServer<T>,
+  endpoint: Endpoint,
+): RunningServer<T> {
+  const closed = running.closed.then(() => endpoint.close());
+  // Whoever awaits `closed` or `close()` sees a failure to close; nobody awaiting is not a crash.
+  closed.catch(() => undefined);
+  return {
+    transport: running.transport,
+    url: running.url,
+    closed,
+    close: async () => {
+      await running.close();
+      return closed;
+    },
   };
 }

@@ -56,7 +56,7 @@ async function served(options: ServeOptions) {
   };
 }
 
-describe('serve', () => {
+describe('serve(endpoint)', () => {
   it('serves stdio on the given streams, and closed resolves at end of input', async () => {
     const input = new PassThrough();
     const output = new PassThrough();
@@ -124,6 +124,15 @@ describe('the @rondo/server README', () => {
 
   it('shows examples/greeter.ts as it is', () => {
     expect(example).toBe(readFileSync(`${packageDir}examples/greeter.ts`, 'utf8'));
+  });
+
+  it('shows a package.json that makes the example an ES module depending on @rondo/server', () => {
+    const readme = readFileSync(`${packageDir}README.md`, 'utf8');
+    const manifest = /```json\n([\s\S]*?)```/.exec(readme)?.[1] ?? '{}';
+    expect(JSON.parse(manifest)).toEqual({
+      type: 'module',
+      dependencies: { '@rondo/server': expect.any(String) },
+    });
   });
 
   it('runs its example on stdio: answers, then exits 0 at end of input', async () => {
