@@ -45,6 +45,16 @@ export {
   type ToolDefinition,
   type Provider,
   type Endpoint,
+  isListResult,
+  requireScopes,
+  type ListResult,
+  type McpCall,
+  type McpNext,
+  type McpResult,
+  type Middleware,
+  type Visibility,
+  type ResourceSpec,
+  type TemplateSpec,
 } from '@rondo/core';
 export {
   text,

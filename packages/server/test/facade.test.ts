@@ -39,25 +39,62 @@ function greeterProcess() {
   };
 }
 
-describe('serve(server) over stdio, in a child process', () => {
-  it('answers the official v2 client in the modern era (2026-07-28)', async () => {
-    const client = await connectModern(new ModernStdioTransport(greeterProcess()));
+/** Collects what a stdio client transport's server process writes on stderr. */
+function stderrOf(transport: { readonly stderr: unknown }): () => string {
+  let written = '';
+  const stream = transport.stderr as NodeJS.ReadableStream | null;
+  stream?.on('data', (chunk: Buffer) => (written += chunk.toString('utf8')));
+  return () => written;
+}
+
+/** What the example's middleware logged for calls of `tool`, as `<era> <method>` lines. */
+function logged(stderr: string, tool: string): string[] {
+  return stderr
+    .split('\n')
+    .filter((line) => line.endsWith(` ${tool}`))
+    .map((line) => line.replace(/^greeter: /, '').replace(` ${tool}`, ''));
+}
+
+/** The JSON-RPC code an official client's rejected call carries. */
+async function codeOf(call: Promise<unknown>): Promise<unknown> {
+  try {
+    await call;
+    return undefined;
+  } catch (failure) {
+    return (failure as { code?: unknown }).code;
+  }
+}
+
+describe('the README server (middleware refusing one tool) over stdio, in a child process', () => {
+  it('answers the official v2 client in the modern era (2026-07-28), refusing shout', async () => {
+    const transport = new ModernStdioTransport(greeterProcess());
+    const stderr = stderrOf(transport);
+    const client = await connectModern(transport);
     try {
       expect(client.getProtocolEra()).toBe('modern');
       expect(await greeting(client, 'Ada')).toBe('Hello, Ada!');
+      expect(await codeOf(client.callTool({ name: 'shout' }))).toBe(-32602);
     } finally {
       await client.close();
     }
+    expect(logged(stderr(), 'greet')).toEqual(['modern tools/call']);
+    expect(logged(stderr(), 'shout')).toEqual(['modern tools/call']);
   });
 
-  it('answers the official v1 SDK client in the legacy era (initialize)', async () => {
-    const client = await connectLegacy(new LegacyStdioTransport(greeterProcess()));
+  it('answers the official v1 SDK client in the legacy era (2025-11-25), refusing shout', async () => {
+    const transport = new LegacyStdioTransport(greeterProcess());
+    const stderr = stderrOf(transport);
+    const client = await connectLegacy(transport);
     try {
       expect(client.getServerVersion()).toMatchObject({ name: 'greeter' });
       expect(await greeting(client, 'Grace')).toBe('Hello, Grace!');
+      expect(await codeOf(client.callTool({ name: 'shout' }))).toBe(-32602);
     } finally {
       await client.close();
     }
+    expect(stderr()).toContain('greeter: legacy initialize');
+    expect(logged(stderr(), 'greet')).toEqual(['legacy tools/call']);
+    expect(logged(stderr(), 'shout')).toEqual(['legacy tools/call']);
   });
 });
 
