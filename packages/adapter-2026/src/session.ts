@@ -106,13 +106,21 @@ class ModernRules implements EraRules<ModernServerView> {
   }
 }
 
+/** The rules of each server view, shared by its connections (they hold no per-connection state). */
+const rulesOf = new WeakMap<ModernServerView, ModernRules>();
+
 /** The modern era on one connection: the core pipeline with the modern rules. */
 export class ModernSession implements EraSession {
   readonly stateful = false;
   private readonly pipeline: RequestPipeline<ModernServerView>;
 
   constructor(view: ModernServerView) {
-    this.pipeline = new RequestPipeline(view.server, new ModernRules(view));
+    let rules = rulesOf.get(view);
+    if (rules === undefined) {
+      rules = new ModernRules(view);
+      rulesOf.set(view, rules);
+    }
+    this.pipeline = new RequestPipeline(view.server, rules);
   }
 
   get inFlight(): number {

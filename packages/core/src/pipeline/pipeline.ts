@@ -137,6 +137,8 @@ export class RequestPipeline<S> {
     let answer: JsonRpcMessage;
     let disposition: Disposition | undefined;
     try {
+      // Even a settled promise costs a microtask turn to await: skip it once the catalog is loaded.
+      if (!this.server.isReady) await this.server.ready();
       const result = await this.handle(call, method);
       answer = { jsonrpc: '2.0', id: call.id, result: this.rules.finish(result, call) };
     } catch (failure) {
@@ -150,10 +152,8 @@ export class RequestPipeline<S> {
     call.answer(call.cancelled ? undefined : answer, disposition);
   }
 
-  private async handle(call: RequestCall, method: EraMethod<S, never>): Promise<WireResult> {
-    const server = this.server;
-    // Even a settled promise costs a microtask turn to await: skip it once the catalog is loaded.
-    if (!server.isReady) await server.ready();
+  /** Checks the capability and the params, then runs the handler (inside the middleware). */
+  private handle(call: RequestCall, method: EraMethod<S, never>): Promise<WireResult> {
     if (method.requires !== undefined && !this.rules.offers(method.requires)) {
       throw new McpError(
         ErrorCode.MethodNotFound,
@@ -164,7 +164,7 @@ export class RequestPipeline<S> {
     if (!checked.ok) throw invalidParams(call.method, checked.message);
     const params = checked.value as Record<string, unknown>;
     call.params = params;
-    call.middleware = server.middleware;
+    call.middleware = this.server.middleware;
     const scope = this.rules.scope;
     if (method.intercepts) return method.handle(call, params as never, scope);
     return call.intercept(() => method.handle(call, params as never, scope));
