@@ -25,6 +25,9 @@ import type { SessionState } from './sessionState.js';
 /** One legacy method, as the core pipeline runs it. */
 export type LegacyMethod = EraMethod<SessionState, never>;
 
+/** The handler of a legacy method whose params are `P`. */
+type LegacyHandler<P> = EraMethod<SessionState, P>['handle'];
+
 /** One method; `intercepts` when its handler runs its era-neutral steps inside the middleware. */
 function entry<P>(
   method: string,
@@ -37,13 +40,7 @@ function entry<P>(
 }
 
 /** A list page in the negotiated revision's shape. */
-function legacyPage(
-  method: ListMethod,
-): (
-  call: RequestCall,
-  params: LegacyPaginatedRequestParams,
-  state: SessionState,
-) => Promise<WireResult> {
+function legacyPage(method: ListMethod): LegacyHandler<LegacyPaginatedRequestParams> {
   return async (call, params, state) => {
     const revision = state.session.revision;
     const shape: PageShape = {

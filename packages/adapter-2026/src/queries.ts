@@ -2,6 +2,7 @@ import type { ModernPaginatedRequestParams } from '@rondo/protocol';
 import type { CachePolicy } from '@rondo/core';
 import {
   completeArgument,
+  type EraMethod,
   listPage,
   listVariesByCaller,
   type CompleteParams,
@@ -32,11 +33,7 @@ export async function discover(
 /** A list page with the method's cache policy; descriptors go out as the catalog holds them. */
 function modernPage(
   method: ListMethod,
-): (
-  call: RequestCall,
-  params: ModernPaginatedRequestParams,
-  view: ModernServerView,
-) => Promise<WireResult> {
+): EraMethod<ModernServerView, ModernPaginatedRequestParams>['handle'] {
   return async (call, params, view) => {
     const policy = privateWhenVaried(view.server.cachePolicyFor(method), view, method);
     const shape: PageShape = {
