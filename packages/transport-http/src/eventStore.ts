@@ -13,7 +13,7 @@ export interface ReplayedEvents {
 }
 
 /**
- * Keeps the SSE events of legacy-session streams so a client whose stream dropped can resume with
+ * Keeps the SSE events of session streams so a client whose stream dropped can resume with
  * `Last-Event-ID`. Synchronous on purpose: an HTTP session lives in one process (its Connection is
  * in memory), so a store shared across processes would not help, and a synchronous store keeps
  * event order trivially equal to write order.

@@ -14,9 +14,9 @@ const ANONYMOUS: AuthOutcome = { ok: true, principal: undefined };
 /** A node `(req, res)` handler serving an MCP endpoint; `next` (connect style) gets other paths. */
 export interface HttpHandler {
   (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): void;
-  /** Closes every legacy session and open response. The endpoint itself stays open. */
+  /** Closes every session and open response. The endpoint itself stays open. */
   close(): Promise<void>;
-  /** How many legacy sessions are live. */
+  /** How many sessions are live. */
   readonly sessionCount: number;
 }
 
@@ -84,8 +84,8 @@ export function createMcpService(endpoint: Endpoint, options?: HttpTransportOpti
 }
 
 /**
- * A node `(req, res)` handler for an MCP endpoint over Streamable HTTP, both eras: modern
- * stateless POSTs and legacy sessions. It serves `options.path` (default `/mcp`) and, with
+ * A node `(req, res)` handler for an MCP endpoint over Streamable HTTP: stateless POSTs and
+ * sessions (connections the endpoint made stateful). It serves `options.path` (default `/mcp`) and, with
  * `options.auth`, the Protected Resource Metadata; other paths go to `next`, or get 404.
  */
 export function createHttpHandler(endpoint: Endpoint, options?: HttpTransportOptions): HttpHandler {

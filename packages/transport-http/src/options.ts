@@ -17,11 +17,11 @@ export interface HttpTransportOptions extends HostGuardOptions {
   path?: string;
   /** Largest request body accepted, in bytes (413 above). Default 4 MiB. */
   maxBodyBytes?: number;
-  /** A legacy session with no request in flight and no open stream is closed after this long. Default 30 min. */
+  /** A session with no request in flight and no open stream is closed after this long. Default 30 min. */
   sessionIdleTimeoutMs?: number;
-  /** Where legacy-session SSE events are kept for `Last-Event-ID` resumption; `false` disables ids. */
+  /** Where session SSE events are kept for `Last-Event-ID` resumption; `false` disables ids. */
   eventStore?: EventStore | false;
-  /** The `retry:` delay sent in the priming event of a legacy-session stream. Default 1000 ms. */
+  /** The `retry:` delay sent in the priming event of a session stream. Default 1000 ms. */
   sseRetryMs?: number;
   /** Interval of SSE keep-alive comments on open streams; 0 disables them. Default 15 s. */
   keepAliveMs?: number;

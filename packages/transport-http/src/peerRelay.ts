@@ -6,7 +6,7 @@ import type { JsonRpcMessage } from '@rondo/protocol';
  * wait here; once it has one they go to the session's standalone stream.
  */
 /**
- * At most this many messages wait for a session. A connection that never becomes one (every modern
+ * At most this many messages wait for a session. A connection that never becomes one (every stateless
  * POST) drops them with the relay; the cap keeps a chatty provider from growing that buffer.
  */
 const MAX_EARLY_MESSAGES = 100;

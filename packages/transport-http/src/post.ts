@@ -24,9 +24,9 @@ export interface PostContext {
 
 /**
  * Handles one POST: checks the media types, reads and parses the body, then hands the message to
- * the session the `Mcp-Session-Id` names or to a fresh connection (every modern POST, and a legacy
- * `initialize` whose connection then becomes a session). A message that needed a session but came
- * without one is answered by the endpoint's router like any other (the modern era's precise error).
+ * the session the `Mcp-Session-Id` names or to a fresh connection (every stateless POST, and the
+ * message that makes its connection stateful, which then becomes a session). A message that needed
+ * a session but came without one is answered by the endpoint like any other.
  */
 export async function handlePost(
   req: IncomingMessage,

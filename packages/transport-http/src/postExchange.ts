@@ -15,7 +15,7 @@ export interface PostExchangeContext {
   connection: Connection;
   /** The session the POST named, if any. */
   session: Session | undefined;
-  /** Registers a session for a fresh connection that became stateful (legacy `initialize`). */
+  /** Registers a session for a fresh connection that became stateful. */
   promote(): Session;
   principal: Principal | undefined;
   options: ResolvedHttpOptions;
@@ -70,7 +70,7 @@ class PostExchange implements Exchange {
       this.finish();
       return;
     }
-    // The adapter marked its connection stateful (legacy `initialize`) before ending, so the
+    // The endpoint marked its connection stateful before ending, so the
     // session id goes out with this answer.
     const headers = this.sessionHeaders();
     if (!message) replyEmpty(res, 202, headers);

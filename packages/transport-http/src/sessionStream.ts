@@ -6,7 +6,7 @@ import type { SseResponse } from './sse.js';
 const MAX_PENDING = 1000;
 
 /**
- * One SSE stream of a legacy session: a POST's response stream or the session's standalone GET
+ * One SSE stream of a session: a POST's response stream or the session's standalone GET
  * stream. Events are stored (when an event store is configured) so a client can resume the stream
  * on a new response after its connection dropped; the stream outlives any one response.
  */

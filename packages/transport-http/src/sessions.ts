@@ -8,7 +8,7 @@ import type { SseResponse } from './sse.js';
 /** How many stream ids a session remembers for cleanup; older streams' events are forgotten early. */
 const MAX_KNOWN_STREAMS = 1000;
 
-/** A legacy session: the Connection kept between POSTs, found by its `Mcp-Session-Id`. */
+/** A session: a stateful Connection kept between POSTs, found by its `Mcp-Session-Id`. */
 export class Session {
   /** The standalone stream a GET opens for session-wide messages. */
   readonly standalone: SessionStream;

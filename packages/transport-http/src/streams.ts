@@ -11,9 +11,9 @@ const ONLY_POST = { allow: 'POST' };
 const GET_ACCEPTS: readonly string[] = ['text/event-stream'];
 
 /**
- * GET on a legacy session: opens its standalone SSE stream (session-wide messages), or with
+ * GET on a session: opens its standalone SSE stream (session-wide messages), or with
  * `Last-Event-ID` resumes the stream that event belongs to. Without a session there is nothing to
- * stream: 405, as on a modern-only endpoint.
+ * stream: 405, as on an endpoint without sessions.
  */
 export function handleGet(
   req: IncomingMessage,
@@ -40,7 +40,7 @@ export function handleGet(
   }
 }
 
-/** DELETE on a legacy session ends it; without a session: 405. */
+/** DELETE on a session ends it; without a session: 405. */
 export function handleDelete(
   req: IncomingMessage,
   res: ServerResponse,

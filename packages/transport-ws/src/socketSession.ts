@@ -13,7 +13,7 @@ export const CLOSE_UNSUPPORTED_DATA = 1003;
 /**
  * One WebSocket bound to one endpoint connection. Each text frame is one JSON-RPC message, handed
  * to the connection with an exchange whose messages go back on the same socket; the connection's
- * own messages (a legacy session's requests and notifications) go there too. When the socket closes,
+ * own messages (a session's requests and notifications) go there too. When the socket closes,
  * every open exchange is aborted and the connection is closed.
  */
 export class SocketSession {
