@@ -42,20 +42,26 @@ export function openCall(
   exchange: Exchange,
   peer: Peer,
 ): RequestCall {
+  return new RequestCall(request, exchange, setupOf(state, peer), progressTokenOf(request.params));
+}
+
+/** The call setup of a session, built once per negotiation rather than once per request. */
+function setupOf(state: SessionState, peer: Peer): CallSetup {
   const negotiated = state.negotiated;
-  const setup: CallSetup = {
+  if (state.setup !== undefined && state.setupFor === negotiated) return state.setup;
+  state.setupFor = negotiated;
+  state.setup = {
     era: 'legacy',
     revision: negotiated?.revision ?? state.options.revisions[0]!,
     clientCapabilities: negotiated?.clientCapabilities ?? {},
     clientInfo: negotiated?.clientInfo,
-    progressToken: progressTokenOf(request.params),
     logThreshold: () => state.logLevel,
     asker: state.asker,
     // Once a request is answered, what still concerns it (a withdrawn client request) goes to the
     // session's own channel.
     afterAnswer: (message) => peer.send(message),
   };
-  return new RequestCall(request, exchange, setup);
+  return state.setup;
 }
 
 /** `ctx.elicit` and friends on the legacy wire: real server-to-client requests. */

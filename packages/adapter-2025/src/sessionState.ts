@@ -1,5 +1,5 @@
 import type { LogLevel, RondoServer } from '@rondo/core';
-import type { CatalogMemo, ClientAsker, WireResult } from '@rondo/core/internal';
+import type { CallSetup, CatalogMemo, ClientAsker, WireResult } from '@rondo/core/internal';
 import type { JsonObject } from '@rondo/protocol';
 import { OutstandingRequests } from './clientRequests.js';
 import type { ResolvedLegacyOptions, ServedLegacyRevision } from './options.js';
@@ -25,6 +25,9 @@ export class SessionState {
   readonly clientRequests: OutstandingRequests;
   /** How the session's handlers ask the client for input; set by the session. */
   asker!: ClientAsker;
+  /** The call setup every request shares, and the negotiation it was built for. */
+  setup: CallSetup | undefined;
+  setupFor: Negotiated | undefined;
 
   constructor(
     readonly server: RondoServer,

@@ -68,15 +68,15 @@ class ModernRules implements EraRules<ModernServerView> {
     }
     assertSupportedVersion(meta.protocolVersion, this.scope.accepted, this.scope.advertised);
     const logLevel = meta.logLevel;
-    return new RequestCall(request, exchange, {
+    const setup = {
       era: 'modern',
       revision: LATEST_MODERN_REVISION,
       clientCapabilities: meta.clientCapabilities,
       clientInfo: meta.clientInfo,
-      progressToken: meta.progressToken,
       logThreshold: () => logLevel,
       asker: NO_CLIENT_REQUESTS,
-    });
+    } as const;
+    return new RequestCall(request, exchange, setup, meta.progressToken);
   }
 
   offers(capability: RequiredCapability): boolean {

@@ -26,14 +26,15 @@ export interface ClientAsker {
   ask(body: InputRequestBody, call: RequestCall): Promise<InputResponseValue>;
 }
 
-/** What an era tells the pipeline about one admitted request. */
+/**
+ * What an era tells the pipeline about the requests it admits: the same for every request of a
+ * legacy session (so one object serves them all), built per request in the modern era.
+ */
 export interface CallSetup {
   readonly era: Era;
   readonly revision: Revision;
   readonly clientCapabilities: JsonObject;
   readonly clientInfo?: { name: string; version: string } | undefined;
-  /** The token progress notifications carry; without it no progress is sent. */
-  readonly progressToken: RequestId | undefined;
   /** The level log messages must reach, read at each log call; `off` or absent sends none. */
   readonly logThreshold: () => LogLevel | 'off' | undefined;
   readonly asker: ClientAsker;
@@ -82,6 +83,8 @@ export class RequestCall implements HandlerContext, McpCall {
     request: JsonRpcRequest,
     readonly exchange: Exchange,
     readonly setup: CallSetup,
+    /** The token progress notifications carry; without it no progress is sent. */
+    private readonly progressToken: RequestId | undefined,
   ) {
     this.id = request.id;
     this.method = request.method;
@@ -175,7 +178,7 @@ export class RequestCall implements HandlerContext, McpCall {
   }
 
   progress(value: number, total?: number, message?: string): void {
-    const token = this.setup.progressToken;
+    const token = this.progressToken;
     // Progress must increase over the whole request (every round); a value that does not is dropped.
     if (token === undefined || this.answered || !(value > this.lastProgress)) return;
     this.lastProgress = value;
