@@ -150,20 +150,7 @@ function buildProvider(
   let lists = listsOf(first);
   changes.onDescription = (d) => (lists = listsOf(d));
   const providerName = name ?? `prolog:${first.name}`;
-  const call = (
-    method: string,
-    params: JsonObject,
-    ctx: HandlerContext | undefined,
-  ): Promise<Json> =>
-    pool.run(
-      timeoutMs,
-      (worker) =>
-        reportedCall(
-          () => ({ method, target: targetOf(params), workerId: worker.id, provider: providerName }),
-          () => worker.call(method, params, ctx ? handlersOf(ctx) : {}, timeoutMs, ctx?.signal),
-        ),
-      ctx?.signal,
-    );
+  const call = workerCaller(pool, timeoutMs, providerName);
   const provider: PrologProvider = {
     name: providerName,
     flavour: first.flavour,
@@ -277,6 +264,24 @@ class ChangeRelay {
     }
     for (const listener of this.listeners) listener(event);
   }
+}
+
+/** Runs one call on a free worker of the pool, reported on the bridge's tracing channel. */
+function workerCaller(
+  pool: WorkerPool,
+  timeoutMs: number,
+  provider: string,
+): (method: string, params: JsonObject, ctx: HandlerContext | undefined) => Promise<Json> {
+  return (method, params, ctx) =>
+    pool.run(
+      timeoutMs,
+      (worker) =>
+        reportedCall(
+          () => ({ method, target: targetOf(params), workerId: worker.id, provider }),
+          () => worker.call(method, params, ctx ? handlersOf(ctx) : {}, timeoutMs, ctx?.signal),
+        ),
+      ctx?.signal,
+    );
 }
 
 /** The tool or prompt name, or the resource URI, of a worker call's params. */
