@@ -16,6 +16,7 @@ const projects = [
   'transport-ws',
   'server',
   'logtalk-bridge',
+  'otel',
 ].map((name) => ({
   extends: true as const,
   test: { name, root: `${repoRoot}packages/${name}`, include: ['test/**/*.test.ts'] },

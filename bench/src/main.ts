@@ -5,7 +5,7 @@ import { runMemory, type MemoryResult } from './memory.js';
 import { parseOptions } from './options.js';
 import { checkGoals } from './report/ratios.js';
 import { renderSvg } from './report/svg.js';
-import { formatGoals, formatMemory, formatTable } from './report/table.js';
+import { formatGoals, formatMemory, formatOverhead, formatTable } from './report/table.js';
 import { runScenario, type ScenarioResult } from './run.js';
 import { SCENARIOS } from './scenarios.js';
 
@@ -39,6 +39,8 @@ async function main(): Promise<void> {
 
   log(`\n${formatTable(scenarios)}`);
   if (memory) log(`\nmemory\n${formatMemory(memory)}`);
+  const overhead = formatOverhead(scenarios);
+  if (overhead) log(`\nmiddleware against plain Rondo\n${overhead}`);
   log(`\ngoals (reported, never asserted)\n${formatGoals(goals)}`);
   log(
     `\nload average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after: other work on this machine shows up as noise`,

@@ -14,7 +14,21 @@ import {
 } from './wire.js';
 
 /** What a contender is, for the ratios. */
-export type Role = 'ceiling' | 'sdk' | 'rondo' | 'rondo-express' | 'rondo-bridge';
+export type Role =
+  | 'ceiling'
+  | 'sdk'
+  | 'rondo'
+  | 'rondo-express'
+  | 'rondo-bridge'
+  | 'rondo-noop-middleware'
+  | 'rondo-otel';
+
+/** The roles measured against plain Rondo (the `rondo` role) of the same scenario. */
+export const AGAINST_RONDO: readonly Role[] = [
+  'rondo-bridge',
+  'rondo-noop-middleware',
+  'rondo-otel',
+];
 
 /** One server measured in a scenario. */
 export interface Contender {
@@ -108,6 +122,37 @@ function modernEchoScenario(connections: number): Scenario {
     }),
   };
 }
+
+/**
+ * What middleware costs: plain Rondo, Rondo with one middleware that only calls `next()`, and
+ * Rondo traced by `@rondo/otel` (a tracer provider without exporter), on the modern HTTP echo.
+ */
+const middlewareOverhead: Scenario = {
+  id: 'http-modern-middleware',
+  title: 'tools/call, modern wire over HTTP (JSON), concurrency 50: middleware against none',
+  transport: 'http',
+  contenders: [
+    contender('Rondo (node handler)', 'rondo', 'rondo', '--transport', 'http-node'),
+    ...(['noop', 'otel'] as const).map((kind) =>
+      contender(
+        kind === 'noop' ? 'Rondo + no-op mw' : 'Rondo + OTel tracing',
+        kind === 'noop' ? 'rondo-noop-middleware' : 'rondo-otel',
+        'rondo',
+        '--transport',
+        'http-node',
+        '--middleware',
+        kind,
+      ),
+    ),
+  ],
+  bind: async (child) => ({
+    run: httpDriver(child, {
+      connections: 50,
+      requests: single(modernEcho(1), modernHeaders('tools/call', 'echo')),
+    }),
+    close: free,
+  }),
+};
 
 const legacySession: Scenario = {
   id: 'http-legacy-session',
@@ -234,4 +279,5 @@ export const SCENARIOS: Scenario[] = [
   webSocketInFlight,
   mrtrFlow,
   toolsList,
+  middlewareOverhead,
 ];

@@ -10,7 +10,6 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -57,16 +56,25 @@ describe(
         ]);
       }
       const core = JSON.parse(readFileSync(join(unpacked['@rondo/core']!, 'package.json'), 'utf8'));
-      // What a user adds besides Rondo itself (the README install lines): zod, and express for the router.
-      const express = JSON.parse(
-        readFileSync(
-          createRequire(join(repoRoot, 'package.json')).resolve('express/package.json'),
-          'utf8',
-        ),
-      ) as { version: string };
+      // What a user adds besides Rondo itself (the README install lines): zod, express for the
+      // router, and for the @rondo/otel example the OpenTelemetry API and the SDK pieces it sets up.
+      // Read from the root's node_modules: not every one exports its package.json.
+      const workspaceVersion = (name: string): string =>
+        (
+          JSON.parse(
+            readFileSync(join(repoRoot, 'node_modules', name, 'package.json'), 'utf8'),
+          ) as { version: string }
+        ).version;
+      const extras = [
+        'express',
+        '@opentelemetry/api',
+        '@opentelemetry/context-async-hooks',
+        '@opentelemetry/core',
+        '@opentelemetry/sdk-trace-base',
+      ];
       await installScratch(scratch, tarballs, {
         zod: core.dependencies.zod,
-        express: express.version,
+        ...Object.fromEntries(extras.map((name) => [name, workspaceVersion(name)])),
       });
     }, 600_000);
 

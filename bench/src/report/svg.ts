@@ -12,6 +12,8 @@ const COLORS: Record<Role, string> = {
   rondo: '#2a6fdb',
   'rondo-express': '#5b9bf0',
   'rondo-bridge': '#7a4fc9',
+  'rondo-noop-middleware': '#3fa37a',
+  'rondo-otel': '#c9a23f',
 };
 
 const WIDTH = 960;

@@ -1,7 +1,8 @@
 import type { MemoryResult } from '../memory.js';
 import { mib } from '../memory.js';
 import type { ScenarioResult } from '../run.js';
-import { ratioTo, type GoalCheck } from './ratios.js';
+import { AGAINST_RONDO } from '../scenarios.js';
+import { cpuRatioTo, ratioTo, type GoalCheck } from './ratios.js';
 
 const pad = (text: string, width: number, right = false) =>
   right ? text.padStart(width) : text.padEnd(width);
@@ -34,12 +35,34 @@ export function formatTable(scenarios: ScenarioResult[]): string {
         pad(String(c.errors), 7, true),
         pad(c.role === 'ceiling' ? '' : ratio(ratioTo(scenario, c, 'ceiling')), 9, true),
         pad(c.role.startsWith('rondo') ? ratio(ratioTo(scenario, c, 'sdk')) : '', 8, true),
-        pad(c.role === 'rondo-bridge' ? ratio(ratioTo(scenario, c, 'rondo')) : '', 6, true),
+        pad(AGAINST_RONDO.includes(c.role) ? ratio(ratioTo(scenario, c, 'rondo')) : '', 6, true),
       ].join(' '),
     );
     return [`${scenario.id}: ${scenario.title}`, header, ...rows].join('\n');
   });
   return blocks.join('\n\n');
+}
+
+/**
+ * What middleware costs against plain Rondo in the same scenario: throughput kept, and CPU time
+ * per request added (steadier than throughput on a busy machine).
+ */
+export function formatOverhead(scenarios: ScenarioResult[]): string {
+  const lines: string[] = [];
+  for (const scenario of scenarios) {
+    const base = scenario.contenders.find((c) => c.role === 'rondo');
+    if (!base) continue;
+    for (const c of scenario.contenders) {
+      if (c.role !== 'rondo-noop-middleware' && c.role !== 'rondo-otel') continue;
+      const kept = ratioTo(scenario, c, 'rondo');
+      const cpu = cpuRatioTo(scenario, c, 'rondo');
+      const added = c.cpuUsPerRequest - base.cpuUsPerRequest;
+      lines.push(
+        `${c.label}: ${c.requestsPerSecond.toFixed(0)} req/s (${ratio(kept)} of ${base.requestsPerSecond.toFixed(0)}), CPU ${c.cpuUsPerRequest.toFixed(1)} us/req (${added >= 0 ? '+' : ''}${added.toFixed(1)} us, requests per CPU-second ${ratio(cpu)} of Rondo's) in ${scenario.id}`,
+      );
+    }
+  }
+  return lines.join('\n');
 }
 
 /** The goals, one line each. */

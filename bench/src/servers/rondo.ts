@@ -13,12 +13,14 @@ import { serveWebSocket } from '@rondo/transport-ws';
 import { z } from 'zod';
 import { confirmForm, textObjectSchema, fillerDescription, fillerToolNames } from './catalog.js';
 import { argument, reportReady } from './control.js';
+import { addMiddleware, middlewareKind, type MiddlewareKind } from './middleware.js';
 
 /**
  * Rondo under test: one endpoint speaking both eras, with the TypeScript tools (`native`) or the
  * Prolog echo tool through the bridge with two workers (`bridge`), on one transport.
  *
  *   node rondo.js --transport http-node|http-express|stdio|ws [--provider native|bridge] [--tools N]
+ *                 [--middleware none|noop|otel]
  */
 
 const ECHO_PL = fileURLToPath(new URL('../../prolog/echo.pl', import.meta.url));
@@ -51,7 +53,11 @@ function addNativeTools(server: RondoServer, fillers: number): void {
   }
 }
 
-async function buildEndpoint(provider: string, fillers: number): Promise<Endpoint> {
+async function buildEndpoint(
+  provider: string,
+  fillers: number,
+  middleware: MiddlewareKind,
+): Promise<Endpoint> {
   const server = createServer({
     name: 'rondo-bench',
     version: '1.0.0',
@@ -64,6 +70,7 @@ async function buildEndpoint(provider: string, fillers: number): Promise<Endpoin
   } else {
     addNativeTools(server, fillers);
   }
+  addMiddleware(server, middleware);
   const endpoint = createEndpoint(server, {
     modern: modernEra({ alsoSupported: ['2025-11-25', '2025-06-18'] }),
     legacy: legacyEra(),
@@ -84,6 +91,7 @@ async function main(): Promise<void> {
   const endpoint = await buildEndpoint(
     argument('provider', 'native'),
     Number(argument('tools', '0')),
+    middlewareKind(argument('middleware', 'none')),
   );
   switch (argument('transport', 'http-node')) {
     case 'stdio':

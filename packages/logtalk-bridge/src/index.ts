@@ -4,6 +4,7 @@ export {
   type PrologProviderOptions,
 } from './provider.js';
 export type { PrologLogEntry } from './workerContract.js';
+export { PROLOG_CALL_CHANNEL, type PrologCallMessage } from './diagnostics.js';
 export type { Flavour } from './launch.js';
 export { PROLOG_DIR } from './launch.js';
 export {

@@ -19,6 +19,7 @@ import type {
   ToolOutcome,
 } from '@rondo/core';
 import { z } from 'zod';
+import { reportedCall } from './diagnostics.js';
 import { PrologProtocolError } from './errors.js';
 import { planLaunch, scratchDirectory, type Flavour } from './launch.js';
 import { completionAnswer, parseDescription, type ProviderDescription } from './messages.js';
@@ -148,18 +149,10 @@ function buildProvider(
 ): PrologProvider {
   let lists = listsOf(first);
   changes.onDescription = (d) => (lists = listsOf(d));
-  const call = (
-    method: string,
-    params: JsonObject,
-    ctx: HandlerContext | undefined,
-  ): Promise<Json> =>
-    pool.run(
-      timeoutMs,
-      (worker) => worker.call(method, params, ctx ? handlersOf(ctx) : {}, timeoutMs, ctx?.signal),
-      ctx?.signal,
-    );
+  const providerName = name ?? `prolog:${first.name}`;
+  const call = workerCaller(pool, timeoutMs, providerName);
   const provider: PrologProvider = {
-    name: name ?? `prolog:${first.name}`,
+    name: providerName,
     flavour: first.flavour,
     declaredCapabilities: first.capabilities,
     capabilities: () => ({
@@ -271,6 +264,30 @@ class ChangeRelay {
     }
     for (const listener of this.listeners) listener(event);
   }
+}
+
+/** Runs one call on a free worker of the pool, reported on the bridge's tracing channel. */
+function workerCaller(
+  pool: WorkerPool,
+  timeoutMs: number,
+  provider: string,
+): (method: string, params: JsonObject, ctx: HandlerContext | undefined) => Promise<Json> {
+  return (method, params, ctx) =>
+    pool.run(
+      timeoutMs,
+      (worker) =>
+        reportedCall(
+          () => ({ method, target: targetOf(params), workerId: worker.id, provider }),
+          () => worker.call(method, params, ctx ? handlersOf(ctx) : {}, timeoutMs, ctx?.signal),
+        ),
+      ctx?.signal,
+    );
+}
+
+/** The tool or prompt name, or the resource URI, of a worker call's params. */
+function targetOf(params: JsonObject): string | undefined {
+  const target = params.name ?? params.uri;
+  return typeof target === 'string' ? target : undefined;
 }
 
 /** What the shim needs of a request's context; the closures stay on this side. */

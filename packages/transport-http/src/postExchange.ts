@@ -55,6 +55,11 @@ class PostExchange implements Exchange {
     return this.cancellation.signal;
   }
 
+  /** The `Mcp-Session-Id` of the legacy session this request belongs to, once there is one. */
+  get sessionId(): string | undefined {
+    return this.session?.id;
+  }
+
   send(message: JsonRpcMessage): void {
     if (this.ended) return;
     if (!this.sse) this.startStream();

@@ -42,6 +42,15 @@ describe('legacy wire (sessions)', () => {
     expect(endpoint.connections[0]!.received).toHaveLength(2);
   });
 
+  it("tells the exchange of a session's request the session's Mcp-Session-Id", async () => {
+    await start();
+    const { sessionId, headers } = await initialize();
+    const response = await post(server.url, request(2, 'echo'), headers);
+    expect(response.json().result.sessionId).toBe(sessionId);
+    const stateless = await post(server.url, request(3, 'echo'));
+    expect(stateless.json().result.sessionId).toBeNull();
+  });
+
   it('hands a request without Mcp-Session-Id to a fresh stateless connection, closed afterwards', async () => {
     await start();
     const response = await post(server.url, request(2, 'echo'));

@@ -43,7 +43,13 @@ export class FakeConnection implements Connection {
         this.stateful = true;
         return done(resultResponse(id, { protocolVersion: '2025-11-25' }));
       case 'echo':
-        return done(resultResponse(id, { params, principal: exchange.principal?.id ?? null }));
+        return done(
+          resultResponse(id, {
+            params,
+            principal: exchange.principal?.id ?? null,
+            sessionId: exchange.sessionId ?? null,
+          }),
+        );
       case 'fail':
         return done(
           errorResponse(id, Number(params.code), 'scripted failure', params.data),
