@@ -61,6 +61,17 @@ function codeOf(failure: unknown): number {
   return ErrorCode.InternalError;
 }
 
+/**
+ * The revision an `initialize` answer settles on. While `initialize` runs nothing is negotiated
+ * yet, so the call names the newest legacy revision; the answer's `protocolVersion` is the truth.
+ */
+function negotiated(call: McpCall, result: unknown): string | undefined {
+  if (call.method !== 'initialize' || typeof result !== 'object' || result === null)
+    return undefined;
+  const version = (result as { protocolVersion?: unknown }).protocolVersion;
+  return typeof version === 'string' ? cut(version) : undefined;
+}
+
 function roundResultOf(result: unknown): TrafficRecord['result'] {
   if (typeof result !== 'object' || result === null || !('kind' in result)) return undefined;
   const { kind } = result;
@@ -89,12 +100,15 @@ export class ServerTraffic {
     const started = performance.now();
     const time = new Date().toISOString();
     const target = targetOf(call);
-    const record = (end: Pick<TrafficRecord, 'outcome' | 'result' | 'code' | 'message'>): void =>
+    const record = (
+      end: Pick<TrafficRecord, 'outcome' | 'result' | 'code' | 'message'>,
+      revision = call.revision,
+    ): void =>
       this.add({
         method: call.method,
         target: target === undefined ? undefined : cut(target),
         era: call.era,
-        revision: call.revision,
+        revision,
         round: call.round,
         principal: call.principal === undefined ? undefined : cut(call.principal.id),
         ...end,
@@ -103,7 +117,7 @@ export class ServerTraffic {
       });
     try {
       const result = await next();
-      record({ outcome: 'ok', result: roundResultOf(result) });
+      record({ outcome: 'ok', result: roundResultOf(result) }, negotiated(call, result));
       return result;
     } catch (failure) {
       const message = failure instanceof Error ? failure.message : String(failure);

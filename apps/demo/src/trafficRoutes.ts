@@ -75,6 +75,7 @@ export function trafficRoutes(
   router.get('/traffic/stream', (req, res) => {
     const after = afterOf(req);
     if (after === undefined) return void res.status(400).type('text/plain').send('bad "after"');
+    if (req.method === 'HEAD') return void res.status(200).type('text/event-stream').end();
     if (open.size >= maxStreams) {
       res.status(503).set('retry-after', '5').type('text/plain');
       return void res.send(`at most ${maxStreams} traffic streams at once`);
