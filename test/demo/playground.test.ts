@@ -53,12 +53,12 @@ async function serverTrafficAfter(page: Page, after: number): Promise<ServerTraf
   const rows = await page.getByTestId('server-traffic-entry').evaluateAll((elements) =>
     elements.map((row) => {
       const cell = (id: string) => row.querySelector(`[data-testid="${id}"]`)?.textContent ?? '';
-      const data = (row as HTMLElement).dataset;
+      const data = (name: string) => row.getAttribute(`data-${name}`) ?? '';
       return {
-        seq: Number(data.seq),
-        method: data.method ?? '',
-        target: data.target ?? '',
-        era: data.era ?? '',
+        seq: Number(data('seq')),
+        method: data('method'),
+        target: data('target'),
+        era: data('era'),
         eraText: cell('era'),
         round: cell('round'),
         outcome: cell('outcome'),
