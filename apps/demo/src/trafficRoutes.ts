@@ -30,6 +30,47 @@ function afterOf(req: Request): number | undefined {
   return Number.isSafeInteger(after) ? after : undefined;
 }
 
+/**
+ * Writes the records after `after` to an SSE response, then each new one, never more than one
+ * socket buffer ahead of the reader; stops when the response closes.
+ */
+function streamTraffic(traffic: ServerTraffic, res: Response, after: number): void {
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-store',
+    'x-accel-buffering': 'no',
+  });
+  // An id from before a restart is larger than anything this server has recorded: start over.
+  let sent = after > traffic.total ? 0 : after;
+  let draining = false;
+  const flush = (): void => {
+    if (draining || res.writableEnded) return;
+    const pending = traffic.records(sent);
+    const last = pending.at(-1);
+    if (last === undefined) return;
+    sent = last.seq;
+    if (!res.write(pending.map(event).join(''))) {
+      draining = true;
+      res.once('drain', () => {
+        draining = false;
+        flush();
+      });
+    }
+  };
+  const unsubscribe = traffic.subscribe(flush);
+  const keepAlive = setInterval(() => {
+    if (!draining) res.write(': keep-alive\n\n');
+  }, KEEP_ALIVE_MS);
+  keepAlive.unref();
+  const start = { capacity: traffic.capacity, total: traffic.total };
+  res.write(`event: start\ndata: ${JSON.stringify(start)}\n\n`);
+  flush();
+  res.once('close', () => {
+    unsubscribe();
+    clearInterval(keepAlive);
+  });
+}
+
 function event(record: TrafficRecord): string {
   return `id: ${record.seq}\nevent: call\ndata: ${JSON.stringify(record)}\n\n`;
 }
@@ -81,41 +122,8 @@ export function trafficRoutes(
       return void res.send(`at most ${maxStreams} traffic streams at once`);
     }
     open.add(res);
-    res.writeHead(200, {
-      'content-type': 'text/event-stream',
-      'cache-control': 'no-store',
-      'x-accel-buffering': 'no',
-    });
-    // An id from before a restart is larger than anything this server has recorded: start over.
-    let sent = after > traffic.total ? 0 : after;
-    let draining = false;
-    const flush = (): void => {
-      if (draining || res.writableEnded) return;
-      const pending = traffic.records(sent);
-      const last = pending.at(-1);
-      if (last === undefined) return;
-      sent = last.seq;
-      if (!res.write(pending.map(event).join(''))) {
-        draining = true;
-        res.once('drain', () => {
-          draining = false;
-          flush();
-        });
-      }
-    };
-    const unsubscribe = traffic.subscribe(flush);
-    const keepAlive = setInterval(() => {
-      if (!draining) res.write(': keep-alive\n\n');
-    }, KEEP_ALIVE_MS);
-    keepAlive.unref();
-    const start = { capacity: traffic.capacity, total: traffic.total };
-    res.write(`event: start\ndata: ${JSON.stringify(start)}\n\n`);
-    flush();
-    res.once('close', () => {
-      open.delete(res);
-      unsubscribe();
-      clearInterval(keepAlive);
-    });
+    streamTraffic(traffic, res, after);
+    res.once('close', () => open.delete(res));
   });
 
   return {
