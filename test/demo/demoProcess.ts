@@ -80,3 +80,77 @@ export async function startDemo(
   });
   return { url, output: () => output, stop: () => stopProcess(child) };
 }
+
+/** The JSON-RPC message of an answer, whether it came as JSON or as an SSE stream. */
+async function answerOf(response: Response): Promise<WireJson> {
+  const text = await response.text();
+  if (!response.headers.get('content-type')?.includes('event-stream')) return JSON.parse(text);
+  const data = text
+    .split('\n')
+    .filter((line) => line.startsWith('data:'))
+    .at(-1);
+  return data === undefined ? undefined : JSON.parse(data.slice(5));
+}
+
+/** One modern (2026-07-28) request over HTTP with the standard headers; resolves with the answer. */
+export async function postModern(
+  url: string,
+  id: number,
+  method: string,
+  params: Record<string, unknown> = {},
+): Promise<WireJson> {
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+  };
+  const name = typeof params.name === 'string' ? params.name : undefined;
+  const response = await fetch(`${url}/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...(name === undefined ? {} : { 'mcp-name': name }),
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } }),
+  });
+  return answerOf(response);
+}
+
+/**
+ * A short legacy session over HTTP: `initialize` on `revision`, `notifications/initialized`, one
+ * `tools/list`, then the session is deleted. Resolves with the tools/list answer.
+ */
+export async function legacySession(url: string, revision: string): Promise<WireJson> {
+  const post = (body: object, session?: string) =>
+    fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...(session === undefined
+          ? {}
+          : { 'mcp-session-id': session, 'mcp-protocol-version': revision }),
+      },
+      body: JSON.stringify(body),
+    });
+  const params = {
+    protocolVersion: revision,
+    capabilities: {},
+    clientInfo: { name: 'demo-test', version: '1' },
+  };
+  const initialized = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params });
+  await answerOf(initialized);
+  const session = initialized.headers.get('mcp-session-id') ?? undefined;
+  await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)).text();
+  const tools = await answerOf(
+    await post({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }, session),
+  );
+  if (session !== undefined)
+    await fetch(`${url}/mcp`, {
+      method: 'DELETE',
+      headers: { 'mcp-session-id': session, 'mcp-protocol-version': revision },
+    });
+  return tools;
+}

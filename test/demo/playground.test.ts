@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot, startDemo, type RunningDemo } from './demoProcess.js';
+import { legacySession, postModern, repoRoot, startDemo, type RunningDemo } from './demoProcess.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -34,6 +34,45 @@ async function connect(page: Page, transport: 'ws' | 'http'): Promise<void> {
   await expect
     .poll(() => page.getByTestId('connection-status').textContent(), { timeout: 15_000 })
     .toBe(expected);
+}
+
+/** A row of the server traffic panel, as the page shows it. */
+interface ServerTrafficRow {
+  seq: number;
+  method: string;
+  target: string;
+  era: string;
+  eraText: string;
+  round: string;
+  outcome: string;
+  duration: string;
+}
+
+/** The server traffic panel's rows newer than `after`, in the page's order (newest first). */
+async function serverTrafficAfter(page: Page, after: number): Promise<ServerTrafficRow[]> {
+  const rows = await page.getByTestId('server-traffic-entry').evaluateAll((elements) =>
+    elements.map((row) => {
+      const cell = (id: string) => row.querySelector(`[data-testid="${id}"]`)?.textContent ?? '';
+      const data = (name: string) => row.getAttribute(`data-${name}`) ?? '';
+      return {
+        seq: Number(data('seq')),
+        method: data('method'),
+        target: data('target'),
+        era: data('era'),
+        eraText: cell('era'),
+        round: cell('round'),
+        outcome: cell('outcome'),
+        duration: cell('duration'),
+      };
+    }),
+  );
+  return rows.filter((row) => row.seq > after);
+}
+
+/** The newest `seq` the panel shows (0 when it is empty). */
+async function newestServerCall(page: Page): Promise<number> {
+  const first = page.getByTestId('server-traffic-entry').first();
+  return (await first.count()) === 0 ? 0 : Number(await first.getAttribute('data-seq'));
 }
 
 describe.skipIf(!hasChromium)('the playground in Chromium', { timeout: 60_000 }, () => {
@@ -134,6 +173,76 @@ describe.skipIf(!hasChromium)('the playground in Chromium', { timeout: 60_000 },
     await snap(page, 'subscriptions');
     await page.getByTestId('listen').click();
     await expect.poll(() => page.getByTestId('listen').textContent()).toBe('Listen for changes');
+  });
+
+  it('lists every version server/discover names, and drops the connect hint once connected', async () => {
+    await connect(page, 'ws');
+    expect(await page.getByTestId('server-versions').textContent()).toBe(
+      '2026-07-28, 2025-11-25, 2025-06-18',
+    );
+    expect(await page.getByTestId('detail-hint').textContent()).toBe(
+      'Pick a tool, prompt or resource.',
+    );
+  });
+
+  it('shows what the server saw of each call: era, rounds, outcome and duration, newest first', async () => {
+    await connect(page, 'http');
+    const before = await newestServerCall(page);
+    await page.getByTestId('tool-brew_tea').click();
+    await page.getByTestId('detail-tool').getByLabel('seconds').fill('1');
+    await page.getByTestId('detail-tool').getByTestId('run').click();
+    await expect
+      .poll(() => page.getByTestId('result-text').first().textContent(), { timeout: 15_000 })
+      .toContain('tea is ready');
+    await expect
+      .poll(async () => (await serverTrafficAfter(page, before)).map((row) => row.target))
+      .toContain('brew_tea');
+    const [tea] = (await serverTrafficAfter(page, before)).filter((r) => r.target === 'brew_tea');
+    expect(tea).toMatchObject({ method: 'tools/call', era: 'modern', round: '1', outcome: 'ok' });
+    expect(tea!.eraText).toBe('modern 2026-07-28');
+    expect(tea!.duration).toMatch(/^\d+\.\d ms$/);
+    expect(Number.parseFloat(tea!.duration)).toBeGreaterThanOrEqual(900); // a 1 s brew
+
+    // A round hook: the confirmation form makes it two calls of one request.
+    const afterTea = await newestServerCall(page);
+    await page.getByTestId('tool-send_postcard').click();
+    const detail = page.getByTestId('detail-tool');
+    await detail.getByLabel('to').fill('Lin');
+    await detail.getByLabel('message').fill('Two rounds');
+    await detail.getByTestId('run').click();
+    const form = page.getByTestId('elicitation-confirm');
+    await form.getByLabel('Send it?').check();
+    await form.getByTestId('accept').click();
+    await expect
+      .poll(() => page.getByTestId('result-text').first().textContent(), { timeout: 15_000 })
+      .toContain('Postcard sent to Lin');
+    await expect.poll(async () => (await serverTrafficAfter(page, afterTea)).length).toBe(2);
+    const [round2, round1] = await serverTrafficAfter(page, afterTea);
+    expect(round1).toMatchObject({
+      target: 'send_postcard',
+      round: '1',
+      outcome: 'input required',
+    });
+    expect(round2).toMatchObject({ target: 'send_postcard', round: '2', outcome: 'ok' });
+    expect(round2!.seq).toBeGreaterThan(round1!.seq);
+
+    // Another client's calls show up too: a legacy one, and a refused call, highlighted.
+    const afterPostcard = await newestServerCall(page);
+    await legacySession(demo.url, '2025-06-18');
+    await postModern(demo.url, 1, 'tools/call', { name: 'nope', arguments: {} });
+    await expect.poll(async () => (await serverTrafficAfter(page, afterPostcard)).length).toBe(3);
+    const [refused, legacyList, legacyInit] = await serverTrafficAfter(page, afterPostcard);
+    expect(legacyInit).toMatchObject({ method: 'initialize', era: 'legacy', outcome: 'ok' });
+    expect(legacyList).toMatchObject({ method: 'tools/list', era: 'legacy', outcome: 'ok' });
+    expect(legacyList!.eraText).toBe('legacy 2025-06-18');
+    expect(refused).toMatchObject({ target: 'nope', outcome: 'error -32602: Unknown tool: nope' });
+    const refusedRow = page.locator(
+      `[data-testid="server-traffic-entry"][data-seq="${refused!.seq}"]`,
+    );
+    expect(await refusedRow.getAttribute('class')).toContain('error');
+    expect(await page.getByTestId('server-traffic-status').textContent()).toBe('live');
+    await page.getByTestId('server-traffic').scrollIntoViewIfNeeded();
+    await snap(page, 'server-traffic');
   });
 
   it('runs the Prolog bird expert to an identification', async (context) => {

@@ -9,11 +9,14 @@ import { addPostcardTool } from './providers/postcard.js';
 import { addTeaTimer } from './providers/teaTimer.js';
 import { addTripWizard } from './providers/tripWizard.js';
 import { addWeatherTemplate } from './providers/weather.js';
+import { ServerTraffic, TRAFFIC_CAPACITY } from './serverTraffic.js';
 
 /** The demo's server, composed with both eras, and what it could not start. */
 export interface DemoServer {
   server: RondoServer;
   endpoint: Endpoint;
+  /** The calls the server handled (the last {@link TRAFFIC_CAPACITY} by default), for `/traffic`. */
+  traffic: ServerTraffic;
   /** Human-readable reasons for features that are off (SWI-Prolog missing, say). */
   notices: string[];
   /** Stops the clock and the Prolog workers. */
@@ -25,6 +28,8 @@ export interface DemoServerOptions {
   withoutProlog?: boolean;
   /** How often the clock resource changes (default 5 s). */
   clockIntervalMs?: number;
+  /** How many calls the traffic view keeps (default {@link TRAFFIC_CAPACITY}). */
+  trafficCapacity?: number;
   /** Where the server's own diagnostics go (stderr by default: stdout may be the protocol). */
   log?: (level: 'info' | 'warning' | 'error', message: string) => void;
 }
@@ -45,6 +50,9 @@ export async function createDemoServer(options: DemoServerOptions = {}): Promise
     requestState: { key: process.env.RONDO_STATE_KEY ?? randomBytes(32) },
     ...(options.log ? { log: options.log } : {}),
   });
+  // First registered, so it is the outermost and times everything else the call goes through.
+  const traffic = new ServerTraffic(options.trafficCapacity ?? TRAFFIC_CAPACITY);
+  server.use(traffic.middleware);
   addPostcardTool(server);
   addTripWizard(server);
   addTeaTimer(server);
@@ -64,6 +72,7 @@ export async function createDemoServer(options: DemoServerOptions = {}): Promise
   return {
     server,
     endpoint,
+    traffic,
     notices,
     close: async () => {
       stopClock();

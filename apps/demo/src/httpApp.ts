@@ -4,8 +4,13 @@ import express from 'express';
 import type { Endpoint } from '@rondo/core';
 import { mcpRouter } from '@rondo/transport-http';
 import { attachWebSocket } from '@rondo/transport-ws';
+import type { ServerTraffic } from './serverTraffic.js';
+import { trafficRoutes } from './trafficRoutes.js';
 
-/** A running demo web server: MCP over HTTP at /mcp, WebSocket at /ws, the playground at /. */
+/**
+ * A running demo web server: MCP over HTTP at /mcp, WebSocket at /ws, the playground at /, and
+ * what the server saw at /traffic (JSON) and /traffic/stream (server-sent events).
+ */
 export interface DemoHttpServer {
   httpServer: Server;
   /** The base URL, e.g. `http://127.0.0.1:8080`. */
@@ -18,6 +23,8 @@ export interface DemoHttpOptions {
   port: number;
   /** The folder of the bundled playground (index.html, app.js). */
   publicDir: string;
+  /** The calls to serve at /traffic; without it those routes are absent. */
+  traffic?: ServerTraffic;
 }
 
 /**
@@ -32,6 +39,8 @@ export async function startDemoHttp(
   app.disable('x-powered-by');
   const router = mcpRouter(endpoint, { path: '/mcp' });
   app.use(router);
+  const traffic = options.traffic ? trafficRoutes(options.traffic) : undefined;
+  if (traffic) app.use(traffic.router);
   app.use(express.static(options.publicDir, { index: 'index.html' }));
 
   const httpServer = createHttpServer(app);
@@ -46,6 +55,7 @@ export async function startDemoHttp(
     httpServer,
     url: `http://${host}:${port}`,
     close: async () => {
+      traffic?.close();
       await Promise.all([sockets.close(), router.close()]);
       // Long-lived streams (subscriptions/listen, legacy GET) would keep close() waiting forever.
       httpServer.closeAllConnections();

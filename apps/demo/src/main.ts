@@ -19,6 +19,7 @@ async function runHttp(demo: DemoServer, options: DemoOptions): Promise<void> {
     host: options.host,
     port: options.port,
     publicDir,
+    traffic: demo.traffic,
   });
   // One write, so whoever waits for the URL line also has the notes.
   say(
@@ -27,6 +28,7 @@ async function runHttp(demo: DemoServer, options: DemoOptions): Promise<void> {
       `  playground  ${web.url}/`,
       `  MCP (HTTP)  ${web.url}/mcp   both eras: 2026-07-28 and 2025-11-25 / 2025-06-18`,
       `  WebSocket   ${web.url.replace(/^http/, 'ws')}/ws   subprotocol "mcp"`,
+      `  traffic     ${web.url}/traffic   what the server saw (JSON; /traffic/stream as SSE)`,
       ...demo.notices.map((notice) => `  note: ${notice}`),
     ].join('\n'),
   );
@@ -46,6 +48,7 @@ async function runSmoke(demo: DemoServer, options: DemoOptions): Promise<number>
     host: options.host,
     port: options.port,
     publicDir,
+    traffic: demo.traffic,
   });
   say(`Rondo demo smoke run on ${web.url}`);
   for (const notice of demo.notices) say(`  note: ${notice}`);

@@ -12,7 +12,8 @@ export interface DemoOptions {
 /** The text of `--help`. */
 export const USAGE = `rondo-demo: the Rondo demo server and playground
 
-  pnpm demo [--port N] [--host H]   HTTP /mcp, WebSocket /ws and the playground / (default 127.0.0.1:8080)
+  pnpm demo [--port N] [--host H]   HTTP /mcp, WebSocket /ws and the playground / (default 127.0.0.1:8080),
+                                    with the calls the server saw at /traffic and /traffic/stream
   pnpm demo --stdio                 MCP over stdin/stdout, for desktop hosts (nothing else on stdout)
   pnpm demo --smoke                 start on a free port, check server/discover, initialize and a
                                     WebSocket call, stop; exit 0 when all pass (also RONDO_DEMO_SMOKE=1)

@@ -1,5 +1,6 @@
 import { renderCatalog, type Action, type CatalogLists } from './catalogView.js';
 import type { Channel } from './channel.js';
+import { ClientTrafficLog } from './clientTrafficLog.js';
 import { byId, h } from './dom.js';
 import { HttpChannel } from './httpChannel.js';
 import { askUser } from './inputRequestsView.js';
@@ -8,13 +9,14 @@ import { McpClient } from './mcpClient.js';
 import { ProgressView } from './progressView.js';
 import { showResult } from './resultView.js';
 import { callWithRounds } from './rounds.js';
-import { TrafficLog } from './trafficLog.js';
+import { ServerTrafficView } from './serverTrafficView.js';
 import { WebSocketChannel } from './wsChannel.js';
 
 /**
  * The playground page: connects a modern MCP client to the demo server (WebSocket or HTTP), lists
  * what the server offers, runs tools, prompts and resource reads through MRTR rounds, and shows
- * progress, subscription notifications and the raw JSON-RPC traffic.
+ * progress, subscription notifications, the JSON-RPC messages it exchanged (client traffic) and
+ * every call the server handled (server traffic).
  */
 
 const ui = {
@@ -32,7 +34,12 @@ const ui = {
   listen: byId<HTMLButtonElement>('listen-button'),
   notifications: byId('notifications'),
 };
-const traffic = new TrafficLog(byId('traffic'));
+const traffic = new ClientTrafficLog(byId('client-traffic'));
+const serverTraffic = new ServerTrafficView(
+  byId('server-traffic'),
+  byId('server-traffic-status'),
+  new URL('traffic/stream', location.href).href,
+);
 const progress = new ProgressView(byId('progress'));
 let client: McpClient | undefined;
 let listening: AbortController | undefined;
@@ -77,6 +84,11 @@ async function loadCatalog(capabilities: JsonObject): Promise<void> {
   renderCatalog(lists, ui, (action) => void run(action));
 }
 
+/** The detail panel's text before anything is picked. */
+function showHint(text: string): void {
+  ui.detail.replaceChildren(h('p', { class: 'muted', 'data-testid': 'detail-hint' }, text));
+}
+
 async function connect(): Promise<void> {
   stopListening();
   client?.close();
@@ -88,21 +100,33 @@ async function connect(): Promise<void> {
     const discovered = await client.call('server/discover');
     const info =
       objectAt(objectAt(discovered, '_meta'), 'io.modelcontextprotocol/serverInfo') ?? {};
+    const versions = Array.isArray(discovered.supportedVersions)
+      ? discovered.supportedVersions.filter(
+          (version): version is string => typeof version === 'string',
+        )
+      : [];
     ui.serverInfo.replaceChildren(
       h(
         'p',
         {},
         h('strong', {}, textOf(info.title, textOf(info.name, 'server'))),
-        ` ${textOf(info.version)} · versions ${JSON.stringify(discovered.supportedVersions)}`,
+        ` ${textOf(info.version)} · serves `,
+        h(
+          'span',
+          { 'data-testid': 'server-versions' },
+          versions.length > 0 ? versions.join(', ') : 'no versions listed',
+        ),
       ),
       typeof discovered.instructions === 'string'
         ? h('p', { class: 'muted' }, discovered.instructions)
         : '',
     );
     await loadCatalog(objectAt(discovered, 'capabilities') ?? {});
+    showHint('Pick a tool, prompt or resource.');
     ui.listen.disabled = false;
     setStatus(`Connected over ${client.channel.kind === 'ws' ? 'WebSocket' : 'HTTP'}`, 'ok');
   } catch (failure) {
+    showHint('Connect, then pick a tool, prompt or resource.');
     setStatus(
       `Connection failed: ${failure instanceof Error ? failure.message : String(failure)}`,
       'error',
@@ -203,5 +227,7 @@ ui.form.addEventListener('submit', (event) => {
   void connect();
 });
 ui.listen.addEventListener('click', () => void toggleListen());
-byId('clear-log').addEventListener('click', () => traffic.clear());
+byId('clear-client-traffic').addEventListener('click', () => traffic.clear());
+byId('clear-server-traffic').addEventListener('click', () => serverTraffic.clear());
+serverTraffic.open();
 void connect();

@@ -18,10 +18,11 @@ export function summarize(message: JsonRpcMessage): string {
 }
 
 /**
- * The JSON-RPC traffic as a readable log: newest at the bottom, each entry one summary line that
- * opens to the pretty-printed message.
+ * What this page's client sent and received, as a readable log of JSON-RPC messages: newest at the
+ * bottom, each entry one summary line that opens to the pretty-printed message. What the server saw
+ * of the same calls is the server traffic panel (`serverTrafficView.ts`).
  */
-export class TrafficLog {
+export class ClientTrafficLog {
   private count = 0;
 
   constructor(private readonly list: HTMLElement) {}
@@ -40,7 +41,7 @@ export class TrafficLog {
         : 'notification';
     const entry = h(
       'li',
-      { class: `traffic ${direction} ${kind}`, 'data-testid': 'traffic-entry' },
+      { class: `client-traffic ${direction} ${kind}`, 'data-testid': 'client-traffic-entry' },
       h(
         'details',
         {},

@@ -1,0 +1,89 @@
+import { McpError } from '@rondo/protocol';
+import type { McpCall } from '@rondo/core';
+import { describe, expect, it } from 'vitest';
+import { ServerTraffic, targetOf } from '../src/serverTraffic.js';
+
+function call(overrides: Partial<McpCall> = {}): McpCall {
+  return {
+    method: 'tools/call',
+    params: { name: 'brew_tea' },
+    era: 'modern',
+    revision: '2026-07-28',
+    principal: undefined,
+    id: 1,
+    signal: new AbortController().signal,
+    round: 1,
+    headers: undefined,
+    sessionId: undefined,
+    ...overrides,
+  };
+}
+
+describe('ServerTraffic', () => {
+  it('keeps the last `capacity` records, oldest first, and counts every call', async () => {
+    const traffic = new ServerTraffic(3);
+    for (let index = 0; index < 5; index += 1)
+      await traffic.middleware(call({ id: index }), async () => undefined);
+    expect(traffic.total).toBe(5);
+    expect(traffic.records().map((record) => record.seq)).toEqual([3, 4, 5]);
+    expect(traffic.records(4).map((record) => record.seq)).toEqual([5]);
+  });
+
+  it('records the error code the client gets and passes the failure on unchanged', async () => {
+    const traffic = new ServerTraffic();
+    const refusal = new McpError(-32000, 'slow down');
+    await expect(traffic.middleware(call(), () => Promise.reject(refusal))).rejects.toBe(refusal);
+    const crash = new Error('boom');
+    await expect(traffic.middleware(call(), () => Promise.reject(crash))).rejects.toBe(crash);
+    expect(
+      traffic.records().map(({ outcome, code, message }) => ({ outcome, code, message })),
+    ).toEqual([
+      { outcome: 'error', code: -32000, message: 'slow down' },
+      { outcome: 'error', code: -32603, message: 'boom' },
+    ]);
+  });
+
+  it('records a cancelled call as cancelled, and a round result by its kind', async () => {
+    const traffic = new ServerTraffic();
+    const cancelled = new AbortController();
+    cancelled.abort();
+    await expect(
+      traffic.middleware(call({ signal: cancelled.signal }), () => Promise.reject(new Error('x'))),
+    ).rejects.toThrow('x');
+    await traffic.middleware(call({ round: 2 }), async () => ({
+      kind: 'input_required',
+      requests: [],
+      state: undefined,
+    }));
+    const [first, second] = traffic.records();
+    expect(first).toMatchObject({ outcome: 'cancelled' });
+    expect(first).not.toHaveProperty('code');
+    expect(second).toMatchObject({ outcome: 'ok', round: 2, result: 'input_required' });
+  });
+
+  it('cuts long names, and a failing listener never fails the call', async () => {
+    const traffic = new ServerTraffic();
+    const seen: number[] = [];
+    traffic.subscribe(() => {
+      throw new Error('viewer gone');
+    });
+    traffic.subscribe((record) => seen.push(record.seq));
+    await traffic.middleware(call({ params: { name: 'x'.repeat(10_000) } }), async () => undefined);
+    await traffic.middleware(call(), async () => undefined);
+    expect(seen).toEqual([1, 2]);
+    expect(traffic.records()[0]!.target!.length).toBeLessThanOrEqual(160);
+  });
+
+  it('names what a call is about', () => {
+    expect(targetOf({ method: 'resources/read', params: { uri: 'demo://clock' } })).toBe(
+      'demo://clock',
+    );
+    expect(
+      targetOf({
+        method: 'completion/complete',
+        params: { ref: { type: 'ref/prompt', name: 'haiku' } },
+      }),
+    ).toBe('haiku');
+    expect(targetOf({ method: 'tools/list', params: {} })).toBeUndefined();
+  });
+});
