@@ -15,6 +15,7 @@ import {
   type RequestId,
 } from '@rondo/protocol';
 import { inputRequestForRevision } from './inputRequests.js';
+import { chooseRevision } from './negotiation.js';
 import type { SessionState } from './sessionState.js';
 
 /**
@@ -42,7 +43,18 @@ export function openCall(
   exchange: Exchange,
   peer: Peer,
 ): RequestCall {
-  return new RequestCall(request, exchange, setupOf(state, peer), progressTokenOf(request.params));
+  const setup = state.negotiated ? setupOf(state, peer) : handshakeSetup(state, request, peer);
+  return new RequestCall(request, exchange, setup, progressTokenOf(request.params));
+}
+
+/** Before `initialize` succeeded: the revision is the one the client asks for, as negotiated. */
+function handshakeSetup(state: SessionState, request: JsonRpcRequest, peer: Peer): CallSetup {
+  const requested = request.params?.protocolVersion;
+  const revision = chooseRevision(
+    typeof requested === 'string' ? requested : '',
+    state.options.revisions,
+  );
+  return { ...setupOf(state, peer), revision };
 }
 
 /** The call setup of a session, built once per negotiation rather than once per request. */

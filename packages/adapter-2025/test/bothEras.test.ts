@@ -151,3 +151,15 @@ it('lists every revision the endpoint serves in server/discover and in -32022 (i
   expect(unsupported.error.code).toBe(-32022);
   expect(unsupported.error.data.supported).toEqual(['2026-07-28', '2025-11-25', '2025-06-18']);
 });
+
+it('tells middleware the revision being negotiated, from initialize on', async () => {
+  const seen: string[] = [];
+  const server = createServer({ name: 'revisions', version: '1.0.0', log: () => {} });
+  server.use(async (call, next) => {
+    seen.push(`${call.method} ${call.revision}`);
+    return next();
+  });
+  const client = await LegacyTestClient.open(server, { protocolVersion: '2025-06-18' });
+  await client.call('tools/list');
+  expect(seen).toEqual(['initialize 2025-06-18', 'tools/list 2025-06-18']);
+});
