@@ -107,6 +107,25 @@ const single = (body: string, headers: Record<string, string>): AutocannonReques
   { method: 'POST', path: '/mcp', headers, body },
 ];
 
+/**
+ * Requests numbered 1, 2, 3, ...: within one legacy session an id must not be reused while a
+ * request with it is in flight, so concurrent requests there need ids of their own.
+ */
+const numbered = (
+  body: (id: number) => string,
+  headers: Record<string, string>,
+): AutocannonRequest[] => {
+  let next = 1;
+  return [
+    {
+      method: 'POST',
+      path: '/mcp',
+      headers,
+      setupRequest: (request) => ({ ...request, body: body(next++) }),
+    },
+  ];
+};
+
 function modernEchoScenario(connections: number): Scenario {
   return {
     id: `http-modern-c${connections}`,
@@ -164,7 +183,7 @@ const legacySession: Scenario = {
     return {
       run: httpDriver(child, {
         connections: 50,
-        requests: single(legacyEcho(1), legacyHeaders(sessionId)),
+        requests: numbered(legacyEcho, legacyHeaders(sessionId)),
       }),
       close: free,
     };

@@ -35,6 +35,8 @@ const MODERN_ONLY_CODES: ReadonlySet<number> = new Set([
 class LegacyRules implements EraRules<SessionState> {
   readonly methods: ReadonlyMap<string, EraMethod<SessionState, never>> = LEGACY_METHODS;
   closed = false;
+  /** What the refusal `admit` is throwing means to the transport (HTTP 400), if anything. */
+  private refusal: Disposition | undefined;
 
   constructor(
     readonly scope: SessionState,
@@ -46,8 +48,11 @@ class LegacyRules implements EraRules<SessionState> {
     exchange: Exchange,
     method: EraMethod<SessionState, never> | undefined,
   ): RequestCall {
+    this.refusal = undefined;
     if (this.closed) throw invalidRequest('the session is closed');
     if (!this.scope.negotiated && !BEFORE_INITIALIZE.has(request.method)) {
+      // Outside a session this request cannot be served at all: the transport's bad request.
+      this.refusal = 'refused';
       throw invalidRequest(
         `the session is not initialized; send initialize before ${request.method}`,
       );
@@ -55,6 +60,7 @@ class LegacyRules implements EraRules<SessionState> {
     if (method === undefined) throw methodNotFound(request.method);
     const version = exchange.headers?.['mcp-protocol-version'];
     if (typeof version === 'string' && !isLegacyRevision(version) && !isModernRevision(version)) {
+      this.refusal = 'refused';
       throw invalidRequest(`unsupported MCP-Protocol-Version "${version}"`);
     }
     return openCall(this.scope, request, exchange, this.peer);
@@ -78,9 +84,14 @@ class LegacyRules implements EraRules<SessionState> {
     return { code: ErrorCode.InternalError, message: error.message };
   }
 
-  /** Refusals before a request runs are the transport's to report (HTTP 400); answers are not. */
-  dispositionOf(error: JsonRpcErrorObject, admitted: boolean): Disposition | undefined {
-    return admitted || error.code === ErrorCode.MethodNotFound ? undefined : 'refused';
+  /**
+   * Only a request outside a session and an unknown revision header are the transport's to report
+   * (HTTP 400); every other error of a session travels in an ordinary answer.
+   */
+  dispositionOf(_error: JsonRpcErrorObject, admitted: boolean): Disposition | undefined {
+    const refusal = admitted ? undefined : this.refusal;
+    this.refusal = undefined;
+    return refusal;
   }
 
   notice(notification: JsonRpcNotification): void {

@@ -313,6 +313,8 @@ describe('legacy methods', () => {
     await waitFor(() => release, 'the handler to start');
     const second = client.send('tools/call', { name: 'held' }, 'same');
     expect(await second.ended).toMatchObject({ error: { code: -32600 } });
+    // Inside a session an error is an ordinary answer, never an HTTP-level refusal.
+    expect(second.disposition).toBeUndefined();
     release();
     expect(await first.ended).toMatchObject({ result: { content: [{ text: 'released' }] } });
   });
