@@ -4,10 +4,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '@rondo/protocol';
 import { createPrologProvider } from '../src/index.js';
+import { NO_LOGTALK, logtalkHomeForTests } from '../../../test/support/logtalkHome.js';
 import { logSink, makeContext, nextRound } from './helpers.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const home = process.env.LOGTALKHOME;
+const home = logtalkHomeForTests();
 const scratch = `${root}test/.readme/`;
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -47,7 +48,7 @@ const flavours = [
   ['birds.pl', true],
   ['birds.lgt', Boolean(home)],
 ] as const;
-if (!home) console.warn('logtalk-bridge: examples/birds.lgt test skipped: LOGTALKHOME is not set');
+if (!home) console.warn(`logtalk-bridge: examples/birds.lgt test skipped: ${NO_LOGTALK}`);
 
 describe.each(flavours)('example %s', (file, enabled) => {
   it.skipIf(!enabled)(

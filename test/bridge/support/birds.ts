@@ -27,6 +27,7 @@ export function hostStdioParams(files: string[], extraArgs: string[] = []) {
       PATH: process.env.PATH ?? '',
       RONDO_STATE_KEY: 'rondo-bridge-wire-tests',
       ...(process.env.LOGTALKHOME ? { LOGTALKHOME: process.env.LOGTALKHOME } : {}),
+      ...(process.env.LOGTALKUSER ? { LOGTALKUSER: process.env.LOGTALKUSER } : {}),
     },
     stderr: 'pipe' as const,
   };

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { NO_LOGTALK, logtalkHomeForTests } from '../../support/logtalkHome.js';
 
 const at = (path: string): string => fileURLToPath(new URL(`../../../${path}`, import.meta.url));
 
@@ -27,12 +28,9 @@ export function requireBuiltHost(): string {
   return HOST_MAIN;
 }
 
-/** LOGTALKHOME, or undefined after printing why the Logtalk-flavour tests are skipped. */
+/** The Logtalk to test on, or undefined after printing why the Logtalk-flavour tests are skipped. */
 export function logtalkHomeOrSkip(what: string): string | undefined {
-  const home = process.env.LOGTALKHOME;
-  if (!home)
-    console.warn(
-      `${what}: skipped: LOGTALKHOME is not set (point it at a Logtalk 3 distribution, e.g. LOGTALKHOME=/tmp/logtalk)`,
-    );
+  const home = logtalkHomeForTests();
+  if (!home) console.warn(`${what}: skipped: ${NO_LOGTALK}`);
   return home;
 }
