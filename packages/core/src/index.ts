@@ -95,6 +95,7 @@ export {
   type OpenedState,
 } from './requestState.js';
 export type { SchemaInput, ArgumentCheck, ArgumentValidator } from './inputValidation.js';
+export { DEFAULT_MAX_ARGUMENT_DEPTH, type ServerLimits } from './limits.js';
 export {
   ConfigurationError,
   ClientRequestError,
