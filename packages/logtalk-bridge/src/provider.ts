@@ -46,6 +46,11 @@ export interface PrologProviderOptions {
   onLog?: (entry: PrologLogEntry) => void;
   /** Longest protocol line accepted from a worker, in bytes; default 16 MiB. */
   maxMessageBytes?: number;
+  /**
+   * How deeply a worker's message may nest (objects and arrays); default 1000. A deeper result
+   * fails its call (a tool error) and its worker is replaced, as an overlong line does.
+   */
+  maxMessageDepth?: number;
   /** How long a worker may take to start and load the files; default 60000 ms. */
   startTimeoutMs?: number;
   /** Grace period between SIGTERM and SIGKILL on close; default 2000 ms. */
@@ -109,6 +114,7 @@ export async function createPrologProvider(
       scratch: plan.flavour === 'logtalk' ? scratchDirectory(String(workerId)) : null,
     }),
     maxLineBytes: options.maxMessageBytes ?? 16 * 1024 * 1024,
+    maxMessageDepth: options.maxMessageDepth ?? 1000,
     startTimeoutMs: options.startTimeoutMs ?? 60_000,
     cancelGraceMs: options.cancelGraceMs ?? 2000,
     broadcasts: { goals: [] },
