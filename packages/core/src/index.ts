@@ -90,6 +90,7 @@ export {
 } from './catalog.js';
 export {
   RequestStateSealer,
+  MIN_STATE_KEY_BYTES,
   type RequestStateOptions,
   type SealedStateBinding,
   type OpenedState,
