@@ -51,6 +51,11 @@ export interface PrologProviderOptions {
    * fails its call (a tool error) and its worker is replaced, as an overlong line does.
    */
   maxMessageDepth?: number;
+  /**
+   * How many calls may wait for a free worker; default 1000. One more fails at once with a
+   * `PrologBusyError` (a tool error; -32603 for a prompt or a resource).
+   */
+  maxQueue?: number;
   /** How long a worker may take to start and load the files; default 60000 ms. */
   startTimeoutMs?: number;
   /** Grace period between SIGTERM and SIGKILL on close; default 2000 ms. */
@@ -132,6 +137,7 @@ export async function createPrologProvider(
     options.workers ?? availableParallelism(),
     launch,
     options.shutdownGraceMs ?? 2000,
+    options.maxQueue ?? 1000,
   );
   await pool.start();
   try {
