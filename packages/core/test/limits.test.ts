@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorCode, McpError } from '@rondo/protocol';
+import { ErrorCode, McpError, messages, text } from '@rondo/protocol';
+import { createServer } from '@rondo/core';
 import { nestsDeeperThan } from '../src/internal.js';
 import { admitToolArguments } from '../src/limits.js';
+import { testContext } from './testContext.js';
 
 /** `levels` arrays nested in each other, built without recursion. */
 function nested(levels: number): unknown {
@@ -44,6 +46,24 @@ describe('admitToolArguments', () => {
     expect(admitToolArguments('t', [1], 64)).toEqual({
       ok: false,
       message: 'Invalid arguments for tool "t": arguments must be an object',
+    });
+  });
+});
+
+describe('RondoServer with limits.maxArgumentDepth', () => {
+  it('refuses too deep tool and prompt arguments with -32602 before any handler runs', async () => {
+    const server = createServer({ name: 's', version: '1', log: () => undefined })
+      .tool('t', {}, () => text('ran'))
+      .prompt('p', {}, () => messages([]));
+    await server.ready();
+    const deep = { a: nested(64) };
+    const refusal = { code: ErrorCode.InvalidParams, message: /deeper than 64 levels/ };
+    await expect(server.callTool('t', deep, testContext())).rejects.toMatchObject(refusal);
+    await expect(server.getPrompt('p', deep as never, testContext())).rejects.toMatchObject(
+      refusal,
+    );
+    expect(await server.callTool('t', { a: nested(63) }, testContext())).toMatchObject({
+      result: { kind: 'text', text: 'ran' },
     });
   });
 });
