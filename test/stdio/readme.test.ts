@@ -24,7 +24,10 @@ const exampleParams = (code: string) => ({
   command: process.execPath,
   args: ['--input-type=module', '-e', transpileExample(code)],
   cwd: REPO_ROOT,
-  env: { PATH: process.env.PATH ?? '', RONDO_STATE_KEY: 'readme' },
+  env: {
+    PATH: process.env.PATH ?? '',
+    RONDO_STATE_KEY: 'readme-key-0123456789abcdef0123456789abc',
+  },
   stderr: 'pipe' as const,
 });
 

@@ -50,7 +50,10 @@ afterEach(async () => {
 });
 
 async function readyServer(watchIntervalMs = 60_000): Promise<RondoServer> {
-  const server = createEverythingServer({ watchIntervalMs, requestState: { key: 'surface-test' } });
+  const server = createEverythingServer({
+    watchIntervalMs,
+    requestState: { key: 'surface-test-key-0123456789abcdef0123456' },
+  });
   servers.push(server);
   await server.ready();
   return server;
@@ -107,7 +110,10 @@ describe('the everything server surface', () => {
   });
 
   it('changes the watched resource on its timer, and stops when the server closes', async () => {
-    const server = createEverythingServer({ watchIntervalMs: 10, requestState: { key: 'k' } });
+    const server = createEverythingServer({
+      watchIntervalMs: 10,
+      requestState: { key: 'k-key-0123456789abcdef0123456789abcdef' },
+    });
     const updates: string[] = [];
     server.onChange((change) => {
       if (change.kind === 'resource') updates.push(change.uri);

@@ -19,7 +19,7 @@ export const USAGE = `rondo-demo: the Rondo demo server and playground
                                     WebSocket call, stop; exit 0 when all pass (also RONDO_DEMO_SMOKE=1)
   --no-prolog                       skip the Prolog bird expert
 
-Environment: PORT (default port), RONDO_DEMO_SMOKE=1 (same as --smoke), RONDO_STATE_KEY (requestState key),
+Environment: PORT (default port), RONDO_DEMO_SMOKE=1 (same as --smoke), RONDO_STATE_KEY (requestState key, 32 bytes or more),
 RONDO_DEMO_CLOCK_MS (how often demo://clock changes, default 5000), RONDO_SWIPL (the swipl executable).`;
 
 function portFrom(value: string | undefined, what: string): number {

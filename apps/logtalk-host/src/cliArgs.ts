@@ -71,7 +71,7 @@ Options:
 
 Environment:
   LOGTALKHOME        a Logtalk 3 distribution, needed for .lgt files.
-  RONDO_STATE_KEY    the key that seals round-hook request state (default: random per process).
+  RONDO_STATE_KEY    the key (32 bytes or more) that seals round-hook request state (default: random per process).
 
 Examples:
   rondo-logtalk birds.pl                                  # stdio, for an MCP client config

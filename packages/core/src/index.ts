@@ -90,11 +90,13 @@ export {
 } from './catalog.js';
 export {
   RequestStateSealer,
+  MIN_STATE_KEY_BYTES,
   type RequestStateOptions,
   type SealedStateBinding,
   type OpenedState,
 } from './requestState.js';
 export type { SchemaInput, ArgumentCheck, ArgumentValidator } from './inputValidation.js';
+export { DEFAULT_MAX_ARGUMENT_DEPTH, type ServerLimits } from './limits.js';
 export {
   ConfigurationError,
   ClientRequestError,

@@ -19,3 +19,4 @@ export { LazyAbortController } from './lazyAbort.js';
 export { InFlightExchanges } from './inFlightExchanges.js';
 export { CatalogMemo } from './catalogMemo.js';
 export { seenBy } from './catalog.js';
+export { nestsDeeperThan } from './limits.js';

@@ -1,5 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ErrorCode, McpError, type Json } from '@rondo/protocol';
+import { ConfigurationError } from './errors.js';
 import { stableStringify } from './stableJson.js';
 
 /** What a sealed requestState binds together. */
@@ -21,7 +22,10 @@ export interface OpenedState {
 }
 
 export interface RequestStateOptions {
-  /** The secret key; several server instances behind one endpoint need the same one. */
+  /**
+   * The secret key, at least 32 bytes ({@link MIN_STATE_KEY_BYTES}); several server instances
+   * behind one endpoint need the same one.
+   */
   key?: string | Uint8Array;
   /** How long a state stays valid, in milliseconds (default 10 minutes). */
   ttlMs?: number;
@@ -32,6 +36,9 @@ export interface RequestStateOptions {
 }
 
 const INVALID_STATE = 'Invalid or expired requestState';
+
+/** The shortest requestState key accepted, in bytes (HMAC-SHA256's output size). */
+export const MIN_STATE_KEY_BYTES = 32;
 
 /**
  * Seals and opens `requestState` tokens: base64url(payload).base64url(HMAC-SHA256). The payload
@@ -53,6 +60,7 @@ export class RequestStateSealer {
       this.key = randomBytes(32);
     } else {
       this.key = typeof configured === 'string' ? Buffer.from(configured, 'utf8') : configured;
+      if (this.key.length < MIN_STATE_KEY_BYTES) throw shortKey(options.key, this.key.length);
     }
     this.ttlMs = options.ttlMs ?? 10 * 60_000;
     this.now = options.now ?? Date.now;
@@ -132,4 +140,11 @@ function digestIdentity(identity: unknown): string {
 
 function invalidState(): McpError {
   return new McpError(ErrorCode.InvalidParams, INVALID_STATE);
+}
+
+function shortKey(option: RequestStateOptions['key'], bytes: number): ConfigurationError {
+  const source = option === undefined ? 'RONDO_STATE_KEY' : 'The requestState key';
+  return new ConfigurationError(
+    `${source} is ${bytes} bytes long; a requestState key needs at least ${MIN_STATE_KEY_BYTES} bytes`,
+  );
 }

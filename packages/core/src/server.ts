@@ -35,6 +35,7 @@ import {
 import type { Provider, ProviderChange } from './provider.js';
 import { RequestStateSealer } from './requestState.js';
 import { checkToolOutput } from './outputValidation.js';
+import { DEFAULT_MAX_ARGUMENT_DEPTH, admitToolArguments, checkArgumentDepth } from './limits.js';
 import type { Middleware } from './middleware.js';
 import { normaliseRound } from './rounds.js';
 import type {
@@ -78,6 +79,7 @@ export class RondoServer {
   readonly sealer: RequestStateSealer;
   readonly roundLimit: number;
   readonly pageSize: number;
+  readonly maxArgumentDepth: number;
   readonly log: (level: 'info' | 'warning' | 'error', message: string) => void;
   private readonly local = new LocalProvider();
   private readonly providers: Provider[] = [this.local];
@@ -92,12 +94,14 @@ export class RondoServer {
   private loading: Promise<void> | undefined;
 
   constructor(options: ServerOptions) {
-    const { requestState, roundLimit, pageSize, defaultCachePolicy, log, ...info } = options;
+    const { requestState, roundLimit, pageSize, defaultCachePolicy, log, limits, ...info } =
+      options;
     this.info = info;
     this.log = log ?? ((level, message) => process.stderr.write(`[rondo ${level}] ${message}\n`));
     this.sealer = new RequestStateSealer({ warn: (m) => this.log('warning', m), ...requestState });
     this.roundLimit = roundLimit ?? 10;
     this.pageSize = pageSize ?? 100;
+    this.maxArgumentDepth = limits?.maxArgumentDepth ?? DEFAULT_MAX_ARGUMENT_DEPTH;
     this.defaultCachePolicy = defaultCachePolicy ?? { ttlMs: 0, cacheScope: 'private' };
     this.watch(this.local);
   }
@@ -253,7 +257,7 @@ export class RondoServer {
   }
 
   /**
-   * Calls a tool. Unknown tool: -32602. Bad arguments, handler failures and a result that breaks the
+   * Calls a tool. Unknown tool or arguments nesting past `maxArgumentDepth`: -32602. Bad arguments, handler failures and a result that breaks the
    * tool's `outputSchema`: an `isError` result.
    */
   async callTool(
@@ -263,17 +267,9 @@ export class RondoServer {
   ): Promise<RoundResult<ToolResult>> {
     const entry = seenBy(this.catalog.tool(name), ctx.principal);
     if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
-    const given = args === undefined ? {} : args;
-    if (typeof given !== 'object' || given === null || Array.isArray(given)) {
-      return {
-        kind: 'complete',
-        result: {
-          kind: 'error',
-          text: `Invalid arguments for tool "${name}": arguments must be an object`,
-        },
-      };
-    }
-    const checked = entry.validate(given as Record<string, unknown>);
+    const given = admitToolArguments(name, args, this.maxArgumentDepth);
+    if (!given.ok) return { kind: 'complete', result: { kind: 'error', text: given.message } };
+    const checked = entry.validate(given.value);
     if (!checked.ok) return { kind: 'complete', result: { kind: 'error', text: checked.message } };
     try {
       const outcome = await entry.provider.callTool!(name, checked.value as never, ctx);
@@ -296,6 +292,7 @@ export class RondoServer {
   ): Promise<RoundResult<PromptResult>> {
     const entry = seenBy(this.catalog.prompt(name), ctx.principal);
     if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`, { name });
+    checkArgumentDepth(args, this.maxArgumentDepth);
     for (const argument of entry.definition.arguments ?? []) {
       if (argument.required && args[argument.name] === undefined) {
         throw new McpError(

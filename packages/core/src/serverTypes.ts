@@ -9,6 +9,7 @@ import type {
   ToolAnnotations,
 } from './definitions.js';
 import type { SchemaInput } from './inputValidation.js';
+import type { ServerLimits } from './limits.js';
 import type { ProviderChange } from './provider.js';
 import type { RequestStateOptions } from './requestState.js';
 import type { Visibility } from './visibility.js';
@@ -33,6 +34,8 @@ export interface ServerOptions extends ServerInfo {
   pageSize?: number;
   /** The cache policy of cacheable results when neither a rule nor a provider sets one. */
   defaultCachePolicy?: CachePolicy;
+  /** Limits on what a request may carry (argument nesting depth). */
+  limits?: ServerLimits;
   /** Where the server's own diagnostics go (default: stderr). */
   log?: (level: 'info' | 'warning' | 'error', message: string) => void;
 }

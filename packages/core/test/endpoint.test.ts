@@ -43,7 +43,7 @@ describe('createEndpoint routing', () => {
       name: 's',
       version: '1',
       log: () => undefined,
-      requestState: { key: 'k' },
+      requestState: { key: 'k-key-0123456789abcdef0123456789abcdef' },
     });
     const endpoint = createEndpoint(server, {
       modern: namedEra('modern', opened, told),
@@ -102,7 +102,7 @@ describe('createEndpoint routing', () => {
       name: 's',
       version: '1',
       log: () => undefined,
-      requestState: { key: 'k' },
+      requestState: { key: 'k-key-0123456789abcdef0123456789abcdef' },
     });
     const conn = new MemoryConnection(createEndpoint(server, {}));
     expect(await conn.send({ jsonrpc: '2.0', id: 1, method: 'x' }).ended).toBeUndefined();

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '@rondo/protocol';
-import { RequestStateSealer } from '@rondo/core';
+import { ConfigurationError, RequestStateSealer, createServer } from '@rondo/core';
 
 const binding = { method: 'tools/call', identity: { name: 'wizard', arguments: { size: 2 } } };
 
 describe('RequestStateSealer', () => {
   it('opens what it sealed, state and carry unchanged', () => {
-    const sealer = new RequestStateSealer({ key: 'k' });
+    const sealer = new RequestStateSealer({ key: 'k-key-0123456789abcdef0123456789abcdef' });
     const token = sealer.seal(binding, {
       state: { step: 2, names: ['ä', '🦜'] },
       carry: { round: 2 },
@@ -18,14 +18,14 @@ describe('RequestStateSealer', () => {
   });
 
   it('keeps an absent provider state absent', () => {
-    const sealer = new RequestStateSealer({ key: 'k' });
+    const sealer = new RequestStateSealer({ key: 'k-key-0123456789abcdef0123456789abcdef' });
     expect(
       sealer.open(sealer.seal(binding, { state: undefined, carry: null }), binding).state,
     ).toBeUndefined();
   });
 
   it('rejects a tampered requestState', () => {
-    const sealer = new RequestStateSealer({ key: 'k' });
+    const sealer = new RequestStateSealer({ key: 'k-key-0123456789abcdef0123456789abcdef' });
     const token = sealer.seal(binding, { state: 1, carry: null });
     const flipped = token.slice(0, 5) + (token[5] === 'A' ? 'B' : 'A') + token.slice(6);
     for (const bad of [flipped, `${token}-TAMPERED`, 'garbage', '', 42, null]) {
@@ -37,14 +37,18 @@ describe('RequestStateSealer', () => {
 
   it('rejects an expired requestState', () => {
     let now = 1_000;
-    const sealer = new RequestStateSealer({ key: 'k', ttlMs: 100, now: () => now });
+    const sealer = new RequestStateSealer({
+      key: 'k-key-0123456789abcdef0123456789abcdef',
+      ttlMs: 100,
+      now: () => now,
+    });
     const token = sealer.seal(binding, { state: 1, carry: null });
     now += 101;
     expect(() => sealer.open(token, binding)).toThrow('Invalid or expired requestState');
   });
 
   it('rejects a state replayed with other arguments, another method or another principal', () => {
-    const sealer = new RequestStateSealer({ key: 'k' });
+    const sealer = new RequestStateSealer({ key: 'k-key-0123456789abcdef0123456789abcdef' });
     const token = sealer.seal({ ...binding, principal: 'alice' }, { state: 1, carry: null });
     const other = [
       { ...binding, principal: 'alice', identity: { name: 'wizard', arguments: { size: 3 } } },
@@ -57,7 +61,7 @@ describe('RequestStateSealer', () => {
   });
 
   it('binds the identity independently of key order', () => {
-    const sealer = new RequestStateSealer({ key: 'k' });
+    const sealer = new RequestStateSealer({ key: 'k-key-0123456789abcdef0123456789abcdef' });
     const token = sealer.seal(
       { method: 'm', identity: { a: 1, b: { c: 2, d: 3 } } },
       { state: 1, carry: null },
@@ -68,8 +72,16 @@ describe('RequestStateSealer', () => {
   });
 
   it('refuses states sealed with another key', () => {
-    const token = new RequestStateSealer({ key: 'one' }).seal(binding, { state: 1, carry: null });
-    expect(() => new RequestStateSealer({ key: 'two' }).open(token, binding)).toThrow();
+    const token = new RequestStateSealer({ key: 'one-key-0123456789abcdef0123456789abcdef' }).seal(
+      binding,
+      { state: 1, carry: null },
+    );
+    expect(() =>
+      new RequestStateSealer({ key: 'two-key-0123456789abcdef0123456789abcdef' }).open(
+        token,
+        binding,
+      ),
+    ).toThrow();
   });
 
   it('warns when it has to invent a key', () => {
@@ -79,5 +91,24 @@ describe('RequestStateSealer', () => {
     new RequestStateSealer({ warn: (m) => warnings.push(m) });
     if (previous !== undefined) process.env.RONDO_STATE_KEY = previous;
     expect(warnings[0]).toMatch(/RONDO_STATE_KEY/);
+  });
+
+  it('refuses a key shorter than 32 bytes, from the option or RONDO_STATE_KEY', () => {
+    expect(() => new RequestStateSealer({ key: 'x'.repeat(31) })).toThrow(ConfigurationError);
+    expect(() => new RequestStateSealer({ key: new Uint8Array(16) })).toThrow(
+      'The requestState key is 16 bytes long; a requestState key needs at least 32 bytes',
+    );
+    const previous = process.env.RONDO_STATE_KEY;
+    process.env.RONDO_STATE_KEY = 'short';
+    try {
+      expect(() => new RequestStateSealer()).toThrow(
+        'RONDO_STATE_KEY is 5 bytes long; a requestState key needs at least 32 bytes',
+      );
+      expect(() => createServer({ name: 's', version: '1' })).toThrow(ConfigurationError);
+    } finally {
+      if (previous === undefined) delete process.env.RONDO_STATE_KEY;
+      else process.env.RONDO_STATE_KEY = previous;
+    }
+    expect(new RequestStateSealer({ key: 'x'.repeat(32) })).toBeInstanceOf(RequestStateSealer);
   });
 });

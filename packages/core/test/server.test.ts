@@ -17,7 +17,10 @@ import {
 import { createServer, ConfigurationError, type Provider, type ServerChange } from '@rondo/core';
 import { testContext } from './testContext.js';
 
-const quiet = { log: () => undefined, requestState: { key: 'test' } };
+const quiet = {
+  log: () => undefined,
+  requestState: { key: 'test-key-0123456789abcdef0123456789abcde' },
+};
 
 function calculator() {
   return createServer({ name: 'calc', version: '1.0.0', ...quiet })

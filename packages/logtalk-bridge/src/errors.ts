@@ -42,6 +42,19 @@ export class PrologTimeoutError extends PrologWorkerError {
 }
 
 /**
+ * Every worker was busy and `maxQueue` calls already waited for one: the call was refused at once
+ * rather than queued without end.
+ */
+export class PrologBusyError extends Error {
+  override readonly name = 'PrologBusyError';
+  constructor(readonly maxQueue: number) {
+    super(
+      `the Prolog provider is busy: the queue of calls waiting for a worker is full (limit maxQueue: ${maxQueue}); try again later`,
+    );
+  }
+}
+
+/**
  * The caller gave up (its signal aborted). The worker may finish the call within the grace period
  * (`cancelGraceMs`) and serve on; only a worker still busy after it is killed and replaced.
  */

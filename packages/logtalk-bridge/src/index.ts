@@ -8,6 +8,7 @@ export { PROLOG_CALL_CHANNEL, type PrologCallMessage } from './diagnostics.js';
 export type { Flavour } from './launch.js';
 export { PROLOG_DIR } from './launch.js';
 export {
+  PrologBusyError,
   PrologCallError,
   PrologCancelledError,
   PrologConfigurationError,

@@ -1,4 +1,5 @@
 import { LoggingLevelSchema, vocabularySchemas, type Json, type JsonObject } from '@rondo/protocol';
+import { nestsDeeperThan } from '@rondo/core/internal';
 import { z } from 'zod';
 
 /** Messages a worker writes on the protocol channel; every one is checked (Prolog is untrusted). */
@@ -54,16 +55,28 @@ const workerMessage = z.discriminatedUnion('type', [
 /** A message from a worker. */
 export type WorkerMessage = z.infer<typeof workerMessage>;
 
-/** Parses one protocol line; `undefined` when the line is not a protocol message. */
-export function parseWorkerMessage(line: string): WorkerMessage | undefined {
+/** One protocol line, parsed: the message, or what is wrong with the line. */
+export type ParsedLine = { ok: true; message: WorkerMessage } | { ok: false; problem: string };
+
+/**
+ * Parses one protocol line. A line that is not a protocol message, or one nesting deeper than
+ * `maxDepth` levels (checked before anything walks it recursively), is a problem.
+ */
+export function parseWorkerMessage(line: string, maxDepth: number): ParsedLine {
+  const unknown = {
+    ok: false,
+    problem: `non-protocol output ${JSON.stringify(line.slice(0, 200))}`,
+  };
   let value: unknown;
   try {
     value = JSON.parse(line);
   } catch {
-    return undefined;
+    return unknown as ParsedLine;
   }
+  if (nestsDeeperThan(value, maxDepth))
+    return { ok: false, problem: `a message nesting deeper than ${maxDepth} levels` };
   const parsed = workerMessage.safeParse(value);
-  return parsed.success ? parsed.data : undefined;
+  return parsed.success ? { ok: true, message: parsed.data } : (unknown as ParsedLine);
 }
 
 const text = z.string();

@@ -1,11 +1,17 @@
-import { PrologCancelledError, PrologTimeoutError, PrologWorkerError } from './errors.js';
+import {
+  PrologBusyError,
+  PrologCancelledError,
+  PrologTimeoutError,
+  PrologWorkerError,
+} from './errors.js';
 import { PrologWorker } from './worker.js';
 import type { WorkerLaunch } from './workerContract.js';
 
 /**
  * A fixed number of workers, each running one call at a time. A worker that dies, is killed at a
- * deadline or breaks the protocol is replaced; calls wait in order for a free worker. A worker
- * finishing a call its caller gave up comes back once it is done.
+ * deadline or breaks the protocol is replaced; calls wait in order for a free worker, at most
+ * `maxQueue` of them (one more is refused at once with a `PrologBusyError`). A worker finishing a
+ * call its caller gave up comes back once it is done.
  */
 export class WorkerPool {
   private readonly workers = new Set<PrologWorker>();
@@ -18,6 +24,7 @@ export class WorkerPool {
     private readonly size: number,
     private readonly launch: WorkerLaunch,
     private readonly graceMs: number,
+    private readonly maxQueue: number,
   ) {}
 
   /** Starts every worker; the first failure (a load error, say) stops the others and is thrown. */
@@ -79,6 +86,8 @@ export class WorkerPool {
     if (free) return Promise.resolve(free);
     if (this.closing)
       return Promise.reject(new PrologWorkerError(0, 'the Prolog provider is closed'));
+    if (this.waiting.length >= this.maxQueue)
+      return Promise.reject(new PrologBusyError(this.maxQueue));
     return new Promise<PrologWorker>((resolve, reject) => {
       const leave = (error: Error): void => {
         clearTimeout(timer);

@@ -11,25 +11,56 @@ import type { Json } from '@rondo/protocol';
  * exponent or a fraction is a float, and what JSON cannot carry is `null`).
  */
 export function prologTerm(value: Json): string {
+  // An explicit stack rather than recursion: no nesting, however deep, overflows the call stack.
+  let text = '';
+  const pending: Piece[] = [piece(value)];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (typeof next === 'string') text += next;
+    else if (Array.isArray(next)) text += openList(next, pending);
+    else text += openCurly(next, pending);
+  }
+  return text;
+}
+
+/** Text to write as it is, or a list or an object still to open. */
+type Piece = string | Json[] | { readonly [key: string]: Json | undefined };
+
+function piece(value: Json): Piece {
   if (typeof value === 'string') return quotedAtom(value);
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '@(null)';
   if (typeof value === 'boolean') return value ? '@(true)' : '@(false)';
   if (value === null) return '@(null)';
-  if (Array.isArray(value)) return `[${value.map(prologTerm).join(',')}]`;
-  return curlyTerm(value);
+  return value;
 }
 
-function curlyTerm(object: { readonly [key: string]: Json | undefined }): string {
-  let text = '';
+/** Writes `[` and stacks the members (last first, so the first is written first) and `]`. */
+function openList(list: Json[], pending: Piece[]): string {
+  pending.push(']');
+  for (let i = list.length - 1; i >= 0; i--) {
+    pending.push(piece(list[i]!));
+    if (i > 0) pending.push(',');
+  }
+  return '[';
+}
+
+/** Writes `{` (or all of `{}`) and stacks `'k'-V` pairs and `}` as {@link openList} does. */
+function openCurly(object: { readonly [key: string]: Json | undefined }, pending: Piece[]): string {
+  const pairs: [string, Piece][] = [];
   for (const key in object) {
     const member = object[key];
-    if (member === undefined) continue; // as JSON.stringify leaves it out
-    const valueText = prologTerm(member);
-    // `-` next to `-5` or `@(null)` would read as one symbol atom (`--`, `-@`): keep them apart.
-    const joint = valueText[0] === '-' || valueText[0] === '@' ? '- ' : '-';
-    text += `${text === '' ? '' : ','}${quotedAtom(key)}${joint}${valueText}`;
+    if (member !== undefined) pairs.push([key, piece(member)]); // as JSON.stringify leaves it out
   }
-  return text === '' ? '{}' : `{${text}}`;
+  if (pairs.length === 0) return '{}';
+  pending.push('}');
+  for (let i = pairs.length - 1; i >= 0; i--) {
+    const [key, value] = pairs[i]!;
+    pending.push(value);
+    // `-` next to `-5` or `@(null)` would read as one symbol atom (`--`, `-@`): keep them apart.
+    const first = typeof value === 'string' ? value[0] : '';
+    const joint = first === '-' || first === '@' ? '- ' : '-';
+    pending.push(`${i === 0 ? '' : ','}${quotedAtom(key)}${joint}`);
+  }
+  return '{';
 }
 
 // Characters a quoted atom cannot hold as they are: the quote, the backslash, and control

@@ -46,6 +46,16 @@ export interface PrologProviderOptions {
   onLog?: (entry: PrologLogEntry) => void;
   /** Longest protocol line accepted from a worker, in bytes; default 16 MiB. */
   maxMessageBytes?: number;
+  /**
+   * How deeply a worker's message may nest (objects and arrays); default 1000. A deeper result
+   * fails its call (a tool error) and its worker is replaced, as an overlong line does.
+   */
+  maxMessageDepth?: number;
+  /**
+   * How many calls may wait for a free worker; default 1000. One more fails at once with a
+   * `PrologBusyError` (a tool error; -32603 for a prompt or a resource).
+   */
+  maxQueue?: number;
   /** How long a worker may take to start and load the files; default 60000 ms. */
   startTimeoutMs?: number;
   /** Grace period between SIGTERM and SIGKILL on close; default 2000 ms. */
@@ -109,6 +119,7 @@ export async function createPrologProvider(
       scratch: plan.flavour === 'logtalk' ? scratchDirectory(String(workerId)) : null,
     }),
     maxLineBytes: options.maxMessageBytes ?? 16 * 1024 * 1024,
+    maxMessageDepth: options.maxMessageDepth ?? 1000,
     startTimeoutMs: options.startTimeoutMs ?? 60_000,
     cancelGraceMs: options.cancelGraceMs ?? 2000,
     broadcasts: { goals: [] },
@@ -126,6 +137,7 @@ export async function createPrologProvider(
     options.workers ?? availableParallelism(),
     launch,
     options.shutdownGraceMs ?? 2000,
+    options.maxQueue ?? 1000,
   );
   await pool.start();
   try {

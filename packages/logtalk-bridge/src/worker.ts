@@ -188,10 +188,9 @@ export class PrologWorker {
 
   private onLine(text: string): void {
     if (this.killed) return; // what a killed worker still had in the pipe concerns nobody
-    const message = parseWorkerMessage(text);
-    if (!message)
-      return this.protocolFault(`non-protocol output ${JSON.stringify(text.slice(0, 200))}`);
-    this.onMessage(message);
+    const parsed = parseWorkerMessage(text, this.launch.maxMessageDepth);
+    if (!parsed.ok) return this.protocolFault(parsed.problem);
+    this.onMessage(parsed.message);
   }
 
   private onMessage(message: WorkerMessage): void {

@@ -16,6 +16,8 @@ export interface WorkerLaunch {
   /** The `init` message of a worker: flavour, files, object, scratch directory. */
   init(workerId: number): JsonObject;
   maxLineBytes: number;
+  /** How deeply a worker's message may nest before it counts as a protocol fault. */
+  maxMessageDepth: number;
   startTimeoutMs: number;
   /** How long a worker may go on with a call its caller gave up before it is killed. */
   cancelGraceMs: number;

@@ -34,7 +34,11 @@ function greeterProcess() {
     command: process.execPath,
     args: ['--input-type=module', '-e', transpileExample(example)],
     cwd: packageDir,
-    env: { PATH: process.env.PATH ?? '', TRANSPORT: 'stdio', RONDO_STATE_KEY: 'facade-stdio' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      TRANSPORT: 'stdio',
+      RONDO_STATE_KEY: 'facade-stdio-key-0123456789abcdef0123456',
+    },
     stderr: 'pipe' as const,
   };
 }

@@ -38,7 +38,7 @@ function greeterEndpoint(): Endpoint {
   const server = createServer({
     name: 'greeter',
     version: '1.0.0',
-    requestState: { key: 'serve-test' },
+    requestState: { key: 'serve-test-key-0123456789abcdef012345678' },
   }).tool('greet', { description: 'Says hello.' }, () => text('Hello!'));
   return createEndpoint(server, { modern: modernEra(), legacy: legacyEra() });
 }
@@ -114,7 +114,11 @@ describe('the @rondo/server README', () => {
       ['--input-type=module', '-e', transpileExample(example)],
       {
         cwd: packageDir,
-        env: { PATH: process.env.PATH ?? '', RONDO_STATE_KEY: 'readme', ...env },
+        env: {
+          PATH: process.env.PATH ?? '',
+          RONDO_STATE_KEY: 'readme-key-0123456789abcdef0123456789abc',
+          ...env,
+        },
         stdio: ['pipe', 'pipe', 'inherit'],
       },
     );

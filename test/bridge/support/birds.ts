@@ -25,7 +25,7 @@ export function hostStdioParams(files: string[], extraArgs: string[] = []) {
     args: [requireBuiltHost(), '--workers', '1', ...extraArgs, ...files],
     env: {
       PATH: process.env.PATH ?? '',
-      RONDO_STATE_KEY: 'rondo-bridge-wire-tests',
+      RONDO_STATE_KEY: 'rondo-bridge-wire-tests-key-0123456789ab',
       ...(process.env.LOGTALKHOME ? { LOGTALKHOME: process.env.LOGTALKHOME } : {}),
       ...(process.env.LOGTALKUSER ? { LOGTALKUSER: process.env.LOGTALKUSER } : {}),
     },

@@ -26,7 +26,7 @@ const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const fixtures = fileURLToPath(new URL('../fixtures/', import.meta.url));
 const PROLOG_FILE = path.join(fixtures, 'contract.pl');
 const LOGTALK_HOST = path.join(repoRoot, 'apps/logtalk-host/dist/main.js');
-const STATE_KEY = 'rondo-contract-tests';
+const STATE_KEY = 'rondo-contract-tests-key-0123456789abcde';
 
 /** A provider served over one transport: each `connect` is a new client connection. */
 export interface ServedProvider {

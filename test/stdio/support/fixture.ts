@@ -25,7 +25,10 @@ export function fixtureServerParams() {
     command: process.execPath,
     args: [FIXTURE_MAIN, '--transport', 'stdio'],
     // A fixed key keeps the fixture quiet about its per-process random one.
-    env: { PATH: process.env.PATH ?? '', RONDO_STATE_KEY: 'rondo-stdio-interop-tests' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      RONDO_STATE_KEY: 'rondo-stdio-interop-tests-key-0123456789',
+    },
     stderr: 'pipe' as const,
   };
 }

@@ -57,7 +57,7 @@ export function buildTestServer(options: Partial<ServerOptions> = {}): RondoServ
     name: 'adapter-2026-test',
     version: '1.2.3',
     instructions: 'Use the tools.',
-    requestState: { key: 'test-key-0123456789abcdef' },
+    requestState: { key: 'test-key-0123456789abcdef-key-0123456789' },
     log: () => {},
     ...options,
   });

@@ -11,7 +11,7 @@ export function greeterServer(): RondoServer {
   return createServer({
     name: 'greeter',
     version: '1.0.0',
-    requestState: { key: 'facade-test' },
+    requestState: { key: 'facade-test-key-0123456789abcdef01234567' },
     log: () => undefined,
   }).tool(
     'greet',

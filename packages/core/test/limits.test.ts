@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { ErrorCode, McpError, messages, text } from '@rondo/protocol';
+import { createServer } from '@rondo/core';
+import { nestsDeeperThan } from '../src/internal.js';
+import { admitToolArguments } from '../src/limits.js';
+import { testContext } from './testContext.js';
+
+/** `levels` arrays nested in each other, built without recursion. */
+function nested(levels: number): unknown {
+  let value: unknown = [];
+  for (let i = 1; i < levels; i++) value = [value];
+  return value;
+}
+
+describe('nestsDeeperThan', () => {
+  it('counts an object or array as one level more than its deepest member', () => {
+    expect(nestsDeeperThan(1, 0)).toBe(false);
+    expect(nestsDeeperThan({}, 0)).toBe(true);
+    expect(nestsDeeperThan({ a: [1, { b: 'x' }] }, 3)).toBe(false);
+    expect(nestsDeeperThan({ a: [1, { b: 'x' }] }, 2)).toBe(true);
+  });
+
+  it('walks a million levels without the call stack', () => {
+    expect(nestsDeeperThan(nested(1_000_000), 999_999)).toBe(true);
+    expect(nestsDeeperThan(nested(1_000_000), 1_000_000)).toBe(false);
+  });
+});
+
+describe('admitToolArguments', () => {
+  it('refuses arguments past the limit with -32602 naming it', () => {
+    let thrown: unknown;
+    try {
+      admitToolArguments('t', { a: nested(64) }, 64);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(McpError);
+    expect(thrown).toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: 'Invalid params: arguments nest deeper than 64 levels (limit maxArgumentDepth)',
+    });
+  });
+
+  it('admits absent arguments as {} and answers a non-object with a tool error', () => {
+    expect(admitToolArguments('t', undefined, 64)).toEqual({ ok: true, value: {} });
+    expect(admitToolArguments('t', [1], 64)).toEqual({
+      ok: false,
+      message: 'Invalid arguments for tool "t": arguments must be an object',
+    });
+  });
+});
+
+describe('RondoServer with limits.maxArgumentDepth', () => {
+  it('refuses too deep tool and prompt arguments with -32602 before any handler runs', async () => {
+    const server = createServer({ name: 's', version: '1', log: () => undefined })
+      .tool('t', {}, () => text('ran'))
+      .prompt('p', {}, () => messages([]));
+    await server.ready();
+    const deep = { a: nested(64) };
+    const refusal = { code: ErrorCode.InvalidParams, message: /deeper than 64 levels/ };
+    await expect(server.callTool('t', deep, testContext())).rejects.toMatchObject(refusal);
+    await expect(server.getPrompt('p', deep as never, testContext())).rejects.toMatchObject(
+      refusal,
+    );
+    expect(await server.callTool('t', { a: nested(63) }, testContext())).toMatchObject({
+      result: { kind: 'text', text: 'ran' },
+    });
+  });
+});
