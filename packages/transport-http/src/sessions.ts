@@ -51,22 +51,24 @@ export class Session {
 
   /**
    * Resumes a stream of this session on a response `openSink` opens, from the event after
-   * `lastEventId`. Returns false, opening nothing, when the id is unknown (never issued, evicted,
-   * or another session's).
+   * `lastEventId`. Opens nothing and answers `unknown` when the id is unknown (never issued,
+   * evicted, or another session's), or `conflict` when it is the standalone stream's and a response
+   * already receives that stream (a session has one standalone stream at a time).
    */
-  resume(lastEventId: string, openSink: () => SseResponse): boolean {
+  resume(lastEventId: string, openSink: () => SseResponse): 'resumed' | 'unknown' | 'conflict' {
     const replay = this.store?.replayAfter(lastEventId);
-    if (!replay || !this.known.has(replay.streamId)) return false;
+    if (!replay || !this.known.has(replay.streamId)) return 'unknown';
+    const standalone = replay.streamId === this.standalone.id;
+    if (standalone && this.standalone.attached) return 'conflict';
     const sink = openSink();
-    const stream =
-      replay.streamId === this.standalone.id ? this.standalone : this.live.get(replay.streamId);
+    const stream = standalone ? this.standalone : this.live.get(replay.streamId);
     if (stream) {
       stream.attach(sink, replay.events);
     } else {
       for (const event of replay.events) if (event.message) sink.write(event);
       sink.end();
     }
-    return true;
+    return 'resumed';
   }
 
   /** Ends the session: aborts its work, closes its streams and forgets their events. */
