@@ -72,6 +72,16 @@ describe('session caps', () => {
     for (const headers of sessions.slice(0, 4)) expect(await echoStatus(headers)).toBe(200);
   });
 
+  it('answers 503 instead of an SSE stream when the session that would carry it finds no room', async () => {
+    await start({ maxSessions: 1 });
+    await busy((await open()).headers);
+    const refused = await post(server.url, request(3, 'initializeStreaming'));
+    expect(refused.status).toBe(503);
+    expect(refused.headers['content-type']).toBe('application/json');
+    expect(refused.headers['retry-after']).toBe('5');
+    expect(endpoint.connections.at(-1)?.closed).toBe(true);
+  });
+
   it('counts a request in flight as busy: the LRU session with one is kept', async () => {
     await start({ maxSessions: 2 });
     const [first, second] = [(await open()).headers, (await open()).headers];
