@@ -48,7 +48,7 @@ export {
 export { requireScopes, type Visibility } from './visibility.js';
 export type { Connection, Disposition, Endpoint, Exchange, Peer } from './transport.js';
 export type { EndpointFacts, EraAdapter, EraSession } from './era.js';
-export type { ListenOptions, ListeningServer } from './listening.js';
+export type { ConnectionLimits, ListenOptions, ListeningServer } from './listening.js';
 export type {
   Provider,
   ProviderCapabilities,

@@ -5,7 +5,7 @@
  */
 export * from './pipeline/index.js';
 export { MessageChannel, type MessageChannelOptions } from './messageChannel.js';
-export { listenOn, type Listening } from './nodeListener.js';
+export { createLimitedServer, listenOn, type Listening } from './nodeListener.js';
 export { toMcpError, toWireError } from './wireError.js';
 export {
   compileArgumentValidator,

@@ -1,5 +1,20 @@
-/** Where a transport's standalone server listens. */
-export interface ListenOptions {
+/**
+ * How a transport's standalone server treats its connections. The defaults bound what one slow or
+ * idle client can hold; 0 turns a timeout off.
+ */
+export interface ConnectionLimits {
+  /** Time to receive a request's headers; the socket is then closed (after a 408). Default 10 s. */
+  headersTimeoutMs?: number;
+  /** Time to receive a whole request, body included (not the response). Default 30 s. */
+  requestTimeoutMs?: number;
+  /** How long an idle keep-alive connection is kept between requests. Default 5 s. */
+  keepAliveTimeoutMs?: number;
+  /** Most open connections (sockets); past it, new ones are closed at once; 0 for no cap. Default 10,000. */
+  maxConnections?: number;
+}
+
+/** Where a transport's standalone server listens, and how it treats its connections. */
+export interface ListenOptions extends ConnectionLimits {
   /** The interface to bind. Default `127.0.0.1`: reachable from this machine only. */
   host?: string;
   /** The port; 0 (the default) picks a free one, read it from the handle. */

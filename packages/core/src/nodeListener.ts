@@ -1,5 +1,41 @@
-import type { Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ConfigurationError } from './errors.js';
+import type { ConnectionLimits } from './listening.js';
+
+/**
+ * A `node:http` server with the connection limits applied (defaults in {@link ConnectionLimits}).
+ * What the standalone HTTP and WebSocket servers share.
+ */
+export function createLimitedServer(limits: ConnectionLimits, handler: RequestListener): Server {
+  const requestTimeout = nonNegative('requestTimeoutMs', limits.requestTimeoutMs ?? 30_000);
+  const headersTimeout = nonNegative(
+    'headersTimeoutMs',
+    limits.headersTimeoutMs ?? (requestTimeout > 0 ? Math.min(10_000, requestTimeout) : 10_000),
+  );
+  if (requestTimeout > 0 && headersTimeout > requestTimeout)
+    throw new ConfigurationError('headersTimeoutMs must not exceed requestTimeoutMs');
+  const timeouts = [headersTimeout, requestTimeout].filter((timeout) => timeout > 0);
+  const server = createServer(
+    {
+      headersTimeout,
+      requestTimeout,
+      keepAliveTimeout: nonNegative('keepAliveTimeoutMs', limits.keepAliveTimeoutMs ?? 5000),
+      // Node checks the header and request timeouts on this interval (30 s by default).
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, ...timeouts)),
+    },
+    handler,
+  );
+  const maxConnections = nonNegative('maxConnections', limits.maxConnections ?? 10_000);
+  if (maxConnections > 0) server.maxConnections = maxConnections;
+  return server;
+}
+
+function nonNegative(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 0)
+    throw new ConfigurationError(`${name} must be a non-negative integer, got ${value}`);
+  return value;
+}
 
 /** A `node:http` server that is listening. */
 export interface Listening {

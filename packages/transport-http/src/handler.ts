@@ -34,7 +34,10 @@ export interface McpService {
 /** Builds the transport's pieces for an endpoint. */
 export function createMcpService(endpoint: Endpoint, options?: HttpTransportOptions): McpService {
   const resolved = resolveOptions(options);
-  const sessions = new SessionRegistry(resolved.eventStore, resolved.sessionIdleTimeoutMs);
+  const sessions = new SessionRegistry(resolved.eventStore, resolved.sessionIdleTimeoutMs, {
+    maxSessions: resolved.maxSessions,
+    maxSessionsPerPrincipal: resolved.maxSessionsPerPrincipal,
+  });
   const open = new Set<() => void>();
   const context = { endpoint, sessions, options: resolved, open };
 

@@ -19,6 +19,16 @@ export interface HttpTransportOptions extends HostGuardOptions {
   maxBodyBytes?: number;
   /** A session with no request in flight and no open stream is closed after this long. Default 30 min. */
   sessionIdleTimeoutMs?: number;
+  /**
+   * Most live sessions. At the cap the least recently used idle session (no request in flight, no
+   * open stream) is closed; when none is idle, the request that would open a session gets 503 with
+   * `Retry-After`. Default 10,000.
+   */
+  maxSessions?: number;
+  /** Most live sessions of one authenticated principal, enforced the same way. Default 100. */
+  maxSessionsPerPrincipal?: number;
+  /** The `Retry-After` (seconds) of a 503 for too many sessions. Default 5. */
+  sessionRetryAfterSeconds?: number;
   /** Where session SSE events are kept for `Last-Event-ID` resumption; `false` disables ids. */
   eventStore?: EventStore | false;
   /** The `retry:` delay sent in the priming event of a session stream. Default 1000 ms. */
@@ -37,6 +47,9 @@ export interface ResolvedHttpOptions {
   guard: HostGuardPolicy;
   maxBodyBytes: number;
   sessionIdleTimeoutMs: number;
+  maxSessions: number;
+  maxSessionsPerPrincipal: number;
+  sessionRetryAfterSeconds: number;
   eventStore: EventStore | undefined;
   sseRetryMs: number;
   keepAliveMs: number;
@@ -56,6 +69,12 @@ export function resolveOptions(options: HttpTransportOptions = {}): ResolvedHttp
     guard: resolveHostGuard(options),
     maxBodyBytes: options.maxBodyBytes ?? 4 * MIB,
     sessionIdleTimeoutMs: options.sessionIdleTimeoutMs ?? 30 * 60_000,
+    maxSessions: atLeastOne('maxSessions', options.maxSessions ?? 10_000),
+    maxSessionsPerPrincipal: atLeastOne(
+      'maxSessionsPerPrincipal',
+      options.maxSessionsPerPrincipal ?? 100,
+    ),
+    sessionRetryAfterSeconds: Math.max(0, Math.ceil(options.sessionRetryAfterSeconds ?? 5)),
     eventStore:
       options.eventStore === false ? undefined : (options.eventStore ?? createMemoryEventStore()),
     sseRetryMs: options.sseRetryMs ?? 1000,
@@ -63,4 +82,10 @@ export function resolveOptions(options: HttpTransportOptions = {}): ResolvedHttp
     auth: options.auth,
     onError: options.onError ?? ((error) => console.error('[rondo/transport-http]', error)),
   };
+}
+
+function atLeastOne(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1)
+    throw new ConfigurationError(`${name} must be a positive integer, got ${value}`);
+  return value;
 }

@@ -86,7 +86,12 @@ export async function handlePost(
     res,
     connection,
     session,
-    promote: () => context.sessions.create(connection, fresh ?? new PeerRelay(), principal?.id),
+    promote: () => {
+      const created = context.sessions.create(connection, fresh ?? new PeerRelay(), principal?.id);
+      // No room for the session: the connection that would have become it ends here.
+      if (!created) connection.close();
+      return created;
+    },
     principal,
     options: context.options,
     done: release,

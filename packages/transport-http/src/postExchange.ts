@@ -3,7 +3,7 @@ import { LazyAbortController } from '@rondo/core/internal';
 import { type Connection, type Disposition, type Exchange, type Principal } from '@rondo/core';
 import type { JsonRpcMessage } from '@rondo/protocol';
 import type { ResolvedHttpOptions } from './options.js';
-import { replyEmpty, replyJson } from './reply.js';
+import { reject, replyEmpty, replyJson } from './reply.js';
 import type { Session } from './sessions.js';
 import type { SessionStream } from './sessionStream.js';
 import { SseResponse } from './sse.js';
@@ -15,8 +15,8 @@ export interface PostExchangeContext {
   connection: Connection;
   /** The session the POST named, if any. */
   session: Session | undefined;
-  /** Registers a session for a fresh connection that became stateful. */
-  promote(): Session;
+  /** Registers a session for a fresh connection that became stateful; undefined when full. */
+  promote(): Session | undefined;
   principal: Principal | undefined;
   options: ResolvedHttpOptions;
   /** Called once the response is complete or the client went away. */
@@ -62,7 +62,7 @@ class PostExchange implements Exchange {
 
   send(message: JsonRpcMessage): void {
     if (this.ended) return;
-    if (!this.sse) this.startStream();
+    if (!this.sse && !this.startStream()) return;
     this.write(message);
   }
 
@@ -78,6 +78,7 @@ class PostExchange implements Exchange {
     // The endpoint marked its connection stateful before ending, so the
     // session id goes out with this answer.
     const headers = this.sessionHeaders();
+    if (headers === 'full') return this.refuseFull();
     if (!message) replyEmpty(res, 202, headers);
     else replyJson(res, statusOf(disposition), message, headers);
     this.context.done();
@@ -89,19 +90,40 @@ class PostExchange implements Exchange {
     if (!this.stream) this.context.done();
   };
 
-  private sessionHeaders(): Record<string, string> | undefined {
-    if (!this.session && this.context.connection.stateful) this.session = this.context.promote();
+  /** The session id header; `full` when the connection became stateful but no session fits. */
+  private sessionHeaders(): Record<string, string> | undefined | 'full' {
+    if (!this.session && this.context.connection.stateful) {
+      this.session = this.context.promote();
+      if (!this.session) return 'full';
+    }
     return this.session ? { 'mcp-session-id': this.session.id } : undefined;
   }
 
-  private startStream(): void {
+  /** Answers 503 for a session that found no room; the exchange ignores what follows. */
+  private refuseFull(): void {
+    this.ended = true;
+    const retryAfter = String(this.context.options.sessionRetryAfterSeconds);
+    reject(this.context.res, 503, 'Service Unavailable: too many sessions', {
+      'retry-after': retryAfter,
+    });
+    this.context.done();
+  }
+
+  /** Starts the SSE answer; false (the request refused) when its session found no room. */
+  private startStream(): boolean {
     const { res, options } = this.context;
-    this.sse = new SseResponse(res, this.sessionHeaders() ?? {}, options.keepAliveMs);
+    const headers = this.sessionHeaders();
+    if (headers === 'full') {
+      this.refuseFull();
+      return false;
+    }
+    this.sse = new SseResponse(res, headers ?? {}, options.keepAliveMs);
     if (this.session) {
       this.stream = this.session.openStream();
       this.stream.attach(this.sse);
       this.stream.prime(options.sseRetryMs);
     }
+    return true;
   }
 
   private write(message: JsonRpcMessage): void {

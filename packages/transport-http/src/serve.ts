@@ -1,10 +1,13 @@
-import { createServer } from 'node:http';
 import type { Endpoint, ListenOptions, ListeningServer } from '@rondo/core';
-import { listenOn } from '@rondo/core/internal';
+import { createLimitedServer, listenOn } from '@rondo/core/internal';
 import { createHttpHandler } from './handler.js';
 import type { HttpTransportOptions } from './options.js';
 
-/** Where and how {@link serveHttp} listens. */
+/**
+ * Where and how {@link serveHttp} listens: the transport's options, the address and the connection
+ * limits (header, request and keep-alive timeouts, a connection cap; see `ConnectionLimits` in
+ * `@rondo/core`).
+ */
 export interface ServeHttpOptions extends HttpTransportOptions, ListenOptions {}
 
 /**
@@ -21,7 +24,7 @@ export async function serveHttp(
   await endpoint.ready();
   const host = options.host ?? '127.0.0.1';
   const handler = createHttpHandler(endpoint, options);
-  const listening = await listenOn(createServer(handler), options.port ?? 0, host);
+  const listening = await listenOn(createLimitedServer(options, handler), options.port ?? 0, host);
   return {
     url: `http://${listening.urlHost}:${listening.port}${options.path ?? '/mcp'}`,
     port: listening.port,

@@ -8,6 +8,12 @@ import type { SseResponse } from './sse.js';
 /** How many stream ids a session remembers for cleanup; older streams' events are forgotten early. */
 const MAX_KNOWN_STREAMS = 1000;
 
+/** How a session tells its registry about its life. */
+interface SessionHooks {
+  used(session: Session): void;
+  closed(session: Session): void;
+}
+
 /** A session: a stateful Connection kept between POSTs, found by its `Mcp-Session-Id`. */
 export class Session {
   /** The standalone stream a GET opens for session-wide messages. */
@@ -25,7 +31,7 @@ export class Session {
     readonly principalId: string | undefined,
     private readonly store: EventStore | undefined,
     idleTimeoutMs: number,
-    private readonly onClose: (session: Session) => void,
+    private readonly hooks: SessionHooks,
   ) {
     this.standalone = this.createStream(true);
     this.idleTimer = setTimeout(() => this.expireIfIdle(), idleTimeoutMs);
@@ -44,29 +50,41 @@ export class Session {
     this.live.delete(stream.id);
   }
 
-  /** Marks activity, postponing expiry. */
+  /** Marks activity, postponing expiry (and eviction: the least recently used session goes first). */
   touch(): void {
     this.idleTimer.refresh();
+    this.hooks.used(this);
+  }
+
+  /** True with no request in flight and no response receiving one of its streams. */
+  get idle(): boolean {
+    return (
+      this.connection.inFlight === 0 &&
+      !this.standalone.attached &&
+      ![...this.live.values()].some((stream) => stream.attached)
+    );
   }
 
   /**
    * Resumes a stream of this session on a response `openSink` opens, from the event after
-   * `lastEventId`. Returns false, opening nothing, when the id is unknown (never issued, evicted,
-   * or another session's).
+   * `lastEventId`. Opens nothing and answers `unknown` when the id is unknown (never issued,
+   * evicted, or another session's), or `conflict` when it is the standalone stream's and a response
+   * already receives that stream (a session has one standalone stream at a time).
    */
-  resume(lastEventId: string, openSink: () => SseResponse): boolean {
+  resume(lastEventId: string, openSink: () => SseResponse): 'resumed' | 'unknown' | 'conflict' {
     const replay = this.store?.replayAfter(lastEventId);
-    if (!replay || !this.known.has(replay.streamId)) return false;
+    if (!replay || !this.known.has(replay.streamId)) return 'unknown';
+    const standalone = replay.streamId === this.standalone.id;
+    if (standalone && this.standalone.attached) return 'conflict';
     const sink = openSink();
-    const stream =
-      replay.streamId === this.standalone.id ? this.standalone : this.live.get(replay.streamId);
+    const stream = standalone ? this.standalone : this.live.get(replay.streamId);
     if (stream) {
       stream.attach(sink, replay.events);
     } else {
       for (const event of replay.events) if (event.message) sink.write(event);
       sink.end();
     }
-    return true;
+    return 'resumed';
   }
 
   /** Ends the session: aborts its work, closes its streams and forgets their events. */
@@ -79,7 +97,7 @@ export class Session {
     for (const stream of this.live.values()) stream.finish();
     this.live.clear();
     for (const streamId of this.known) this.store?.forget(streamId);
-    this.onClose(this);
+    this.hooks.closed(this);
   }
 
   private createStream(standalone: boolean): SessionStream {
@@ -96,26 +114,55 @@ export class Session {
   }
 
   private expireIfIdle(): void {
-    const busy =
-      this.connection.inFlight > 0 ||
-      this.standalone.attached ||
-      [...this.live.values()].some((stream) => stream.attached);
-    if (busy) this.idleTimer.refresh();
-    else this.close();
+    if (this.idle) this.close();
+    else this.idleTimer.refresh();
   }
 }
 
-/** The sessions of one handler. */
+/** How many sessions a registry keeps live. */
+export interface SessionLimits {
+  maxSessions: number;
+  /** For sessions opened by an authenticated principal. */
+  maxSessionsPerPrincipal: number;
+}
+
+/**
+ * The sessions of one handler, in least recently used order. At a cap, the least recently used
+ * idle session (of the principal, for the per-principal cap) is closed to make room; when none is
+ * idle, no session is created.
+ */
 export class SessionRegistry {
+  /** Insertion order is use order: a touched session moves to the end. */
   private readonly sessions = new Map<string, Session>();
+  private readonly perPrincipal = new Map<string, number>();
+  private readonly hooks: SessionHooks = {
+    used: (session) => {
+      if (this.sessions.delete(session.id)) this.sessions.set(session.id, session);
+    },
+    closed: (session) => {
+      if (!this.sessions.delete(session.id) || session.principalId === undefined) return;
+      const count = (this.perPrincipal.get(session.principalId) ?? 1) - 1;
+      if (count > 0) this.perPrincipal.set(session.principalId, count);
+      else this.perPrincipal.delete(session.principalId);
+    },
+  };
 
   constructor(
     private readonly store: EventStore | undefined,
     private readonly idleTimeoutMs: number,
+    private readonly limits: SessionLimits,
   ) {}
 
-  /** Registers a connection that became stateful, under a fresh cryptographically random id. */
-  create(connection: Connection, relay: PeerRelay, principalId: string | undefined): Session {
+  /**
+   * Registers a connection that became stateful, under a fresh cryptographically random id.
+   * Undefined, registering nothing, when a cap is reached and no session can be evicted.
+   */
+  create(
+    connection: Connection,
+    relay: PeerRelay,
+    principalId: string | undefined,
+  ): Session | undefined {
+    if (!this.makeRoom(principalId)) return undefined;
     // 32 random bytes in base64url: visible ASCII only, as the session id rules require.
     const id = randomBytes(32).toString('base64url');
     const session = new Session(
@@ -124,9 +171,11 @@ export class SessionRegistry {
       principalId,
       this.store,
       this.idleTimeoutMs,
-      (ended) => this.sessions.delete(ended.id),
+      this.hooks,
     );
     this.sessions.set(id, session);
+    if (principalId !== undefined)
+      this.perPrincipal.set(principalId, (this.perPrincipal.get(principalId) ?? 0) + 1);
     relay.bind((message) => session.standalone.write(message));
     return session;
   }
@@ -144,5 +193,27 @@ export class SessionRegistry {
   /** Closes every session. */
   closeAll(): void {
     for (const session of [...this.sessions.values()]) session.close();
+  }
+
+  /** Brings the counts below the caps a new session of `principalId` would reach. */
+  private makeRoom(principalId: string | undefined): boolean {
+    if (
+      principalId !== undefined &&
+      (this.perPrincipal.get(principalId) ?? 0) >= this.limits.maxSessionsPerPrincipal &&
+      !this.evictIdle((session) => session.principalId === principalId)
+    )
+      return false;
+    return this.sessions.size < this.limits.maxSessions || this.evictIdle(() => true);
+  }
+
+  /** Closes the least recently used idle session `eligible` accepts; false when there is none. */
+  private evictIdle(eligible: (session: Session) => boolean): boolean {
+    for (const session of this.sessions.values()) {
+      if (eligible(session) && session.idle) {
+        session.close();
+        return true;
+      }
+    }
+    return false;
   }
 }

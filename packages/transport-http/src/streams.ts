@@ -12,7 +12,9 @@ const GET_ACCEPTS: readonly string[] = ['text/event-stream'];
 
 /**
  * GET on a session: opens its standalone SSE stream (session-wide messages), or with
- * `Last-Event-ID` resumes the stream that event belongs to. Without a session there is nothing to
+ * `Last-Event-ID` resumes the stream that event belongs to. The standalone stream has one response
+ * at a time: a second GET for it while the first is open gets 409; a POST stream's resumption
+ * replaces its dropped response. Without a session there is nothing to
  * stream: 405, as on an endpoint without sessions.
  */
 export function handleGet(
@@ -34,10 +36,19 @@ export function handleGet(
   session.touch();
   const open = (): SseResponse =>
     new SseResponse(res, { 'mcp-session-id': session.id }, options.keepAliveMs);
-  if (!lastEventId) return session.standalone.attach(open());
-  if (!session.resume(lastEventId, open)) {
-    reject(res, 400, `Bad Request: unknown Last-Event-ID "${lastEventId}"`);
+  if (!lastEventId) {
+    if (session.standalone.attached) return rejectSecondStream(res);
+    return session.standalone.attach(open());
   }
+  const resumed = session.resume(lastEventId, open);
+  if (resumed === 'conflict') rejectSecondStream(res);
+  if (resumed === 'unknown')
+    reject(res, 400, `Bad Request: unknown Last-Event-ID "${lastEventId}"`);
+}
+
+/** A session has one standalone stream at a time; the open one keeps it (409, as the MCP SDK). */
+function rejectSecondStream(res: ServerResponse): void {
+  reject(res, 409, 'Conflict: this session already has an open standalone SSE stream');
 }
 
 /** DELETE on a session ends it; without a session: 405. */

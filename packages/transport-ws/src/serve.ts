@@ -1,11 +1,13 @@
-import { createServer } from 'node:http';
 import type { Endpoint, ListenOptions, ListeningServer } from '@rondo/core';
-import { listenOn, type Listening } from '@rondo/core/internal';
+import { createLimitedServer, listenOn, type Listening } from '@rondo/core/internal';
 import { attachWebSocket } from './attach.js';
 import type { WebSocketStats } from './stats.js';
 import { DEFAULT_HOST, DEFAULT_PATH, MCP_SUBPROTOCOL, type WebSocketOptions } from './options.js';
 
-/** Where a standalone WebSocket server listens. */
+/**
+ * Where a standalone WebSocket server listens, and its connection limits (see `ConnectionLimits`
+ * in `@rondo/core`): the header timeout bounds the upgrade request, the cap counts sockets.
+ */
 export interface ServeOptions extends WebSocketOptions, ListenOptions {}
 
 /**
@@ -32,7 +34,7 @@ export async function serveWebSocket(
   await endpoint.ready();
   const path = options.path ?? DEFAULT_PATH;
   const host = options.host ?? DEFAULT_HOST;
-  const httpServer = createServer((_request, response) => {
+  const httpServer = createLimitedServer(options, (_request, response) => {
     response.writeHead(426, { 'Content-Type': 'text/plain; charset=utf-8', Upgrade: 'websocket' });
     response.end(
       `This server speaks MCP over WebSocket (subprotocol "${MCP_SUBPROTOCOL}") at ${path}\n`,

@@ -42,6 +42,10 @@ export class FakeConnection implements Connection {
       case 'initialize':
         this.stateful = true;
         return done(resultResponse(id, { protocolVersion: '2025-11-25' }));
+      case 'initializeStreaming':
+        this.stateful = true;
+        exchange.send({ jsonrpc: '2.0', method: 'notifications/message', params: {} });
+        return done(resultResponse(id, { protocolVersion: '2025-11-25' }));
       case 'echo':
         return done(
           resultResponse(id, {
