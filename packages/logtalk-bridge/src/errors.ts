@@ -76,3 +76,23 @@ export class PrologCallError extends Error {
     super(message);
   }
 }
+
+/**
+ * No worker is running and the last attempt to start one failed (a file that no longer loads, a
+ * worker dying while it starts): calls fail at once rather than wait, until a restart, retried
+ * with exponential back-off, succeeds.
+ */
+export class PrologUnavailableError extends PrologWorkerError {
+  override readonly name = 'PrologUnavailableError';
+  constructor(
+    /** Why the last start failed. */
+    readonly reason: string,
+    /** When the next start is tried, in milliseconds from when the error was made. */
+    readonly retryInMs: number,
+  ) {
+    super(
+      0,
+      `no Prolog worker is running: the last start failed (${reason}); the next try is in ${retryInMs} ms`,
+    );
+  }
+}

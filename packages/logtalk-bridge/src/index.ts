@@ -15,5 +15,6 @@ export {
   PrologLoadError,
   PrologProtocolError,
   PrologTimeoutError,
+  PrologUnavailableError,
   PrologWorkerError,
 } from './errors.js';

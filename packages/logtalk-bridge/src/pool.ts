@@ -2,34 +2,59 @@ import {
   PrologBusyError,
   PrologCancelledError,
   PrologTimeoutError,
+  PrologUnavailableError,
   PrologWorkerError,
 } from './errors.js';
 import { PrologWorker } from './worker.js';
 import type { WorkerLaunch } from './workerContract.js';
+
+/** How a {@link WorkerPool} is sized and how it restarts workers. */
+export interface PoolOptions {
+  size: number;
+  /** Grace period between SIGTERM and SIGKILL on close. */
+  graceMs: number;
+  /** How many calls may wait for a free worker. */
+  maxQueue: number;
+  /** The first delay before restarting a worker that died before it answered a call. */
+  restartDelayMs: number;
+  /** The longest such delay: each further death in a row doubles it up to this. */
+  maxRestartDelayMs: number;
+}
 
 /**
  * A fixed number of workers, each running one call at a time. A worker that dies, is killed at a
  * deadline or breaks the protocol is replaced; calls wait in order for a free worker, at most
  * `maxQueue` of them (one more is refused at once with a `PrologBusyError`). A worker finishing a
  * call its caller gave up comes back once it is done.
+ *
+ * A worker that answered a call is replaced at once. One that died before answering any (or whose
+ * start failed) counts as a failure in a row for its slot: the restart waits `restartDelayMs`,
+ * doubling with each further failure up to `maxRestartDelayMs`. While no worker runs and the last
+ * start failed, calls fail at once with a `PrologUnavailableError`.
  */
 export class WorkerPool {
   private readonly workers = new Set<PrologWorker>();
   private readonly idle: PrologWorker[] = [];
-  private readonly waiting: ((worker: PrologWorker) => void)[] = [];
+  private readonly waiting: Waiter[] = [];
+  /** The workers that answered at least one call. */
+  private readonly proven = new WeakSet<PrologWorker>();
+  /** Failures in a row of the slot each worker fills. */
+  private readonly streaks = new WeakMap<PrologWorker, number>();
+  private readonly restarts = new Set<NodeJS.Timeout>();
+  private unavailable: PrologUnavailableError | undefined;
   private nextId = 1;
   private closing = false;
 
   constructor(
-    private readonly size: number,
     private readonly launch: WorkerLaunch,
-    private readonly graceMs: number,
-    private readonly maxQueue: number,
+    private readonly options: PoolOptions,
   ) {}
 
   /** Starts every worker; the first failure (a load error, say) stops the others and is thrown. */
   async start(): Promise<void> {
-    const started = await Promise.allSettled(Array.from({ length: this.size }, () => this.spawn()));
+    const started = await Promise.allSettled(
+      Array.from({ length: this.options.size }, () => this.spawn(0)),
+    );
     const failed = started.find((outcome) => outcome.status === 'rejected');
     if (failed) {
       await this.close();
@@ -50,6 +75,7 @@ export class WorkerPool {
     try {
       return await work(worker);
     } finally {
+      if (worker.alive) this.proven.add(worker);
       this.release(worker);
     }
   }
@@ -62,18 +88,23 @@ export class WorkerPool {
   /** Stops every worker: SIGTERM, then SIGKILL after the grace period. */
   async close(): Promise<void> {
     this.closing = true;
-    await Promise.all([...this.workers].map((worker) => worker.close(this.graceMs)));
+    for (const timer of this.restarts) clearTimeout(timer);
+    this.restarts.clear();
+    await Promise.all([...this.workers].map((worker) => worker.close(this.options.graceMs)));
     this.workers.clear();
     this.idle.length = 0;
   }
 
-  private async spawn(): Promise<PrologWorker> {
+  /** Starts a worker for a slot that has failed `streak` times in a row. */
+  private async spawn(streak: number): Promise<PrologWorker> {
     const worker = await PrologWorker.start(this.nextId++, this.launch);
     if (this.closing) {
-      await worker.close(this.graceMs);
+      await worker.close(this.options.graceMs);
       throw new PrologWorkerError(worker.id, 'the pool is closing');
     }
-    worker.onGone = () => this.replace(worker);
+    this.unavailable = undefined;
+    this.streaks.set(worker, streak);
+    worker.onGone = (how) => this.replace(worker, how);
     worker.onFree = () => this.release(worker);
     this.workers.add(worker);
     this.release(worker);
@@ -86,8 +117,9 @@ export class WorkerPool {
     if (free) return Promise.resolve(free);
     if (this.closing)
       return Promise.reject(new PrologWorkerError(0, 'the Prolog provider is closed'));
-    if (this.waiting.length >= this.maxQueue)
-      return Promise.reject(new PrologBusyError(this.maxQueue));
+    if (this.unavailable && this.workers.size === 0) return Promise.reject(this.unavailable);
+    if (this.waiting.length >= this.options.maxQueue)
+      return Promise.reject(new PrologBusyError(this.options.maxQueue));
     return new Promise<PrologWorker>((resolve, reject) => {
       const leave = (error: Error): void => {
         clearTimeout(timer);
@@ -97,11 +129,12 @@ export class WorkerPool {
         reject(error);
       };
       const onAbort = (): void => leave(cancelledInQueue());
-      const take = (worker: PrologWorker): void => {
+      const take: Waiter = (worker: PrologWorker): void => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
         resolve(worker);
       };
+      take.fail = leave;
       const timer = setTimeout(
         () => leave(new PrologTimeoutError(0, `no Prolog worker was free within ${timeoutMs} ms`)),
         timeoutMs,
@@ -119,26 +152,60 @@ export class WorkerPool {
     else if (!this.idle.includes(worker)) this.idle.push(worker);
   }
 
-  private replace(gone: PrologWorker): void {
+  /** A worker is gone: its slot restarts at once, or after a back-off if it never answered. */
+  private replace(gone: PrologWorker, how: string): void {
     this.workers.delete(gone);
     const at = this.idle.indexOf(gone);
     if (at !== -1) this.idle.splice(at, 1);
     if (this.closing) return;
+    const streak = this.proven.has(gone) ? 0 : (this.streaks.get(gone) ?? 0) + 1;
+    const delay = this.delayAfter(streak);
     this.launch.log({
       level: 'warning',
       workerId: gone.id,
       source: 'bridge',
-      message: `worker ${gone.id} is gone; starting a replacement`,
+      message: `worker ${gone.id} is gone (${how}); ${delay === 0 ? 'starting a replacement' : `starting a replacement in ${delay} ms (failure ${streak} in a row)`}`,
     });
-    this.spawn().catch((error: unknown) => {
-      this.launch.log({
-        level: 'error',
-        source: 'bridge',
-        message: `could not replace worker ${gone.id}: ${String(error)}`,
-      });
-      if (!this.closing) setTimeout(() => this.replace(gone), 1000).unref();
-    });
+    this.restart(streak, delay);
   }
+
+  private restart(streak: number, delay: number): void {
+    const timer = setTimeout(() => {
+      this.restarts.delete(timer);
+      this.spawn(streak).catch((error: unknown) => this.startFailed(streak + 1, error));
+    }, delay);
+    timer.unref();
+    this.restarts.add(timer);
+  }
+
+  /** A start failed: retried after a back-off; with no worker left, waiting calls fail now. */
+  private startFailed(streak: number, error: unknown): void {
+    if (this.closing) return;
+    const delay = this.delayAfter(streak);
+    const reason = error instanceof Error ? error.message : String(error);
+    this.launch.log({
+      level: 'error',
+      source: 'bridge',
+      message: `could not start a replacement worker (failure ${streak} in a row): ${reason}; retrying in ${delay} ms`,
+    });
+    this.unavailable = new PrologUnavailableError(reason, delay);
+    if (this.workers.size === 0)
+      for (const waiter of this.waiting.splice(0)) waiter.fail?.(this.unavailable);
+    this.restart(streak, delay);
+  }
+
+  /** 0 after a worker that answered; then `restartDelayMs`, doubling up to the cap. */
+  private delayAfter(streak: number): number {
+    if (streak === 0) return 0;
+    const { restartDelayMs, maxRestartDelayMs } = this.options;
+    return Math.min(restartDelayMs * 2 ** Math.min(streak - 1, 30), maxRestartDelayMs);
+  }
+}
+
+/** A call waiting for a worker; `fail` makes it leave the queue with an error. */
+interface Waiter {
+  (worker: PrologWorker): void;
+  fail?: (error: Error) => void;
 }
 
 function cancelledInQueue(): PrologCancelledError {

@@ -56,6 +56,14 @@ export interface PrologProviderOptions {
    * `PrologBusyError` (a tool error; -32603 for a prompt or a resource).
    */
   maxQueue?: number;
+  /**
+   * How long to wait before restarting a worker that died before it answered a call, or whose
+   * start failed; default 100 ms. Each further such failure in a row doubles the wait, up to
+   * `maxRestartDelayMs`. A worker that answered a call is replaced at once.
+   */
+  restartDelayMs?: number;
+  /** The longest wait between restarts of failing workers; default 10000 ms. */
+  maxRestartDelayMs?: number;
   /** How long a worker may take to start and load the files; default 60000 ms. */
   startTimeoutMs?: number;
   /** Grace period between SIGTERM and SIGKILL on close; default 2000 ms. */
@@ -133,12 +141,13 @@ export async function createPrologProvider(
   const changes = new ChangeRelay((message) =>
     launch.log({ level: 'warning', source: 'bridge', message }),
   );
-  const pool = new WorkerPool(
-    options.workers ?? availableParallelism(),
-    launch,
-    options.shutdownGraceMs ?? 2000,
-    options.maxQueue ?? 1000,
-  );
+  const pool = new WorkerPool(launch, {
+    size: options.workers ?? availableParallelism(),
+    graceMs: options.shutdownGraceMs ?? 2000,
+    maxQueue: options.maxQueue ?? 1000,
+    restartDelayMs: options.restartDelayMs ?? 100,
+    maxRestartDelayMs: options.maxRestartDelayMs ?? 10_000,
+  });
   await pool.start();
   try {
     const described = parseDescription(

@@ -48,8 +48,8 @@ export class PrologWorker {
   private readonly stderrTail: string[] = [];
   /** False once the worker died or was killed: it takes no more calls. */
   alive = true;
-  /** Called once when the process is gone, so the pool can replace it. */
-  onGone: (() => void) | undefined;
+  /** Called once when the process is gone (with how it ended), so the pool can replace it. */
+  onGone: ((how: string) => void) | undefined;
   /** Called when the worker has finished a call its caller gave up, and is free again. */
   onFree: (() => void) | undefined;
 
@@ -391,6 +391,6 @@ export class PrologWorker {
           ),
         ),
       );
-    this.onGone?.();
+    this.onGone?.(how);
   }
 }

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from '@rondo/core';
 import {
   createPrologProvider,
   PrologLoadError,
@@ -94,3 +95,65 @@ describe('faults', () => {
     ).rejects.toThrow(/nope\.pl.*does not exist/);
   });
 });
+
+describe('an attacked worker among healthy ones', { timeout: 30_000 }, () => {
+  let pool: PrologProvider;
+  beforeAll(async () => {
+    pool = await createPrologProvider({
+      files: [fixture('pool.pl')],
+      workers: 2,
+      timeoutMs: 1500,
+      onLog: logSink().onLog,
+    });
+  });
+  afterAll(() => pool.close());
+  const run = (name: string) => pool.callTool!(name, {}, makeContext());
+
+  it.each([
+    ['halt', PrologWorkerError, /exited with code 0 during the call; it was replaced/],
+    ['loop', PrologTimeoutError, /ran past its deadline of 1500 ms/],
+    ['garbage', PrologProtocolError, /non-protocol output "this is not JSON"/],
+  ])(
+    'fails only a %s call, while calls beside and behind it are answered promptly',
+    async (tool, type, message) => {
+      const before = pool.workerIds();
+      const attack = run(tool).catch((e: unknown) => e);
+      await new Promise((r) => setTimeout(r, 50)); // the attack has its worker
+      const started = Date.now();
+      const ordinary = ['sleepy', 'quick', 'quick', 'quick'].map(async (name) => {
+        await run(name);
+        return Date.now() - started;
+      });
+      for (const took of await Promise.all(ordinary)) expect(took).toBeLessThan(1000);
+      const failure = (await attack) as Error;
+      expect(failure).toBeInstanceOf(type);
+      expect(failure.message).toMatch(message);
+      await waitForNewWorker(pool, before);
+      expect(pool.workerIds()).toHaveLength(2);
+      expect(await run('quick')).toEqual({ kind: 'text', text: 'quick' });
+    },
+  );
+
+  it('answers the call that killed its worker as a tool error', async () => {
+    const server = createServer({ name: 'faults', version: '1.0.0', log: () => undefined });
+    server.provider(pool);
+    await server.ready();
+    const before = pool.workerIds();
+    expect(await server.callTool('halt', {}, makeContext())).toMatchObject({
+      result: {
+        kind: 'error',
+        text: expect.stringMatching(
+          /^Tool "halt" failed: Prolog worker \d+ exited with code 0 during the call/,
+        ),
+      },
+    });
+    await waitForNewWorker(pool, before);
+  });
+});
+
+async function waitForNewWorker(pool: PrologProvider, before: number[]): Promise<void> {
+  const fresh = () =>
+    pool.workerIds().length === before.length &&
+    pool.workerIds().some((id) => !before.includes(id));
+  for (let i = 0; i < 200 && !fresh(); i++) await new Promise((r) => setTimeout(r, 25));
+}
