@@ -7,6 +7,7 @@ import { handlePost } from './post.js';
 import { reject } from './reply.js';
 import { guardHostAndOrigin } from './security.js';
 import { SessionRegistry } from './sessions.js';
+import { StreamBudget } from './streamBudget.js';
 import { handleDelete, handleGet } from './streams.js';
 
 const ANONYMOUS: AuthOutcome = { ok: true, principal: undefined };
@@ -39,7 +40,8 @@ export function createMcpService(endpoint: Endpoint, options?: HttpTransportOpti
     maxSessionsPerPrincipal: resolved.maxSessionsPerPrincipal,
   });
   const open = new Set<() => void>();
-  const context = { endpoint, sessions, options: resolved, open };
+  const streams = new StreamBudget(resolved.maxOpenStreams);
+  const context = { endpoint, sessions, options: resolved, open, streams };
 
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const verdict = guardHostAndOrigin(req, resolved.guard);
@@ -52,7 +54,7 @@ export function createMcpService(endpoint: Endpoint, options?: HttpTransportOpti
       case 'POST':
         return handlePost(req, res, auth.principal, context);
       case 'GET':
-        return handleGet(req, res, auth.principal, sessions, resolved);
+        return handleGet(req, res, auth.principal, context);
       case 'DELETE':
         return handleDelete(req, res, auth.principal, sessions);
       default:

@@ -27,7 +27,19 @@ export interface HttpTransportOptions extends HostGuardOptions {
   maxSessions?: number;
   /** Most live sessions of one authenticated principal, enforced the same way. Default 100. */
   maxSessionsPerPrincipal?: number;
-  /** The `Retry-After` (seconds) of a 503 for too many sessions. Default 5. */
+  /**
+   * Most POST streams (a request answered as SSE, until its last event) open in one session. The
+   * POST whose answer would pass it gets 503 with `Retry-After` and its request is cancelled.
+   * Default 32.
+   */
+  maxStreamsPerSession?: number;
+  /**
+   * Most SSE responses open at once over the handler (POST streams, with or without a session, and
+   * GET streams). Past it, a GET gets 503 with `Retry-After`, and so does a POST whose answer would
+   * become a stream (its request is cancelled). 0 removes the cap. Default 10,000.
+   */
+  maxOpenStreams?: number;
+  /** The `Retry-After` (seconds) of a 503 for too many sessions or streams. Default 5. */
   sessionRetryAfterSeconds?: number;
   /** Where session SSE events are kept for `Last-Event-ID` resumption; `false` disables ids. */
   eventStore?: EventStore | false;
@@ -49,6 +61,8 @@ export interface ResolvedHttpOptions {
   sessionIdleTimeoutMs: number;
   maxSessions: number;
   maxSessionsPerPrincipal: number;
+  maxStreamsPerSession: number;
+  maxOpenStreams: number;
   sessionRetryAfterSeconds: number;
   eventStore: EventStore | undefined;
   sseRetryMs: number;
@@ -74,6 +88,8 @@ export function resolveOptions(options: HttpTransportOptions = {}): ResolvedHttp
       'maxSessionsPerPrincipal',
       options.maxSessionsPerPrincipal ?? 100,
     ),
+    maxStreamsPerSession: atLeastOne('maxStreamsPerSession', options.maxStreamsPerSession ?? 32),
+    maxOpenStreams: atLeastZero('maxOpenStreams', options.maxOpenStreams ?? 10_000),
     sessionRetryAfterSeconds: Math.max(0, Math.ceil(options.sessionRetryAfterSeconds ?? 5)),
     eventStore:
       options.eventStore === false ? undefined : (options.eventStore ?? createMemoryEventStore()),
@@ -82,6 +98,12 @@ export function resolveOptions(options: HttpTransportOptions = {}): ResolvedHttp
     auth: options.auth,
     onError: options.onError ?? ((error) => console.error('[rondo/transport-http]', error)),
   };
+}
+
+function atLeastZero(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 0)
+    throw new ConfigurationError(`${name} must be a non-negative integer, got ${value}`);
+  return value;
 }
 
 function atLeastOne(name: string, value: number): number {

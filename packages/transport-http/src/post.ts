@@ -8,6 +8,7 @@ import { headerValue, reject, replyEmpty, replyJson } from './reply.js';
 import { acceptsAll, isJsonContentType } from './security.js';
 import { PeerRelay } from './peerRelay.js';
 import type { Session, SessionRegistry } from './sessions.js';
+import type { StreamBudget } from './streamBudget.js';
 import { lookupSession } from './streams.js';
 
 /** What a POST's Accept must allow (one array, so the Accept check can remember its answer). */
@@ -20,6 +21,8 @@ export interface PostContext {
   options: ResolvedHttpOptions;
   /** Responses of connections without a session that are still open, closed on shutdown. */
   open: Set<() => void>;
+  /** The SSE responses open over the handler. */
+  streams: StreamBudget;
 }
 
 /**
@@ -94,6 +97,7 @@ export async function handlePost(
     },
     principal,
     options: context.options,
+    streams: context.streams,
     done: release,
   });
   connection.receive(message, exchange);

@@ -7,6 +7,7 @@ import { reject, replyEmpty, replyJson } from './reply.js';
 import type { Session } from './sessions.js';
 import type { SessionStream } from './sessionStream.js';
 import { SseResponse } from './sse.js';
+import type { StreamBudget } from './streamBudget.js';
 
 /** What the exchange of one POSTed request needs to know. */
 export interface PostExchangeContext {
@@ -19,6 +20,8 @@ export interface PostExchangeContext {
   promote(): Session | undefined;
   principal: Principal | undefined;
   options: ResolvedHttpOptions;
+  /** The SSE responses open over the handler. */
+  streams: StreamBudget;
   /** Called once the response is complete or the client went away. */
   done(): void;
 }
@@ -78,7 +81,7 @@ class PostExchange implements Exchange {
     // The endpoint marked its connection stateful before ending, so the
     // session id goes out with this answer.
     const headers = this.sessionHeaders();
-    if (headers === 'full') return this.refuseFull();
+    if (headers === 'full') return this.refuse('too many sessions');
     if (!message) replyEmpty(res, 202, headers);
     else replyJson(res, statusOf(disposition), message, headers);
     this.context.done();
@@ -99,24 +102,32 @@ class PostExchange implements Exchange {
     return this.session ? { 'mcp-session-id': this.session.id } : undefined;
   }
 
-  /** Answers 503 for a session that found no room; the exchange ignores what follows. */
-  private refuseFull(): void {
+  /** Answers 503 for a session or stream that found no room; the exchange ignores what follows. */
+  private refuse(reason: string): void {
     this.ended = true;
     const retryAfter = String(this.context.options.sessionRetryAfterSeconds);
-    reject(this.context.res, 503, 'Service Unavailable: too many sessions', {
-      'retry-after': retryAfter,
-    });
+    reject(this.context.res, 503, `Service Unavailable: ${reason}`, { 'retry-after': retryAfter });
     this.context.done();
   }
 
-  /** Starts the SSE answer; false (the request refused) when its session found no room. */
+  /**
+   * Starts the SSE answer; false (the request refused with 503) when its session found no room, or
+   * a stream cap is reached. A refused stream's request is cancelled: nobody receives it anymore.
+   */
   private startStream(): boolean {
-    const { res, options } = this.context;
+    const { res, options, streams } = this.context;
     const headers = this.sessionHeaders();
     if (headers === 'full') {
-      this.refuseFull();
+      this.refuse('too many sessions');
       return false;
     }
+    const full = this.streamRefusal();
+    if (full !== undefined) {
+      this.refuse(full);
+      this.cancellation.abort(new Error(`Refused: ${full}`));
+      return false;
+    }
+    streams.track(res);
     this.sse = new SseResponse(res, headers ?? {}, options.keepAliveMs);
     if (this.session) {
       this.stream = this.session.openStream();
@@ -124,6 +135,14 @@ class PostExchange implements Exchange {
       this.stream.prime(options.sseRetryMs);
     }
     return true;
+  }
+
+  /** Why no stream may open now (a cap is reached), or undefined when one may. */
+  private streamRefusal(): string | undefined {
+    if (this.context.streams.full) return 'too many open streams';
+    if ((this.session?.streamCount ?? 0) >= this.context.options.maxStreamsPerSession)
+      return 'too many streams in this session';
+    return undefined;
   }
 
   private write(message: JsonRpcMessage): void {

@@ -45,6 +45,11 @@ export class Session {
     return stream;
   }
 
+  /** POST streams whose last event is not written yet, whether or not a response receives them. */
+  get streamCount(): number {
+    return this.live.size;
+  }
+
   /** Called when a POST stream wrote its last event. */
   streamFinished(stream: SessionStream): void {
     this.live.delete(stream.id);

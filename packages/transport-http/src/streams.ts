@@ -5,6 +5,7 @@ import { headerValue, reject, replyEmpty } from './reply.js';
 import { acceptsAll } from './security.js';
 import type { Session, SessionRegistry } from './sessions.js';
 import { SseResponse } from './sse.js';
+import type { StreamBudget } from './streamBudget.js';
 
 const ONLY_POST = { allow: 'POST' };
 /** What a GET's Accept must allow (one array, so the Accept check can remember its answer). */
@@ -14,17 +15,17 @@ const GET_ACCEPTS: readonly string[] = ['text/event-stream'];
  * GET on a session: opens its standalone SSE stream (session-wide messages), or with
  * `Last-Event-ID` resumes the stream that event belongs to. The standalone stream has one response
  * at a time: a second GET for it while the first is open gets 409; a POST stream's resumption
- * replaces its dropped response. Without a session there is nothing to
- * stream: 405, as on an endpoint without sessions.
+ * replaces its dropped response. Past `maxOpenStreams` a GET gets 503 with `Retry-After`. Without
+ * a session there is nothing to stream: 405, as on an endpoint without sessions.
  */
 export function handleGet(
   req: IncomingMessage,
   res: ServerResponse,
   principal: Principal | undefined,
-  sessions: SessionRegistry,
-  options: ResolvedHttpOptions,
+  context: { sessions: SessionRegistry; options: ResolvedHttpOptions; streams: StreamBudget },
 ): void {
-  const session = sessionOf(req, res, principal, sessions);
+  const { options, streams } = context;
+  const session = sessionOf(req, res, principal, context.sessions);
   if (!session) return;
   if (!acceptsAll(headerValue(req.headers, 'accept'), GET_ACCEPTS)) {
     return reject(res, 406, 'Not Acceptable: Accept must allow text/event-stream');
@@ -33,9 +34,16 @@ export function handleGet(
   if (lastEventId && !options.eventStore) {
     return reject(res, 400, 'Bad Request: this server does not keep events for resumption');
   }
+  if (streams.full) {
+    return reject(res, 503, 'Service Unavailable: too many open streams', {
+      'retry-after': String(options.sessionRetryAfterSeconds),
+    });
+  }
   session.touch();
-  const open = (): SseResponse =>
-    new SseResponse(res, { 'mcp-session-id': session.id }, options.keepAliveMs);
+  const open = (): SseResponse => {
+    streams.track(res);
+    return new SseResponse(res, { 'mcp-session-id': session.id }, options.keepAliveMs);
+  };
   if (!lastEventId) {
     if (session.standalone.attached) return rejectSecondStream(res);
     return session.standalone.attach(open());

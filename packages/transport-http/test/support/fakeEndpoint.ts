@@ -72,13 +72,17 @@ export class FakeConnection implements Connection {
           done(resultResponse(id, { streamed: true }));
         })();
         return;
-      case 'hang':
-        if (params.sendFirst) exchange.send({ jsonrpc: '2.0', method: 'notifications/started' });
-        exchange.signal.addEventListener('abort', () => {
+      case 'hang': {
+        const cancelled = () => {
           this.aborted.push(String(id));
           done(errorResponse(id, -32800, 'cancelled'));
-        });
+        };
+        if (params.sendFirst) exchange.send({ jsonrpc: '2.0', method: 'notifications/started' });
+        // The transport may refuse the stream that first message opened, cancelling at once.
+        if (exchange.signal.aborted) return cancelled();
+        exchange.signal.addEventListener('abort', cancelled);
         return;
+      }
       case 'ask': {
         const askId = `ask-${String(id)}`;
         this.answers.set(askId, (response) =>
