@@ -4,11 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '@rondo/protocol';
 import { createPrologProvider } from '../src/index.js';
-import { NO_LOGTALK, logtalkHomeForTests } from '../../../test/support/logtalkHome.js';
 import { logSink, makeContext, nextRound } from './helpers.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const home = logtalkHomeForTests();
+const home = process.env.LOGTALKHOME;
 const scratch = `${root}test/.readme/`;
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -48,7 +47,7 @@ const flavours = [
   ['birds.pl', true],
   ['birds.lgt', Boolean(home)],
 ] as const;
-if (!home) console.warn(`logtalk-bridge: examples/birds.lgt test skipped: ${NO_LOGTALK}`);
+if (!home) console.warn('logtalk-bridge: examples/birds.lgt test skipped: LOGTALKHOME is not set');
 
 describe.each(flavours)('example %s', (file, enabled) => {
   it.skipIf(!enabled)(

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InputRequiredValue } from '@rondo/protocol';
 import { createPrologProvider, PrologLoadError, type PrologProvider } from '../src/index.js';
-import { NO_LOGTALK, logtalkHomeForTests } from '../../../test/support/logtalkHome.js';
 import { fixture, logSink, makeContext, nextRound } from './helpers.js';
 
-const home = logtalkHomeForTests();
-if (!home) console.warn(`logtalk-bridge: Logtalk-flavour tests skipped: ${NO_LOGTALK}`);
+const home = process.env.LOGTALKHOME;
+if (!home)
+  console.warn(
+    'logtalk-bridge: Logtalk-flavour tests skipped: LOGTALKHOME is not set (point it at a Logtalk 3 distribution to run them)',
+  );
 
 describe.skipIf(!home)('Logtalk flavour (objects through logtalk_load/1 and ::)', () => {
   let provider: PrologProvider;

@@ -27,7 +27,6 @@ export function hostStdioParams(files: string[], extraArgs: string[] = []) {
       PATH: process.env.PATH ?? '',
       RONDO_STATE_KEY: 'rondo-bridge-wire-tests-key-0123456789ab',
       ...(process.env.LOGTALKHOME ? { LOGTALKHOME: process.env.LOGTALKHOME } : {}),
-      ...(process.env.LOGTALKUSER ? { LOGTALKUSER: process.env.LOGTALKUSER } : {}),
     },
     stderr: 'pipe' as const,
   };

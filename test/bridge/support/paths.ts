@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { NO_LOGTALK, logtalkHomeForTests } from '../../support/logtalkHome.js';
 
 const at = (path: string): string => fileURLToPath(new URL(`../../../${path}`, import.meta.url));
 
@@ -28,9 +27,12 @@ export function requireBuiltHost(): string {
   return HOST_MAIN;
 }
 
-/** The Logtalk to test on, or undefined after printing why the Logtalk-flavour tests are skipped. */
+/** LOGTALKHOME, or undefined after printing why the Logtalk-flavour tests are skipped. */
 export function logtalkHomeOrSkip(what: string): string | undefined {
-  const home = logtalkHomeForTests();
-  if (!home) console.warn(`${what}: skipped: ${NO_LOGTALK}`);
+  const home = process.env.LOGTALKHOME;
+  if (!home)
+    console.warn(
+      `${what}: skipped: LOGTALKHOME is not set (point it at a Logtalk 3 distribution, e.g. LOGTALKHOME=/tmp/logtalk)`,
+    );
   return home;
 }
