@@ -73,6 +73,13 @@ export class AnswerChecker {
   ): string[] {
     const validator = this.validators[revision];
     if (!validator) return [];
-    return validator.problems([message], request ? [request] : []);
+    try {
+      return validator.problems([message], request ? [request] : []);
+    } catch (failure) {
+      // An answer of one era read against a request of the other that reused its id (say, an
+      // input_required result against a 2025-11-25 request, whose schema has no such result):
+      // not valid for this candidate, and another candidate may accept it.
+      return [`not checkable against ${revision}: ${(failure as Error).message}`];
+    }
   }
 }
