@@ -1,6 +1,7 @@
 import type { Disposition, EraSession, Exchange, Peer, RondoServer } from '@rondo/core';
 import {
   RequestPipeline,
+  RequestRefusal,
   methodNotFound,
   type CatalogMemo,
   type EraMethod,
@@ -35,8 +36,6 @@ const MODERN_ONLY_CODES: ReadonlySet<number> = new Set([
 class LegacyRules implements EraRules<SessionState> {
   readonly methods: ReadonlyMap<string, EraMethod<SessionState, never>> = LEGACY_METHODS;
   closed = false;
-  /** What the refusal `admit` is throwing means to the transport (HTTP 400), if anything. */
-  private refusal: Disposition | undefined;
 
   constructor(
     readonly scope: SessionState,
@@ -48,20 +47,23 @@ class LegacyRules implements EraRules<SessionState> {
     exchange: Exchange,
     method: EraMethod<SessionState, never> | undefined,
   ): RequestCall {
-    this.refusal = undefined;
     if (this.closed) throw invalidRequest('the session is closed');
     if (!this.scope.negotiated && !BEFORE_INITIALIZE.has(request.method)) {
       // Outside a session this request cannot be served at all: the transport's bad request.
-      this.refusal = 'refused';
-      throw invalidRequest(
-        `the session is not initialized; send initialize before ${request.method}`,
+      throw new RequestRefusal(
+        ErrorCode.InvalidRequest,
+        `Invalid Request: the session is not initialized; send initialize before ${request.method}`,
+        'refused',
       );
     }
     if (method === undefined) throw methodNotFound(request.method);
     const version = exchange.headers?.['mcp-protocol-version'];
     if (typeof version === 'string' && !isLegacyRevision(version) && !isModernRevision(version)) {
-      this.refusal = 'refused';
-      throw invalidRequest(`unsupported MCP-Protocol-Version "${version}"`);
+      throw new RequestRefusal(
+        ErrorCode.InvalidRequest,
+        `Invalid Request: unsupported MCP-Protocol-Version "${version}"`,
+        'refused',
+      );
     }
     return openCall(this.scope, request, exchange, this.peer);
   }
@@ -85,13 +87,11 @@ class LegacyRules implements EraRules<SessionState> {
   }
 
   /**
-   * Only a request outside a session and an unknown revision header are the transport's to report
-   * (HTTP 400); every other error of a session travels in an ordinary answer.
+   * Every error of a session travels in an ordinary answer; the two refusals the transport must
+   * report (a request outside a session, an unknown revision header) are `RequestRefusal`s.
    */
-  dispositionOf(_error: JsonRpcErrorObject, admitted: boolean): Disposition | undefined {
-    const refusal = admitted ? undefined : this.refusal;
-    this.refusal = undefined;
-    return refusal;
+  dispositionOf(): Disposition | undefined {
+    return undefined;
   }
 
   notice(notification: JsonRpcNotification): void {

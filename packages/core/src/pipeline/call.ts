@@ -215,7 +215,7 @@ export class RequestCall implements HandlerContext, McpCall {
 }
 
 /** True when a message at `level` passes `threshold` (nothing passes `off` or no threshold). */
-export function passes(threshold: LogLevel | 'off' | undefined, level: LogLevel): boolean {
+function passes(threshold: LogLevel | 'off' | undefined, level: LogLevel): boolean {
   if (threshold === undefined || threshold === 'off') return false;
   return LOG_LEVEL_RANK[level] >= LOG_LEVEL_RANK[threshold];
 }

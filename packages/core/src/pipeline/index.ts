@@ -1,14 +1,8 @@
-export {
-  RequestCall,
-  passes,
-  type CallSetup,
-  type ClientAsker,
-  type RequestAttachment,
-} from './call.js';
+export { RequestCall, type CallSetup, type ClientAsker, type RequestAttachment } from './call.js';
 export { LOG_LEVEL_RANK, isLogLevel } from './logLevels.js';
 export {
   RequestPipeline,
-  invalidParams,
+  RequestRefusal,
   methodNotFound,
   type EraMethod,
   type EraRules,

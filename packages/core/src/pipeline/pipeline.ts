@@ -125,7 +125,11 @@ export class RequestPipeline<S> {
       if (this.active.has(request.id)) throw duplicateId(request.id);
     } catch (failure) {
       const error = this.rules.restate(toWireError(failure));
-      exchange.end(errorAnswer(request.id, error), this.rules.dispositionOf(error, false));
+      const disposition =
+        failure instanceof RequestRefusal
+          ? failure.disposition
+          : this.rules.dispositionOf(error, false);
+      exchange.end(errorAnswer(request.id, error), disposition);
       return;
     }
     this.run(call, method).catch(this.reportFailure);
@@ -195,6 +199,21 @@ export class RequestPipeline<S> {
     const reason = failure instanceof Error ? failure.message : String(failure);
     this.server.log('error', `could not send an answer: ${reason}`);
   };
+}
+
+/**
+ * An `McpError` an era's `admit` throws to refuse a request before it runs, carrying what the
+ * transport should report beyond the error itself (HTTP 400 for `refused`).
+ */
+export class RequestRefusal extends McpError {
+  constructor(
+    code: number,
+    message: string,
+    readonly disposition: Disposition,
+    data?: unknown,
+  ) {
+    super(code, message, data);
+  }
 }
 
 /** -32602 naming the method and the member at fault. */
