@@ -5,7 +5,9 @@
 //
 //   node tooling/scripts/conformance.mjs [--no-build] [--fixture typescript|prolog]
 //        [--fixture-command "<command with {port}>"] [--run 2025-11-25|2026-07-28|2025-06-18 ...]
+//        [--scenario <name> ...]
 //
+// `--scenario` runs one scenario by name (its own run, named after it), at most three at a time;
 // checks.json files land in conformance-results/<run>/ (git-ignored), a log per run beside them;
 // a named fixture other than typescript writes to conformance-results/<fixture>/<run>/.
 import { execFileSync, spawn } from 'node:child_process';
@@ -50,6 +52,10 @@ function parseArgs(argv) {
     else if (flag === '--run') {
       const name = value();
       const run = RUNS.find((candidate) => candidate.name === name) ?? fail(`unknown run ${name}`);
+      args.runs = args.runs === RUNS ? [run] : [...args.runs, run];
+    } else if (flag === '--scenario') {
+      const name = value();
+      const run = { name, flags: ['--scenario', name] };
       args.runs = args.runs === RUNS ? [run] : [...args.runs, run];
     } else fail(`unknown option ${flag}`);
   }
@@ -190,7 +196,10 @@ async function runSuite(run, suite, fixtureCommand, runsDir) {
 /** Totals, failed scenarios and the not-scored ones, read from the suite's summary. */
 function summarise(output) {
   const clean = output.replace(/\x1b\[[0-9;]*m/g, '');
-  const total = /Total: (\d+) passed, (\d+) failed/.exec(clean);
+  // A whole run ends with `Total: N passed, M failed`; one scenario with `Passed: N/T, M failed`.
+  const total =
+    /Total: (\d+) passed, (\d+) failed/.exec(clean) ??
+    /Passed: (\d+)\/\d+, (\d+) failed/.exec(clean);
   const failed = [...clean.matchAll(/^✗ (\S+): \d+ passed, \d+ failed/gm)].map((match) => match[1]);
   const notScored = new Set([...clean.matchAll(/^ {2}[✓✗] (\S+) \(/gm)].map((match) => match[1]));
   return {
@@ -200,6 +209,20 @@ function summarise(output) {
     failedScored: failed.filter((name) => !notScored.has(name)),
     failedNotScored: failed.filter((name) => notScored.has(name)),
   };
+}
+
+/** Maps `items` through `task`, at most `size` at a time, keeping their order. */
+async function inPool(size, items, task) {
+  const results = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await task(items[index]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
+  return results;
 }
 
 async function main() {
@@ -212,8 +235,8 @@ async function main() {
     });
   }
   const suite = ensureSuite();
-  const results = await Promise.all(
-    args.runs.map((run) => runSuite(run, suite, args.fixtureCommand, args.resultsDir)),
+  const results = await inPool(3, args.runs, (run) =>
+    runSuite(run, suite, args.fixtureCommand, args.resultsDir),
   );
   let ok = true;
   for (const result of results) {
