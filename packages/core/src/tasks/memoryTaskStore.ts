@@ -59,7 +59,9 @@ export class MemoryTaskStore implements TaskStore {
   create(task: NewTask): Promise<TaskRecord> {
     const now = this.now();
     this.sweep(now);
-    if (this.entries.size >= this.maxTasks) this.makeRoom(now);
+    if (this.entries.size >= this.maxTasks && !this.makeRoom(now)) {
+      return Promise.reject(new TaskCapacityError(this.maxTasks));
+    }
     const record: TaskRecord = {
       taskId: newTaskId(),
       owner: task.owner,
@@ -180,14 +182,14 @@ export class MemoryTaskStore implements TaskStore {
     }
   }
 
-  /** Drops the oldest expired or finished task, or refuses when every task still runs. */
-  private makeRoom(now: number): void {
+  /** Drops the oldest expired or finished task; false when every task still runs. */
+  private makeRoom(now: number): boolean {
     for (const [taskId, entry] of this.entries) {
       if (entry.expiresAt <= now || isTerminal(entry.record.status)) {
         this.entries.delete(taskId);
-        return;
+        return true;
       }
     }
-    throw new TaskCapacityError(this.maxTasks);
+    return false;
   }
 }
