@@ -23,7 +23,14 @@ const workerMessage = z.discriminatedUnion('type', [
     message: z.string(),
   }),
   z.object({ type: z.literal('result'), id, value: json }),
-  z.object({ type: z.literal('failure'), id, kind: z.string(), message: z.string() }),
+  z.object({
+    type: z.literal('failure'),
+    id,
+    kind: z.string(),
+    message: z.string(),
+    /** With kind `mcp_error`: the JSON-RPC error code the goal threw (`mcp_error(Code, Message)`). */
+    code: z.number().int().min(-32768).max(32767).optional(),
+  }),
   z.object({
     type: z.literal('progress'),
     id,
@@ -93,6 +100,8 @@ const description = z.object({
       description: optionalText,
       inputSchema: jsonObject,
       outputSchema: jsonObject.optional(),
+      taskSupport: z.enum(['forbidden', 'optional', 'required']).optional(),
+      startsAfterInput: z.boolean().optional(),
     }),
   ),
   prompts: z.array(

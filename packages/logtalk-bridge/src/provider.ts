@@ -15,6 +15,7 @@ import type {
   ResourceDefinition,
   ResourceOutcome,
   ResourceTemplateDefinition,
+  TaskDeclaration,
   ToolDefinition,
   ToolOutcome,
 } from '@rondo/core';
@@ -181,6 +182,7 @@ function buildProvider(
       subscribe: lists.description.capabilities.includes('subscribe'),
     }),
     tools: () => lists.tools,
+    taskSupport: (tool) => lists.tasks.get(tool),
     prompts: () => lists.prompts,
     resources: () => lists.resources,
     resourceTemplates: () => lists.templates,
@@ -239,6 +241,8 @@ interface Lists {
   resources: ResourceDefinition[];
   templates: ResourceTemplateDefinition[];
   known: Set<string>;
+  /** `task_support/2` by tool name: not part of a descriptor, since the modern wire has no field for it. */
+  tasks: Map<string, TaskDeclaration>;
 }
 
 function listsOf(d: ProviderDescription): Lists {
@@ -250,7 +254,19 @@ function listsOf(d: ProviderDescription): Lists {
     resources,
     templates: d.templates.map((t) => withoutUndefined<ResourceTemplateDefinition>(t)),
     known: new Set(resources.map((r) => r.uri)),
+    tasks: new Map(d.tools.flatMap((tool) => taskDeclarationOf(tool))),
   };
+}
+
+function taskDeclarationOf(
+  tool: ProviderDescription['tools'][number],
+): [string, TaskDeclaration][] {
+  if (tool.taskSupport === undefined) return [];
+  const declaration: TaskDeclaration =
+    tool.startsAfterInput === true
+      ? { support: tool.taskSupport, startsAfterInput: true }
+      : { support: tool.taskSupport };
+  return [[tool.name, declaration]];
 }
 
 /**
@@ -360,7 +376,8 @@ function cachePolicyOf(
 }
 
 function toolDefinition(tool: ProviderDescription['tools'][number]): ToolDefinition {
-  return withoutUndefined<ToolDefinition>(tool);
+  const { taskSupport: _support, startsAfterInput: _after, ...definition } = tool;
+  return withoutUndefined<ToolDefinition>(definition);
 }
 
 function promptDefinition(prompt: ProviderDescription['prompts'][number]): PromptDefinition {
