@@ -97,7 +97,8 @@ export class RondoServer {
     const { requestState, roundLimit, pageSize, defaultCachePolicy, log, limits, ...info } =
       options;
     this.info = info;
-    this.log = log ?? ((level, message) => process.stderr.write(`[rondo ${level}] ${message}\n`));
+    // console.error rather than process.stderr: the core also runs where there is no `process`.
+    this.log = log ?? ((level, message) => console.error(`[rondo ${level}] ${message}`));
     this.sealer = new RequestStateSealer({ warn: (m) => this.log('warning', m), ...requestState });
     this.roundLimit = roundLimit ?? 10;
     this.pageSize = pageSize ?? 100;
