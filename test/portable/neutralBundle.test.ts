@@ -36,13 +36,14 @@ function webGlobals(): Record<string, unknown> {
 }
 
 describe('the portable packages', () => {
-  it('bundle for a neutral platform without one node: import, and load without process or Buffer', async () => {
+  it('bundle (with the fetch transport) for a neutral platform without one node: import, and load without process or Buffer', async () => {
     const bundle = await bundleNeutral([
       '@rondo/protocol',
       '@rondo/core',
       '@rondo/core/internal',
       '@rondo/adapter-2025',
       '@rondo/adapter-2026',
+      '@rondo/transport-http/fetch',
     ]);
     expect(bundle.nodeImports).toEqual([]);
     const sandbox = webGlobals();
@@ -50,6 +51,7 @@ describe('the portable packages', () => {
     const loaded = sandbox.loaded as Record<string, Record<string, unknown>>;
     expect(typeof loaded.m1?.createServer).toBe('function');
     expect(typeof loaded.m4?.modernEra).toBe('function');
+    expect(typeof loaded.m5?.createFetchHandler).toBe('function');
   });
 });
 

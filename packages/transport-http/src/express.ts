@@ -2,7 +2,8 @@ import { createRequire } from 'node:module';
 import type express from 'express';
 import type { Router } from 'express';
 import type { Endpoint } from '@rondo/core';
-import { createMcpService } from './handler.js';
+import { nodeBody } from './handler.js';
+import { createMcpService } from './service.js';
 import type { HttpTransportOptions } from './options.js';
 
 /** An express Router serving an MCP endpoint; `close()` ends its sessions. */
@@ -20,7 +21,7 @@ const requireExpress = (): typeof express =>
 export function mcpRouter(endpoint: Endpoint, options?: HttpTransportOptions): McpRouter {
   const service = createMcpService(endpoint, options);
   const router = requireExpress().Router();
-  router.all(service.options.path, (req, res) => service.serveMcp(req, res));
+  router.all(service.options.path, (req, res) => service.serveMcp(req, res, nodeBody(req)));
   router.get(/^\/\.well-known\/oauth-protected-resource(\/.*)?$/, (req, res, next) => {
     if (!service.serveWellKnown(req.path, res)) next();
   });
