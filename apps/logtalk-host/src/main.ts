@@ -52,6 +52,7 @@ async function startOrExit(args: HostArgs) {
       ...(args.workers !== undefined ? { workers: args.workers } : {}),
       ...(args.timeoutSeconds !== undefined ? { timeoutMs: args.timeoutSeconds * 1000 } : {}),
       ...(args.swipl !== undefined ? { swipl: args.swipl } : {}),
+      ...(args.logtalkHome !== undefined ? { logtalkHome: args.logtalkHome } : {}),
       ...(args.name !== undefined ? { serverName: args.name } : {}),
     });
   } catch (failure) {

@@ -21,7 +21,8 @@ import type {
 import { z } from 'zod';
 import { reportedCall } from './diagnostics.js';
 import { PrologProtocolError } from './errors.js';
-import { planLaunch, scratchDirectory, type Flavour } from './launch.js';
+import { planLaunch, type Flavour } from './launch.js';
+import { logtalkUserDirectory } from './logtalkHome.js';
 import { completionAnswer, parseDescription, type ProviderDescription } from './messages.js';
 import { WorkerPool } from './pool.js';
 import type { CallHandlers, PrologLogEntry, WorkerChange, WorkerLaunch } from './workerContract.js';
@@ -40,7 +41,10 @@ export interface PrologProviderOptions {
   timeoutMs?: number;
   /** The `swipl` executable; default `swipl`. */
   swipl?: string;
-  /** A Logtalk 3 installation; default `process.env.LOGTALKHOME`. Needed for `.lgt` files. */
+  /**
+   * A Logtalk 3 installation, needed for `.lgt` files; default `process.env.LOGTALKHOME`, else
+   * the first of `WELL_KNOWN_LOGTALK_HOMES` that holds one.
+   */
   logtalkHome?: string;
   /** Receives worker stderr/stdout lines and bridge events; default: written to `process.stderr`. */
   onLog?: (entry: PrologLogEntry) => void;
@@ -110,21 +114,17 @@ const CACHE_OPERATIONS: Record<CacheableMethod, string> = {
 export async function createPrologProvider(
   options: PrologProviderOptions,
 ): Promise<PrologProvider> {
-  const plan = planLaunch(
-    options.files,
-    options.swipl ?? 'swipl',
-    options.logtalkHome ?? process.env.LOGTALKHOME,
-  );
+  const plan = planLaunch(options.files, options.swipl ?? 'swipl', options.logtalkHome);
   const timeoutMs = options.timeoutMs ?? 30_000;
   const launch: WorkerLaunch = {
     command: plan.command,
     args: plan.args,
-    env: plan.env,
+    environment: (workerId) => plan.environment(String(workerId)),
     init: (workerId) => ({
       flavour: plan.flavour,
       files: plan.files,
       object: options.object ?? null,
-      scratch: plan.flavour === 'logtalk' ? scratchDirectory(String(workerId)) : null,
+      scratch: plan.scratch(String(workerId)),
     }),
     maxLineBytes: options.maxMessageBytes ?? 16 * 1024 * 1024,
     maxMessageDepth: options.maxMessageDepth ?? 1000,
@@ -134,7 +134,7 @@ export async function createPrologProvider(
     log: options.onLog ?? logToStderr,
     cleanup: (workerId) => {
       if (plan.flavour === 'logtalk')
-        rmSync(scratchDirectory(String(workerId)), { recursive: true, force: true });
+        rmSync(logtalkUserDirectory(String(workerId)), { recursive: true, force: true });
     },
     changed: (change, workerId) => changes.announce(change, workerId),
   };

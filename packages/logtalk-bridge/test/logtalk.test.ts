@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InputRequiredValue } from '@rondo/protocol';
 import { createPrologProvider, PrologLoadError, type PrologProvider } from '../src/index.js';
+import { logtalkHomeForTests } from '../../../test/support/logtalkHome.js';
 import { fixture, logSink, makeContext, nextRound } from './helpers.js';
 
-const home = process.env.LOGTALKHOME;
-if (!home)
-  console.warn(
-    'logtalk-bridge: Logtalk-flavour tests skipped: LOGTALKHOME is not set (point it at a Logtalk 3 distribution to run them)',
-  );
+logtalkHomeForTests();
 
-describe.skipIf(!home)('Logtalk flavour (objects through logtalk_load/1 and ::)', () => {
+describe('Logtalk flavour (objects through logtalk_load/1 and ::)', () => {
   let provider: PrologProvider;
   beforeAll(async () => {
     provider = await createPrologProvider({
