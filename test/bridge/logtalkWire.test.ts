@@ -88,11 +88,13 @@ describe('Logtalk objects served by rondo-logtalk', { timeout: 60_000 }, () => {
 
   it('serves an object implementing the protocols over stdio: auto-dispatch, prompts, tool_call/4', async () => {
     const client = await overStdio(TOOLS_LGT);
+    expect(client.getServerVersion()?.title).toBe('logtalk:lgt_tools (rondo-logtalk)');
     const { tools } = await client.listTools();
     expect(tools.find((tool) => tool.name === 'greet')).toMatchObject({
       title: 'Greeter',
       description: 'Greets.',
       inputSchema: { properties: { Name: { type: 'string' } }, required: ['Name'] },
+      outputSchema: { properties: { Greeting: { type: 'string' } }, required: ['Greeting'] },
     });
     const sum = await client.callTool({ name: 'add', arguments: { A: 20, B: 22 } });
     expect(sum.structuredContent).toEqual({ Sum: 42 });

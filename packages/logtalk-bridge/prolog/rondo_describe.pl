@@ -55,9 +55,29 @@ auto_dispatched(Name) :-
 handler_may_answer(_, Goal) :-
     hook_defined(Goal),
     provider(Flavour, Module),
-    (   Flavour == logtalk -> true          % object clauses cannot be inspected
+    (   Flavour == logtalk -> object_may_answer(Module, Goal)
     ;   clause(Module:Goal, _) -> true
     ).
+
+% The mcp_* protocols declare every hook, so an object "has" tool_call/3 whether or not it
+% defines it: only its compiled clauses (found through its definition table) tell whether one
+% may answer this tool. Inherited definitions, and runtimes whose tables do not look like this,
+% count as answering, which only costs the inferred outputSchema.
+object_may_answer(Object, Goal) :-
+    (   object_definitions(Object, Def)
+    ->  (   call(user:Def, Goal, _, Compiled)
+        ->  catch(clause(user:Compiled, _), _, true), !
+        ;   Query =.. ['::', Object, predicate_property(Goal, defined_in(_))],
+            catch(user:Query, _, fail), !
+        )
+    ;   true
+    ).
+
+object_definitions(Object, Def) :-
+    current_predicate(user:'$lgt_current_object_'/Arity), Arity >= 4,
+    functor(Entry, '$lgt_current_object_', Arity),
+    arg(1, Entry, Object), arg(4, Entry, Def),
+    catch(user:Entry, _, fail), !.
 
 %!  arg_specs(+Head, -Specs) is det.
 %   One spec(Name, Direction, Type, Description) per argument; Direction is input, output or

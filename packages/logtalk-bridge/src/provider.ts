@@ -33,7 +33,7 @@ export interface PrologProviderOptions {
   files: string[];
   /** The provider module or object; by default the one found in the files. */
   object?: string;
-  /** The provider's name in logs and errors; by default `prolog:<module or object>`. */
+  /** The provider's name in logs and errors; by default `prolog:<module>`, or `logtalk:<object>` for a Logtalk object. */
   name?: string;
   /** Number of worker processes; default `os.availableParallelism()`. */
   workers?: number;
@@ -170,7 +170,8 @@ function buildProvider(
 ): PrologProvider {
   let lists = listsOf(first);
   changes.onDescription = (d) => (lists = listsOf(d));
-  const providerName = name ?? `prolog:${first.name}`;
+  const providerName =
+    name ?? `${first.flavour === 'logtalk' ? 'logtalk' : 'prolog'}:${first.name}`;
   const call = workerCaller(pool, timeoutMs, providerName);
   const provider: PrologProvider = {
     name: providerName,

@@ -19,13 +19,29 @@ describe('Logtalk flavour (objects through logtalk_load/1 and ::)', () => {
 
   it('loads an object implementing the mcp_* protocols where the mcp_server library is absent', () => {
     expect(provider.flavour).toBe('logtalk');
-    expect(provider.name).toBe('prolog:lgt_tools');
+    expect(provider.name).toBe('logtalk:lgt_tools');
     expect(provider.tools!()).toContainEqual({
       name: 'greet',
       title: 'Greeter',
       description: 'Greets.',
       inputSchema: { type: 'object', properties: { Name: { type: 'string' } }, required: ['Name'] },
+      outputSchema: {
+        type: 'object',
+        properties: { Greeting: { type: 'string' } },
+        required: ['Greeting'],
+      },
     });
+  });
+
+  it('infers no outputSchema for a tool its tool_call/4 or round hook answers', () => {
+    const byName = new Map(provider.tools!().map((t) => [t.name, t]));
+    expect(byName.get('add')?.outputSchema).toEqual({
+      type: 'object',
+      properties: { Sum: { type: 'integer' } },
+      required: ['Sum'],
+    });
+    expect(byName.get('ask')).not.toHaveProperty('outputSchema');
+    expect(byName.get('steps')).not.toHaveProperty('outputSchema');
   });
 
   it('auto-dispatches a public predicate by its argnames', async () => {
