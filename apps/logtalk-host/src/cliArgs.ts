@@ -25,6 +25,8 @@ export interface HostArgs {
   logtalkHome?: string;
   /** The server's name in `initialize` / `server/discover`. */
   name?: string;
+  /** The server's description (`serverInfo.description`, 2025-11-25 on). */
+  description?: string;
   /** The Prolog (`.pl`) or Logtalk (`.lgt`) files to load. */
   files: string[];
 }
@@ -38,7 +40,7 @@ export class UsageError extends Error {
 export const USAGE =
   'usage: rondo-logtalk [--transport stdio|http|ws] [--host H] [--port N] [--path P] [--object NAME]\n' +
   '                     [--workers N] [--timeout S] [--swipl PATH] [--logtalk-home DIR] [--name NAME]\n' +
-  '                     FILE...';
+  '                     [--description TEXT] FILE...';
 
 /** What `rondo-logtalk --help` prints. */
 export const HELP = `${USAGE}
@@ -73,6 +75,8 @@ Options:
                      first of /usr/local/share/logtalk, /usr/share/logtalk, /opt/local/share/logtalk,
                      the Homebrew prefixes and /opt/logtalk that holds one.
   --name NAME        the server name announced to clients; default rondo-logtalk.
+  --description TEXT the server description announced to clients (serverInfo.description, as
+                     the mcp_server library's server_description/1 option).
   --help             print this help and exit.
 
 Environment:
@@ -105,6 +109,7 @@ export function parseHostArgs(argv: readonly string[]): HostArgs {
         swipl: { type: 'string' },
         'logtalk-home': { type: 'string' },
         name: { type: 'string' },
+        description: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -132,6 +137,7 @@ export function parseHostArgs(argv: readonly string[]): HostArgs {
   if (values.swipl !== undefined) args.swipl = values.swipl;
   if (values['logtalk-home'] !== undefined) args.logtalkHome = values['logtalk-home'];
   if (values.name !== undefined) args.name = values.name;
+  if (values.description !== undefined) args.description = values.description;
   if (values.workers !== undefined) args.workers = integer('--workers', values.workers, 1, 1024);
   if (values.timeout !== undefined) {
     const seconds = Number(values.timeout);

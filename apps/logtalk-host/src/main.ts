@@ -54,6 +54,7 @@ async function startOrExit(args: HostArgs) {
       ...(args.swipl !== undefined ? { swipl: args.swipl } : {}),
       ...(args.logtalkHome !== undefined ? { logtalkHome: args.logtalkHome } : {}),
       ...(args.name !== undefined ? { serverName: args.name } : {}),
+      ...(args.description !== undefined ? { serverDescription: args.description } : {}),
     });
   } catch (failure) {
     if (failure instanceof PrologLoadError) {

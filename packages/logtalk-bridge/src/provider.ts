@@ -20,7 +20,7 @@ import type {
 } from '@rondo/core';
 import { z } from 'zod';
 import { reportedCall } from './diagnostics.js';
-import { PrologProtocolError } from './errors.js';
+import { PrologLoadError } from './errors.js';
 import { planLaunch, type Flavour } from './launch.js';
 import { logtalkUserDirectory } from './logtalkHome.js';
 import { completionAnswer, parseDescription, type ProviderDescription } from './messages.js';
@@ -102,7 +102,7 @@ const CACHE_OPERATIONS: Record<CacheableMethod, string> = {
   'tools/list': 'tools_list',
   'prompts/list': 'prompts_list',
   'resources/list': 'resources_list',
-  'resources/templates/list': 'resource_templates_list',
+  'resources/templates/list': 'resources_templates_list',
   'resources/read': 'resources_read',
 };
 
@@ -153,7 +153,8 @@ export async function createPrologProvider(
     const described = parseDescription(
       await pool.run(timeoutMs, (w) => w.call('describe', {}, {}, timeoutMs)),
     );
-    if (typeof described === 'string') throw new PrologProtocolError(0, described);
+    if (typeof described === 'string')
+      throw new PrologLoadError(plan.files[0]!, undefined, described);
     return buildProvider(described, pool, timeoutMs, changes, options.name);
   } catch (error) {
     await pool.close();

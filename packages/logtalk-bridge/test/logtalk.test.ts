@@ -97,3 +97,34 @@ describe('Logtalk flavour (objects through logtalk_load/1 and ::)', () => {
     expect((failure as PrologLoadError).line).toBe(4);
   });
 });
+
+describe('the mcp_server library names and checks, on Logtalk objects', () => {
+  it('reads the template-list cache policy under the library name resources_templates_list', async () => {
+    const provider = await createPrologProvider({
+      files: [fixture('catalog.lgt')],
+      workers: 1,
+      onLog: logSink().onLog,
+    });
+    try {
+      expect(provider.cachePolicy!('resources/templates/list', undefined)).toEqual({
+        ttlMs: 60000,
+        cacheScope: 'public',
+      });
+      expect(provider.cachePolicy!('resources/list', undefined)).toBeUndefined();
+    } finally {
+      await provider.close();
+    }
+  });
+
+  it('refuses to serve a malformed resource template', async () => {
+    const failure = await createPrologProvider({
+      files: [fixture('badTemplate.lgt')],
+      workers: 1,
+      onLog: logSink().onLog,
+    }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(PrologLoadError);
+    expect((failure as PrologLoadError).detail).toBe(
+      'resource template "logtalk://x/{path" is not a URI template: "{" at 13 is never closed',
+    );
+  });
+});
