@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpRequest, HttpResponse } from './edge.js';
 import { LazyAbortController } from '@rondo/core/internal';
 import { type Connection, type Disposition, type Exchange, type Principal } from '@rondo/core';
 import type { JsonRpcMessage } from '@rondo/protocol';
@@ -11,8 +11,8 @@ import type { StreamBudget } from './streamBudget.js';
 
 /** What the exchange of one POSTed request needs to know. */
 export interface PostExchangeContext {
-  req: IncomingMessage;
-  res: ServerResponse;
+  req: HttpRequest;
+  res: HttpResponse;
   connection: Connection;
   /** The session the POST named, if any. */
   session: Session | undefined;
@@ -38,7 +38,7 @@ export function createPostExchange(context: PostExchangeContext): Exchange {
 }
 
 class PostExchange implements Exchange {
-  readonly headers: IncomingMessage['headers'];
+  readonly headers: HttpRequest['headers'];
   declare readonly principal?: Principal;
   private readonly cancellation = new LazyAbortController();
   private session: Session | undefined;
@@ -176,7 +176,7 @@ function statusOf(disposition: Disposition | undefined): number {
 
 /** The exchange of a notification or response: it has no answer to carry. */
 export function quietExchange(
-  req: IncomingMessage,
+  req: HttpRequest,
   principal: Principal | undefined,
   ended: () => void,
 ): Exchange {

@@ -1,9 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import type { Connection } from '@rondo/core';
+import { randomToken } from '@rondo/core/internal';
 import type { EventStore } from './eventStore.js';
 import type { PeerRelay } from './peerRelay.js';
 import { SessionStream } from './sessionStream.js';
 import type { SseResponse } from './sse.js';
+import { IdleDeadline } from './timers.js';
 
 /** How many stream ids a session remembers for cleanup; older streams' events are forgotten early. */
 const MAX_KNOWN_STREAMS = 1000;
@@ -21,7 +22,7 @@ export class Session {
   private readonly live = new Map<string, SessionStream>();
   private readonly known = new Set<string>();
   private nextStream = 0;
-  private readonly idleTimer: NodeJS.Timeout;
+  private readonly idleTimer: IdleDeadline;
   private closed = false;
 
   constructor(
@@ -34,8 +35,7 @@ export class Session {
     private readonly hooks: SessionHooks,
   ) {
     this.standalone = this.createStream(true);
-    this.idleTimer = setTimeout(() => this.expireIfIdle(), idleTimeoutMs);
-    this.idleTimer.unref();
+    this.idleTimer = new IdleDeadline(idleTimeoutMs, () => this.expireIfIdle());
   }
 
   /** Opens the stream of one POST response. */
@@ -57,7 +57,7 @@ export class Session {
 
   /** Marks activity, postponing expiry (and eviction: the least recently used session goes first). */
   touch(): void {
-    this.idleTimer.refresh();
+    this.idleTimer.touch();
     this.hooks.used(this);
   }
 
@@ -96,7 +96,7 @@ export class Session {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    clearTimeout(this.idleTimer);
+    this.idleTimer.cancel();
     this.connection.close();
     this.standalone.finish();
     for (const stream of this.live.values()) stream.finish();
@@ -120,7 +120,7 @@ export class Session {
 
   private expireIfIdle(): void {
     if (this.idle) this.close();
-    else this.idleTimer.refresh();
+    else this.idleTimer.restart();
   }
 }
 
@@ -169,7 +169,7 @@ export class SessionRegistry {
   ): Session | undefined {
     if (!this.makeRoom(principalId)) return undefined;
     // 32 random bytes in base64url: visible ASCII only, as the session id rules require.
-    const id = randomBytes(32).toString('base64url');
+    const id = randomToken(32);
     const session = new Session(
       id,
       connection,
