@@ -72,6 +72,7 @@ function setupOf(state: SessionState, peer: Peer): CallSetup {
     // Once a request is answered, what still concerns it (a withdrawn client request) goes to the
     // session's own channel.
     afterAnswer: (message) => peer.send(message),
+    closeSessionStream: () => peer.closeStream?.(),
   };
   return state.setup;
 }

@@ -26,6 +26,9 @@ import { BEFORE_INITIALIZE, LEGACY_METHODS } from './methods.js';
 import type { ResolvedLegacyOptions } from './options.js';
 import { SessionState } from './sessionState.js';
 
+/** The first legacy revision whose clients resume a stream the server closed early. */
+const RESUMING_REVISION = '2025-11-25';
+
 /** Codes of the modern era that must never reach a legacy peer. */
 const MODERN_ONLY_CODES: ReadonlySet<number> = new Set([
   ErrorCode.HeaderMismatch,
@@ -135,6 +138,12 @@ export class LegacySession implements EraSession {
 
   get inFlight(): number {
     return this.pipeline.inFlight;
+  }
+
+  /** From 2025-11-25 on, a client resumes a stream the server closed (SSE polling, SEP-1699). */
+  get resumesStreams(): boolean {
+    const revision = this.state.negotiated?.revision;
+    return revision !== undefined && revision >= RESUMING_REVISION && !this.rules.closed;
   }
 
   receive(message: JsonRpcMessage, exchange: Exchange): void {

@@ -52,8 +52,18 @@ export class SessionStream {
   }
 
   /**
+   * Ends the live response, not the stream: what is written next is stored (and, on the
+   * standalone stream, kept pending) for the client's next GET.
+   */
+  detach(): void {
+    this.sink?.end();
+    this.sink = undefined;
+  }
+
+  /**
    * Writes a priming event: an id with empty data, so a client that loses the stream before the
-   * first real event can still resume it, and the reconnection delay the client should use.
+   * first real event can still resume it, and the reconnection delay the client should use. Only
+   * for a client that reads such an event as a resumption point; older ones choke on empty data.
    */
   prime(retryMs: number | undefined): void {
     if (!this.store) return;

@@ -55,6 +55,14 @@ export class Session {
     this.live.delete(stream.id);
   }
 
+  /**
+   * True when a stream of this session may end before its last event: its client resumes streams
+   * (its revision says so) and an event store keeps what it would miss meanwhile.
+   */
+  get resumable(): boolean {
+    return this.store !== undefined && this.connection.resumesStreams === true;
+  }
+
   /** Marks activity, postponing expiry (and eviction: the least recently used session goes first). */
   touch(): void {
     this.idleTimer.refresh();
@@ -181,7 +189,12 @@ export class SessionRegistry {
     this.sessions.set(id, session);
     if (principalId !== undefined)
       this.perPrincipal.set(principalId, (this.perPrincipal.get(principalId) ?? 0) + 1);
-    relay.bind((message) => session.standalone.write(message));
+    relay.bind({
+      write: (message) => session.standalone.write(message),
+      closeStream: () => {
+        if (session.resumable) session.standalone.detach();
+      },
+    });
     return session;
   }
 
