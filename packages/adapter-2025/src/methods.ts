@@ -62,7 +62,7 @@ async function subscribe(
   if (!isPlainObject(resources) || resources.subscribe !== true) {
     throw methodNotFound('resources/subscribe (no provider announces resource changes)');
   }
-  state.subscriptions.add(params.uri);
+  state.subscribe(params.uri);
   return {};
 }
 
@@ -71,7 +71,7 @@ async function unsubscribe(
   params: LegacyResourceRequestParams,
   state: SessionState,
 ): Promise<WireResult> {
-  state.subscriptions.delete(params.uri);
+  state.unsubscribe(params.uri);
   return {};
 }
 

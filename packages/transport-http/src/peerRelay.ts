@@ -20,11 +20,11 @@ export interface RelayTarget {
 
 export class PeerRelay implements Peer {
   private target: RelayTarget | undefined;
-  private early: JsonRpcMessage[] = [];
+  private early: JsonRpcMessage[] | undefined;
 
   send(message: JsonRpcMessage): void {
     if (this.target) this.target.write(message);
-    else if (this.early.length < MAX_EARLY_MESSAGES) this.early.push(message);
+    else if ((this.early ??= []).length < MAX_EARLY_MESSAGES) this.early.push(message);
   }
 
   closeStream(): void {
@@ -34,6 +34,8 @@ export class PeerRelay implements Peer {
   /** Routes this peer's messages (and the early ones) to `target`. */
   bind(target: RelayTarget): void {
     this.target = target;
-    for (const message of this.early.splice(0)) target.write(message);
+    const early = this.early;
+    this.early = undefined;
+    for (const message of early ?? []) target.write(message);
   }
 }

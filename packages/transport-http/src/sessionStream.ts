@@ -12,7 +12,8 @@ const MAX_PENDING = 1000;
  */
 export class SessionStream {
   private sink: SseResponse | undefined;
-  private pending: StoredEvent[] = [];
+  /** Messages waiting for a response (standalone stream only); made on the first one. */
+  private pending: StoredEvent[] | undefined;
   private done = false;
 
   constructor(
@@ -40,8 +41,8 @@ export class SessionStream {
   attach(sink: SseResponse, replay?: StoredEvent[]): void {
     if (this.sink && this.sink !== sink) this.sink.end();
     this.sink = sink;
-    const backlog = replay ?? this.pending;
-    this.pending = [];
+    const backlog = replay ?? this.pending ?? [];
+    this.pending = undefined;
     for (const event of backlog) {
       if (event.message)
         sink.write(
@@ -77,8 +78,9 @@ export class SessionStream {
     if (this.sink?.open) {
       this.sink.write(id ? { id, message } : { message });
     } else if (this.buffersWhileDetached) {
-      this.pending.push({ id, message });
-      if (this.pending.length > MAX_PENDING) this.pending.shift();
+      const pending = (this.pending ??= []);
+      pending.push({ id, message });
+      if (pending.length > MAX_PENDING) pending.shift();
     }
   }
 
@@ -87,6 +89,6 @@ export class SessionStream {
     this.done = true;
     this.sink?.end();
     this.sink = undefined;
-    this.pending = [];
+    this.pending = undefined;
   }
 }
