@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describeTotals, runConformance } from '../support/conformanceRun.js';
 
@@ -59,4 +61,52 @@ for (const { label, args, heading } of fixtures) {
       expect(code, output).toBe(0);
     });
   });
+}
+
+// Issue 14, done-when 2: SSE polling (SEP-1699). `test_reconnection` closes its POST stream
+// mid-call in both fixtures; the suite resumes it with GET and Last-Event-ID and must get the
+// result there, with no warning (priming event first, `retry` field).
+for (const { label, args, heading } of fixtures) {
+  describe(`the server-sse-polling scenario against the ${label}`, () => {
+    it(
+      'resumes the closed stream with its result and warns of nothing',
+      { timeout: 60_000 },
+      async () => {
+        const { code, output } = await runConformance([
+          ...args,
+          '--scenario',
+          'server-sse-polling',
+        ]);
+        console.log(`${heading}${output.trim()}`);
+        const checks = scenarioChecks(args.length > 0 ? 'prolog' : undefined, 'server-sse-polling');
+        expect(checks.find((check) => check.id === 'server-sse-disconnect-resume')?.status).toBe(
+          'SUCCESS',
+        );
+        expect(
+          checks.filter((check) => check.status === 'WARNING' || check.status === 'FAILURE'),
+        ).toEqual([]);
+        expect(code, output).toBe(0);
+      },
+    );
+  });
+}
+
+/** The checks of the newest run of one scenario, as the suite wrote them. */
+function scenarioChecks(
+  fixture: string | undefined,
+  scenario: string,
+): { id: string; status: string }[] {
+  const dir = join(
+    import.meta.dirname,
+    '..',
+    '..',
+    'conformance-results',
+    ...(fixture ? [fixture] : []),
+    scenario,
+  );
+  const newest = readdirSync(dir).sort().at(-1) ?? '';
+  return JSON.parse(readFileSync(join(dir, newest, 'checks.json'), 'utf8')) as {
+    id: string;
+    status: string;
+  }[];
 }

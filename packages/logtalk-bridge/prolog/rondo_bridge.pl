@@ -18,9 +18,10 @@
 :- use_module(rondo_load).
 :- use_module(rondo_client, [begin_call/1, end_call/0, replay/1]).
 
-% mcp_log/2,3, mcp_sample/2, mcp_roots/1, mcp_notify/1 and mcp_broadcast/1 for every user module.
+% mcp_log/2,3, mcp_sample/2, mcp_roots/1, mcp_notify/1, mcp_broadcast/1 and mcp_close_stream/0
+% for every user module.
 :- user:use_module(rondo_client, [mcp_log/2, mcp_log/3, mcp_sample/2, mcp_roots/1, mcp_notify/1,
-                                  mcp_broadcast/1]).
+                                  mcp_broadcast/1, mcp_close_stream/0]).
 
 %!  main is det.
 main :-

@@ -48,6 +48,8 @@ const workerMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('elicit'), id, message: z.string(), schema: anyObject }),
   z.object({ type: z.literal('sampling'), id, request: anyObject }),
   z.object({ type: z.literal('roots'), id }),
+  // mcp_close_stream/0: the call's response stream may close while it runs (SSE polling).
+  z.object({ type: z.literal('close_stream'), id }),
   z.object({
     type: z.literal('log'),
     id: id.optional(),

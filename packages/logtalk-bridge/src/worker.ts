@@ -220,6 +220,8 @@ export class PrologWorker {
         return call.handlers.progress?.(message.progress, message.total, message.message);
       case 'log':
         return call.handlers.log?.(message.level, message.data, message.logger);
+      case 'close_stream':
+        return call.handlers.closeStream?.();
       case 'elicit':
         return void this.answerClient(call, 'elicitation', async () =>
           call.handlers.elicit
@@ -303,6 +305,7 @@ export class PrologWorker {
         return this.refuse(call, message.type);
       case 'progress':
       case 'log':
+      case 'close_stream':
       case 'ready':
       case 'load_error':
       case 'changed':
