@@ -1,5 +1,6 @@
 import { ErrorCode, McpError, isPlainObject, type JsonObject } from '@rondo/protocol';
 import type { ToolDefinition } from '@rondo/core';
+import { base64ToBytes, bytesToBase64 } from '@rondo/core/internal';
 
 /**
  * The HTTP header rules of the modern era: the standard headers mirror the body
@@ -167,8 +168,8 @@ export function decodeSentinel(value: string, display: string): string {
   if (encoded.length % 4 !== 0 || !BASE64.test(encoded)) {
     throw mismatch(`the ${display} header has an invalid Base64 value`);
   }
-  const bytes = Buffer.from(encoded, 'base64');
-  if (bytes.toString('base64') !== encoded)
+  const bytes = base64ToBytes(encoded);
+  if (bytesToBase64(bytes) !== encoded)
     throw mismatch(`the ${display} header has an invalid Base64 value`);
   try {
     return utf8.decode(bytes);

@@ -65,7 +65,7 @@ export async function driveRound<R, I extends Json>(
     binding: { method: operation.method, identity, principal: call.principal?.id },
   };
   const previous =
-    params.requestState === undefined ? undefined : openPrevious(round, params.requestState);
+    params.requestState === undefined ? undefined : await openPrevious(round, params.requestState);
   const answers = readInputResponses(params.inputResponses, previous?.carry.sent);
   if (previous !== undefined) {
     call.round = previous.carry.round;
@@ -75,7 +75,7 @@ export async function driveRound<R, I extends Json>(
       // A missing answer is asked for again, with the answers already given kept in the state.
       const again = missing.map((key) => ({ key, request: previous.carry.sent[key]! }));
       call.round += 1;
-      return askForInput(round, again, previous.opened.state, answered);
+      return await askForInput(round, again, previous.opened.state, answered);
     }
     call.enterRound(answered, previous.opened.state);
   } else {
@@ -85,11 +85,14 @@ export async function driveRound<R, I extends Json>(
   if (outcome === undefined) throw new McpError(ErrorCode.InternalError, 'No result');
   if (outcome.kind === 'complete') return operation.toWire(outcome.result);
   assertInputRequired(outcome.requests, outcome.state);
-  return askForInput(round, outcome.requests, outcome.state, {});
+  return await askForInput(round, outcome.requests, outcome.state, {});
 }
 
-function openPrevious(round: Round, sealed: string): { opened: OpenedState; carry: Carry } {
-  const opened = round.view.server.sealer.open(sealed, round.binding);
+async function openPrevious(
+  round: Round,
+  sealed: string,
+): Promise<{ opened: OpenedState; carry: Carry }> {
+  const opened = await round.view.server.sealer.open(sealed, round.binding);
   const carry = readCarry(opened.carry);
   if (carry === undefined)
     throw new McpError(ErrorCode.InvalidParams, 'Invalid or expired requestState');
@@ -97,12 +100,12 @@ function openPrevious(round: Round, sealed: string): { opened: OpenedState; carr
 }
 
 /** Builds an `input_required` answer: checks the client can answer, seals the state, converts the requests. */
-function askForInput(
+async function askForInput(
   { call, view, binding }: Round,
   requests: readonly Pick<InputRequest, 'key' | 'request'>[],
   state: Json | undefined,
   answered: Record<string, InputResponseValue>,
-): WireResult {
+): Promise<WireResult> {
   assertWithinRoundLimit(binding.method, call.round, view.server.roundLimit);
   assertClientCanAnswer(requests, call.clientCapabilities);
   const sent: Record<string, InputRequestBody> = {};
@@ -116,7 +119,7 @@ function askForInput(
   const carry = { round: call.round, sent, answered } as unknown as Json;
   const result: WireResult = { resultType: 'input_required' };
   if (requests.length > 0) result.inputRequests = wire;
-  result.requestState = view.server.sealer.seal(binding, { state, carry });
+  result.requestState = await view.server.sealer.seal(binding, { state, carry });
   return result;
 }
 

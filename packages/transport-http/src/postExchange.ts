@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpRequest, HttpResponse } from './edge.js';
 import { LazyAbortController } from '@rondo/core/internal';
 import { type Connection, type Disposition, type Exchange, type Principal } from '@rondo/core';
 import type { JsonRpcMessage } from '@rondo/protocol';
@@ -8,11 +8,12 @@ import type { Session } from './sessions.js';
 import type { SessionStream } from './sessionStream.js';
 import { SseResponse } from './sse.js';
 import type { StreamBudget } from './streamBudget.js';
+import { unrefTimer, type TimerHandle } from './timers.js';
 
 /** What the exchange of one POSTed request needs to know. */
 export interface PostExchangeContext {
-  req: IncomingMessage;
-  res: ServerResponse;
+  req: HttpRequest;
+  res: HttpResponse;
   connection: Connection;
   /** The session the POST named, if any. */
   session: Session | undefined;
@@ -38,14 +39,14 @@ export function createPostExchange(context: PostExchangeContext): Exchange {
 }
 
 class PostExchange implements Exchange {
-  readonly headers: IncomingMessage['headers'];
+  readonly headers: HttpRequest['headers'];
   declare readonly principal?: Principal;
   private readonly cancellation = new LazyAbortController();
   private session: Session | undefined;
   private sse: SseResponse | undefined;
   private stream: SessionStream | undefined;
   private ended = false;
-  private durationTimer: NodeJS.Timeout | undefined;
+  private durationTimer: TimerHandle | undefined;
 
   constructor(private readonly context: PostExchangeContext) {
     this.headers = context.req.headers;
@@ -158,8 +159,9 @@ class PostExchange implements Exchange {
       if (this.session.resumable) {
         this.stream.prime(options.sseRetryMs);
         if (options.maxStreamDurationMs > 0) {
-          this.durationTimer = setTimeout(() => this.stream?.detach(), options.maxStreamDurationMs);
-          this.durationTimer.unref();
+          this.durationTimer = unrefTimer(
+            setTimeout(() => this.stream?.detach(), options.maxStreamDurationMs),
+          );
         }
       }
     }
@@ -206,7 +208,7 @@ function statusOf(disposition: Disposition | undefined): number {
 
 /** The exchange of a notification or response: it has no answer to carry. */
 export function quietExchange(
-  req: IncomingMessage,
+  req: HttpRequest,
   principal: Principal | undefined,
   ended: () => void,
 ): Exchange {

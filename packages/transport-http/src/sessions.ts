@@ -1,10 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import type { Connection } from '@rondo/core';
+import { randomToken } from '@rondo/core/internal';
 import type { EventStore } from './eventStore.js';
 import type { JsonRpcMessage } from '@rondo/protocol';
 import type { PeerRelay, RelayTarget } from './peerRelay.js';
 import { SessionStream } from './sessionStream.js';
 import type { SseResponse } from './sse.js';
+import { unrefTimer, type TimerHandle } from './timers.js';
 
 /** How many stream ids a session remembers for cleanup; older streams' events are forgotten early. */
 const MAX_KNOWN_STREAMS = 1000;
@@ -174,7 +175,7 @@ export class SessionRegistry {
   };
 
   /** Runs while sessions are live: one timer for all of them, rather than one each. */
-  private sweeper: NodeJS.Timeout | undefined;
+  private sweeper: TimerHandle | undefined;
 
   constructor(
     private readonly store: EventStore | undefined,
@@ -193,7 +194,7 @@ export class SessionRegistry {
   ): Session | undefined {
     if (!this.makeRoom(principalId)) return undefined;
     // 32 random bytes in base64url: visible ASCII only, as the session id rules require.
-    const id = randomBytes(32).toString('base64url');
+    const id = randomToken(32);
     const session = new Session(id, connection, principalId, this.store, this.hooks);
     this.sessions.set(id, session);
     if (principalId !== undefined)
@@ -236,8 +237,7 @@ export class SessionRegistry {
     if (this.sweeper !== undefined) return;
     // Often enough that a session outlives its timeout by at most a quarter of it (or a second).
     const every = Math.min(1000, Math.max(10, Math.floor(this.idleTimeoutMs / 4)));
-    this.sweeper = setInterval(() => this.sweep(), every);
-    this.sweeper.unref();
+    this.sweeper = unrefTimer(setInterval(() => this.sweep(), every));
   }
 
   private stopSweeping(): void {
