@@ -152,7 +152,7 @@ class PostExchange implements Exchange {
       return false;
     }
     streams.track(res);
-    this.sse = new SseResponse(res, headers ?? {}, options.keepAliveMs);
+    this.sse = new SseResponse(res, headers ?? {}, options);
     if (this.session) {
       this.stream = this.session.openStream();
       this.stream.attach(this.sse);

@@ -65,10 +65,11 @@ export class FakeConnection implements Connection {
       case 'stream':
         void (async () => {
           for (let step = 1; step <= Number(params.steps ?? 3); step += 1) {
+            const padding = params.size ? { message: 'x'.repeat(Number(params.size)) } : {};
             exchange.send({
               jsonrpc: '2.0',
               method: 'notifications/progress',
-              params: { progress: step },
+              params: { progress: step, ...padding },
             });
             await sleep(Number(params.delayMs ?? 5));
           }
