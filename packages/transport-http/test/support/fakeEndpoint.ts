@@ -105,11 +105,12 @@ export class FakeConnection implements Connection {
         this.peer.closeStream?.();
         return done(resultResponse(id, {}));
       case 'notifyPeer':
-        this.peer.send({
-          jsonrpc: '2.0',
-          method: 'notifications/message',
-          params: { data: params.text },
-        });
+        for (let n = 1; n <= Number(params.count ?? 1); n += 1)
+          this.peer.send({
+            jsonrpc: '2.0',
+            method: 'notifications/message',
+            params: { data: params.text ?? n },
+          });
         return done(resultResponse(id, {}));
       default:
         return done(errorResponse(id, -32601, `Method not found: ${method}`));
