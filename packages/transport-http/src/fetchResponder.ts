@@ -55,12 +55,17 @@ export class FetchResponder implements HttpResponse {
   flushHeaders(): void {
     if (this.stream || this.ended || this.gone) return;
     this.headWritten = true;
-    const body = new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        this.stream = controller;
+    // Counted in bytes with no high-water mark, so the queue's size is what the client has not
+    // read yet (`writableLength`).
+    const body = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          this.stream = controller;
+        },
+        cancel: () => this.abandon(),
       },
-      cancel: () => this.abandon(),
-    });
+      { highWaterMark: 0, size: (chunk) => chunk.byteLength },
+    );
     this.settle(new Response(body, { status: this.statusCode, headers: this.headers() }));
   }
 
@@ -85,6 +90,18 @@ export class FetchResponder implements HttpResponse {
     }
     // After the end, as node emits it: listeners see a response that already ended.
     queueMicrotask(() => this.fireClose());
+  }
+
+  /** Bytes enqueued on the body stream that its reader has not taken yet. */
+  get writableLength(): number {
+    return Math.max(0, -(this.stream?.desiredSize ?? 0));
+  }
+
+  /** Drops the body: its reader gets an error, and nothing more is written. */
+  destroy(): void {
+    if (this.stream && !this.ended && !this.gone)
+      this.stream.error(new Error('The client did not read the stream'));
+    this.abandon();
   }
 
   once(_event: 'close', listener: () => void): void {
