@@ -68,9 +68,11 @@ class LegacyRules implements EraRules<SessionState> {
     return openCall(this.scope, request, exchange, this.peer);
   }
 
-  offers(): boolean {
-    // Legacy methods answer whatever the server offers (an empty list, say): no method is hidden.
-    return true;
+  offers(capability: string): boolean {
+    // Legacy methods answer whatever the server offers (an empty list, say): no list is hidden.
+    // Completion is the exception: without the capability there is nothing to complete (-32601).
+    if (capability !== 'completions') return true;
+    return this.scope.session.serverCapabilities.completions !== undefined;
   }
 
   finish(result: WireResult): WireResult {

@@ -24,6 +24,7 @@ export function createEndpoint(server: RondoServer, eras: EndpointOptions): Endp
     connect: (peer) => new RoutedConnection(server, eras, facts, peer),
     ready: () => server.ready(),
     close: () => server.close(),
+    servedOverNetwork: () => server.sealer.expectSeveralProcesses(),
   };
 }
 

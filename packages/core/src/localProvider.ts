@@ -124,7 +124,7 @@ export class LocalProvider implements Provider {
   }
 
   capabilities() {
-    return { subscribe: true, listChanged: true };
+    return { subscribe: true, listChanged: true, completions: this.completions.size > 0 };
   }
 
   tools(): ToolDefinition[] {

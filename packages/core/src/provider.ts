@@ -60,4 +60,10 @@ export interface ProviderCapabilities {
   subscribe?: boolean;
   /** The provider announces list changes. */
   listChanged?: boolean;
+  /**
+   * The provider completes arguments; default: it does when it has `complete`. False keeps the
+   * `completions` capability off (and `completion/complete` at -32601) for a provider whose
+   * `complete` exists but has nothing registered.
+   */
+  completions?: boolean;
 }

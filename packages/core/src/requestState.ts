@@ -29,13 +29,24 @@ export interface RequestStateOptions {
   key?: string | Uint8Array;
   /** How long a state stays valid, in milliseconds (default 10 minutes). */
   ttlMs?: number;
-  /** Called once when no key was given and a random one is used. */
+  /**
+   * Called once, at the first state sealed with a random key (none was given) after
+   * {@link RequestStateSealer.expectSeveralProcesses}: only then can another process be asked to
+   * open it.
+   */
   warn?: (message: string) => void;
   /** The clock, in milliseconds. */
   now?: () => number;
 }
 
 const INVALID_STATE = 'Invalid or expired requestState';
+
+const RANDOM_KEY_WARNING =
+  'a round hook sealed its requestState with a random per-process key; another process serving ' +
+  'this endpoint (a second instance, or this one restarted) will refuse the next round with ' +
+  '"Invalid or expired requestState". Fix: give every instance the same secret of 32 bytes or more, ' +
+  'in RONDO_STATE_KEY (for example `export RONDO_STATE_KEY=$(openssl rand -base64 32)`) or in ' +
+  'createServer({ requestState: { key } })';
 
 /** The shortest requestState key accepted, in bytes (HMAC-SHA256's output size). */
 export const MIN_STATE_KEY_BYTES = 32;
@@ -49,18 +60,21 @@ export class RequestStateSealer {
   private readonly key: ReturnType<typeof crypto.subtle.importKey>;
   private readonly ttlMs: number;
   private readonly now: () => number;
+  private readonly warn: ((message: string) => void) | undefined;
+  /** True when no key was configured and a random one was drawn. */
+  readonly randomKey: boolean;
+  private shared = false;
 
   constructor(options: RequestStateOptions = {}) {
     // Read when a server is made, never at import: Workers have no `process` at all.
     const configured = options.key ?? environmentKey();
+    this.warn = options.warn;
     let raw: Uint8Array;
     if (configured === undefined || configured.length === 0) {
-      options.warn?.(
-        'requestState is sealed with a random per-process key; set RONDO_STATE_KEY (or the key option) ' +
-          "so that several server instances accept each other's states",
-      );
+      this.randomKey = true;
       raw = crypto.getRandomValues(new Uint8Array(32));
     } else {
+      this.randomKey = false;
       raw = typeof configured === 'string' ? utf8Bytes(configured) : configured;
       if (raw.length < MIN_STATE_KEY_BYTES) throw shortKey(options.key, raw.length);
     }
@@ -76,8 +90,22 @@ export class RequestStateSealer {
     this.now = options.now ?? Date.now;
   }
 
+  /**
+   * Says the server is reachable where more than one process could answer the same client (HTTP or
+   * WebSocket, behind a load balancer or across a restart). A random key then matters: the first
+   * state sealed with it is warned about, with the fix. Over stdio nobody calls this, so nothing is
+   * printed.
+   */
+  expectSeveralProcesses(): void {
+    this.shared = true;
+  }
+
   /** Seals a state for a request; the token is opaque to the client. */
   async seal(binding: SealedStateBinding, opened: OpenedState): Promise<string> {
+    if (this.shared && this.randomKey) {
+      this.shared = false;
+      this.warn?.(RANDOM_KEY_WARNING);
+    }
     const payload = {
       m: binding.method,
       d: await digestIdentity(binding.identity),

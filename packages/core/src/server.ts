@@ -51,6 +51,7 @@ import type {
   ToolSpec,
 } from './serverTypes.js';
 import { VisibilityRules, isVisible } from './visibility.js';
+import { checkCompletionTarget } from './completionTarget.js';
 
 export type {
   ServerInfo,
@@ -253,7 +254,9 @@ export class RondoServer {
       resources: catalog.resources.length > 0 || catalog.templates.length > 0,
       subscribe: flags.some((f) => f.subscribe === true),
       listChanged: flags.some((f) => f.listChanged === true),
-      completions: this.providers.some((p) => p.complete !== undefined),
+      completions: this.providers.some(
+        (p, i) => p.complete !== undefined && flags[i]!.completions !== false,
+      ),
     };
   }
 
@@ -325,22 +328,25 @@ export class RondoServer {
     return undefined;
   }
 
-  /** Completes an argument; no completion known (or a prompt or template the caller may not see) gives an empty list. */
+  /**
+   * Completes an argument. A prompt or template that is unknown (or that the caller may not
+   * see), or an argument it does not have: -32602. No completion known gives an empty list; a
+   * list longer than 100 is cut to 100 with `hasMore: true`.
+   */
   async complete(request: CompletionRequest, principal?: Principal): Promise<CompletionResult> {
     if (!this.isReady) await this.ready();
-    if (!this.completesFor(request.ref, principal)) return { values: [] };
+    checkCompletionTarget(this.catalog, request, principal);
     for (const provider of this.providers) {
       const answer = await provider.complete?.(request);
-      if (answer) return { ...answer, values: answer.values.slice(0, 100) };
+      if (!answer) continue;
+      if (answer.values.length <= 100) return answer;
+      return {
+        values: answer.values.slice(0, 100),
+        total: answer.total ?? answer.values.length,
+        hasMore: true,
+      };
     }
     return { values: [] };
-  }
-
-  private completesFor(ref: CompletionRequest['ref'], principal: Principal | undefined): boolean {
-    const catalog = this.catalog;
-    if (ref.type === 'ref/prompt') return isVisible(catalog.prompt(ref.name)?.visible, principal);
-    const template = catalog.templates.find((t) => t.definition.uriTemplate === ref.uri);
-    return template === undefined || isVisible(template.visible, principal);
   }
 
   /** The cache policy of a cacheable result: a rule set on the server, then the providers', then the default. */

@@ -69,4 +69,9 @@ export interface Endpoint {
   ready(): Promise<void>;
   /** Closes the server's providers. */
   close(): Promise<void>;
+  /**
+   * Called by a transport whose clients could reach more than one server process at one address
+   * (HTTP, WebSocket), so the server can warn about settings that only hold within one process.
+   */
+  servedOverNetwork?(): void;
 }

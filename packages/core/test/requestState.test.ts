@@ -80,13 +80,32 @@ describe('RequestStateSealer', () => {
     await expect(other.open(token, binding)).rejects.toThrow('Invalid or expired requestState');
   });
 
-  it('warns when it has to invent a key', () => {
+  it('invents a key quietly, and warns once at the first seal after expectSeveralProcesses', async () => {
     const previous = process.env.RONDO_STATE_KEY;
     delete process.env.RONDO_STATE_KEY;
     const warnings: string[] = [];
-    new RequestStateSealer({ warn: (m) => warnings.push(m) });
+    const sealer = new RequestStateSealer({ warn: (m) => warnings.push(m) });
     if (previous !== undefined) process.env.RONDO_STATE_KEY = previous;
+    expect(sealer.randomKey).toBe(true);
+    await sealer.seal(binding, { state: 1, carry: null });
+    expect(warnings).toEqual([]);
+    sealer.expectSeveralProcesses();
+    await sealer.seal(binding, { state: 1, carry: null });
+    await sealer.seal(binding, { state: 2, carry: null });
+    expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/RONDO_STATE_KEY/);
+  });
+
+  it('never warns with a configured key', async () => {
+    const warnings: string[] = [];
+    const sealer = new RequestStateSealer({
+      key: 'configured-key-0123456789abcdef0123456789',
+      warn: (m) => warnings.push(m),
+    });
+    sealer.expectSeveralProcesses();
+    await sealer.seal(binding, { state: 1, carry: null });
+    expect(sealer.randomKey).toBe(false);
+    expect(warnings).toEqual([]);
   });
 
   it('refuses a key shorter than 32 bytes, from the option or RONDO_STATE_KEY', () => {

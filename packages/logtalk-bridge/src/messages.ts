@@ -1,6 +1,13 @@
-import { LoggingLevelSchema, vocabularySchemas, type Json, type JsonObject } from '@rondo/protocol';
+import {
+  IconSchema,
+  LoggingLevelSchema,
+  vocabularySchemas,
+  type Json,
+  type JsonObject,
+} from '@rondo/protocol';
 import { nestsDeeperThan } from '@rondo/core/internal';
 import { z } from 'zod';
+import { uriTemplateProblem } from './uriTemplateCheck.js';
 
 /** Messages a worker writes on the protocol channel; every one is checked (Prolog is untrusted). */
 
@@ -81,6 +88,8 @@ export function parseWorkerMessage(line: string, maxDepth: number): ParsedLine {
 
 const text = z.string();
 const optionalText = text.optional();
+/** `tool_icons/2`, `prompt_icons/2`, `resource_icons/2` (Logtalk's 2025-11-25 icons). */
+const icons = z.array(IconSchema).optional();
 
 const description = z.object({
   name: text,
@@ -93,6 +102,7 @@ const description = z.object({
       description: optionalText,
       inputSchema: jsonObject,
       outputSchema: jsonObject.optional(),
+      icons,
     }),
   ),
   prompts: z.array(
@@ -103,6 +113,7 @@ const description = z.object({
       arguments: z.array(
         z.object({ name: text, description: optionalText, required: z.boolean() }),
       ),
+      icons,
     }),
   ),
   resources: z.array(
@@ -112,6 +123,7 @@ const description = z.object({
       title: optionalText,
       description: optionalText,
       mimeType: optionalText,
+      icons,
     }),
   ),
   templates: z.array(
@@ -121,6 +133,7 @@ const description = z.object({
       title: optionalText,
       description: optionalText,
       mimeType: optionalText,
+      icons,
     }),
   ),
   cache: z.array(
@@ -140,7 +153,13 @@ export type ProviderDescription = z.infer<typeof description>;
 /** Checks a description; returns an error message when it does not fit. */
 export function parseDescription(value: Json): ProviderDescription | string {
   const parsed = description.safeParse(value);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    for (const { uriTemplate } of parsed.data.templates) {
+      const problem = uriTemplateProblem(uriTemplate);
+      if (problem) return `resource template "${uriTemplate}" is not a URI template: ${problem}`;
+    }
+    return parsed.data;
+  }
   const issue = parsed.error.issues[0];
   return `invalid provider description at ${issue?.path.join('.') ?? '?'}: ${issue?.message ?? ''}`;
 }

@@ -20,8 +20,9 @@ import type {
 } from '@rondo/core';
 import { z } from 'zod';
 import { reportedCall } from './diagnostics.js';
-import { PrologProtocolError } from './errors.js';
-import { planLaunch, scratchDirectory, type Flavour } from './launch.js';
+import { PrologLoadError } from './errors.js';
+import { planLaunch, type Flavour } from './launch.js';
+import { logtalkUserDirectory } from './logtalkHome.js';
 import { completionAnswer, parseDescription, type ProviderDescription } from './messages.js';
 import { WorkerPool } from './pool.js';
 import type { CallHandlers, PrologLogEntry, WorkerChange, WorkerLaunch } from './workerContract.js';
@@ -32,7 +33,7 @@ export interface PrologProviderOptions {
   files: string[];
   /** The provider module or object; by default the one found in the files. */
   object?: string;
-  /** The provider's name in logs and errors; by default `prolog:<module or object>`. */
+  /** The provider's name in logs and errors; by default `prolog:<module>`, or `logtalk:<object>` for a Logtalk object. */
   name?: string;
   /** Number of worker processes; default `os.availableParallelism()`. */
   workers?: number;
@@ -40,7 +41,10 @@ export interface PrologProviderOptions {
   timeoutMs?: number;
   /** The `swipl` executable; default `swipl`. */
   swipl?: string;
-  /** A Logtalk 3 installation; default `process.env.LOGTALKHOME`. Needed for `.lgt` files. */
+  /**
+   * A Logtalk 3 installation, needed for `.lgt` files; default `process.env.LOGTALKHOME`, else
+   * the first of `WELL_KNOWN_LOGTALK_HOMES` that holds one.
+   */
   logtalkHome?: string;
   /** Receives worker stderr/stdout lines and bridge events; default: written to `process.stderr`. */
   onLog?: (entry: PrologLogEntry) => void;
@@ -98,7 +102,7 @@ const CACHE_OPERATIONS: Record<CacheableMethod, string> = {
   'tools/list': 'tools_list',
   'prompts/list': 'prompts_list',
   'resources/list': 'resources_list',
-  'resources/templates/list': 'resource_templates_list',
+  'resources/templates/list': 'resources_templates_list',
   'resources/read': 'resources_read',
 };
 
@@ -110,21 +114,17 @@ const CACHE_OPERATIONS: Record<CacheableMethod, string> = {
 export async function createPrologProvider(
   options: PrologProviderOptions,
 ): Promise<PrologProvider> {
-  const plan = planLaunch(
-    options.files,
-    options.swipl ?? 'swipl',
-    options.logtalkHome ?? process.env.LOGTALKHOME,
-  );
+  const plan = planLaunch(options.files, options.swipl ?? 'swipl', options.logtalkHome);
   const timeoutMs = options.timeoutMs ?? 30_000;
   const launch: WorkerLaunch = {
     command: plan.command,
     args: plan.args,
-    env: plan.env,
+    environment: (workerId) => plan.environment(String(workerId)),
     init: (workerId) => ({
       flavour: plan.flavour,
       files: plan.files,
       object: options.object ?? null,
-      scratch: plan.flavour === 'logtalk' ? scratchDirectory(String(workerId)) : null,
+      scratch: plan.scratch(String(workerId)),
     }),
     maxLineBytes: options.maxMessageBytes ?? 16 * 1024 * 1024,
     maxMessageDepth: options.maxMessageDepth ?? 1000,
@@ -134,7 +134,7 @@ export async function createPrologProvider(
     log: options.onLog ?? logToStderr,
     cleanup: (workerId) => {
       if (plan.flavour === 'logtalk')
-        rmSync(scratchDirectory(String(workerId)), { recursive: true, force: true });
+        rmSync(logtalkUserDirectory(String(workerId)), { recursive: true, force: true });
     },
     changed: (change, workerId) => changes.announce(change, workerId),
   };
@@ -153,7 +153,8 @@ export async function createPrologProvider(
     const described = parseDescription(
       await pool.run(timeoutMs, (w) => w.call('describe', {}, {}, timeoutMs)),
     );
-    if (typeof described === 'string') throw new PrologProtocolError(0, described);
+    if (typeof described === 'string')
+      throw new PrologLoadError(plan.files[0]!, undefined, described);
     return buildProvider(described, pool, timeoutMs, changes, options.name);
   } catch (error) {
     await pool.close();
@@ -170,7 +171,8 @@ function buildProvider(
 ): PrologProvider {
   let lists = listsOf(first);
   changes.onDescription = (d) => (lists = listsOf(d));
-  const providerName = name ?? `prolog:${first.name}`;
+  const providerName =
+    name ?? `${first.flavour === 'logtalk' ? 'logtalk' : 'prolog'}:${first.name}`;
   const call = workerCaller(pool, timeoutMs, providerName);
   const provider: PrologProvider = {
     name: providerName,

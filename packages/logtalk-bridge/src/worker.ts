@@ -58,7 +58,7 @@ export class PrologWorker {
     private readonly launch: WorkerLaunch,
   ) {
     this.child = spawn(launch.command, launch.args, {
-      env: launch.env,
+      env: launch.environment(id),
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
     });
     const channel = this.child.stdio[3] as unknown as Readable & Writable;

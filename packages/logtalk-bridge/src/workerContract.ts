@@ -12,7 +12,8 @@ export interface PrologLogEntry {
 export interface WorkerLaunch {
   command: string;
   args: string[];
-  env: NodeJS.ProcessEnv;
+  /** The environment of one worker, made ready for it (called once, before it starts). */
+  environment(workerId: number): NodeJS.ProcessEnv;
   /** The `init` message of a worker: flavour, files, object, scratch directory. */
   init(workerId: number): JsonObject;
   maxLineBytes: number;

@@ -30,6 +30,7 @@ export interface McpService {
 /** Builds the transport's pieces for an endpoint. */
 export function createMcpService(endpoint: Endpoint, options?: HttpTransportOptions): McpService {
   const resolved = resolveOptions(options);
+  endpoint.servedOverNetwork?.();
   const sessions = new SessionRegistry(resolved.eventStore, resolved.sessionIdleTimeoutMs, {
     maxSessions: resolved.maxSessions,
     maxSessionsPerPrincipal: resolved.maxSessionsPerPrincipal,
