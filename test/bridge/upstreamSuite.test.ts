@@ -84,8 +84,8 @@ describe('tests_2025_06_18: test_tools', { timeout: 60_000 }, () => {
     const failed = result(await call(...tool('always_fails', { Input: 'test' })));
     expect(failed.isError).toBe(true);
     expect(failed.content[0].text).toMatch(/failed/);
-    expect(((await call('no/such/method')) as Json).error.code).toBe(-32601);
-    expect(((await call(...tool('nonexistent_tool'))) as Json).error.code).toBe(-32602);
+    expect(((await call('no/such/method'))).error.code).toBe(-32601);
+    expect(((await call(...tool('nonexistent_tool')))).error.code).toBe(-32602);
   });
 });
 
@@ -164,7 +164,7 @@ describe('tests_2025_06_18: results, prompts, resources, structured', { timeout:
       await call('prompts/get', { name: 'multi_turn_prompt', arguments: { topic: 'Logtalk' } }),
     );
     expect(turns.messages.map((m: Json) => m.role)).toEqual(['user', 'assistant']);
-    expect(((await call('prompts/get', { name: 'nonexistent_prompt' })) as Json).error.code).toBe(
+    expect(((await call('prompts/get', { name: 'nonexistent_prompt' }))).error.code).toBe(
       -32602,
     );
   });
@@ -207,7 +207,7 @@ describe('tests_2025_06_18: results, prompts, resources, structured', { timeout:
       result(await call('resources/read', { uri: 'logtalk://test/multi' })).contents,
     ).toHaveLength(2);
     expect(
-      ((await call('resources/read', { uri: 'logtalk://test/nonexistent' })) as Json).error,
+      ((await call('resources/read', { uri: 'logtalk://test/nonexistent' }))).error,
     ).toBeDefined();
   });
 
