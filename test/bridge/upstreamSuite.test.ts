@@ -53,7 +53,9 @@ describe('tests_2025_06_18: test_tools', { timeout: 60_000 }, () => {
     for (const absent of ['elicitation', 'prompts', 'resources'])
       expect(caps[absent]).toBeUndefined();
     expect(await call('ping')).toMatchObject({ result: {} });
+    // tests_2025_11_25: spec_2025_11_25_initialize_01, _negotiate_newer_01 (and above: _down_01).
     for (const [asked, got] of [
+      ['2025-11-25', '2025-11-25'],
       ['2026-01-01', '2025-11-25'],
       ['2024-11-05', '2025-11-25'],
     ]) {
@@ -84,8 +86,8 @@ describe('tests_2025_06_18: test_tools', { timeout: 60_000 }, () => {
     const failed = result(await call(...tool('always_fails', { Input: 'test' })));
     expect(failed.isError).toBe(true);
     expect(failed.content[0].text).toMatch(/failed/);
-    expect(((await call('no/such/method'))).error.code).toBe(-32601);
-    expect(((await call(...tool('nonexistent_tool')))).error.code).toBe(-32602);
+    expect((await call('no/such/method')).error.code).toBe(-32601);
+    expect((await call(...tool('nonexistent_tool'))).error.code).toBe(-32602);
   });
 });
 
@@ -164,9 +166,7 @@ describe('tests_2025_06_18: results, prompts, resources, structured', { timeout:
       await call('prompts/get', { name: 'multi_turn_prompt', arguments: { topic: 'Logtalk' } }),
     );
     expect(turns.messages.map((m: Json) => m.role)).toEqual(['user', 'assistant']);
-    expect(((await call('prompts/get', { name: 'nonexistent_prompt' }))).error.code).toBe(
-      -32602,
-    );
+    expect((await call('prompts/get', { name: 'nonexistent_prompt' })).error.code).toBe(-32602);
   });
 
   it('prompts_list_03, resources_list_03 (an application without them lists nothing)', async () => {
@@ -207,7 +207,7 @@ describe('tests_2025_06_18: results, prompts, resources, structured', { timeout:
       result(await call('resources/read', { uri: 'logtalk://test/multi' })).contents,
     ).toHaveLength(2);
     expect(
-      ((await call('resources/read', { uri: 'logtalk://test/nonexistent' }))).error,
+      (await call('resources/read', { uri: 'logtalk://test/nonexistent' })).error,
     ).toBeDefined();
   });
 
@@ -269,8 +269,11 @@ const META = {
 };
 
 describe('tests_stdio', { timeout: 60_000 }, () => {
-  it('facade_resolve_2025_01, framing_multiple_messages_01, render_reply_2025_01, render_error_2025_01, adapter_start_direct_01', async () => {
-    const host = new RawHost([UPSTREAM], ['--object', 'up_tools', '--name', 'direct-stdio']);
+  it('facade_resolve_2025_01, framing_multiple_messages_01, render_reply_2025_01, render_error_2025_01, adapter_start_direct_01, and tests_2025_06_18 server_title_01', async () => {
+    const host = new RawHost(
+      [UPSTREAM],
+      ['--object', 'up_tools', '--name', 'direct-stdio', '--title', 'Test Server Title'],
+    );
     hosts.push(host);
     const lines = [
       {
@@ -296,7 +299,7 @@ describe('tests_stdio', { timeout: 60_000 }, () => {
     );
     expect((answers[0] as Json).result).toMatchObject({
       protocolVersion: '2025-06-18',
-      serverInfo: { name: 'direct-stdio' },
+      serverInfo: { name: 'direct-stdio', title: 'Test Server Title' },
     });
     expect((answers[3] as Json).result.content[0].text).toContain('Hello, world!');
     expect((answers[4] as Json).error.code).toBe(-32601);
@@ -337,5 +340,124 @@ describe('tests_stdio', { timeout: 60_000 }, () => {
     hosts.push(host);
     expect(await host.end()).toBe(0);
     expect(host.lines.filter((l) => l !== '')).toEqual([]);
+  });
+});
+
+describe('tests_2026_07_28', { timeout: 60_000 }, () => {
+  async function modern() {
+    const host = new RawHost([UPSTREAM], ['--object', 'up_2026', '--name', 'test-server-2026']);
+    hosts.push(host);
+    let id = 0;
+    return (method: string, params: object = {}): Promise<Json> =>
+      host.request(++id, method, { ...params, _meta: META });
+  }
+
+  it('discover_01, discover_server_info_01, discover_cache_override_01, all_capabilities_discover_01, unsupported_version_01', async () => {
+    const call = await modern();
+    const { result: discover } = await call('server/discover');
+    expect(discover).toMatchObject({
+      resultType: 'complete',
+      ttlMs: 5000,
+      cacheScope: 'public',
+      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'test-server-2026' } },
+    });
+    expect(discover.supportedVersions).toContain('2026-07-28');
+    for (const cap of ['tools', 'prompts', 'resources'])
+      expect(discover.capabilities[cap]).toBeDefined();
+    // Rondo offers subscriptions only for a provider that announces changes; see the fidelity doc.
+    expect(discover.capabilities.subscriptions).toBeUndefined();
+    const host = hosts.at(-1)!;
+    const old = (await host.request(99, 'server/discover', {
+      _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '2024-01-01' },
+    })) as Json;
+    expect(old.error.code).toBe(-32022);
+  });
+
+  it('tools_list_01, tools_call_complete_01, tools_call_unknown_01, unknown_method_01, result_type_always_present_01', async () => {
+    const call = await modern();
+    const listed = (await call('tools/list')).result;
+    expect(listed).toMatchObject({ resultType: 'complete', ttlMs: 1000, cacheScope: 'private' });
+    const echoed = (await call('tools/call', { name: 'echo', arguments: { Input: 'hello' } }))
+      .result;
+    expect(echoed).toMatchObject({
+      resultType: 'complete',
+      structuredContent: { Output: 'hello' },
+    });
+    expect(echoed.content[0].text).toContain('hello');
+    expect((await call('tools/call', { name: 'no_such_tool', arguments: {} })).error.code).toBe(
+      -32602,
+    );
+    expect((await call('totally_unknown')).error.code).toBe(-32601);
+  });
+
+  it('mrtr_first_round_01, mrtr_second_round_accept_01, mrtr_decline_01 (with the sealed state Rondo sent)', async () => {
+    const call = await modern();
+    const first = (await call('tools/call', { name: 'ask_once', arguments: {} })).result;
+    expect(first.resultType).toBe('input_required');
+    expect(Object.keys(first.inputRequests)).toEqual(['name_key']);
+    expect(first.ttlMs).toBeUndefined();
+    expect(first.cacheScope).toBeUndefined();
+    const retry = (answer: object) =>
+      call('tools/call', {
+        name: 'ask_once',
+        arguments: {},
+        requestState: first.requestState,
+        inputResponses: { name_key: answer },
+      });
+    const accepted = (await retry({ action: 'accept', content: { name: 'Alice' } })).result;
+    expect(accepted.content[0].text).toContain('Alice');
+    expect((await retry({ action: 'decline' })).result.content[0].text).toBe('Declined.');
+  });
+
+  it('prompts_list_01, prompts_get_complete_01, prompts_get_mrtr_01, resources_list_01, resources_read_01, resources_read_mrtr_01, resources_unknown_01', async () => {
+    const call = await modern();
+    expect((await call('prompts/list')).result.prompts.length).toBeGreaterThan(0);
+    const got = (await call('prompts/get', { name: 'greet_prompt', arguments: { name: 'Bob' } }))
+      .result;
+    expect(got).toMatchObject({ resultType: 'complete', messages: [{ role: 'user' }] });
+    expect(
+      (await call('prompts/get', { name: 'confirm_prompt', arguments: {} })).result.resultType,
+    ).toBe('input_required');
+    const listed = (await call('resources/list')).result;
+    expect(listed.resources).toHaveLength(2);
+    expect(listed).toMatchObject({ ttlMs: 0, cacheScope: 'private' });
+    const read = (await call('resources/read', { uri: 'logtalk://test/data' })).result;
+    expect(read).toMatchObject({
+      resultType: 'complete',
+      ttlMs: 2000,
+      cacheScope: 'private',
+      contents: [{ text: 'Hello 2026' }],
+    });
+    expect((await call('resources/read', { uri: 'logtalk://test/gated' })).result.resultType).toBe(
+      'input_required',
+    );
+    const missing = await call('resources/read', { uri: 'logtalk://test/missing' });
+    expect(missing.error.code).toBe(-32602);
+  });
+
+  it('ping_01, initialize_rejected_01 (Rondo: both eras at one endpoint)', async () => {
+    const call = await modern();
+    expect((await call('ping')).error.code).toBe(-32601);
+    const host = hosts.at(-1)!;
+    const init = (await host.request(50, 'initialize', {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientInfo: { name: 't', version: '1' },
+    })) as Json;
+    expect(init.result.protocolVersion).toBe('2025-11-25');
+  });
+
+  it('mrtr_validation_empty_requests_and_none_state_01, _duplicate_keys_01, _ok_input_required_01, _ok_state_only_01', async () => {
+    const call = await modern();
+    // Rondo reports an invalid round result as a tool error (isError), not -32603.
+    const empty = await call('tools/call', { name: 'bad_empty', arguments: {} });
+    const duplicate = await call('tools/call', { name: 'bad_duplicate_keys', arguments: {} });
+    for (const bad of [empty, duplicate]) {
+      expect(bad.error).toBeUndefined();
+      expect(bad.result.isError).toBe(true);
+    }
+    const stateOnly = (await call('tools/call', { name: 'ok_state_only', arguments: {} })).result;
+    expect(stateOnly.resultType).toBe('input_required');
+    expect(Object.keys(stateOnly.inputRequests ?? {})).toEqual([]);
   });
 });

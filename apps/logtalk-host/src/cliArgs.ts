@@ -35,6 +35,8 @@ export interface HostArgs {
   name?: string;
   /** The server's description (`serverInfo.description`, 2025-11-25 on). */
   description?: string;
+  /** The server's title (`serverInfo.title`); default `<provider> (rondo-logtalk)`. */
+  title?: string;
   /** The Prolog (`.pl`) or Logtalk (`.lgt`) files to load. */
   files: string[];
 }
@@ -48,7 +50,7 @@ export class UsageError extends Error {
 export const USAGE =
   'usage: rondo-logtalk [--watch] [--transport stdio|http|ws] [--host H] [--port N] [--path P] [--object NAME]\n' +
   '                     [--workers N] [--timeout S] [--swipl PATH] [--logtalk-home DIR] [--name NAME]\n' +
-  '                     [--description TEXT] FILE...\n' +
+  '                     [--title TEXT] [--description TEXT] FILE...\n' +
   '       rondo-logtalk check FILE...\n' +
   "       rondo-logtalk call FILE TOOL ['{json arguments}']";
 
@@ -95,6 +97,8 @@ Options:
                      first of /usr/local/share/logtalk, /usr/share/logtalk, /opt/local/share/logtalk,
                      the Homebrew prefixes and /opt/logtalk that holds one.
   --name NAME        the server name announced to clients; default rondo-logtalk.
+  --title TEXT       the server title announced to clients (as the library's server_title/1);
+                     default "<provider name> (rondo-logtalk)".
   --description TEXT the server description announced to clients (serverInfo.description, as
                      the mcp_server library's server_description/1 option).
   --help             print this help and exit.
@@ -130,6 +134,7 @@ export function parseHostArgs(argv: readonly string[]): HostArgs {
         'logtalk-home': { type: 'string' },
         name: { type: 'string' },
         description: { type: 'string' },
+        title: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
         watch: { type: 'boolean', default: false },
       },
@@ -161,6 +166,7 @@ export function parseHostArgs(argv: readonly string[]): HostArgs {
   if (values['logtalk-home'] !== undefined) args.logtalkHome = values['logtalk-home'];
   if (values.name !== undefined) args.name = values.name;
   if (values.description !== undefined) args.description = values.description;
+  if (values.title !== undefined) args.title = values.title;
   if (values.workers !== undefined) args.workers = integer('--workers', values.workers, 1, 1024);
   if (values.timeout !== undefined) {
     const seconds = Number(values.timeout);

@@ -23,6 +23,7 @@ export async function runCheck(
     serverName: _n,
     serverVersion: _v,
     serverDescription: _d,
+    serverTitle: _t,
     serverLog: _l,
     ...bridge
   } = options;

@@ -72,6 +72,7 @@ function hostOptions(args: HostArgs): LogtalkHostOptions {
     ...(args.logtalkHome !== undefined ? { logtalkHome: args.logtalkHome } : {}),
     ...(args.name !== undefined ? { serverName: args.name } : {}),
     ...(args.description !== undefined ? { serverDescription: args.description } : {}),
+    ...(args.title !== undefined ? { serverTitle: args.title } : {}),
     ...(args.watch ? { listChanged: true } : {}),
   };
 }
