@@ -17,6 +17,8 @@ import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  compileConsumer,
+  entrySpecifiers,
   installScratch,
   pack,
   publishablePackages,
@@ -65,7 +67,9 @@ describe(
             readFileSync(join(repoRoot, 'node_modules', name, 'package.json'), 'utf8'),
           ) as { version: string }
         ).version;
+      // @types/node for the strict consumer compile: a Node project has it, nothing else is added.
       const extras = [
+        '@types/node',
         'express',
         '@opentelemetry/api',
         '@opentelemetry/context-async-hooks',
@@ -98,6 +102,19 @@ describe(
       );
       for (const [path, entry] of rondo) expect(entry.resolved, path).toMatch(/^file:.*\.tgz$/);
     });
+
+    // One program over every entry (one check of zod's declarations, not ten): an error names the
+    // declaration file, so the package at fault is plain.
+    it('compiles a strict consumer of every entry with skipLibCheck: false, no optional peer or @types added', async () => {
+      const specifiers = packages.flatMap((pkg) => {
+        const manifest = JSON.parse(
+          readFileSync(join(unpacked[pkg.name]!, 'package.json'), 'utf8'),
+        ) as { exports: Record<string, unknown> };
+        return entrySpecifiers(pkg.name, manifest);
+      });
+      expect(specifiers).toContain('@rondo/transport-http');
+      expect(await compileConsumer(scratch, specifiers)).toBe('');
+    }, 120_000);
 
     describe.each(packages)('$name', (pkg) => {
       it('packs with no workspace: or catalog: ranges left', () => {

@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { transpileExample } from '../support/readmeExample.js';
@@ -133,4 +133,52 @@ export async function runProgram(
   clearTimeout(deadline);
   clearTimeout(quiet);
   return { exitCode, output, stoppedAsServer };
+}
+
+/** The import specifiers a package's `exports` map offers (every subpath but `./package.json`). */
+export function entrySpecifiers(
+  name: string,
+  manifest: { exports: Record<string, unknown> },
+): string[] {
+  return Object.keys(manifest.exports)
+    .filter((subpath) => subpath !== './package.json')
+    .map((subpath) => (subpath === '.' ? name : `${name}/${subpath.slice(2)}`));
+}
+
+/** The compiler options a careful consumer uses: strict, and its dependencies' `.d.ts` checked too. */
+export const strictConsumerOptions = {
+  strict: true,
+  skipLibCheck: false,
+  noEmit: true,
+  target: 'ES2022',
+  module: 'NodeNext',
+  moduleResolution: 'NodeNext',
+  types: ['node'],
+};
+
+/**
+ * Type-checks, inside `project`, a consumer that imports every entry named and touches each value,
+ * so every declaration file those entries reach is loaded. Returns tsc's output ('' when clean).
+ */
+export async function compileConsumer(project: string, specifiers: string[]): Promise<string> {
+  const folder = mkdtempSync(join(project, 'consumer-'));
+  const code = specifiers
+    .map((specifier, index) => `import * as entry${index} from '${specifier}';`)
+    .concat(
+      `export const names: string[] = [${specifiers.map((_, i) => `...Object.keys(entry${i})`).join(', ')}];`,
+    )
+    .join('\n');
+  writeFileSync(join(folder, 'consumer.ts'), `${code}\n`);
+  writeFileSync(
+    join(folder, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: strictConsumerOptions, files: ['consumer.ts'] }),
+  );
+  const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
+  try {
+    await run(process.execPath, [tsc, '-p', folder], { cwd: folder, timeout: 60_000 });
+    return '';
+  } catch (error) {
+    const failed = error as { stdout?: string; stderr?: string; message: string };
+    return `${failed.stdout ?? ''}${failed.stderr ?? ''}` || failed.message;
+  }
 }

@@ -1,9 +1,18 @@
 #!/usr/bin/env bash
-# Installs what Rondo needs on a fresh Debian machine with Node 20: pnpm, the workspace's packages,
-# SWI-Prolog and Chromium (when root; otherwise prints the command to run), and the Node 22 that only
-# the conformance runner uses. Safe to run again: each step is skipped when already done.
+# Installs what Rondo needs on a fresh Debian machine with Node 20. Plain, what the demo needs: pnpm,
+# the workspace's packages and SWI-Prolog (when root; otherwise prints the command to run). With
+# --tests, also what only the test suite needs: Chromium for the browser tests, and the Node 22 with
+# the conformance runner (tooling/scripts/node22.sh; `pnpm test:all` installs it too). Safe to run
+# again: each step is skipped when already done.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+
+for_tests=0
+case "${1:-}" in
+  --tests) for_tests=1 ;;
+  "") ;;
+  *) echo "usage: bootstrap.sh [--tests]" >&2; exit 2 ;;
+esac
 
 PNPM_VERSION=12.4.2
 if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version 2>/dev/null)" != "$PNPM_VERSION" ]; then
@@ -13,7 +22,7 @@ fi
 
 missing=()
 command -v swipl >/dev/null 2>&1 || missing+=(swi-prolog-nox)
-[ "${RONDO_SKIP_BROWSER:-}" = "1" ] || command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+[ "$for_tests" = "0" ] || [ "${RONDO_SKIP_BROWSER:-}" = "1" ] || command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     echo "bootstrap: installing ${missing[*]} with apt-get" >&2
@@ -25,4 +34,4 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 pnpm install --frozen-lockfile >&2
-if [ -f tooling/scripts/node22.sh ]; then bash tooling/scripts/node22.sh >/dev/null; fi
+if [ "$for_tests" = "1" ]; then bash tooling/scripts/node22.sh >/dev/null; fi

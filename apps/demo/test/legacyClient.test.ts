@@ -62,7 +62,8 @@ describe(
       expect(asked).toContain('Send a postcard to Ada saying "Hello"?');
     });
 
-    it('walks the plan_trip wizard through three elicitations', async () => {
+    // The stay answer leaves `budget` out, so the advertised default (120.5) must be what is used.
+    it('walks the plan_trip wizard through three elicitations, a left-out budget taking its default', async () => {
       const result = await client.callTool({ name: 'plan_trip', arguments: { traveller: 'Lin' } });
       expect(result.content).toEqual([
         { type: 'text', text: 'Trip for Lin: 2 nights in lisbon, doing fado, tram.' },
@@ -70,6 +71,7 @@ describe(
       expect(result.structuredContent).toMatchObject({
         destination: 'lisbon',
         nights: 2,
+        budget: 120.5,
         activities: ['fado', 'tram'],
       });
     });

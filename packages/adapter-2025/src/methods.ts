@@ -63,7 +63,7 @@ async function subscribe(
   if (!isPlainObject(resources) || resources.subscribe !== true) {
     throw methodNotFound('resources/subscribe (no provider announces resource changes)');
   }
-  state.subscriptions.add(params.uri);
+  state.subscribe(params.uri);
   return {};
 }
 
@@ -72,7 +72,7 @@ async function unsubscribe(
   params: LegacyResourceRequestParams,
   state: SessionState,
 ): Promise<WireResult> {
-  state.subscriptions.delete(params.uri);
+  state.unsubscribe(params.uri);
   return {};
 }
 

@@ -24,6 +24,7 @@ export function createEndpoint(server: RondoServer, eras: EndpointOptions): Endp
     connect: (peer) => new RoutedConnection(server, eras, facts, peer),
     ready: () => server.ready(),
     close: () => server.close(),
+    servedOverNetwork: () => server.sealer.expectSeveralProcesses(),
   };
 }
 
@@ -44,6 +45,10 @@ class RoutedConnection implements Connection {
 
   get inFlight(): number {
     return (this.legacy?.inFlight ?? 0) + (this.modern?.inFlight ?? 0);
+  }
+
+  get resumesStreams(): boolean {
+    return (this.legacy?.resumesStreams ?? false) || (this.modern?.resumesStreams ?? false);
   }
 
   receive(message: JsonRpcMessage, exchange: Exchange): void {

@@ -21,6 +21,7 @@ export function handlersOf(ctx: HandlerContext): CallHandlers {
   return {
     progress: (value, total, message) => ctx.progress(value, total, message),
     log: (level, data, logger) => ctx.log(level, data, logger),
+    closeStream: () => ctx.closeStream(),
     elicit: (message, schema) => ctx.elicit(message, schema),
     sample: async (body) => {
       const parsed = vocabularySchemas.inputRequest.safeParse({

@@ -30,7 +30,14 @@ const workerMessage = z.discriminatedUnion('type', [
     message: z.string(),
   }),
   z.object({ type: z.literal('result'), id, value: json }),
-  z.object({ type: z.literal('failure'), id, kind: z.string(), message: z.string() }),
+  z.object({
+    type: z.literal('failure'),
+    id,
+    kind: z.string(),
+    message: z.string(),
+    /** With kind `mcp_error`: the JSON-RPC error code the goal threw (`mcp_error(Code, Message)`). */
+    code: z.number().int().min(-32768).max(32767).optional(),
+  }),
   z.object({
     type: z.literal('progress'),
     id,
@@ -41,6 +48,8 @@ const workerMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('elicit'), id, message: z.string(), schema: anyObject }),
   z.object({ type: z.literal('sampling'), id, request: anyObject }),
   z.object({ type: z.literal('roots'), id }),
+  // mcp_close_stream/0: the call's response stream may close while it runs (SSE polling).
+  z.object({ type: z.literal('close_stream'), id }),
   z.object({
     type: z.literal('log'),
     id: id.optional(),
@@ -103,6 +112,8 @@ const description = z.object({
       inputSchema: jsonObject,
       outputSchema: jsonObject.optional(),
       icons,
+      taskSupport: z.enum(['forbidden', 'optional', 'required']).optional(),
+      startsAfterInput: z.boolean().optional(),
     }),
   ),
   prompts: z.array(

@@ -14,6 +14,7 @@ import type {
   ResourceDefinition,
   ResourceOutcome,
   ResourceTemplateDefinition,
+  TaskDeclaration,
   ToolDefinition,
   ToolOutcome,
 } from '@rondo/core';
@@ -241,6 +242,7 @@ function buildProvider(
       subscribe: lists.description.capabilities.includes('subscribe'),
     }),
     tools: () => lists.tools,
+    taskSupport: (tool) => lists.tasks.get(tool),
     prompts: () => lists.prompts,
     resources: () => lists.resources,
     resourceTemplates: () => lists.templates,
@@ -304,6 +306,8 @@ interface Lists {
   resources: ResourceDefinition[];
   templates: ResourceTemplateDefinition[];
   known: Set<string>;
+  /** `task_support/2` by tool name: not part of a descriptor, since the modern wire has no field for it. */
+  tasks: Map<string, TaskDeclaration>;
 }
 
 function listsOf(d: ProviderDescription): Lists {
@@ -315,7 +319,19 @@ function listsOf(d: ProviderDescription): Lists {
     resources,
     templates: d.templates.map((t) => withoutUndefined<ResourceTemplateDefinition>(t)),
     known: new Set(resources.map((r) => r.uri)),
+    tasks: new Map(d.tools.flatMap((tool) => taskDeclarationOf(tool))),
   };
+}
+
+function taskDeclarationOf(
+  tool: ProviderDescription['tools'][number],
+): [string, TaskDeclaration][] {
+  if (tool.taskSupport === undefined) return [];
+  const declaration: TaskDeclaration =
+    tool.startsAfterInput === true
+      ? { support: tool.taskSupport, startsAfterInput: true }
+      : { support: tool.taskSupport };
+  return [[tool.name, declaration]];
 }
 
 /** Runs one call on a free worker of the pool, reported on the bridge's tracing channel. */
@@ -355,7 +371,8 @@ function cachePolicyOf(
 }
 
 function toolDefinition(tool: ProviderDescription['tools'][number]): ToolDefinition {
-  return withoutUndefined<ToolDefinition>(tool);
+  const { taskSupport: _support, startsAfterInput: _after, ...definition } = tool;
+  return withoutUndefined<ToolDefinition>(definition);
 }
 
 function promptDefinition(prompt: ProviderDescription['prompts'][number]): PromptDefinition {

@@ -33,8 +33,8 @@ describe('Logtalk flavour (objects through logtalk_load/1 and ::)', () => {
     });
   });
 
-  it('infers no outputSchema for a tool its tool_call/4 or round hook answers', () => {
-    const byName = new Map(provider.tools!().map((t) => [t.name, t]));
+  it('infers no outputSchema for a tool its tool_call/4 or round hook answers', async () => {
+    const byName = new Map((await provider.tools!()).map((t) => [t.name, t]));
     expect(byName.get('add')?.outputSchema).toEqual({
       type: 'object',
       properties: { Sum: { type: 'integer' } },

@@ -54,7 +54,9 @@ describe('Logtalk workers each get a private LOGTALKUSER', () => {
         [1, 2, 3, 4].map(() => provider.callTool!('user_dir', {}, makeContext())),
       );
       await provider.close();
-      return answers.map((a) => (a as { structured: { Dir: string; Marker: string } }).structured);
+      return answers.map(
+        (a) => (a as unknown as { structured: { Dir: string; Marker: string } }).structured,
+      );
     });
     const dirs = new Set(seen.map((s) => s.Dir));
     expect(dirs.size).toBe(4);

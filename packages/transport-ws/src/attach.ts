@@ -48,6 +48,7 @@ export function attachWebSocket(endpoint: Endpoint, options: AttachOptions): Web
     );
   }
   const resolved = resolveOptions(options);
+  endpoint.servedOverNetwork?.();
   const sockets = new WebSocketServer({
     noServer: true,
     maxPayload: resolved.maxFrameBytes,

@@ -8,5 +8,5 @@ export {
   type WebSocketOptions,
   type KeepAliveOptions,
   type BackpressureOptions,
+  CLOSE_UNSUPPORTED_DATA,
 } from './options.js';
-export { CLOSE_UNSUPPORTED_DATA } from './socketSession.js';

@@ -81,3 +81,6 @@ export function resolveOptions(options: WebSocketOptions): ResolvedOptions {
     backpressure: { pauseAboveBytes, closeAboveBytes },
   };
 }
+
+/** Close code for a frame type this transport does not accept (RFC 6455: unsupported data). */
+export const CLOSE_UNSUPPORTED_DATA = 1003;

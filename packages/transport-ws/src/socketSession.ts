@@ -4,11 +4,8 @@ import { serializeMessage, type JsonRpcMessage } from '@rondo/protocol';
 import type { RawData, WebSocket } from 'ws';
 import { FlowControl } from './flowControl.js';
 import { startKeepAlive } from './keepAlive.js';
-import type { ResolvedOptions } from './options.js';
+import { CLOSE_UNSUPPORTED_DATA, type ResolvedOptions } from './options.js';
 import type { SocketStats } from './stats.js';
-
-/** Close code for a frame type this transport does not accept (RFC 6455: unsupported data). */
-export const CLOSE_UNSUPPORTED_DATA = 1003;
 
 /**
  * One WebSocket bound to one endpoint connection. Each text frame is one JSON-RPC message, handed

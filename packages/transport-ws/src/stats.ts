@@ -1,5 +1,3 @@
-import type { SocketSession } from './socketSession.js';
-
 /** A snapshot of one open socket, for monitoring and tests. */
 export interface SocketStats {
   /** Requests the server is handling for this socket now. */
@@ -29,8 +27,11 @@ export interface WebSocketStats {
   pausedConnections: number;
 }
 
-/** Sums the stats of the open sockets. */
-export function totals(sessions: Iterable<SocketSession>): WebSocketStats {
+/**
+ * Sums the stats of the open sockets. Typed by shape rather than as `SocketSession`, so this file's
+ * declarations (part of the public surface) never reach `ws`'s types.
+ */
+export function totals(sessions: Iterable<{ stats(): SocketStats }>): WebSocketStats {
   const sum: WebSocketStats = {
     connections: 0,
     inFlight: 0,

@@ -52,11 +52,19 @@ const destinationSchema: JsonObject = {
   required: ['destination'],
 };
 
+/** The budget the stay form advertises; a client that leaves the field out has accepted it. */
+const DEFAULT_BUDGET = 120.5;
+
 const staySchema: JsonObject = {
   type: 'object',
   properties: {
     nights: { type: 'integer', title: 'Nights', minimum: 1, maximum: 21, default: 3 },
-    budget: { type: 'number', title: 'Budget per night (EUR)', minimum: 0, default: 120.5 },
+    budget: {
+      type: 'number',
+      title: 'Budget per night (EUR)',
+      minimum: 0,
+      default: DEFAULT_BUDGET,
+    },
   },
   required: ['nights'],
 };
@@ -104,7 +112,7 @@ function advance(state: TripState, ctx: HandlerContext): TripState | ToolResult 
         ...state,
         step: 'activities',
         nights: Number(form.nights),
-        budget: Number(form.budget ?? 0),
+        budget: typeof form.budget === 'number' ? form.budget : DEFAULT_BUDGET,
       };
     case 'activities': {
       const chosen = Array.isArray(form.activities) ? form.activities.map(String) : [];
@@ -112,7 +120,7 @@ function advance(state: TripState, ctx: HandlerContext): TripState | ToolResult 
         traveller: state.traveller,
         destination: state.destination ?? '',
         nights: state.nights ?? 0,
-        budget: state.budget ?? 0,
+        budget: state.budget ?? DEFAULT_BUDGET,
         activities: chosen,
       };
       return structured(summary, [
