@@ -12,6 +12,7 @@ const COLORS: Record<Role, string> = {
   rondo: '#2a6fdb',
   'rondo-express': '#5b9bf0',
   'rondo-bridge': '#7a4fc9',
+  'swipl-echo': '#b0b0b0',
   'rondo-noop-middleware': '#3fa37a',
   'rondo-otel': '#c9a23f',
 };
