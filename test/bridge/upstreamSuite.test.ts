@@ -120,6 +120,21 @@ describe('tests_2025_06_18: test_elicit_tools', { timeout: 60_000 }, () => {
     expect((await elicitWith(() => ({ action: 'cancel' }))).content[0].text).toBe('Cancelled.');
   });
 
+  it('(tests_2025_11_25) spec_2025_11_25_enum_schema_01: a titled enum schema reaches the client as written', async () => {
+    const { host, call } = await session('up_elicit', { elicitation: {} }, '2025-11-25');
+    const answer = call(...tool('ask_color'));
+    const request = (await host.waitFor((m) => m.method === 'elicitation/create')) as Json;
+    expect(request.params.requestedSchema.properties.color).toEqual({
+      type: 'string',
+      enum: ['red', 'green', 'blue'],
+      enumNames: ['Red', 'Green', 'Blue'],
+    });
+    host.child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: request.id, result: { action: 'accept', content: { color: 'red' } } })}\n`,
+    );
+    expect(result(await answer).content[0].text).toContain('red');
+  });
+
   it('elicitation_client_capability_required_01, elicit_fallback_auto_dispatch_01', async () => {
     const { host, call } = await session('up_elicit');
     const asked = result(await call(...tool('ask_name')));
