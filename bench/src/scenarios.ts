@@ -22,6 +22,7 @@ export type Role =
   | 'rondo-fetch-node'
   | 'rondo-fetch-bun'
   | 'rondo-bridge'
+  | 'swipl-echo'
   | 'rondo-noop-middleware'
   | 'rondo-otel';
 
@@ -110,6 +111,8 @@ function httpContenders(
       '--provider',
       'bridge',
     ),
+    // The bridge's physical limit: as many bare swipl JSON-lines echoes as it has workers (2).
+    contender('SWI-Prolog echo (2 processes)', 'swipl-echo', 'swiplEcho', '--transport', 'http'),
   ];
 }
 
@@ -252,7 +255,9 @@ function pipelined(
   mode: 'batch' | 'continuous',
 ): BoundDriver {
   const accept =
-    role === 'ceiling' ? () => true : (message: string) => message.includes('"structuredContent"');
+    role === 'ceiling' || role === 'swipl-echo'
+      ? () => true
+      : (message: string) => message.includes('"structuredContent"');
   return {
     run: pipelineDriver(channel, { window, mode, request: modernEcho, accept }),
     close: () => channel.close(),
@@ -267,6 +272,7 @@ const stdioPipelined: Scenario = {
     contender('stdio echo ceiling', 'ceiling', 'ceiling', '--transport', 'stdio'),
     contender('SDK v2', 'sdk', 'sdk', '--transport', 'stdio'),
     contender('Rondo', 'rondo', 'rondo', '--transport', 'stdio'),
+    contender('SWI-Prolog echo (2 processes)', 'swipl-echo', 'swiplEcho', '--transport', 'stdio'),
     contender(
       'Rondo + bridge',
       'rondo-bridge',

@@ -14,6 +14,7 @@ const COLORS: Record<Role, string> = {
   'rondo-fetch-node': '#1f9bb5',
   'rondo-fetch-bun': '#f2b705',
   'rondo-bridge': '#7a4fc9',
+  'swipl-echo': '#b0b0b0',
   'rondo-noop-middleware': '#3fa37a',
   'rondo-otel': '#c9a23f',
 };
