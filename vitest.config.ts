@@ -23,12 +23,30 @@ const projects = [
   test: { name, root: `${repoRoot}packages/${name}`, include: ['test/**/*.test.ts'] },
 }));
 
+// The HTTP test table runs once more over each other edge of the same transport (the fetch
+// handler on Node, Hono, Fastify); the node-server-only tests stay in the first run.
+const httpEdges = ['fetch', 'hono', 'fastify'].map((edge) => ({
+  extends: true as const,
+  test: {
+    name: `transport-http@${edge}`,
+    root: `${repoRoot}packages/transport-http`,
+    include: ['test/**/*.test.ts'],
+    exclude: [
+      'test/connectionLimits.test.ts',
+      'test/expressRouter.test.ts',
+      'test/eventStore.test.ts',
+    ],
+    env: { RONDO_HTTP_EDGE: edge },
+  },
+}));
+
 const reportFile = process.env.RONDO_TEST_REPORT;
 
 export default defineConfig({
   test: {
     projects: [
       ...projects,
+      ...httpEdges,
       {
         extends: true as const,
         test: { name: 'apps', root: repoRoot, include: ['apps/*/test/**/*.test.ts'] },

@@ -11,14 +11,14 @@ import { textOf } from '../stdio/support/wire.js';
 import { hostStdioParams, peregrineAnswer, PEREGRINE } from './support/birds.js';
 import { startHostProcess, type HostProcess } from './support/hostProcess.js';
 import { tapHttp, type HttpTap } from './support/httpTap.js';
-import { BIRDS_LGT, bridgeFixture, logtalkHomeOrSkip } from './support/paths.js';
+import { BIRDS_LGT, bridgeFixture, logtalkHomeForTests } from './support/paths.js';
 import { validatorFor } from './support/wireClient.js';
 
 // Issue 7, done-when 4: with LOGTALKHOME set, Logtalk objects (the .lgt bird expert, and an
 // object implementing the mcp_* protocols without Logtalk's mcp_server library) are served by
-// rondo-logtalk over stdio and HTTP. Skipped, saying why, without LOGTALKHOME.
+// rondo-logtalk over stdio and HTTP, on LOGTALKHOME or ../shared/logtalk (issue 17: never skipped).
 
-const home = logtalkHomeOrSkip('Logtalk objects over stdio and HTTP');
+logtalkHomeForTests();
 const TOOLS_LGT = bridgeFixture('tools.lgt');
 
 const stdioRuns: { client: Client; tap: WireTap }[] = [];
@@ -65,7 +65,7 @@ async function overHttp(file: string): Promise<ModernClient> {
   return client;
 }
 
-describe.skipIf(!home)('Logtalk objects served by rondo-logtalk', { timeout: 60_000 }, () => {
+describe('Logtalk objects served by rondo-logtalk', { timeout: 60_000 }, () => {
   it('serves the .lgt bird expert over stdio: tool_call/4 elicitation with the v1 client', async () => {
     const client = await overStdio(BIRDS_LGT);
     client.setRequestHandler(ElicitRequestSchema, async (request) =>
@@ -88,11 +88,13 @@ describe.skipIf(!home)('Logtalk objects served by rondo-logtalk', { timeout: 60_
 
   it('serves an object implementing the protocols over stdio: auto-dispatch, prompts, tool_call/4', async () => {
     const client = await overStdio(TOOLS_LGT);
+    expect(client.getServerVersion()?.title).toBe('logtalk:lgt_tools (rondo-logtalk)');
     const { tools } = await client.listTools();
     expect(tools.find((tool) => tool.name === 'greet')).toMatchObject({
       title: 'Greeter',
       description: 'Greets.',
       inputSchema: { properties: { Name: { type: 'string' } }, required: ['Name'] },
+      outputSchema: { properties: { Greeting: { type: 'string' } }, required: ['Greeting'] },
     });
     const sum = await client.callTool({ name: 'add', arguments: { A: 20, B: 22 } });
     expect(sum.structuredContent).toEqual({ Sum: 42 });

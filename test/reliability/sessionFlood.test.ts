@@ -8,6 +8,8 @@ import { initialize, legacy, modern, MODERN, type Message } from './support/mess
 /** The flood: legacy `initialize` POSTs, 100 at a time, against `serveHttp` with its defaults. */
 const SESSIONS = Number(process.env.RONDO_FLOOD_SESSIONS ?? 60_000);
 const CONCURRENCY = 100;
+/** The flood takes 15 to 40 s, depending on what else the machine runs. */
+const FLOOD_TIMEOUT_MS = 180_000;
 const MIB = 1024 * 1024;
 
 interface Answer {
@@ -148,42 +150,47 @@ function measureFlood(): Promise<Flood> {
 }
 
 describe(`a flood of ${SESSIONS} legacy sessions against serveHttp defaults`, () => {
-  it('answers every initialize 200 or 503 and serves a new client within 2 s after', async () => {
-    const { statuses } = await measureFlood();
-    expect([...statuses.keys()].every((status) => status === 200 || status === 503)).toBe(true);
+  it(
+    'answers every initialize 200 or 503 and serves a new client within 2 s after',
+    { timeout: FLOOD_TIMEOUT_MS },
+    async () => {
+      const { statuses } = await measureFlood();
+      expect([...statuses.keys()].every((status) => status === 200 || status === 503)).toBe(true);
 
-    const clientStarted = Date.now();
-    const init = await post(initialize('fresh'));
-    expect(init.status).toBe(200);
-    const session = String(init.headers['mcp-session-id']);
-    const headers = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
-    const initialized = await post(
-      { jsonrpc: '2.0', method: 'notifications/initialized' },
-      headers,
-    );
-    expect(initialized.status).toBe(202);
-    const call = await post(legacy('call', 'tools/call', { name: 'test_simple_text' }), headers);
-    expect(call.status).toBe(200);
-    expect(messageOf(call)).toMatchObject({ id: 'call', result: { content: [{ type: 'text' }] } });
-    const modernCall = await post(modern('m', 'tools/call', { name: 'test_simple_text' }), {
-      'mcp-protocol-version': MODERN,
-      'mcp-method': 'tools/call',
-      'mcp-name': 'test_simple_text',
-    });
-    expect(modernCall.status).toBe(200);
-    expect(messageOf(modernCall)).toMatchObject({
-      id: 'm',
-      result: { content: [{ type: 'text' }] },
-    });
-    expect(Date.now() - clientStarted).toBeLessThan(2000);
-  });
+      const clientStarted = Date.now();
+      const init = await post(initialize('fresh'));
+      expect(init.status).toBe(200);
+      const session = String(init.headers['mcp-session-id']);
+      const headers = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+      const initialized = await post(
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        headers,
+      );
+      expect(initialized.status).toBe(202);
+      const call = await post(legacy('call', 'tools/call', { name: 'test_simple_text' }), headers);
+      expect(call.status).toBe(200);
+      expect(messageOf(call)).toMatchObject({
+        id: 'call',
+        result: { content: [{ type: 'text' }] },
+      });
+      const modernCall = await post(modern('m', 'tools/call', { name: 'test_simple_text' }), {
+        'mcp-protocol-version': MODERN,
+        'mcp-method': 'tools/call',
+        'mcp-name': 'test_simple_text',
+      });
+      expect(modernCall.status).toBe(200);
+      expect(messageOf(modernCall)).toMatchObject({
+        id: 'm',
+        result: { content: [{ type: 'text' }] },
+      });
+      expect(Date.now() - clientStarted).toBeLessThan(2000);
+    },
+  );
 
-  // Known to exceed the budget: at its peak the flood grows RSS by about 180 MiB. The live heap at the
-  // 10,000-session cap is about 49 MiB (some 3.8 KiB a session, 2.7 KiB of it the legacy era's
-  // connection state) and V8 lets the old generation grow to several times that between full
-  // collections, because every evicted session dies there. `it.fails` turns green into red once
-  // the growth fits, so the budget is then enforced as it is.
-  it.fails('grows RSS by less than 150 MiB', async () => {
+  // Issue 18, done-when 1. An idle legacy session holds about 1.2 KiB of heap (no timer, no closures,
+  // no empty Maps or Sets, capabilities shared by every session of a server); runs here measured
+  // +40 to +80 MiB at the peak, where 3.9 KiB a session used to grow it by about 200 MiB.
+  it('grows RSS by less than 150 MiB', { timeout: FLOOD_TIMEOUT_MS }, async () => {
     const { growthMib } = await measureFlood();
     expect(growthMib).toBeLessThan(150);
   });

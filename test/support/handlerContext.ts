@@ -21,6 +21,8 @@ export function testHandlerContext(overrides: Partial<HandlerContext> = {}): Han
     elicit: refuse,
     sample: refuse,
     listRoots: refuse,
+    closeStream: () => undefined,
+    closeSessionStream: () => undefined,
     ...overrides,
   };
 }

@@ -5,6 +5,10 @@
 //
 //   node tooling/scripts/conformance.mjs [--no-build] [--fixture typescript|prolog]
 //        [--fixture-command "<command with {port}>"] [--run 2025-11-25|2026-07-28|2025-06-18 ...]
+//        [--scenario <name> ...]
+//
+// --scenario runs only the named scenarios (one suite run each, with the suite's default revision)
+// and counts their warnings as well; their checks.json land in conformance-results/<name>/.
 //
 // checks.json files land in conformance-results/<run>/ (git-ignored), a log per run beside them;
 // a named fixture other than typescript writes to conformance-results/<fixture>/<run>/.
@@ -50,6 +54,10 @@ function parseArgs(argv) {
     else if (flag === '--run') {
       const name = value();
       const run = RUNS.find((candidate) => candidate.name === name) ?? fail(`unknown run ${name}`);
+      args.runs = args.runs === RUNS ? [run] : [...args.runs, run];
+    } else if (flag === '--scenario') {
+      const run = { name: value(), scenario: true };
+      run.flags = ['--scenario', run.name];
       args.runs = args.runs === RUNS ? [run] : [...args.runs, run];
     } else fail(`unknown option ${flag}`);
   }
@@ -190,6 +198,12 @@ async function runSuite(run, suite, fixtureCommand, runsDir) {
 /** Totals, failed scenarios and the not-scored ones, read from the suite's summary. */
 function summarise(output) {
   const clean = output.replace(/\x1b\[[0-9;]*m/g, '');
+  // One scenario prints `Passed: P/N, F failed, W warnings` instead of the suite's total.
+  const scenario = /Passed: (\d+)\/\d+, (\d+) failed, (\d+) warnings/.exec(clean);
+  if (scenario) {
+    const [passed, failed, warnings] = scenario.slice(1).map(Number);
+    return { passed, failed, warnings, found: true, failedScored: [], failedNotScored: [] };
+  }
   const total = /Total: (\d+) passed, (\d+) failed/.exec(clean);
   const failed = [...clean.matchAll(/^✗ (\S+): \d+ passed, \d+ failed/gm)].map((match) => match[1]);
   const notScored = new Set([...clean.matchAll(/^ {2}[✓✗] (\S+) \(/gm)].map((match) => match[1]));
@@ -202,6 +216,20 @@ function summarise(output) {
   };
 }
 
+/** Maps `items` through `task`, at most `size` at a time, keeping their order. */
+async function inPool(size, items, task) {
+  const results = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await task(items[index]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
+  return results;
+}
+
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   if (args.build) {
@@ -212,15 +240,21 @@ async function main() {
     });
   }
   const suite = ensureSuite();
-  const results = await Promise.all(
-    args.runs.map((run) => runSuite(run, suite, args.fixtureCommand, args.resultsDir)),
+  // Runs by scenario can be many (a fixture each): at most three at a time on a small machine.
+  const results = await inPool(3, args.runs, (run) =>
+    runSuite(run, suite, args.fixtureCommand, args.resultsDir),
   );
   let ok = true;
   for (const result of results) {
-    const good = result.code === 0 && result.found && result.failedScored.length === 0;
+    const good =
+      result.code === 0 &&
+      result.found &&
+      result.failedScored.length === 0 &&
+      (result.warnings === undefined || result.failed + result.warnings === 0);
     ok &&= good;
+    const warnings = result.warnings === undefined ? '' : `, ${result.warnings} warnings`;
     console.log(
-      `conformance ${result.run}: ${good ? 'PASS' : 'FAIL'} — Total: ${result.passed} passed, ${result.failed} failed` +
+      `conformance ${result.run}: ${good ? 'PASS' : 'FAIL'} — Total: ${result.passed} passed, ${result.failed} failed${warnings}` +
         ` (exit ${result.code}, ${result.seconds.toFixed(1)} s)`,
     );
     if (result.failedScored.length > 0)

@@ -21,8 +21,12 @@ export interface HostArgs {
   timeoutSeconds?: number;
   /** The `swipl` executable. */
   swipl?: string;
+  /** The Logtalk distribution for `.lgt` files (else `LOGTALKHOME`, else a well-known place). */
+  logtalkHome?: string;
   /** The server's name in `initialize` / `server/discover`. */
   name?: string;
+  /** The server's description (`serverInfo.description`, 2025-11-25 on). */
+  description?: string;
   /** The Prolog (`.pl`) or Logtalk (`.lgt`) files to load. */
   files: string[];
 }
@@ -35,7 +39,8 @@ export class UsageError extends Error {
 /** The short usage line printed with a command-line mistake. */
 export const USAGE =
   'usage: rondo-logtalk [--transport stdio|http|ws] [--host H] [--port N] [--path P] [--object NAME]\n' +
-  '                     [--workers N] [--timeout S] [--swipl PATH] [--name NAME] FILE...';
+  '                     [--workers N] [--timeout S] [--swipl PATH] [--logtalk-home DIR] [--name NAME]\n' +
+  '                     [--description TEXT] FILE...';
 
 /** What `rondo-logtalk --help` prints. */
 export const HELP = `${USAGE}
@@ -46,8 +51,8 @@ resources/1, resource_read/3, completion/4, the round hooks ...), as an MCP serv
 clients of both protocol eras (2025-06-18, 2025-11-25 and 2026-07-28).
 
 Files:
-  FILE...            .pl files (SWI-Prolog modules) or .lgt files (Logtalk objects; needs the
-                     LOGTALKHOME environment variable). Every worker loads every file once. A file
+  FILE...            .pl files (SWI-Prolog modules) or .lgt files (Logtalk objects; needs a
+                     Logtalk 3 distribution, see --logtalk-home). Every worker loads every file once. A file
                      that fails to load stops the host: "file:line: message", exit code 1.
 
 Options:
@@ -66,11 +71,18 @@ Options:
   --timeout S        deadline of one call in seconds (waiting for the client not counted);
                      a call past it fails and its worker is replaced; default 30.
   --swipl PATH       the SWI-Prolog executable; default swipl.
+  --logtalk-home DIR the Logtalk 3 distribution for .lgt files; default LOGTALKHOME, else the
+                     first of /usr/local/share/logtalk, /usr/share/logtalk, /opt/local/share/logtalk,
+                     the Homebrew prefixes and /opt/logtalk that holds one.
   --name NAME        the server name announced to clients; default rondo-logtalk.
+  --description TEXT the server description announced to clients (serverInfo.description, as
+                     the mcp_server library's server_description/1 option).
   --help             print this help and exit.
 
 Environment:
-  LOGTALKHOME        a Logtalk 3 distribution, needed for .lgt files.
+  LOGTALKHOME        a Logtalk 3 distribution, for .lgt files (see --logtalk-home).
+  LOGTALKUSER        your Logtalk user directory (settings, libraries); default ~/logtalk. Workers
+                     read it but never write into it.
   RONDO_STATE_KEY    the key (32 bytes or more) that seals round-hook request state (default: random per process).
 
 Examples:
@@ -95,7 +107,9 @@ export function parseHostArgs(argv: readonly string[]): HostArgs {
         workers: { type: 'string' },
         timeout: { type: 'string' },
         swipl: { type: 'string' },
+        'logtalk-home': { type: 'string' },
         name: { type: 'string' },
+        description: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -121,7 +135,9 @@ export function parseHostArgs(argv: readonly string[]): HostArgs {
   if (values.path !== undefined) args.path = values.path;
   if (values.object !== undefined) args.object = values.object;
   if (values.swipl !== undefined) args.swipl = values.swipl;
+  if (values['logtalk-home'] !== undefined) args.logtalkHome = values['logtalk-home'];
   if (values.name !== undefined) args.name = values.name;
+  if (values.description !== undefined) args.description = values.description;
   if (values.workers !== undefined) args.workers = integer('--workers', values.workers, 1, 1024);
   if (values.timeout !== undefined) {
     const seconds = Number(values.timeout);

@@ -19,6 +19,8 @@ export interface LogtalkHostOptions extends PrologProviderOptions {
   serverName?: string;
   /** The server version clients see; default this package's version. */
   serverVersion?: string;
+  /** The server description clients see (2025-11-25 on); default none. */
+  serverDescription?: string;
   /** Where the server's own diagnostics go; default standard error. */
   serverLog?: ServerOptions['log'];
 }
@@ -40,12 +42,13 @@ const LEGACY_REVISIONS = ['2025-11-25', '2025-06-18'];
  * and the legacy (2025-11-25, 2025-06-18) eras. The endpoint is ready when this resolves.
  */
 export async function createLogtalkHost(options: LogtalkHostOptions): Promise<LogtalkHost> {
-  const { serverName, serverVersion, serverLog, ...bridge } = options;
+  const { serverName, serverVersion, serverDescription, serverLog, ...bridge } = options;
   const provider = await createPrologProvider(bridge);
   const server = createServer({
     name: serverName ?? 'rondo-logtalk',
     version: serverVersion ?? '0.1.0',
     title: `${provider.name} (rondo-logtalk)`,
+    ...(serverDescription !== undefined ? { description: serverDescription } : {}),
     ...(serverLog ? { log: serverLog } : {}),
   }).provider(provider);
   const endpoint = createEndpoint(server, {

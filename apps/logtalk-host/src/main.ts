@@ -52,7 +52,9 @@ async function startOrExit(args: HostArgs) {
       ...(args.workers !== undefined ? { workers: args.workers } : {}),
       ...(args.timeoutSeconds !== undefined ? { timeoutMs: args.timeoutSeconds * 1000 } : {}),
       ...(args.swipl !== undefined ? { swipl: args.swipl } : {}),
+      ...(args.logtalkHome !== undefined ? { logtalkHome: args.logtalkHome } : {}),
       ...(args.name !== undefined ? { serverName: args.name } : {}),
+      ...(args.description !== undefined ? { serverDescription: args.description } : {}),
     });
   } catch (failure) {
     if (failure instanceof PrologLoadError) {

@@ -1,4 +1,4 @@
-import type { Peer, ServerChange } from '@rondo/core';
+import type { Peer, RondoServer, ServerChange } from '@rondo/core';
 import { isPlainObject, type JsonRpcNotification } from '@rondo/protocol';
 import type { SessionState } from './sessionState.js';
 
@@ -18,7 +18,7 @@ export function announceChange(state: SessionState, peer: Peer, change: ServerCh
   if (!negotiated) return;
   let notification: JsonRpcNotification | undefined;
   if (change.kind === 'resource') {
-    if (state.subscriptions.has(change.uri)) {
+    if (state.isSubscribed(change.uri)) {
       notification = {
         jsonrpc: '2.0',
         method: 'notifications/resources/updated',
@@ -32,4 +32,33 @@ export function announceChange(state: SessionState, peer: Peer, change: ServerCh
     }
   }
   if (notification) peer.send(notification);
+}
+
+/** A session that announces the server's changes to its client. */
+export interface ChangeListener {
+  announce(change: ServerChange): void;
+}
+
+/**
+ * The change listener of one server for all its legacy sessions: one subscription to the server
+ * while any session is open, instead of a closure per session.
+ */
+export class SessionChanges {
+  private readonly sessions = new Set<ChangeListener>();
+  private stop: (() => void) | undefined;
+
+  constructor(private readonly server: RondoServer) {}
+
+  add(session: ChangeListener): void {
+    this.sessions.add(session);
+    this.stop ??= this.server.onChange((change) => {
+      for (const listener of this.sessions) listener.announce(change);
+    });
+  }
+
+  delete(session: ChangeListener): void {
+    if (!this.sessions.delete(session) || this.sessions.size > 0) return;
+    this.stop?.();
+    this.stop = undefined;
+  }
 }

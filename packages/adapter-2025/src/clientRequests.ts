@@ -23,19 +23,34 @@ interface Pending {
  */
 export class OutstandingRequests {
   private nextId = 1;
-  private readonly pending = new Map<RequestId, Pending>();
+  /** Made on the first request: most sessions never ask their client anything. */
+  private pendingTable: Map<RequestId, Pending> | undefined;
 
-  constructor(private readonly timeoutMs: number) {}
+  constructor(
+    private readonly timeoutMs: number,
+    /** Most requests waiting at once; asking past it fails before anything is sent. */
+    private readonly maxPending: number = Number.POSITIVE_INFINITY,
+  ) {}
 
   /** Requests waiting for an answer. */
   get size(): number {
-    return this.pending.size;
+    return this.pendingTable?.size ?? 0;
+  }
+
+  private get pending(): Map<RequestId, Pending> {
+    return (this.pendingTable ??= new Map());
   }
 
   /** Sends a request and resolves with the client's result. */
   request(wire: WireRequest, channel: RequestChannel): Promise<Record<string, unknown>> {
     if (channel.signal.aborted)
       return Promise.reject(new ClientRequestError(`${wire.method} was cancelled`));
+    if (this.size >= this.maxPending)
+      return Promise.reject(
+        new ClientRequestError(
+          `${wire.method} was not sent: ${this.maxPending} requests to the client already wait for an answer (limit maxPendingClientRequests)`,
+        ),
+      );
     const id = `rondo-${this.nextId++}`;
     return new Promise((resolve, reject) => {
       const withdraw = (reason: string) => {
@@ -71,7 +86,7 @@ export class OutstandingRequests {
   /** Delivers a client's response; false when no request of this session has its id. */
   settle(response: JsonRpcResponse): boolean {
     const id = response.id;
-    const entry = id === null ? undefined : this.pending.get(id);
+    const entry = id === null ? undefined : this.pendingTable?.get(id);
     if (!entry || id === null) return false;
     this.pending.delete(id);
     if ('result' in response) {
@@ -87,8 +102,8 @@ export class OutstandingRequests {
 
   /** Rejects every waiting request (the session is closing); nothing is sent. */
   rejectAll(reason: string): void {
-    const entries = [...this.pending.values()];
-    this.pending.clear();
+    const entries = [...(this.pendingTable?.values() ?? [])];
+    this.pendingTable = undefined;
     for (const entry of entries) entry.reject(new ClientRequestError(reason));
   }
 }

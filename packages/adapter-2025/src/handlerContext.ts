@@ -1,4 +1,4 @@
-import type { Exchange, Peer } from '@rondo/core';
+import type { Exchange, LogLevel, Peer } from '@rondo/core';
 import {
   RequestCall,
   assertClientCanAnswer,
@@ -11,11 +11,14 @@ import {
   isValidId,
   type InputRequestBody,
   type InputResponseValue,
+  type JsonObject,
+  type JsonRpcMessage,
   type JsonRpcRequest,
   type RequestId,
 } from '@rondo/protocol';
 import { inputRequestForRevision } from './inputRequests.js';
 import { chooseRevision } from './negotiation.js';
+import type { ServedLegacyRevision } from './options.js';
 import type { SessionState } from './sessionState.js';
 
 /**
@@ -47,6 +50,44 @@ export function openCall(
   return new RequestCall(request, exchange, setup, progressTokenOf(request.params));
 }
 
+/**
+ * What every request of a session shares: its facts, and how its handlers log, ask the client
+ * and reach the session's own channel. A class with methods rather than an object of closures,
+ * since every live session keeps one.
+ */
+class SessionSetup implements CallSetup, ClientAsker {
+  readonly era = 'legacy';
+
+  constructor(
+    private readonly state: SessionState,
+    private readonly peer: Peer,
+    readonly revision: ServedLegacyRevision,
+    readonly clientCapabilities: JsonObject,
+    readonly clientInfo: { name: string; version: string } | undefined,
+  ) {}
+
+  get asker(): ClientAsker {
+    return this;
+  }
+
+  ask(body: InputRequestBody, call: RequestCall): Promise<InputResponseValue> {
+    return askClient(this.state, call, body);
+  }
+
+  logThreshold(): LogLevel | 'off' {
+    return this.state.logLevel;
+  }
+
+  /** Once a request is answered, what still concerns it (a withdrawn client request) goes to the session's own channel. */
+  afterAnswer(message: JsonRpcMessage): void {
+    this.peer.send(message);
+  }
+
+  closeSessionStream(): void {
+    this.peer.closeStream?.();
+  }
+}
+
 /** Before `initialize` succeeded: the revision is the one the client asks for, as negotiated. */
 function handshakeSetup(state: SessionState, request: JsonRpcRequest, peer: Peer): CallSetup {
   const requested = request.params?.protocolVersion;
@@ -54,32 +95,25 @@ function handshakeSetup(state: SessionState, request: JsonRpcRequest, peer: Peer
     typeof requested === 'string' ? requested : '',
     state.options.revisions,
   );
-  return { ...setupOf(state, peer), revision };
+  return new SessionSetup(state, peer, revision, NO_CAPABILITIES, undefined);
 }
 
 /** The call setup of a session, built once per negotiation rather than once per request. */
 function setupOf(state: SessionState, peer: Peer): CallSetup {
-  const negotiated = state.negotiated;
+  const negotiated = state.session;
   if (state.setup !== undefined && state.setupFor === negotiated) return state.setup;
   state.setupFor = negotiated;
-  state.setup = {
-    era: 'legacy',
-    revision: negotiated?.revision ?? state.options.revisions[0]!,
-    clientCapabilities: negotiated?.clientCapabilities ?? {},
-    clientInfo: negotiated?.clientInfo,
-    logThreshold: () => state.logLevel,
-    asker: state.asker,
-    // Once a request is answered, what still concerns it (a withdrawn client request) goes to the
-    // session's own channel.
-    afterAnswer: (message) => peer.send(message),
-  };
+  state.setup = new SessionSetup(
+    state,
+    peer,
+    negotiated.revision,
+    negotiated.clientCapabilities,
+    negotiated.clientInfo,
+  );
   return state.setup;
 }
 
-/** `ctx.elicit` and friends on the legacy wire: real server-to-client requests. */
-export function sessionAsker(state: SessionState): ClientAsker {
-  return { ask: (body, call) => askClient(state, call, body) };
-}
+const NO_CAPABILITIES: JsonObject = Object.freeze({});
 
 function progressTokenOf(params: Record<string, unknown> | undefined): RequestId | undefined {
   const meta = params?._meta;

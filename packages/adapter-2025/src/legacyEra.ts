@@ -1,7 +1,8 @@
 import type { EraAdapter, RondoServer } from '@rondo/core';
-import { CatalogMemo, type WireResult } from '@rondo/core/internal';
+import { CatalogMemo } from '@rondo/core/internal';
+import { SessionChanges } from './changeNotifications.js';
 import { resolveOptions, type LegacyEraOptions } from './options.js';
-import { LegacySession } from './session.js';
+import { LegacySession, type ServerShared } from './session.js';
 
 /**
  * The legacy era (2025-11-25 and 2025-06-18) as an adapter for `createEndpoint`: the handshake,
@@ -14,18 +15,19 @@ import { LegacySession } from './session.js';
  */
 export function legacyEra(options?: LegacyEraOptions): EraAdapter {
   const resolved = resolveOptions(options);
-  // List pages are kept per server, not per session: every session of a server shares them.
-  const lists = new WeakMap<RondoServer, CatalogMemo<WireResult>>();
+  // List pages and the change listener are kept per server, not per session: every session of a
+  // server shares them.
+  const shared = new WeakMap<RondoServer, ServerShared>();
   return {
     era: 'legacy',
     revisions: resolved.revisions,
     open(server, peer) {
-      let memo = lists.get(server);
-      if (memo === undefined) {
-        memo = new CatalogMemo();
-        lists.set(server, memo);
+      let ofServer = shared.get(server);
+      if (ofServer === undefined) {
+        ofServer = { lists: new CatalogMemo(), changes: new SessionChanges(server) };
+        shared.set(server, ofServer);
       }
-      return new LegacySession(server, peer, resolved, memo);
+      return new LegacySession(server, peer, resolved, ofServer);
     },
   };
 }

@@ -33,10 +33,11 @@ function entry<P>(
   method: string,
   handle: EraMethod<SessionState, P>['handle'],
   intercepts = false,
+  requires?: EraMethod<SessionState, P>['requires'],
 ): [string, LegacyMethod] {
   const params = legacyRequestParams[method];
   if (params === undefined) throw new Error(`@rondo/protocol has no params schema for ${method}`);
-  return [method, { params, handle, intercepts }];
+  return [method, { params, handle, intercepts, ...(requires ? { requires } : {}) }];
 }
 
 /** A list page in the negotiated revision's shape. */
@@ -62,7 +63,7 @@ async function subscribe(
   if (!isPlainObject(resources) || resources.subscribe !== true) {
     throw methodNotFound('resources/subscribe (no provider announces resource changes)');
   }
-  state.subscriptions.add(params.uri);
+  state.subscribe(params.uri);
   return {};
 }
 
@@ -71,7 +72,7 @@ async function unsubscribe(
   params: LegacyResourceRequestParams,
   state: SessionState,
 ): Promise<WireResult> {
-  state.subscriptions.delete(params.uri);
+  state.unsubscribe(params.uri);
   return {};
 }
 
@@ -106,6 +107,8 @@ export const LEGACY_METHODS: ReadonlyMap<string, LegacyMethod> = new Map<string,
     'completion/complete',
     (call, params: CompleteParams, state) => completeArgument(call, state.server, params),
     true,
+    // Not offered (no provider completes anything): -32601, as the modern era and Logtalk do.
+    'completions',
   ),
   entry('logging/setLevel', setLevel),
 ]);

@@ -18,13 +18,27 @@ export function chooseRevision(
   return offered.find((revision) => revision === requested) ?? offered[0]!;
 }
 
+/** Capability objects by what the providers offer: every session of a server shares one. */
+const CAPABILITY_SETS = new Map<string, JsonObject>();
+
 /**
  * The capabilities the providers imply: tools, prompts and resources when offered (with
  * `listChanged` / `subscribe` when providers announce changes), completions when a provider completes,
- * and logging always, since every handler may log.
+ * and logging always, since every handler may log. Frozen and shared: each session keeps its own
+ * reference, so thousands of sessions hold one object.
  */
 export function serverCapabilities(server: RondoServer): JsonObject {
   const offered = server.capabilities();
+  const key = [
+    offered.completions,
+    offered.prompts,
+    offered.resources,
+    offered.subscribe,
+    offered.tools,
+    offered.listChanged,
+  ].join();
+  const known = CAPABILITY_SETS.get(key);
+  if (known) return known;
   const listChanged: JsonObject = offered.listChanged ? { listChanged: true } : {};
   const capabilities: JsonObject = { logging: {} };
   if (offered.completions) capabilities.completions = {};
@@ -32,6 +46,8 @@ export function serverCapabilities(server: RondoServer): JsonObject {
   if (offered.resources)
     capabilities.resources = { ...(offered.subscribe ? { subscribe: true } : {}), ...listChanged };
   if (offered.tools) capabilities.tools = { ...listChanged };
+  for (const value of Object.values(capabilities)) Object.freeze(value);
+  CAPABILITY_SETS.set(key, Object.freeze(capabilities));
   return capabilities;
 }
 

@@ -24,6 +24,17 @@ export interface LegacyEraOptions {
    * no `notifications/message` until the client chooses a level.
    */
   defaultLogLevel?: LogLevel | 'off';
+  /**
+   * Most resource URIs one session may subscribe to (default 1000); a `resources/subscribe`
+   * past it is refused with -32602 naming the limit.
+   */
+  maxSubscriptions?: number;
+  /**
+   * Most server-to-client requests (elicitation, sampling, roots) of one session waiting for an
+   * answer at once (default 100); asking past it fails the handler's `ctx.elicit` (or the round)
+   * at once, before anything is sent.
+   */
+  maxPendingClientRequests?: number;
 }
 
 /** Options with every default filled in. */
@@ -31,6 +42,8 @@ export interface ResolvedLegacyOptions {
   revisions: readonly ServedLegacyRevision[];
   clientRequestTimeoutMs: number;
   defaultLogLevel: LogLevel | 'off';
+  maxSubscriptions: number;
+  maxPendingClientRequests: number;
 }
 
 /** Fills in defaults and checks the options once, when the adapter is built. */
@@ -43,5 +56,20 @@ export function resolveOptions(options: LegacyEraOptions = {}): ResolvedLegacyOp
   const clientRequestTimeoutMs = options.clientRequestTimeoutMs ?? 60_000;
   if (!(clientRequestTimeoutMs > 0))
     throw new RangeError('legacyEra: clientRequestTimeoutMs must be positive');
-  return { revisions, clientRequestTimeoutMs, defaultLogLevel: options.defaultLogLevel ?? 'info' };
+  return {
+    revisions,
+    clientRequestTimeoutMs,
+    defaultLogLevel: options.defaultLogLevel ?? 'info',
+    maxSubscriptions: atLeastOne('maxSubscriptions', options.maxSubscriptions ?? 1000),
+    maxPendingClientRequests: atLeastOne(
+      'maxPendingClientRequests',
+      options.maxPendingClientRequests ?? 100,
+    ),
+  };
+}
+
+function atLeastOne(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1)
+    throw new RangeError(`legacyEra: ${name} must be a positive integer, got ${value}`);
+  return value;
 }

@@ -1,4 +1,11 @@
-import type { Disposition, EraSession, Exchange, Peer, RondoServer } from '@rondo/core';
+import type {
+  Disposition,
+  EraSession,
+  Exchange,
+  Peer,
+  RondoServer,
+  ServerChange,
+} from '@rondo/core';
 import {
   RequestPipeline,
   RequestRefusal,
@@ -20,11 +27,21 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from '@rondo/protocol';
-import { announceChange } from './changeNotifications.js';
-import { openCall, sessionAsker } from './handlerContext.js';
+import { announceChange, type ChangeListener, type SessionChanges } from './changeNotifications.js';
+import { openCall } from './handlerContext.js';
 import { BEFORE_INITIALIZE, LEGACY_METHODS } from './methods.js';
 import type { ResolvedLegacyOptions } from './options.js';
 import { SessionState } from './sessionState.js';
+
+/** What the sessions of one server share. */
+export interface ServerShared {
+  /** List pages in each revision's shape. */
+  readonly lists: CatalogMemo<WireResult>;
+  readonly changes: SessionChanges;
+}
+
+/** The first legacy revision whose clients resume a stream the server closed early. */
+const RESUMING_REVISION = '2025-11-25';
 
 /** Codes of the modern era that must never reach a legacy peer. */
 const MODERN_ONLY_CODES: ReadonlySet<number> = new Set([
@@ -68,9 +85,11 @@ class LegacyRules implements EraRules<SessionState> {
     return openCall(this.scope, request, exchange, this.peer);
   }
 
-  offers(): boolean {
-    // Legacy methods answer whatever the server offers (an empty list, say): no method is hidden.
-    return true;
+  offers(capability: string): boolean {
+    // Legacy methods answer whatever the server offers (an empty list, say): no list is hidden.
+    // Completion is the exception: without the capability there is nothing to complete (-32601).
+    if (capability !== 'completions') return true;
+    return this.scope.session.serverCapabilities.completions !== undefined;
   }
 
   finish(result: WireResult): WireResult {
@@ -110,23 +129,26 @@ class LegacyRules implements EraRules<SessionState> {
  * to server-to-client requests, cancellation, and change notifications. It becomes `stateful` once
  * `initialize` succeeded, so a transport keeps it (HTTP: behind an `Mcp-Session-Id`).
  */
-export class LegacySession implements EraSession {
+export class LegacySession implements EraSession, ChangeListener {
   private readonly state: SessionState;
   private readonly rules: LegacyRules;
   private readonly pipeline: RequestPipeline<SessionState>;
-  private readonly stopWatching: () => void;
 
   constructor(
     server: RondoServer,
-    peer: Peer,
+    private readonly peer: Peer,
     options: ResolvedLegacyOptions,
-    lists: CatalogMemo<WireResult>,
+    private readonly shared: ServerShared,
   ) {
-    this.state = new SessionState(server, options, lists);
-    this.state.asker = sessionAsker(this.state);
+    this.state = new SessionState(server, options, shared.lists);
     this.rules = new LegacyRules(this.state, peer);
     this.pipeline = new RequestPipeline(server, this.rules);
-    this.stopWatching = server.onChange((change) => announceChange(this.state, peer, change));
+    shared.changes.add(this);
+  }
+
+  /** A change of the server, told to this session's client when it concerns it. */
+  announce(change: ServerChange): void {
+    announceChange(this.state, this.peer, change);
   }
 
   get stateful(): boolean {
@@ -137,6 +159,12 @@ export class LegacySession implements EraSession {
     return this.pipeline.inFlight;
   }
 
+  /** From 2025-11-25 on, a client resumes a stream the server closed (SSE polling, SEP-1699). */
+  get resumesStreams(): boolean {
+    const revision = this.state.negotiated?.revision;
+    return revision !== undefined && revision >= RESUMING_REVISION && !this.rules.closed;
+  }
+
   receive(message: JsonRpcMessage, exchange: Exchange): void {
     this.pipeline.receive(message, exchange);
   }
@@ -144,10 +172,10 @@ export class LegacySession implements EraSession {
   close(): void {
     if (this.rules.closed) return;
     this.rules.closed = true;
-    this.stopWatching();
+    this.shared.changes.delete(this);
     this.pipeline.close('The session closed');
     this.state.clientRequests.rejectAll('The session closed before the client answered');
-    this.state.subscriptions.clear();
+    this.state.clearSubscriptions();
   }
 }
 

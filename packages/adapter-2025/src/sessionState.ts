@@ -1,6 +1,6 @@
 import type { LogLevel, RondoServer } from '@rondo/core';
-import type { CallSetup, CatalogMemo, ClientAsker, WireResult } from '@rondo/core/internal';
-import type { JsonObject } from '@rondo/protocol';
+import type { CallSetup, CatalogMemo, WireResult } from '@rondo/core/internal';
+import { ErrorCode, McpError, type JsonObject } from '@rondo/protocol';
 import { OutstandingRequests } from './clientRequests.js';
 import type { ResolvedLegacyOptions, ServedLegacyRevision } from './options.js';
 
@@ -20,11 +20,9 @@ export class SessionState {
   /** True once the client sent `notifications/initialized`. */
   clientReady = false;
   logLevel: LogLevel | 'off';
-  /** Resource URIs the client subscribed to. */
-  readonly subscriptions = new Set<string>();
+  /** Resource URIs the client subscribed to; made on the first subscription. */
+  private subscribed: Set<string> | undefined;
   readonly clientRequests: OutstandingRequests;
-  /** How the session's handlers ask the client for input; set by the session. */
-  asker!: ClientAsker;
   /** The call setup every request shares, and the negotiation it was built for. */
   setup: CallSetup | undefined;
   setupFor: Negotiated | undefined;
@@ -36,7 +34,41 @@ export class SessionState {
     readonly lists: CatalogMemo<WireResult>,
   ) {
     this.logLevel = options.defaultLogLevel;
-    this.clientRequests = new OutstandingRequests(options.clientRequestTimeoutMs);
+    this.clientRequests = new OutstandingRequests(
+      options.clientRequestTimeoutMs,
+      options.maxPendingClientRequests,
+    );
+  }
+
+  /** Subscribes to a resource URI; -32602 naming the limit past `maxSubscriptions`. */
+  subscribe(uri: string): void {
+    const subscribed = (this.subscribed ??= new Set());
+    if (subscribed.has(uri)) return;
+    const max = this.options.maxSubscriptions;
+    if (subscribed.size >= max)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Invalid params: this session already has ${max} subscriptions (limit maxSubscriptions); unsubscribe first`,
+        { limit: 'maxSubscriptions', maxSubscriptions: max },
+      );
+    subscribed.add(uri);
+  }
+
+  unsubscribe(uri: string): void {
+    this.subscribed?.delete(uri);
+  }
+
+  isSubscribed(uri: string): boolean {
+    return this.subscribed?.has(uri) ?? false;
+  }
+
+  /** How many resource URIs the session is subscribed to. */
+  get subscriptionCount(): number {
+    return this.subscribed?.size ?? 0;
+  }
+
+  clearSubscriptions(): void {
+    this.subscribed = undefined;
   }
 
   /** The negotiated facts; only methods served after `initialize` call this. */

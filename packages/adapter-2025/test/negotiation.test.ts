@@ -45,9 +45,9 @@ describe('initialize negotiation', () => {
       icons: [{ src: 'https://example.com/icon.png', mimeType: 'image/png' }],
     });
     expect(result.instructions).toBe('Use the echo tool.');
+    // No completion is registered: no completions capability (issue 17).
     expect(result.capabilities).toEqual({
       logging: {},
-      completions: {},
       tools: { listChanged: true },
       prompts: { listChanged: true },
       resources: { subscribe: true, listChanged: true },

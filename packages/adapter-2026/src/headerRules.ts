@@ -1,5 +1,6 @@
 import { ErrorCode, McpError, isPlainObject, type JsonObject } from '@rondo/protocol';
 import type { ToolDefinition } from '@rondo/core';
+import { base64ToBytes, bytesToBase64 } from '@rondo/core/internal';
 
 /**
  * The HTTP header rules of the modern era: the standard headers mirror the body
@@ -14,10 +15,14 @@ import type { ToolDefinition } from '@rondo/core';
 export type HeaderMap = Readonly<Record<string, string | string[] | undefined>>;
 
 /** The body member `Mcp-Name` mirrors, for the methods that need it. */
-const NAME_SOURCE: ReadonlyMap<string, 'name' | 'uri'> = new Map([
+const NAME_SOURCE: ReadonlyMap<string, 'name' | 'uri' | 'taskId'> = new Map([
   ['tools/call', 'name'],
   ['prompts/get', 'name'],
   ['resources/read', 'uri'],
+  // The Tasks extension routes its requests on the task id.
+  ['tasks/get', 'taskId'],
+  ['tasks/update', 'taskId'],
+  ['tasks/cancel', 'taskId'],
 ]);
 
 /** Visible ASCII, space and tab: what RFC 9110 allows in a field value. */
@@ -167,8 +172,8 @@ export function decodeSentinel(value: string, display: string): string {
   if (encoded.length % 4 !== 0 || !BASE64.test(encoded)) {
     throw mismatch(`the ${display} header has an invalid Base64 value`);
   }
-  const bytes = Buffer.from(encoded, 'base64');
-  if (bytes.toString('base64') !== encoded)
+  const bytes = base64ToBytes(encoded);
+  if (bytesToBase64(bytes) !== encoded)
     throw mismatch(`the ${display} header has an invalid Base64 value`);
   try {
     return utf8.decode(bytes);

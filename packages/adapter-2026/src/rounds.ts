@@ -14,11 +14,13 @@ import {
   assertClientCanAnswer,
   assertWithinRoundLimit,
   elicitationValidator,
+  startTask,
   type RequestCall,
   type RoundOperation,
   type WireResult,
 } from '@rondo/core/internal';
 import { readInputResponses } from './inputResponses.js';
+import { taskHandle } from './tasks/taskWire.js';
 import type { ModernServerView } from './serverView.js';
 
 /**
@@ -51,13 +53,18 @@ interface Round {
   readonly binding: SealedStateBinding;
 }
 
-/** Drives one call of a multi-round request: open the previous round, read the answers, run the hook. */
+/**
+ * Drives one call of a multi-round request: open the previous round, read the answers, run the
+ * hook. With `asTask` the hook does not run in the request: a task is created, runs the round (and
+ * any later ones) in the background, and the answer is its handle.
+ */
 export async function driveRound<R, I extends Json>(
   call: RequestCall,
   params: RetryParams,
   view: ModernServerView,
   operation: RoundOperation<R, I>,
   identity: I,
+  asTask = false,
 ): Promise<WireResult> {
   const round: Round = {
     call,
@@ -65,7 +72,7 @@ export async function driveRound<R, I extends Json>(
     binding: { method: operation.method, identity, principal: call.principal?.id },
   };
   const previous =
-    params.requestState === undefined ? undefined : openPrevious(round, params.requestState);
+    params.requestState === undefined ? undefined : await openPrevious(round, params.requestState);
   const answers = readInputResponses(params.inputResponses, previous?.carry.sent);
   if (previous !== undefined) {
     call.round = previous.carry.round;
@@ -75,21 +82,25 @@ export async function driveRound<R, I extends Json>(
       // A missing answer is asked for again, with the answers already given kept in the state.
       const again = missing.map((key) => ({ key, request: previous.carry.sent[key]! }));
       call.round += 1;
-      return askForInput(round, again, previous.opened.state, answered);
+      return await askForInput(round, again, previous.opened.state, answered);
     }
     call.enterRound(answered, previous.opened.state);
   } else {
     call.inputResponses = answers;
   }
+  if (asTask) return taskHandle(await startTask(call, view.server, { operation, identity }));
   const outcome = await operation.invoke(view.server, call, identity);
   if (outcome === undefined) throw new McpError(ErrorCode.InternalError, 'No result');
   if (outcome.kind === 'complete') return operation.toWire(outcome.result);
   assertInputRequired(outcome.requests, outcome.state);
-  return askForInput(round, outcome.requests, outcome.state, {});
+  return await askForInput(round, outcome.requests, outcome.state, {});
 }
 
-function openPrevious(round: Round, sealed: string): { opened: OpenedState; carry: Carry } {
-  const opened = round.view.server.sealer.open(sealed, round.binding);
+async function openPrevious(
+  round: Round,
+  sealed: string,
+): Promise<{ opened: OpenedState; carry: Carry }> {
+  const opened = await round.view.server.sealer.open(sealed, round.binding);
   const carry = readCarry(opened.carry);
   if (carry === undefined)
     throw new McpError(ErrorCode.InvalidParams, 'Invalid or expired requestState');
@@ -97,12 +108,12 @@ function openPrevious(round: Round, sealed: string): { opened: OpenedState; carr
 }
 
 /** Builds an `input_required` answer: checks the client can answer, seals the state, converts the requests. */
-function askForInput(
+async function askForInput(
   { call, view, binding }: Round,
   requests: readonly Pick<InputRequest, 'key' | 'request'>[],
   state: Json | undefined,
   answered: Record<string, InputResponseValue>,
-): WireResult {
+): Promise<WireResult> {
   assertWithinRoundLimit(binding.method, call.round, view.server.roundLimit);
   assertClientCanAnswer(requests, call.clientCapabilities);
   const sent: Record<string, InputRequestBody> = {};
@@ -116,12 +127,12 @@ function askForInput(
   const carry = { round: call.round, sent, answered } as unknown as Json;
   const result: WireResult = { resultType: 'input_required' };
   if (requests.length > 0) result.inputRequests = wire;
-  result.requestState = view.server.sealer.seal(binding, { state, carry });
+  result.requestState = await view.server.sealer.seal(binding, { state, carry });
   return result;
 }
 
 /** An input request as the 2026 wire has it: URL elicitations carry no elicitationId any more. */
-function modernInputRequest(body: InputRequestBody): {
+export function modernInputRequest(body: InputRequestBody): {
   method: string;
   params: Record<string, unknown>;
 } {

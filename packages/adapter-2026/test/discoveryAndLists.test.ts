@@ -44,8 +44,10 @@ describe('server/discover', () => {
     server.tool('one', { description: 'One tool.' }, () => 'one');
     const c = track(new ModernClient(server));
     const { capabilities } = await c.result('server/discover');
-    expect(Object.keys(capabilities).sort()).toEqual(['completions', 'logging', 'tools']);
+    expect(Object.keys(capabilities).sort()).toEqual(['logging', 'tools']);
     expect((await c.error('prompts/list')).code).toBe(-32601);
+    const complete = { ref: { type: 'ref/prompt', name: 'p' }, argument: { name: 'a', value: '' } };
+    expect((await c.error('completion/complete', complete)).code).toBe(-32601);
     expect((await c.error('resources/read', { uri: 'x://y' })).code).toBe(-32601);
     expect((await c.result('tools/list')).tools).toHaveLength(1);
   });

@@ -44,4 +44,13 @@ export interface HandlerContext {
   sample(request: Omit<SamplingRequest, 'kind'>): Promise<SamplingResponse>;
   /** Legacy wire only: asks the client for its roots. */
   listRoots(): Promise<{ uri: string; name?: string }[]>;
+  /**
+   * Ends the response stream carrying this request's messages while the handler keeps running
+   * (SSE polling): the client resumes the stream and receives what follows, the result included.
+   * Only a transport that can resume streams does it (a Streamable HTTP session of a revision
+   * that resumes streams); elsewhere it does nothing.
+   */
+  closeStream(): void;
+  /** The same for the session's standalone stream (an HTTP GET stream); elsewhere nothing. */
+  closeSessionStream(): void;
 }

@@ -47,6 +47,10 @@ class RoutedConnection implements Connection {
     return (this.legacy?.inFlight ?? 0) + (this.modern?.inFlight ?? 0);
   }
 
+  get resumesStreams(): boolean {
+    return (this.legacy?.resumesStreams ?? false) || (this.modern?.resumesStreams ?? false);
+  }
+
   receive(message: JsonRpcMessage, exchange: Exchange): void {
     const session = this.sessionFor(message);
     if (session) {

@@ -28,6 +28,8 @@ export interface EraSession {
   readonly stateful: boolean;
   /** Requests being handled now. */
   readonly inFlight: number;
+  /** True when the peer resumes streams that end early (see `Connection.resumesStreams`). */
+  readonly resumesStreams?: boolean;
   /** Aborts in-flight work and drops subscriptions. */
   close(): void;
 }

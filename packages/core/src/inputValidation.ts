@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
-import type { Ajv2020, ErrorObject, Options, ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { makeAjv } from '#ajv';
 import { z } from 'zod';
 import type { JsonObject } from '@rondo/protocol';
 import { ConfigurationError } from './errors.js';
@@ -18,18 +18,10 @@ let sharedAjv: Ajv2020 | undefined;
 
 /**
  * One ajv instance for the process: schemas are compiled once per tool, when the tool is
- * registered. Loaded on first use: ajv costs tens of milliseconds to load, and a server whose
- * tools all have zod schemas may never need it.
+ * registered. Made on first use; on Node, ajv is only loaded then (see `ajvNode.ts`).
  */
 function ajv(): Ajv2020 {
-  if (sharedAjv === undefined) {
-    const require = createRequire(import.meta.url);
-    const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as {
-      Ajv2020: new (options: Options) => Ajv2020;
-    };
-    const addFormats = (require('ajv-formats') as { default: (ajv: Ajv2020) => Ajv2020 }).default;
-    sharedAjv = addFormats(new Ajv({ allErrors: false, strict: false, useDefaults: true }));
-  }
+  sharedAjv ??= makeAjv({ allErrors: false, strict: false, useDefaults: true });
   return sharedAjv;
 }
 

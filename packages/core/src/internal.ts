@@ -5,7 +5,6 @@
  */
 export * from './pipeline/index.js';
 export { MessageChannel, type MessageChannelOptions } from './messageChannel.js';
-export { createLimitedServer, listenOn, type Listening } from './nodeListener.js';
 export { toMcpError, toWireError } from './wireError.js';
 export {
   compileArgumentValidator,
@@ -16,6 +15,13 @@ export {
 export { compileTemplate, type CompiledTemplate } from './uriTemplate.js';
 export { paginate, type Page } from './pagination.js';
 export { LazyAbortController } from './lazyAbort.js';
+export {
+  base64ToBytes,
+  base64UrlToBytes,
+  bytesToBase64,
+  bytesToBase64Url,
+  randomToken,
+} from './base64.js';
 export { InFlightExchanges } from './inFlightExchanges.js';
 export { CatalogMemo } from './catalogMemo.js';
 export { seenBy } from './catalog.js';

@@ -1,4 +1,5 @@
 import { ErrorCode, McpError } from '@rondo/protocol';
+import { base64UrlToText, textToBase64Url } from './base64.js';
 
 /** One page of a list, and the cursor of the next page when there is one. */
 export interface Page<T> {
@@ -14,15 +15,23 @@ export function paginate<T>(items: readonly T[], cursor: unknown, pageSize: numb
   const start = cursor === undefined ? 0 : decodeCursor(cursor, items.length);
   const end = Math.min(start + pageSize, items.length);
   const page: Page<T> = { items: items.slice(start, end) };
-  if (end < items.length) page.nextCursor = Buffer.from(`o:${end}`).toString('base64url');
+  if (end < items.length) page.nextCursor = textToBase64Url(`o:${end}`);
   return page;
 }
 
 function decodeCursor(cursor: unknown, length: number): number {
   if (typeof cursor === 'string') {
-    const match = /^o:(\d+)$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+    const match = /^o:(\d+)$/.exec(decodeOrEmpty(cursor));
     const offset = match ? Number(match[1]) : NaN;
     if (Number.isSafeInteger(offset) && offset <= length) return offset;
   }
   throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor');
+}
+
+function decodeOrEmpty(cursor: string): string {
+  try {
+    return base64UrlToText(cursor);
+  } catch {
+    return '';
+  }
 }

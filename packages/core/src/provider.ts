@@ -1,5 +1,6 @@
 import type { PromptResult, ResourceResult, RoundResult, ToolResult } from '@rondo/protocol';
 import type { HandlerContext } from './context.js';
+import type { TaskDeclaration } from './tasks/taskStore.js';
 import type {
   Arguments,
   CacheableMethod,
@@ -32,6 +33,8 @@ export interface Provider {
   /** Optional capabilities beyond what the lists imply (`capabilities/1`), e.g. `subscribe`. */
   capabilities?(): ProviderCapabilities;
   tools?(): ToolDefinition[] | Promise<ToolDefinition[]>;
+  /** `task_support/2`: whether a tool runs as a task (`undefined` or absent: never). */
+  taskSupport?(name: string): TaskDeclaration | undefined;
   /** `tool_call/3` and the round hook `tool_call_round/4`: arguments are already validated. */
   callTool?(name: string, args: Arguments, ctx: HandlerContext): Promise<ToolOutcome>;
   prompts?(): PromptDefinition[] | Promise<PromptDefinition[]>;
@@ -60,4 +63,10 @@ export interface ProviderCapabilities {
   subscribe?: boolean;
   /** The provider announces list changes. */
   listChanged?: boolean;
+  /**
+   * The provider completes arguments; default: it does when it has `complete`. False keeps the
+   * `completions` capability off (and `completion/complete` at -32601) for a provider whose
+   * `complete` exists but has nothing registered.
+   */
+  completions?: boolean;
 }

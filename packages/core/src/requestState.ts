@@ -1,5 +1,5 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ErrorCode, McpError, type Json } from '@rondo/protocol';
+import { base64UrlToText, bytesToBase64Url, textToBase64Url, utf8Bytes } from './base64.js';
 import { ConfigurationError } from './errors.js';
 import { stableStringify } from './stableJson.js';
 
@@ -57,7 +57,7 @@ export const MIN_STATE_KEY_BYTES = 32;
  * principal, so a client can neither forge a state nor replay it against other arguments.
  */
 export class RequestStateSealer {
-  private readonly key: Uint8Array;
+  private readonly key: ReturnType<typeof crypto.subtle.importKey>;
   private readonly ttlMs: number;
   private readonly now: () => number;
   private readonly warn: ((message: string) => void) | undefined;
@@ -66,16 +66,26 @@ export class RequestStateSealer {
   private shared = false;
 
   constructor(options: RequestStateOptions = {}) {
-    const configured = options.key ?? process.env.RONDO_STATE_KEY;
+    // Read when a server is made, never at import: Workers have no `process` at all.
+    const configured = options.key ?? environmentKey();
     this.warn = options.warn;
+    let raw: Uint8Array;
     if (configured === undefined || configured.length === 0) {
       this.randomKey = true;
-      this.key = randomBytes(32);
+      raw = crypto.getRandomValues(new Uint8Array(32));
     } else {
       this.randomKey = false;
-      this.key = typeof configured === 'string' ? Buffer.from(configured, 'utf8') : configured;
-      if (this.key.length < MIN_STATE_KEY_BYTES) throw shortKey(options.key, this.key.length);
+      raw = typeof configured === 'string' ? utf8Bytes(configured) : configured;
+      if (raw.length < MIN_STATE_KEY_BYTES) throw shortKey(options.key, raw.length);
     }
+    // WebCrypto (every runtime has it) rather than node:crypto; its operations are asynchronous.
+    this.key = crypto.subtle.importKey(
+      'raw',
+      new Uint8Array(raw),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign'],
+    );
     this.ttlMs = options.ttlMs ?? 10 * 60_000;
     this.now = options.now ?? Date.now;
   }
@@ -91,39 +101,40 @@ export class RequestStateSealer {
   }
 
   /** Seals a state for a request; the token is opaque to the client. */
-  seal(binding: SealedStateBinding, opened: OpenedState): string {
+  async seal(binding: SealedStateBinding, opened: OpenedState): Promise<string> {
     if (this.shared && this.randomKey) {
       this.shared = false;
       this.warn?.(RANDOM_KEY_WARNING);
     }
     const payload = {
       m: binding.method,
-      d: digestIdentity(binding.identity),
+      d: await digestIdentity(binding.identity),
       p: binding.principal ?? null,
       e: this.now() + this.ttlMs,
       s: opened.state === undefined ? null : { v: opened.state },
       c: opened.carry,
     };
-    const body = Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
-    return `${body}.${this.sign(body)}`;
+    const body = textToBase64Url(JSON.stringify(payload));
+    const signature = await crypto.subtle.sign('HMAC', await this.key, utf8Bytes(body));
+    return `${body}.${bytesToBase64Url(new Uint8Array(signature))}`;
   }
 
   /**
    * Opens a token sealed by {@link seal}. A token that was tampered with, has expired, or belongs to
    * another method, other params or another principal is refused with -32602.
    */
-  open(token: unknown, binding: SealedStateBinding): OpenedState {
+  async open(token: unknown, binding: SealedStateBinding): Promise<OpenedState> {
     if (typeof token !== 'string') throw invalidState();
     const dot = token.indexOf('.');
     if (dot <= 0) throw invalidState();
     const body = token.slice(0, dot);
-    if (!this.verify(body, token.slice(dot + 1))) throw invalidState();
+    if (!(await this.verify(body, token.slice(dot + 1)))) throw invalidState();
     const payload = parsePayload(body);
     if (
       payload === undefined ||
       payload.e < this.now() ||
       payload.m !== binding.method ||
-      payload.d !== digestIdentity(binding.identity) ||
+      payload.d !== (await digestIdentity(binding.identity)) ||
       payload.p !== (binding.principal ?? null)
     ) {
       throw invalidState();
@@ -131,15 +142,22 @@ export class RequestStateSealer {
     return { state: payload.s === null ? undefined : payload.s.v, carry: payload.c };
   }
 
-  private sign(body: string): string {
-    return createHmac('sha256', this.key).update(body).digest('base64url');
+  /** Recomputes the signature and compares it in constant time; only its canonical text passes. */
+  private async verify(body: string, signature: string): Promise<boolean> {
+    const expected = await crypto.subtle.sign('HMAC', await this.key, utf8Bytes(body));
+    const canonical = bytesToBase64Url(new Uint8Array(expected));
+    if (canonical.length !== signature.length) return false;
+    let difference = 0;
+    for (let index = 0; index < canonical.length; index += 1)
+      difference |= canonical.charCodeAt(index) ^ signature.charCodeAt(index);
+    return difference === 0;
   }
+}
 
-  private verify(body: string, signature: string): boolean {
-    const expected = Buffer.from(this.sign(body));
-    const given = Buffer.from(signature);
-    return expected.length === given.length && timingSafeEqual(expected, given);
-  }
+/** RONDO_STATE_KEY from the environment, where the runtime has one. */
+function environmentKey(): string | undefined {
+  const host = globalThis as { process?: { env?: Record<string, string | undefined> } };
+  return host.process?.env?.RONDO_STATE_KEY;
 }
 
 interface Payload {
@@ -153,7 +171,7 @@ interface Payload {
 
 function parsePayload(body: string): Payload | undefined {
   try {
-    const value = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Partial<Payload>;
+    const value = JSON.parse(base64UrlToText(body)) as Partial<Payload>;
     if (typeof value.m !== 'string' || typeof value.d !== 'string' || typeof value.e !== 'number')
       return undefined;
     return value as Payload;
@@ -162,8 +180,9 @@ function parsePayload(body: string): Payload | undefined {
   }
 }
 
-function digestIdentity(identity: unknown): string {
-  return createHash('sha256').update(stableStringify(identity)).digest('base64url');
+async function digestIdentity(identity: unknown): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', utf8Bytes(stableStringify(identity)));
+  return bytesToBase64Url(new Uint8Array(digest));
 }
 
 function invalidState(): McpError {

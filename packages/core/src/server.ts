@@ -34,6 +34,8 @@ import {
 } from './localProvider.js';
 import type { Provider, ProviderChange } from './provider.js';
 import { RequestStateSealer } from './requestState.js';
+import { TaskRegistry } from './tasks/taskRegistry.js';
+import { taskDeclaration } from './tasks/declaration.js';
 import { checkToolOutput } from './outputValidation.js';
 import { DEFAULT_MAX_ARGUMENT_DEPTH, admitToolArguments, checkArgumentDepth } from './limits.js';
 import type { Middleware } from './middleware.js';
@@ -51,6 +53,7 @@ import type {
   ToolSpec,
 } from './serverTypes.js';
 import { VisibilityRules, isVisible } from './visibility.js';
+import { checkCompletionTarget } from './completionTarget.js';
 
 export type {
   ServerInfo,
@@ -81,6 +84,8 @@ export class RondoServer {
   readonly pageSize: number;
   readonly maxArgumentDepth: number;
   readonly log: (level: 'info' | 'warning' | 'error', message: string) => void;
+  /** The server's tasks (the Tasks extension of the modern wire). */
+  readonly tasks: TaskRegistry;
   private readonly local = new LocalProvider();
   private readonly providers: Provider[] = [this.local];
   private readonly lists = new Map<Provider, ProviderLists>();
@@ -94,15 +99,17 @@ export class RondoServer {
   private loading: Promise<void> | undefined;
 
   constructor(options: ServerOptions) {
-    const { requestState, roundLimit, pageSize, defaultCachePolicy, log, limits, ...info } =
+    const { requestState, roundLimit, pageSize, defaultCachePolicy, log, limits, tasks, ...info } =
       options;
     this.info = info;
-    this.log = log ?? ((level, message) => process.stderr.write(`[rondo ${level}] ${message}\n`));
+    // console.error rather than process.stderr: the core also runs where there is no `process`.
+    this.log = log ?? ((level, message) => console.error(`[rondo ${level}] ${message}`));
     this.sealer = new RequestStateSealer({ warn: (m) => this.log('warning', m), ...requestState });
     this.roundLimit = roundLimit ?? 10;
     this.pageSize = pageSize ?? 100;
     this.maxArgumentDepth = limits?.maxArgumentDepth ?? DEFAULT_MAX_ARGUMENT_DEPTH;
     this.defaultCachePolicy = defaultCachePolicy ?? { ttlMs: 0, cacheScope: 'private' };
+    this.tasks = new TaskRegistry(tasks);
     this.watch(this.local);
   }
 
@@ -126,7 +133,7 @@ export class RondoServer {
     if (spec.input && isZodSchema(spec.input)) {
       this.validators.override(definition, compileArgumentValidator(spec.input, `tool "${name}"`));
     }
-    this.local.addTool(definition, handler);
+    this.local.addTool(definition, handler, taskDeclaration(name, spec.task));
     return this;
   }
 
@@ -252,7 +259,9 @@ export class RondoServer {
       resources: catalog.resources.length > 0 || catalog.templates.length > 0,
       subscribe: flags.some((f) => f.subscribe === true),
       listChanged: flags.some((f) => f.listChanged === true),
-      completions: this.providers.some((p) => p.complete !== undefined),
+      completions: this.providers.some(
+        (p, i) => p.complete !== undefined && flags[i]!.completions !== false,
+      ),
     };
   }
 
@@ -324,22 +333,25 @@ export class RondoServer {
     return undefined;
   }
 
-  /** Completes an argument; no completion known (or a prompt or template the caller may not see) gives an empty list. */
+  /**
+   * Completes an argument. A prompt or template that is unknown (or that the caller may not
+   * see), or an argument it does not have: -32602. No completion known gives an empty list; a
+   * list longer than 100 is cut to 100 with `hasMore: true`.
+   */
   async complete(request: CompletionRequest, principal?: Principal): Promise<CompletionResult> {
     if (!this.isReady) await this.ready();
-    if (!this.completesFor(request.ref, principal)) return { values: [] };
+    checkCompletionTarget(this.catalog, request, principal);
     for (const provider of this.providers) {
       const answer = await provider.complete?.(request);
-      if (answer) return { ...answer, values: answer.values.slice(0, 100) };
+      if (!answer) continue;
+      if (answer.values.length <= 100) return answer;
+      return {
+        values: answer.values.slice(0, 100),
+        total: answer.total ?? answer.values.length,
+        hasMore: true,
+      };
     }
     return { values: [] };
-  }
-
-  private completesFor(ref: CompletionRequest['ref'], principal: Principal | undefined): boolean {
-    const catalog = this.catalog;
-    if (ref.type === 'ref/prompt') return isVisible(catalog.prompt(ref.name)?.visible, principal);
-    const template = catalog.templates.find((t) => t.definition.uriTemplate === ref.uri);
-    return template === undefined || isVisible(template.visible, principal);
   }
 
   /** The cache policy of a cacheable result: a rule set on the server, then the providers', then the default. */
@@ -354,8 +366,14 @@ export class RondoServer {
     return this.defaultCachePolicy;
   }
 
-  /** Closes every provider. */
+  /** True when some tool may run as a task, so the Tasks extension is worth announcing. */
+  get offersTasks(): boolean {
+    return this.catalog.tools.some((entry) => entry.task.support !== 'forbidden');
+  }
+
+  /** Cancels the tasks running here, then closes the task store and every provider. */
   async close(): Promise<void> {
+    await this.tasks.close();
     await Promise.all(this.providers.map(async (p) => p.close?.()));
   }
 

@@ -41,12 +41,25 @@ export interface Exchange {
   readonly principal?: Principal;
   /** The id the transport keeps this connection's session under (an HTTP `Mcp-Session-Id`), if any. */
   readonly sessionId?: string;
+  /**
+   * Ends the response that carries this exchange's messages without ending the exchange, when the
+   * transport can resume it (an HTTP session stream, which the client resumes with
+   * `Last-Event-ID`): what is sent afterwards, the final answer included, waits for that
+   * resumption. Transports that cannot resume a stream leave it out.
+   */
+  closeStream?(): void;
 }
 
 /** The far end of a connection, for messages not tied to an inbound one. */
 export interface Peer {
   /** Sends a message on the connection's own channel (a stdio stream, a socket, an HTTP GET stream). */
   send(message: JsonRpcMessage): void;
+  /**
+   * Ends the response that carries the connection's own channel (an HTTP GET stream) without
+   * ending the channel: messages sent meanwhile wait for the client to reconnect. Transports
+   * whose channel cannot be resumed leave it out.
+   */
+  closeStream?(): void;
 }
 
 /** One connection: a stdio process, a WebSocket, an HTTP session (or one stateless HTTP request). */
@@ -57,6 +70,12 @@ export interface Connection {
   readonly stateful: boolean;
   /** Requests being handled now; 0 when the connection is idle. */
   readonly inFlight: number;
+  /**
+   * True when the peer resumes a stream that ended before its last message, and reads an event
+   * that carries no message as a point to resume from (its handshake promised it). Only then may
+   * a transport send such events (an SSE priming event) or close a stream early.
+   */
+  readonly resumesStreams?: boolean;
   /** Aborts everything in flight and forgets the connection's state. */
   close(): void;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from '@rondo/core';
-import { createLimitedServer } from '@rondo/core/internal';
+import { createLimitedServer } from '@rondo/core/node';
 
 const noop = () => undefined;
 

@@ -1,7 +1,8 @@
 import { createServer as createHttpServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { Connection, Endpoint, Exchange, Peer } from '@rondo/core';
-import { listenOn, MessageChannel } from '@rondo/core/internal';
+import { MessageChannel } from '@rondo/core/internal';
+import { listenOn } from '@rondo/core/node';
 import type { JsonRpcMessage } from '@rondo/protocol';
 
 /** An endpoint whose one connection answers each request with `{ echo: method }`, or throws. */

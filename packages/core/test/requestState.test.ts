@@ -5,51 +5,50 @@ import { ConfigurationError, RequestStateSealer, createServer } from '@rondo/cor
 const binding = { method: 'tools/call', identity: { name: 'wizard', arguments: { size: 2 } } };
 
 describe('RequestStateSealer', () => {
-  it('opens what it sealed, state and carry unchanged', () => {
+  it('opens what it sealed, state and carry unchanged', async () => {
     const sealer = new RequestStateSealer({ key: 'k-key-0123456789abcdef0123456789abcdef' });
-    const token = sealer.seal(binding, {
+    const token = await sealer.seal(binding, {
       state: { step: 2, names: ['ä', '🦜'] },
       carry: { round: 2 },
     });
-    expect(sealer.open(token, binding)).toEqual({
+    expect(await sealer.open(token, binding)).toEqual({
       state: { step: 2, names: ['ä', '🦜'] },
       carry: { round: 2 },
     });
   });
 
-  it('keeps an absent provider state absent', () => {
+  it('keeps an absent provider state absent', async () => {
     const sealer = new RequestStateSealer({ key: 'k-key-0123456789abcdef0123456789abcdef' });
-    expect(
-      sealer.open(sealer.seal(binding, { state: undefined, carry: null }), binding).state,
-    ).toBeUndefined();
+    const token = await sealer.seal(binding, { state: undefined, carry: null });
+    expect((await sealer.open(token, binding)).state).toBeUndefined();
   });
 
-  it('rejects a tampered requestState', () => {
+  it('rejects a tampered requestState', async () => {
     const sealer = new RequestStateSealer({ key: 'k-key-0123456789abcdef0123456789abcdef' });
-    const token = sealer.seal(binding, { state: 1, carry: null });
+    const token = await sealer.seal(binding, { state: 1, carry: null });
     const flipped = token.slice(0, 5) + (token[5] === 'A' ? 'B' : 'A') + token.slice(6);
     for (const bad of [flipped, `${token}-TAMPERED`, 'garbage', '', 42, null]) {
-      expect(() => sealer.open(bad, binding)).toThrow(
+      await expect(sealer.open(bad, binding)).rejects.toThrow(
         expect.objectContaining({ code: ErrorCode.InvalidParams }),
       );
     }
   });
 
-  it('rejects an expired requestState', () => {
+  it('rejects an expired requestState', async () => {
     let now = 1_000;
     const sealer = new RequestStateSealer({
       key: 'k-key-0123456789abcdef0123456789abcdef',
       ttlMs: 100,
       now: () => now,
     });
-    const token = sealer.seal(binding, { state: 1, carry: null });
+    const token = await sealer.seal(binding, { state: 1, carry: null });
     now += 101;
-    expect(() => sealer.open(token, binding)).toThrow('Invalid or expired requestState');
+    await expect(sealer.open(token, binding)).rejects.toThrow('Invalid or expired requestState');
   });
 
-  it('rejects a state replayed with other arguments, another method or another principal', () => {
+  it('rejects a state replayed with other arguments, another method or another principal', async () => {
     const sealer = new RequestStateSealer({ key: 'k-key-0123456789abcdef0123456789abcdef' });
-    const token = sealer.seal({ ...binding, principal: 'alice' }, { state: 1, carry: null });
+    const token = await sealer.seal({ ...binding, principal: 'alice' }, { state: 1, carry: null });
     const other = [
       { ...binding, principal: 'alice', identity: { name: 'wizard', arguments: { size: 3 } } },
       { ...binding, principal: 'alice', method: 'prompts/get' },
@@ -57,57 +56,54 @@ describe('RequestStateSealer', () => {
       binding,
     ];
     for (const b of other)
-      expect(() => sealer.open(token, b)).toThrow('Invalid or expired requestState');
+      await expect(sealer.open(token, b)).rejects.toThrow('Invalid or expired requestState');
   });
 
-  it('binds the identity independently of key order', () => {
+  it('binds the identity independently of key order', async () => {
     const sealer = new RequestStateSealer({ key: 'k-key-0123456789abcdef0123456789abcdef' });
-    const token = sealer.seal(
+    const token = await sealer.seal(
       { method: 'm', identity: { a: 1, b: { c: 2, d: 3 } } },
       { state: 1, carry: null },
     );
-    expect(sealer.open(token, { method: 'm', identity: { b: { d: 3, c: 2 }, a: 1 } }).state).toBe(
-      1,
-    );
+    const opened = await sealer.open(token, {
+      method: 'm',
+      identity: { b: { d: 3, c: 2 }, a: 1 },
+    });
+    expect(opened.state).toBe(1);
   });
 
-  it('refuses states sealed with another key', () => {
-    const token = new RequestStateSealer({ key: 'one-key-0123456789abcdef0123456789abcdef' }).seal(
-      binding,
-      { state: 1, carry: null },
-    );
-    expect(() =>
-      new RequestStateSealer({ key: 'two-key-0123456789abcdef0123456789abcdef' }).open(
-        token,
-        binding,
-      ),
-    ).toThrow();
+  it('refuses states sealed with another key', async () => {
+    const token = await new RequestStateSealer({
+      key: 'one-key-0123456789abcdef0123456789abcdef',
+    }).seal(binding, { state: 1, carry: null });
+    const other = new RequestStateSealer({ key: 'two-key-0123456789abcdef0123456789abcdef' });
+    await expect(other.open(token, binding)).rejects.toThrow('Invalid or expired requestState');
   });
 
-  it('invents a key quietly, and warns once at the first seal after expectSeveralProcesses', () => {
+  it('invents a key quietly, and warns once at the first seal after expectSeveralProcesses', async () => {
     const previous = process.env.RONDO_STATE_KEY;
     delete process.env.RONDO_STATE_KEY;
     const warnings: string[] = [];
     const sealer = new RequestStateSealer({ warn: (m) => warnings.push(m) });
     if (previous !== undefined) process.env.RONDO_STATE_KEY = previous;
     expect(sealer.randomKey).toBe(true);
-    sealer.seal(binding, { state: 1, carry: null });
+    await sealer.seal(binding, { state: 1, carry: null });
     expect(warnings).toEqual([]);
     sealer.expectSeveralProcesses();
-    sealer.seal(binding, { state: 1, carry: null });
-    sealer.seal(binding, { state: 2, carry: null });
+    await sealer.seal(binding, { state: 1, carry: null });
+    await sealer.seal(binding, { state: 2, carry: null });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/RONDO_STATE_KEY/);
   });
 
-  it('never warns with a configured key', () => {
+  it('never warns with a configured key', async () => {
     const warnings: string[] = [];
     const sealer = new RequestStateSealer({
       key: 'configured-key-0123456789abcdef0123456789',
       warn: (m) => warnings.push(m),
     });
     sealer.expectSeveralProcesses();
-    sealer.seal(binding, { state: 1, carry: null });
+    await sealer.seal(binding, { state: 1, carry: null });
     expect(sealer.randomKey).toBe(false);
     expect(warnings).toEqual([]);
   });

@@ -14,13 +14,24 @@ import {
   text,
   type JsonObject,
 } from '@rondo/protocol';
-import { createServer, ConfigurationError, type Provider, type ServerChange } from '@rondo/core';
+import {
+  createServer,
+  ConfigurationError,
+  type CompletionRequest,
+  type Provider,
+  type ServerChange,
+} from '@rondo/core';
 import { testContext } from './testContext.js';
 
 const quiet = {
   log: () => undefined,
   requestState: { key: 'test-key-0123456789abcdef0123456789abcde' },
 };
+
+/** Adds a prompt `greet` with the argument `who`, for completion tests. */
+function withGreeting<T extends ReturnType<typeof calculator>>(server: T): T {
+  return server.prompt('greet', { arguments: [{ name: 'who' }] }, () => messages([]));
+}
 
 function calculator() {
   return createServer({ name: 'calc', version: '1.0.0', ...quiet })
@@ -263,8 +274,8 @@ describe('RondoServer changes and providers', () => {
     expect(server.cachePolicyFor('resources/read', 'b').ttlMs).toBe(0);
   });
 
-  it('completes registered arguments and caps the list at 100', async () => {
-    const server = calculator().completion({ prompt: 'greet' }, 'who', (value) =>
+  it('completes registered arguments; a list cut to 100 says hasMore, with its total', async () => {
+    const server = withGreeting(calculator()).completion({ prompt: 'greet' }, 'who', (value) =>
       Array.from({ length: 150 }, (_, i) => `${value}${i}`),
     );
     const answer = await server.complete({
@@ -273,11 +284,55 @@ describe('RondoServer changes and providers', () => {
     });
     expect(answer.values).toHaveLength(100);
     expect(answer.values[0]).toBe('a0');
-    expect(
-      await server.complete({
-        ref: { type: 'ref/prompt', name: 'x' },
-        argument: { name: 'y', value: '' },
-      }),
-    ).toEqual({ values: [] });
+    expect(answer).toMatchObject({ total: 150, hasMore: true });
+  });
+
+  it('says hasMore when it cuts a list whose provider gave a total and hasMore: false', async () => {
+    const server = withGreeting(calculator()).completion({ prompt: 'greet' }, 'who', () => ({
+      values: Array.from({ length: 120 }, (_, i) => `v${i}`),
+      total: 500,
+      hasMore: false,
+    }));
+    const answer = await server.complete({
+      ref: { type: 'ref/prompt', name: 'greet' },
+      argument: { name: 'who', value: '' },
+    });
+    expect(answer).toMatchObject({ total: 500, hasMore: true });
+    expect(answer.values).toHaveLength(100);
+  });
+
+  it('refuses an unknown prompt, template or argument with -32602; an unregistered one is empty', async () => {
+    const server = withGreeting(calculator())
+      .resourceTemplate('test://item/{id}', { name: 'item' }, () => contents([]))
+      .completion({ prompt: 'greet' }, 'who', () => ['x']);
+    const ask = (ref: CompletionRequest['ref'], name: string) =>
+      server.complete({ ref, argument: { name, value: '' } });
+    const invalid = { code: -32602 };
+    await expect(ask({ type: 'ref/prompt', name: 'x' }, 'who')).rejects.toMatchObject({
+      ...invalid,
+      message: 'Unknown prompt: x',
+    });
+    await expect(ask({ type: 'ref/prompt', name: 'greet' }, 'nobody')).rejects.toMatchObject({
+      ...invalid,
+      message: 'Unknown argument "nobody" for prompt "greet"',
+    });
+    await expect(
+      ask({ type: 'ref/resource', uri: 'test://nope/{id}' }, 'id'),
+    ).rejects.toMatchObject({ ...invalid, message: 'Unknown resource template: test://nope/{id}' });
+    await expect(ask({ type: 'ref/resource', uri: 'test://item/{id}' }, 'x')).rejects.toMatchObject(
+      { ...invalid, message: 'Unknown argument "x" for resource template "test://item/{id}"' },
+    );
+    expect(await ask({ type: 'ref/resource', uri: 'test://item/{id}' }, 'id')).toEqual({
+      values: [],
+    });
+  });
+
+  it('advertises completions only when a completion is registered', async () => {
+    const bare = withGreeting(calculator());
+    await bare.ready();
+    expect(bare.capabilities().completions).toBe(false);
+    const completing = withGreeting(calculator()).completion({ prompt: 'greet' }, 'who', () => []);
+    await completing.ready();
+    expect(completing.capabilities().completions).toBe(true);
   });
 });

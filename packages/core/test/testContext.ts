@@ -17,6 +17,8 @@ export function testContext(overrides: Partial<HandlerContext> = {}): HandlerCon
     elicit: refuse,
     sample: refuse,
     listRoots: refuse,
+    closeStream: () => undefined,
+    closeSessionStream: () => undefined,
     ...overrides,
   };
 }

@@ -18,13 +18,15 @@
 :- use_module(rondo_load).
 :- use_module(rondo_client, [begin_call/1, end_call/0, replay/1]).
 
-% mcp_log/2,3, mcp_sample/2, mcp_roots/1, mcp_notify/1 and mcp_broadcast/1 for every user module.
+% mcp_log/2,3, mcp_sample/2, mcp_roots/1, mcp_notify/1, mcp_broadcast/1 and mcp_close_stream/0
+% for every user module.
 :- user:use_module(rondo_client, [mcp_log/2, mcp_log/3, mcp_sample/2, mcp_roots/1, mcp_notify/1,
-                                  mcp_broadcast/1]).
+                                  mcp_broadcast/1, mcp_close_stream/0]).
 
 %!  main is det.
 main :-
     open_channel,
+    on_signal(int, _, rondo_bridge:interrupt),
     (   receive(Init), curly_get(Init, op, init)
     ->  init(Init)
     ;   halt(2)
@@ -42,6 +44,13 @@ init(Init) :-
         curly_pairs(J, [type-load_error, file-File, line-Line, message-Message]),
         send(J), halt(1)
     ).
+
+% Node sends SIGINT when the caller of the call in progress gave up (a cancelled request or
+% task): the goal is interrupted with rondo_cancelled, which fails the call and keeps the worker.
+% Between calls the signal is ignored. A goal that swallows the exception runs on, and its worker
+% is replaced after the grace period.
+interrupt(_) :-
+    (   nb_current(rondo_call, Id), Id \== none -> throw(rondo_cancelled) ; true ).
 
 serve :-
     (   catch(receive(Msg), E, (print_message(error, E), fail))
@@ -80,12 +89,16 @@ reply(Id, Value) :-
     curly_pairs(J, [type-result, id-Id, value-Value]),
     catch(send(J), E, failure(Id, E)).
 
+failure(Id, rondo_failed(mcp_error(Code), Text)) :- !,
+    curly_pairs(J, [type-failure, id-Id, kind-mcp_error, code-Code, message-Text]),
+    send(J).
 failure(Id, E) :-
     failure_text(E, Kind, Text),
     curly_pairs(J, [type-failure, id-Id, kind-Kind, message-Text]),
     send(J).
 
 failure_text(rondo_failed(Kind, Message), Kind, Message) :- !.
+failure_text(rondo_cancelled, cancelled, "the call was cancelled") :- !.
 failure_text(rondo_invalid_result(What, T), invalid_result, Text) :- !,
     format(string(Text), 'invalid ~w: ~q', [What, T]).
 failure_text(error(type_error(json, T), _), invalid_result, Text) :- !,

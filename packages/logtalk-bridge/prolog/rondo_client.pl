@@ -9,6 +9,9 @@
                                            SystemPrompt, IncludeContext[, MaxTokens]); Result:
                                            {role-R, content-C, model-M, stopReason-S}.
         mcp_roots(-Roots)                  a list of {uri-U[, name-N]}.
+        mcp_close_stream                   closes the response stream of the running call while
+                                           it goes on (SSE polling: the client resumes it and
+                                           gets the result there); nothing where it cannot.
         mcp_notify(+Event)                 tools_list_changed, prompts_list_changed,
                                            resources_list_changed or resource_updated(URI).
         mcp_broadcast(:Goal)               runs Goal once here and, when called during a call,
@@ -21,7 +24,7 @@
 */
 :- module(rondo_client, [
     mcp_log/2, mcp_log/3, mcp_sample/2, mcp_roots/1, mcp_notify/1, mcp_broadcast/1,
-    begin_call/1, end_call/0, replay/1
+    mcp_close_stream/0, begin_call/1, end_call/0, replay/1
 ]).
 
 :- use_module(rondo_channel, [send/1, receive/1]).
@@ -80,6 +83,15 @@ client_request(What, Members, Answer) :-
         ;   Answer = V
         )
     ;   throw(error(mcp_request_failed(What, 'no answer'), _))
+    ).
+
+%!  mcp_close_stream is det.
+%   Outside a call there is no stream to close: nothing is sent.
+mcp_close_stream :-
+    (   current_call(Id)
+    ->  curly_pairs(J, [type-close_stream, id-Id]),
+        send(J)
+    ;   true
     ).
 
 %!  mcp_notify(+Event) is det.

@@ -22,7 +22,7 @@ describe(J) :-
     list_hook(resources(Resources), Resources), maplist(resource_json, Resources, RJ),
     list_hook(resource_templates(Templates), Templates), maplist(template_json, Templates, MJ),
     cache_policies(Resources, CJ),
-    ( hook_defined(completion(_, _, _, _)) -> Completion = @(true) ; Completion = @(false) ),
+    ( hook_answers(completion(_, _, _, _)) -> Completion = @(true) ; Completion = @(false) ),
     format(atom(NameText), '~w', [Name]),
     obj([name-NameText, flavour-Flavour, capabilities-Caps, tools-TJ, prompts-PJ,
          resources-RJ, templates-MJ, cache-CJ, completion-Completion], J).
@@ -37,27 +37,66 @@ tool_json(tool(Name, F, A), J) :- !,
     ( memberchk(title(Title), Info) -> true ; Title = F ),
     ( memberchk(comment(C), Info) -> Extra0 = [description-C] ; Extra0 = [] ),
     ( hook(input_schema(Name, In)) -> true ; inferred_schema(Head, input, In) ),
-    (   hook(output_schema(Name, Out)) -> Extra = [outputSchema-Out|Extra0]
-    ;   auto_dispatched(Name) -> inferred_schema(Head, output, Out), Extra = [outputSchema-Out|Extra0]
-    ;   Extra = Extra0
+    (   hook(output_schema(Name, Out)) -> Extra1 = [outputSchema-Out|Extra0]
+    ;   auto_dispatched(Name) -> inferred_schema(Head, output, Out), Extra1 = [outputSchema-Out|Extra0]
+    ;   Extra1 = Extra0
     ),
-    obj([name-Name, title-Title, inputSchema-In|Extra], J).
+    task_members(Name, Tasks), append(Tasks, Extra1, Extra),
+    with_icons(tool_icons(Name), [name-Name, title-Title, inputSchema-In|Extra], Pairs),
+    obj(Pairs, J).
 tool_json(Other, _) :- throw(rondo_invalid_result(tool_descriptor, Other)).
+
+%   task_support(Name, Support): whether the tool runs as a task for a client that can have one.
+%   Support is forbidden (also when undeclared), optional or required; optional(after_input) and
+%   required(after_input) run the first round in the request, so asking for input there is an
+%   ordinary input_required answer, and start the task with the retry that brings the answers.
+task_members(Name, Members) :-
+    (   hook(task_support(Name, Support)) -> task_support_members(Support, Members)
+    ;   Members = []
+    ).
+
+task_support_members(S, [taskSupport-S]) :- atom(S), memberchk(S, [forbidden, optional, required]), !.
+task_support_members(S, [taskSupport-T, startsAfterInput-(@true)]) :-
+    compound(S), S =.. [T, after_input], memberchk(T, [optional, required]), !.
+task_support_members(S, _) :- throw(rondo_invalid_result(task_support, S)).
 
 %!  auto_dispatched(+Name) is semidet.
 %   True when no handler can answer this tool, so its results are always the structured
 %   output arguments: only then is an inferred outputSchema a promise the results keep.
 auto_dispatched(Name) :-
-    \+ handler_may_answer(Name, tool_call(Name, _, _)),
-    \+ handler_may_answer(Name, tool_call(Name, _, _, _)),
-    \+ handler_may_answer(Name, tool_call_round(Name, _, _, _)).
+    \+ hook_answers(tool_call(Name, _, _)),
+    \+ hook_answers(tool_call(Name, _, _, _)),
+    \+ hook_answers(tool_call_round(Name, _, _, _)).
 
-handler_may_answer(_, Goal) :-
+
+%!  hook_answers(+Goal) is semidet.
+%   True when the provider has clauses that may answer Goal (for an object: its own, see below).
+hook_answers(Goal) :-
     hook_defined(Goal),
     provider(Flavour, Module),
-    (   Flavour == logtalk -> true          % object clauses cannot be inspected
+    (   Flavour == logtalk -> object_may_answer(Module, Goal)
     ;   clause(Module:Goal, _) -> true
     ).
+
+% The mcp_* protocols declare every hook, so an object "has" tool_call/3 whether or not it
+% defines it: only its compiled clauses (found through its definition table) tell whether one
+% may answer this tool. Inherited definitions, and runtimes whose tables do not look like this,
+% count as answering, which only costs the inferred outputSchema.
+object_may_answer(Object, Goal) :-
+    (   object_definitions(Object, Def)
+    ->  (   call(user:Def, Goal, _, Compiled)
+        ->  catch(clause(user:Compiled, _), _, true), !
+        ;   Query =.. ['::', Object, predicate_property(Goal, defined_in(_))],
+            catch(user:Query, _, fail), !
+        )
+    ;   true
+    ).
+
+object_definitions(Object, Def) :-
+    current_predicate(user:'$lgt_current_object_'/Arity), Arity >= 4,
+    functor(Entry, '$lgt_current_object_', Arity),
+    arg(1, Entry, Object), arg(4, Entry, Def),
+    catch(user:Entry, _, fail), !.
 
 %!  arg_specs(+Head, -Specs) is det.
 %   One spec(Name, Direction, Type, Description) per argument; Direction is input, output or
@@ -128,7 +167,8 @@ prompt_json(prompt(N, D, Args), J) :- !, prompt_json(prompt(N, none, D, Args), J
 prompt_json(prompt(N, T, D, Args), J) :- !,
     maplist(argument_json, Args, AJ),
     optional_members([title-T, description-D], Extra),
-    obj([name-N, arguments-AJ|Extra], J).
+    with_icons(prompt_icons(N), [name-N, arguments-AJ|Extra], Pairs),
+    obj(Pairs, J).
 prompt_json(Other, _) :- throw(rondo_invalid_result(prompt_descriptor, Other)).
 
 argument_json(argument(N, D, R), J) :- !,
@@ -140,15 +180,27 @@ argument_json(Other, _) :- throw(rondo_invalid_result(prompt_argument, Other)).
 resource_json(resource(U, N, D, M), J) :- !, resource_json(resource(U, N, none, D, M), J).
 resource_json(resource(U, N, T, D, M), J) :- !,
     optional_members([title-T, description-D, mimeType-M], Extra),
-    obj([uri-U, name-N|Extra], J).
+    with_icons(resource_icons(U), [uri-U, name-N|Extra], Pairs),
+    obj(Pairs, J).
 resource_json(Other, _) :- throw(rondo_invalid_result(resource_descriptor, Other)).
 
 template_json(resource_template(U, N, D, M), J) :- !,
     template_json(resource_template(U, N, none, D, M), J).
 template_json(resource_template(U, N, T, D, M), J) :- !,
     optional_members([title-T, description-D, mimeType-M], Extra),
-    obj([uriTemplate-U, name-N|Extra], J).
+    with_icons(resource_icons(U), [uriTemplate-U, name-N|Extra], Pairs),
+    obj(Pairs, J).
 template_json(Other, _) :- throw(rondo_invalid_result(resource_template_descriptor, Other)).
+
+% Logtalk's 2025-11-25 icons: tool_icons/2 and prompt_icons/2 by name, resource_icons/2 by URI
+% or URI template, each a non-empty list of icon objects ({src-S, mimeType-M, sizes-[...]}).
+with_icons(Partial, Pairs, WithIcons) :-
+    Partial =.. [Pred, Key],
+    Goal =.. [Pred, Key, Icons],
+    (   hook_defined(Goal), catch(hook(Goal), _, fail), Icons = [_|_]
+    ->  append(Pairs, [icons-Icons], WithIcons)
+    ;   WithIcons = Pairs
+    ).
 
 optional_members([], []).
 optional_members([K-V|T], Out) :-
@@ -158,7 +210,7 @@ optional_members([K-V|T], Out) :-
 % cache_policy/4 is asked once here: Node's cache lookups must be synchronous. A rule that
 % holds for any request is found by asking with a fresh variable that stays unbound.
 cache_policies(Resources, Policies) :-
-    Ops = [discover, tools_list, prompts_list, resources_list, resource_templates_list],
+    Ops = [discover, tools_list, prompts_list, resources_list, resources_templates_list],
     findall(P, (member(Op, Ops), policy(Op, {}, P)), P1),
     findall(P, (member(R, Resources), arg(1, R, Uri), policy(resources_read, Uri, P)), P2),
     findall(P, (policy(resources_read, Any, P), var(Any)), P3),

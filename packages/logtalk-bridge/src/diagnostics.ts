@@ -22,7 +22,7 @@ export interface PrologCallMessage {
   readonly target: string | undefined;
   /** The id of the worker that runs the call. */
   readonly workerId: number;
-  /** The provider's name (`prolog:<module or object>` by default). */
+  /** The provider's name (`prolog:<module>` or `logtalk:<object>` by default). */
   readonly provider: string;
   /** Set by the channel when the call resolved. */
   result?: unknown;

@@ -1,8 +1,12 @@
-import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PrologConfigurationError } from './errors.js';
+import {
+  findLogtalkHome,
+  logtalkUserDirectory,
+  privateLogtalkUser,
+  realLogtalkUser,
+} from './logtalkHome.js';
 
 /** The directory of the Prolog shim shipped with this package. */
 export const PROLOG_DIR = fileURLToPath(new URL('../prolog/', import.meta.url));
@@ -16,58 +20,74 @@ export interface LaunchPlan {
   files: string[];
   command: string;
   args: string[];
-  env: NodeJS.ProcessEnv;
+  /** The Logtalk distribution, for the Logtalk flavour. */
+  logtalkHome?: string;
+  /**
+   * The environment of one worker (creating what it needs first): the caller's, with a fixed
+   * UTF-8 locale, and for Logtalk the distribution and a private `LOGTALKUSER`.
+   */
+  environment(workerKey: string): NodeJS.ProcessEnv;
+  /** Where the worker compiles the user's Logtalk files; null for plain Prolog. */
+  scratch(workerKey: string): string | null;
 }
 
 const LOGTALK_EXTENSIONS = new Set(['.lgt', '.logtalk']);
 
 /**
+ * The locale every worker runs in, whatever the client passed: Prolog reads source files in the
+ * locale's encoding and converts case with its tables, so a client that starts servers without
+ * `LANG` would otherwise get a provider that reads `grüß` as bytes and upper-cases it differently.
+ */
+export const WORKER_LOCALE = process.platform === 'darwin' ? 'en_US.UTF-8' : 'C.UTF-8';
+
+/**
  * Chooses the flavour and builds the `swipl` command line: Logtalk when a `.lgt` file is given
- * (which needs `LOGTALKHOME`), plain SWI-Prolog modules otherwise.
+ * (found through {@link findLogtalkHome}), plain SWI-Prolog modules otherwise.
  */
 export function planLaunch(
   files: readonly string[],
   swipl: string,
-  logtalkHome: string | undefined,
+  logtalkHomeOption: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
 ): LaunchPlan {
   if (files.length === 0)
     throw new PrologConfigurationError('createPrologProvider needs at least one file');
   const absolute = files.map((file) => resolve(file));
-  const wantsLogtalk = absolute.some((file) => LOGTALK_EXTENSIONS.has(extname(file)));
   const bridge = join(PROLOG_DIR, 'rondo_bridge.pl');
   const common = ['-q', '-f', 'none', '-g', 'rondo_bridge:main', '-t', 'halt(3)'];
-  if (!wantsLogtalk) {
+  const base = { ...env, LANG: WORKER_LOCALE, LC_ALL: WORKER_LOCALE };
+  const logtalkFile = absolute.find((file) => LOGTALK_EXTENSIONS.has(extname(file)));
+  if (!logtalkFile) {
     return {
       flavour: 'plain',
       files: absolute,
       command: swipl,
       args: [...common, bridge],
-      env: process.env,
+      environment: () => base,
+      scratch: () => null,
     };
   }
-  if (!logtalkHome) {
-    throw new PrologConfigurationError(
-      `${absolute.find((f) => LOGTALK_EXTENSIONS.has(extname(f)))} is a Logtalk file, but LOGTALKHOME is not set`,
-    );
-  }
-  const integration = join(logtalkHome, 'integration', 'logtalk_swi.pl');
-  if (!existsSync(integration))
-    throw new PrologConfigurationError(`LOGTALKHOME has no ${integration}`);
-  const env = {
-    ...process.env,
-    LOGTALKHOME: logtalkHome,
-    LOGTALKUSER: process.env.LOGTALKUSER ?? logtalkHome,
-  };
+  const home = findLogtalkHome(logtalkFile, logtalkHomeOption, env);
+  const realUser = realLogtalkUser(env);
   return {
     flavour: 'logtalk',
     files: absolute,
     command: swipl,
-    args: ['-q', '-f', 'none', '-s', integration, ...common.slice(3), bridge],
-    env,
+    logtalkHome: home,
+    args: [
+      '-q',
+      '-f',
+      'none',
+      '-s',
+      join(home, 'integration', 'logtalk_swi.pl'),
+      ...common.slice(3),
+      bridge,
+    ],
+    environment: (key) => ({
+      ...base,
+      LOGTALKHOME: home,
+      LOGTALKUSER: privateLogtalkUser(key, realUser),
+    }),
+    scratch: (key) => `${logtalkUserDirectory(key)}scratch/`,
   };
-}
-
-/** A private scratch directory per worker: Logtalk compiles into it, and workers must not race. */
-export function scratchDirectory(workerKey: string): string {
-  return `${join(tmpdir(), `rondo-logtalk-${process.pid}-${workerKey}`)}/`;
 }

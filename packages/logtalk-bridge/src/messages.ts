@@ -1,6 +1,13 @@
-import { LoggingLevelSchema, vocabularySchemas, type Json, type JsonObject } from '@rondo/protocol';
+import {
+  IconSchema,
+  LoggingLevelSchema,
+  vocabularySchemas,
+  type Json,
+  type JsonObject,
+} from '@rondo/protocol';
 import { nestsDeeperThan } from '@rondo/core/internal';
 import { z } from 'zod';
+import { uriTemplateProblem } from './uriTemplateCheck.js';
 
 /** Messages a worker writes on the protocol channel; every one is checked (Prolog is untrusted). */
 
@@ -23,7 +30,14 @@ const workerMessage = z.discriminatedUnion('type', [
     message: z.string(),
   }),
   z.object({ type: z.literal('result'), id, value: json }),
-  z.object({ type: z.literal('failure'), id, kind: z.string(), message: z.string() }),
+  z.object({
+    type: z.literal('failure'),
+    id,
+    kind: z.string(),
+    message: z.string(),
+    /** With kind `mcp_error`: the JSON-RPC error code the goal threw (`mcp_error(Code, Message)`). */
+    code: z.number().int().min(-32768).max(32767).optional(),
+  }),
   z.object({
     type: z.literal('progress'),
     id,
@@ -34,6 +48,8 @@ const workerMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('elicit'), id, message: z.string(), schema: anyObject }),
   z.object({ type: z.literal('sampling'), id, request: anyObject }),
   z.object({ type: z.literal('roots'), id }),
+  // mcp_close_stream/0: the call's response stream may close while it runs (SSE polling).
+  z.object({ type: z.literal('close_stream'), id }),
   z.object({
     type: z.literal('log'),
     id: id.optional(),
@@ -81,6 +97,8 @@ export function parseWorkerMessage(line: string, maxDepth: number): ParsedLine {
 
 const text = z.string();
 const optionalText = text.optional();
+/** `tool_icons/2`, `prompt_icons/2`, `resource_icons/2` (Logtalk's 2025-11-25 icons). */
+const icons = z.array(IconSchema).optional();
 
 const description = z.object({
   name: text,
@@ -93,6 +111,9 @@ const description = z.object({
       description: optionalText,
       inputSchema: jsonObject,
       outputSchema: jsonObject.optional(),
+      icons,
+      taskSupport: z.enum(['forbidden', 'optional', 'required']).optional(),
+      startsAfterInput: z.boolean().optional(),
     }),
   ),
   prompts: z.array(
@@ -103,6 +124,7 @@ const description = z.object({
       arguments: z.array(
         z.object({ name: text, description: optionalText, required: z.boolean() }),
       ),
+      icons,
     }),
   ),
   resources: z.array(
@@ -112,6 +134,7 @@ const description = z.object({
       title: optionalText,
       description: optionalText,
       mimeType: optionalText,
+      icons,
     }),
   ),
   templates: z.array(
@@ -121,6 +144,7 @@ const description = z.object({
       title: optionalText,
       description: optionalText,
       mimeType: optionalText,
+      icons,
     }),
   ),
   cache: z.array(
@@ -140,7 +164,13 @@ export type ProviderDescription = z.infer<typeof description>;
 /** Checks a description; returns an error message when it does not fit. */
 export function parseDescription(value: Json): ProviderDescription | string {
   const parsed = description.safeParse(value);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    for (const { uriTemplate } of parsed.data.templates) {
+      const problem = uriTemplateProblem(uriTemplate);
+      if (problem) return `resource template "${uriTemplate}" is not a URI template: ${problem}`;
+    }
+    return parsed.data;
+  }
   const issue = parsed.error.issues[0];
   return `invalid provider description at ${issue?.path.join('.') ?? '?'}: ${issue?.message ?? ''}`;
 }

@@ -15,13 +15,15 @@ import type {
   ResourceDefinition,
   ResourceOutcome,
   ResourceTemplateDefinition,
+  TaskDeclaration,
   ToolDefinition,
   ToolOutcome,
 } from '@rondo/core';
 import { z } from 'zod';
 import { reportedCall } from './diagnostics.js';
-import { PrologProtocolError } from './errors.js';
-import { planLaunch, scratchDirectory, type Flavour } from './launch.js';
+import { PrologLoadError } from './errors.js';
+import { planLaunch, type Flavour } from './launch.js';
+import { logtalkUserDirectory } from './logtalkHome.js';
 import { completionAnswer, parseDescription, type ProviderDescription } from './messages.js';
 import { WorkerPool } from './pool.js';
 import type { CallHandlers, PrologLogEntry, WorkerChange, WorkerLaunch } from './workerContract.js';
@@ -32,7 +34,7 @@ export interface PrologProviderOptions {
   files: string[];
   /** The provider module or object; by default the one found in the files. */
   object?: string;
-  /** The provider's name in logs and errors; by default `prolog:<module or object>`. */
+  /** The provider's name in logs and errors; by default `prolog:<module>`, or `logtalk:<object>` for a Logtalk object. */
   name?: string;
   /** Number of worker processes; default `os.availableParallelism()`. */
   workers?: number;
@@ -40,7 +42,10 @@ export interface PrologProviderOptions {
   timeoutMs?: number;
   /** The `swipl` executable; default `swipl`. */
   swipl?: string;
-  /** A Logtalk 3 installation; default `process.env.LOGTALKHOME`. Needed for `.lgt` files. */
+  /**
+   * A Logtalk 3 installation, needed for `.lgt` files; default `process.env.LOGTALKHOME`, else
+   * the first of `WELL_KNOWN_LOGTALK_HOMES` that holds one.
+   */
   logtalkHome?: string;
   /** Receives worker stderr/stdout lines and bridge events; default: written to `process.stderr`. */
   onLog?: (entry: PrologLogEntry) => void;
@@ -98,7 +103,7 @@ const CACHE_OPERATIONS: Record<CacheableMethod, string> = {
   'tools/list': 'tools_list',
   'prompts/list': 'prompts_list',
   'resources/list': 'resources_list',
-  'resources/templates/list': 'resource_templates_list',
+  'resources/templates/list': 'resources_templates_list',
   'resources/read': 'resources_read',
 };
 
@@ -110,21 +115,17 @@ const CACHE_OPERATIONS: Record<CacheableMethod, string> = {
 export async function createPrologProvider(
   options: PrologProviderOptions,
 ): Promise<PrologProvider> {
-  const plan = planLaunch(
-    options.files,
-    options.swipl ?? 'swipl',
-    options.logtalkHome ?? process.env.LOGTALKHOME,
-  );
+  const plan = planLaunch(options.files, options.swipl ?? 'swipl', options.logtalkHome);
   const timeoutMs = options.timeoutMs ?? 30_000;
   const launch: WorkerLaunch = {
     command: plan.command,
     args: plan.args,
-    env: plan.env,
+    environment: (workerId) => plan.environment(String(workerId)),
     init: (workerId) => ({
       flavour: plan.flavour,
       files: plan.files,
       object: options.object ?? null,
-      scratch: plan.flavour === 'logtalk' ? scratchDirectory(String(workerId)) : null,
+      scratch: plan.scratch(String(workerId)),
     }),
     maxLineBytes: options.maxMessageBytes ?? 16 * 1024 * 1024,
     maxMessageDepth: options.maxMessageDepth ?? 1000,
@@ -134,7 +135,7 @@ export async function createPrologProvider(
     log: options.onLog ?? logToStderr,
     cleanup: (workerId) => {
       if (plan.flavour === 'logtalk')
-        rmSync(scratchDirectory(String(workerId)), { recursive: true, force: true });
+        rmSync(logtalkUserDirectory(String(workerId)), { recursive: true, force: true });
     },
     changed: (change, workerId) => changes.announce(change, workerId),
   };
@@ -153,7 +154,8 @@ export async function createPrologProvider(
     const described = parseDescription(
       await pool.run(timeoutMs, (w) => w.call('describe', {}, {}, timeoutMs)),
     );
-    if (typeof described === 'string') throw new PrologProtocolError(0, described);
+    if (typeof described === 'string')
+      throw new PrologLoadError(plan.files[0]!, undefined, described);
     return buildProvider(described, pool, timeoutMs, changes, options.name);
   } catch (error) {
     await pool.close();
@@ -170,7 +172,8 @@ function buildProvider(
 ): PrologProvider {
   let lists = listsOf(first);
   changes.onDescription = (d) => (lists = listsOf(d));
-  const providerName = name ?? `prolog:${first.name}`;
+  const providerName =
+    name ?? `${first.flavour === 'logtalk' ? 'logtalk' : 'prolog'}:${first.name}`;
   const call = workerCaller(pool, timeoutMs, providerName);
   const provider: PrologProvider = {
     name: providerName,
@@ -181,6 +184,7 @@ function buildProvider(
       subscribe: lists.description.capabilities.includes('subscribe'),
     }),
     tools: () => lists.tools,
+    taskSupport: (tool) => lists.tasks.get(tool),
     prompts: () => lists.prompts,
     resources: () => lists.resources,
     resourceTemplates: () => lists.templates,
@@ -239,6 +243,8 @@ interface Lists {
   resources: ResourceDefinition[];
   templates: ResourceTemplateDefinition[];
   known: Set<string>;
+  /** `task_support/2` by tool name: not part of a descriptor, since the modern wire has no field for it. */
+  tasks: Map<string, TaskDeclaration>;
 }
 
 function listsOf(d: ProviderDescription): Lists {
@@ -250,7 +256,19 @@ function listsOf(d: ProviderDescription): Lists {
     resources,
     templates: d.templates.map((t) => withoutUndefined<ResourceTemplateDefinition>(t)),
     known: new Set(resources.map((r) => r.uri)),
+    tasks: new Map(d.tools.flatMap((tool) => taskDeclarationOf(tool))),
   };
+}
+
+function taskDeclarationOf(
+  tool: ProviderDescription['tools'][number],
+): [string, TaskDeclaration][] {
+  if (tool.taskSupport === undefined) return [];
+  const declaration: TaskDeclaration =
+    tool.startsAfterInput === true
+      ? { support: tool.taskSupport, startsAfterInput: true }
+      : { support: tool.taskSupport };
+  return [[tool.name, declaration]];
 }
 
 /**
@@ -329,6 +347,7 @@ function handlersOf(ctx: HandlerContext): CallHandlers {
   return {
     progress: (value, total, message) => ctx.progress(value, total, message),
     log: (level, data, logger) => ctx.log(level, data, logger),
+    closeStream: () => ctx.closeStream(),
     elicit: (message, schema) => ctx.elicit(message, schema),
     sample: async (body) => {
       const parsed = vocabularySchemas.inputRequest.safeParse({
@@ -360,7 +379,8 @@ function cachePolicyOf(
 }
 
 function toolDefinition(tool: ProviderDescription['tools'][number]): ToolDefinition {
-  return withoutUndefined<ToolDefinition>(tool);
+  const { taskSupport: _support, startsAfterInput: _after, ...definition } = tool;
+  return withoutUndefined<ToolDefinition>(definition);
 }
 
 function promptDefinition(prompt: ProviderDescription['prompts'][number]): PromptDefinition {

@@ -12,7 +12,8 @@ export interface PrologLogEntry {
 export interface WorkerLaunch {
   command: string;
   args: string[];
-  env: NodeJS.ProcessEnv;
+  /** The environment of one worker, made ready for it (called once, before it starts). */
+  environment(workerId: number): NodeJS.ProcessEnv;
   /** The `init` message of a worker: flavour, files, object, scratch directory. */
   init(workerId: number): JsonObject;
   maxLineBytes: number;
@@ -61,6 +62,8 @@ export interface CallHandlers {
   sample?(request: JsonObject): Promise<Json>;
   /** Asks the client for its roots; answers a vocabulary `roots_result`. */
   roots?(): Promise<Json>;
+  /** Closes the call's response stream while it runs (`mcp_close_stream/0`). */
+  closeStream?(): void;
 }
 
 /** The requests a worker may make of the client during a call; it waits for each answer. */

@@ -4,10 +4,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '@rondo/protocol';
 import { createPrologProvider } from '../src/index.js';
+import { logtalkHomeForTests } from '../../../test/support/logtalkHome.js';
 import { logSink, makeContext, nextRound } from './helpers.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const home = process.env.LOGTALKHOME;
+logtalkHomeForTests();
 const scratch = `${root}test/.readme/`;
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -43,39 +44,30 @@ describe('README', () => {
   });
 });
 
-const flavours = [
-  ['birds.pl', true],
-  ['birds.lgt', Boolean(home)],
-] as const;
-if (!home) console.warn('logtalk-bridge: examples/birds.lgt test skipped: LOGTALKHOME is not set');
-
-describe.each(flavours)('example %s', (file, enabled) => {
-  it.skipIf(!enabled)(
-    'identifies a bird with tool_call/4 elicitation on the legacy wire',
-    async () => {
-      const provider = await createPrologProvider({
-        files: [`${root}examples/${file}`],
-        workers: 1,
-        onLog: logSink().onLog,
+describe.each(['birds.pl', 'birds.lgt'])('example %s', (file) => {
+  it('identifies a bird with tool_call/4 elicitation on the legacy wire', async () => {
+    const provider = await createPrologProvider({
+      files: [`${root}examples/${file}`],
+      workers: 1,
+      onLog: logSink().onLog,
+    });
+    try {
+      const ctx = makeContext({
+        era: 'legacy',
+        revision: '2025-11-25',
+        clientCapabilities: { elicitation: {} },
       });
-      try {
-        const ctx = makeContext({
-          era: 'legacy',
-          revision: '2025-11-25',
-          clientCapabilities: { elicitation: {} },
-        });
-        ctx.elicit = async (message: string) => ({
-          kind: 'accept',
-          content: { answer: answers[message] ?? 'no' },
-        });
-        expect(await provider.callTool!('identify_bird', {}, ctx)).toEqual(swan);
-      } finally {
-        await provider.close();
-      }
-    },
-  );
+      ctx.elicit = async (message: string) => ({
+        kind: 'accept',
+        content: { answer: answers[message] ?? 'no' },
+      });
+      expect(await provider.callTool!('identify_bird', {}, ctx)).toEqual(swan);
+    } finally {
+      await provider.close();
+    }
+  });
 
-  it.skipIf(!enabled)('identifies a bird with round hooks on the modern wire', async () => {
+  it('identifies a bird with round hooks on the modern wire', async () => {
     const provider = await createPrologProvider({
       files: [`${root}examples/${file}`],
       workers: 1,

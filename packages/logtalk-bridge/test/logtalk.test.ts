@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InputRequiredValue } from '@rondo/protocol';
 import { createPrologProvider, PrologLoadError, type PrologProvider } from '../src/index.js';
+import { logtalkHomeForTests } from '../../../test/support/logtalkHome.js';
 import { fixture, logSink, makeContext, nextRound } from './helpers.js';
 
-const home = process.env.LOGTALKHOME;
-if (!home)
-  console.warn(
-    'logtalk-bridge: Logtalk-flavour tests skipped: LOGTALKHOME is not set (point it at a Logtalk 3 distribution to run them)',
-  );
+logtalkHomeForTests();
 
-describe.skipIf(!home)('Logtalk flavour (objects through logtalk_load/1 and ::)', () => {
+describe('Logtalk flavour (objects through logtalk_load/1 and ::)', () => {
   let provider: PrologProvider;
   beforeAll(async () => {
     provider = await createPrologProvider({
@@ -22,13 +19,29 @@ describe.skipIf(!home)('Logtalk flavour (objects through logtalk_load/1 and ::)'
 
   it('loads an object implementing the mcp_* protocols where the mcp_server library is absent', () => {
     expect(provider.flavour).toBe('logtalk');
-    expect(provider.name).toBe('prolog:lgt_tools');
+    expect(provider.name).toBe('logtalk:lgt_tools');
     expect(provider.tools!()).toContainEqual({
       name: 'greet',
       title: 'Greeter',
       description: 'Greets.',
       inputSchema: { type: 'object', properties: { Name: { type: 'string' } }, required: ['Name'] },
+      outputSchema: {
+        type: 'object',
+        properties: { Greeting: { type: 'string' } },
+        required: ['Greeting'],
+      },
     });
+  });
+
+  it('infers no outputSchema for a tool its tool_call/4 or round hook answers', async () => {
+    const byName = new Map((await provider.tools!()).map((t) => [t.name, t]));
+    expect(byName.get('add')?.outputSchema).toEqual({
+      type: 'object',
+      properties: { Sum: { type: 'integer' } },
+      required: ['Sum'],
+    });
+    expect(byName.get('ask')).not.toHaveProperty('outputSchema');
+    expect(byName.get('steps')).not.toHaveProperty('outputSchema');
   });
 
   it('auto-dispatches a public predicate by its argnames', async () => {
@@ -82,5 +95,36 @@ describe.skipIf(!home)('Logtalk flavour (objects through logtalk_load/1 and ::)'
     expect(failure).toBeInstanceOf(PrologLoadError);
     expect((failure as PrologLoadError).file).toBe(fixture('broken.lgt'));
     expect((failure as PrologLoadError).line).toBe(4);
+  });
+});
+
+describe('the mcp_server library names and checks, on Logtalk objects', () => {
+  it('reads the template-list cache policy under the library name resources_templates_list', async () => {
+    const provider = await createPrologProvider({
+      files: [fixture('catalog.lgt')],
+      workers: 1,
+      onLog: logSink().onLog,
+    });
+    try {
+      expect(provider.cachePolicy!('resources/templates/list', undefined)).toEqual({
+        ttlMs: 60000,
+        cacheScope: 'public',
+      });
+      expect(provider.cachePolicy!('resources/list', undefined)).toBeUndefined();
+    } finally {
+      await provider.close();
+    }
+  });
+
+  it('refuses to serve a malformed resource template', async () => {
+    const failure = await createPrologProvider({
+      files: [fixture('badTemplate.lgt')],
+      workers: 1,
+      onLog: logSink().onLog,
+    }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(PrologLoadError);
+    expect((failure as PrologLoadError).detail).toBe(
+      'resource template "logtalk://x/{path" is not a URI template: "{" at 13 is never closed',
+    );
   });
 });

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpRequest, HttpResponse } from './edge.js';
 import { headerValue, replyEmpty } from './reply.js';
 
 /**
@@ -6,7 +6,7 @@ import { headerValue, replyEmpty } from './reply.js';
  * exposes the headers a client must read (the session id, the auth challenge). Answers a preflight
  * (OPTIONS) itself and returns true then.
  */
-export function applyCors(req: IncomingMessage, res: ServerResponse): boolean {
+export function applyCors(req: HttpRequest, res: HttpResponse): boolean {
   const origin = headerValue(req.headers, 'origin');
   if (origin === undefined) return false;
   res.setHeader('access-control-allow-origin', origin);

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Endpoint } from '@rondo/core';
-import { createMcpService } from './handler.js';
+import { nodeBody } from './handler.js';
+import { createMcpService } from './service.js';
 import type { HttpTransportOptions } from './options.js';
 
 /**
@@ -40,7 +41,7 @@ const requireExpress = (): { Router(): ExpressRouter } =>
 export function mcpRouter(endpoint: Endpoint, options?: HttpTransportOptions): McpRouter {
   const service = createMcpService(endpoint, options);
   const router = requireExpress().Router();
-  router.all(service.options.path, (req, res) => service.serveMcp(req, res));
+  router.all(service.options.path, (req, res) => service.serveMcp(req, res, nodeBody(req)));
   router.get(/^\/\.well-known\/oauth-protected-resource(\/.*)?$/, (req, res, next) => {
     if (!service.serveWellKnown(req.path, res)) next();
   });

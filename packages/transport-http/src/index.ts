@@ -1,4 +1,5 @@
 export { createHttpHandler, type HttpHandler } from './handler.js';
+export { createFetchHandler, type FetchHandler, type FetchConnectionInfo } from './fetchHandler.js';
 export { mcpRouter, type McpRouter } from './express.js';
 export { serveHttp, type ServeHttpOptions, type HttpServerHandle } from './serve.js';
 export type { HttpTransportOptions } from './options.js';

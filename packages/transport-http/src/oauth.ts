@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpRequest, HttpResponse } from './edge.js';
 import type { Principal } from '@rondo/core';
 import { headerValue, reject } from './reply.js';
 
@@ -42,8 +42,8 @@ export type AuthOutcome = { ok: true; principal: Principal | undefined } | { ok:
  * at the metadata, a token lacking required scopes 403 `insufficient_scope` naming them.
  */
 export async function authenticate(
-  req: IncomingMessage,
-  res: ServerResponse,
+  req: HttpRequest,
+  res: HttpResponse,
   auth: OAuthResourceOptions,
 ): Promise<AuthOutcome> {
   const metadataUrl = metadataUrlFor(auth.resource);
@@ -131,7 +131,7 @@ export function isMetadataPath(
 }
 
 /** Serves the Protected Resource Metadata document (RFC 9728). */
-export function serveMetadata(res: ServerResponse, auth: OAuthResourceOptions): void {
+export function serveMetadata(res: HttpResponse, auth: OAuthResourceOptions): void {
   const body = JSON.stringify({
     resource: auth.resource,
     authorization_servers: auth.authorizationServers,

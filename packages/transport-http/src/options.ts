@@ -45,6 +45,12 @@ export interface HttpTransportOptions extends HostGuardOptions {
   eventStore?: EventStore | false;
   /** The `retry:` delay sent in the priming event of a session stream. Default 1000 ms. */
   sseRetryMs?: number;
+  /**
+   * A POST stream of a session whose client resumes streams (2025-11-25 on) has its response
+   * closed after this long while its request runs on; the client resumes it with a GET and
+   * `Last-Event-ID` (SSE polling, for proxies that cut long responses). 0, the default, never.
+   */
+  maxStreamDurationMs?: number;
   /** Interval of SSE keep-alive comments on open streams; 0 disables them. Default 15 s. */
   keepAliveMs?: number;
   /** OAuth 2.1 resource server: Protected Resource Metadata and bearer tokens on every MCP request. */
@@ -66,6 +72,7 @@ export interface ResolvedHttpOptions {
   sessionRetryAfterSeconds: number;
   eventStore: EventStore | undefined;
   sseRetryMs: number;
+  maxStreamDurationMs: number;
   keepAliveMs: number;
   auth: OAuthResourceOptions | undefined;
   onError: (error: unknown) => void;
@@ -94,6 +101,7 @@ export function resolveOptions(options: HttpTransportOptions = {}): ResolvedHttp
     eventStore:
       options.eventStore === false ? undefined : (options.eventStore ?? createMemoryEventStore()),
     sseRetryMs: options.sseRetryMs ?? 1000,
+    maxStreamDurationMs: atLeastZero('maxStreamDurationMs', options.maxStreamDurationMs ?? 0),
     keepAliveMs: options.keepAliveMs ?? 15_000,
     auth: options.auth,
     onError: options.onError ?? ((error) => console.error('[rondo/transport-http]', error)),

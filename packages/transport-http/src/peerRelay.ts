@@ -11,18 +11,31 @@ import type { JsonRpcMessage } from '@rondo/protocol';
  */
 const MAX_EARLY_MESSAGES = 100;
 
+/** Where a relay's messages go once its connection has a session. */
+export interface RelayTarget {
+  write(message: JsonRpcMessage): void;
+  /** Ends the response receiving the session's channel, when the client can resume it. */
+  closeStream(): void;
+}
+
 export class PeerRelay implements Peer {
-  private target: ((message: JsonRpcMessage) => void) | undefined;
-  private early: JsonRpcMessage[] = [];
+  private target: RelayTarget | undefined;
+  private early: JsonRpcMessage[] | undefined;
 
   send(message: JsonRpcMessage): void {
-    if (this.target) this.target(message);
-    else if (this.early.length < MAX_EARLY_MESSAGES) this.early.push(message);
+    if (this.target) this.target.write(message);
+    else if ((this.early ??= []).length < MAX_EARLY_MESSAGES) this.early.push(message);
+  }
+
+  closeStream(): void {
+    this.target?.closeStream();
   }
 
   /** Routes this peer's messages (and the early ones) to `target`. */
-  bind(target: (message: JsonRpcMessage) => void): void {
+  bind(target: RelayTarget): void {
     this.target = target;
-    for (const message of this.early.splice(0)) target(message);
+    const early = this.early;
+    this.early = undefined;
+    for (const message of early ?? []) target.write(message);
   }
 }

@@ -1,7 +1,6 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { BodySource, HttpRequest, HttpResponse } from './edge.js';
 import type { Connection, Endpoint, Principal } from '@rondo/core';
 import { isRequest } from '@rondo/protocol';
-import { readMessage } from './bodyReader.js';
 import type { ResolvedHttpOptions } from './options.js';
 import { createPostExchange, quietExchange } from './postExchange.js';
 import { headerValue, reject, replyEmpty, replyJson } from './reply.js';
@@ -32,8 +31,9 @@ export interface PostContext {
  * a session but came without one is answered by the endpoint like any other.
  */
 export async function handlePost(
-  req: IncomingMessage,
-  res: ServerResponse,
+  req: HttpRequest,
+  res: HttpResponse,
+  body: BodySource,
   principal: Principal | undefined,
   context: PostContext,
 ): Promise<void> {
@@ -47,7 +47,7 @@ export async function handlePost(
       'Not Acceptable: Accept must allow application/json and text/event-stream',
     );
   }
-  const parsed = await readMessage(req, context.options.maxBodyBytes);
+  const parsed = await body(context.options.maxBodyBytes);
   if (parsed === 'too-large') return reject(res, 413, 'Payload Too Large', { connection: 'close' });
   if (parsed === 'aborted') return;
   if (!parsed.ok) return replyJson(res, 400, parsed.error);

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpRequest, HttpResponse } from './edge.js';
 import { LazyAbortController } from '@rondo/core/internal';
 import { type Connection, type Disposition, type Exchange, type Principal } from '@rondo/core';
 import type { JsonRpcMessage } from '@rondo/protocol';
@@ -11,8 +11,8 @@ import type { StreamBudget } from './streamBudget.js';
 
 /** What the exchange of one POSTed request needs to know. */
 export interface PostExchangeContext {
-  req: IncomingMessage;
-  res: ServerResponse;
+  req: HttpRequest;
+  res: HttpResponse;
   connection: Connection;
   /** The session the POST named, if any. */
   session: Session | undefined;
@@ -38,13 +38,14 @@ export function createPostExchange(context: PostExchangeContext): Exchange {
 }
 
 class PostExchange implements Exchange {
-  readonly headers: IncomingMessage['headers'];
+  readonly headers: HttpRequest['headers'];
   declare readonly principal?: Principal;
   private readonly cancellation = new LazyAbortController();
   private session: Session | undefined;
   private sse: SseResponse | undefined;
   private stream: SessionStream | undefined;
   private ended = false;
+  private durationTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly context: PostExchangeContext) {
     this.headers = context.req.headers;
@@ -61,6 +62,17 @@ class PostExchange implements Exchange {
   /** The `Mcp-Session-Id` of the legacy session this request belongs to, once there is one. */
   get sessionId(): string | undefined {
     return this.session?.id;
+  }
+
+  /**
+   * Ends the response while the request runs on (SSE polling), when the session's client resumes
+   * streams: the stream starts if it had not (with its priming event), then its response closes;
+   * the rest, the answer included, waits in the event store for a GET with `Last-Event-ID`.
+   */
+  closeStream(): void {
+    if (this.ended || !this.resumable()) return;
+    if (!this.sse && !this.startStream()) return;
+    this.stream?.detach();
   }
 
   send(message: JsonRpcMessage): void {
@@ -87,7 +99,18 @@ class PostExchange implements Exchange {
     this.context.done();
   }
 
+  /** True when this request's stream may close early: its session's client resumes streams. */
+  private resumable(): boolean {
+    const { connection, options } = this.context;
+    return (
+      options.eventStore !== undefined &&
+      connection.resumesStreams === true &&
+      (this.session !== undefined || connection.stateful)
+    );
+  }
+
   private readonly onClose = (): void => {
+    clearTimeout(this.durationTimer);
     if (this.ended) return;
     if (!this.session) this.cancellation.abort(new Error('The client closed the response'));
     if (!this.stream) this.context.done();
@@ -132,7 +155,13 @@ class PostExchange implements Exchange {
     if (this.session) {
       this.stream = this.session.openStream();
       this.stream.attach(this.sse);
-      this.stream.prime(options.sseRetryMs);
+      if (this.session.resumable) {
+        this.stream.prime(options.sseRetryMs);
+        if (options.maxStreamDurationMs > 0) {
+          this.durationTimer = setTimeout(() => this.stream?.detach(), options.maxStreamDurationMs);
+          this.durationTimer.unref();
+        }
+      }
     }
     return true;
   }
@@ -151,6 +180,7 @@ class PostExchange implements Exchange {
   }
 
   private finish(): void {
+    clearTimeout(this.durationTimer);
     if (this.stream) {
       this.stream.finish();
       this.session?.streamFinished(this.stream);
@@ -176,7 +206,7 @@ function statusOf(disposition: Disposition | undefined): number {
 
 /** The exchange of a notification or response: it has no answer to carry. */
 export function quietExchange(
-  req: IncomingMessage,
+  req: HttpRequest,
   principal: Principal | undefined,
   ended: () => void,
 ): Exchange {

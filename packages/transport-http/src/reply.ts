@@ -1,9 +1,9 @@
-import type { ServerResponse } from 'node:http';
+import type { HttpResponse } from './edge.js';
 import { ErrorCode, encodeMessage, errorResponse, type JsonRpcMessage } from '@rondo/protocol';
 
 /** Writes one JSON-RPC message as an `application/json` response. */
 export function replyJson(
-  res: ServerResponse,
+  res: HttpResponse,
   status: number,
   message: JsonRpcMessage,
   headers: Record<string, string> = {},
@@ -23,7 +23,7 @@ export function replyJson(
  * (the request was not read as a message): -32600, the code for "this request cannot be served".
  */
 export function reject(
-  res: ServerResponse,
+  res: HttpResponse,
   status: number,
   message: string,
   headers: Record<string, string> = {},
@@ -34,7 +34,7 @@ export function reject(
 
 /** Answers with an empty body. */
 export function replyEmpty(
-  res: ServerResponse,
+  res: HttpResponse,
   status: number,
   headers: Record<string, string> = {},
 ): void {

@@ -1,14 +1,14 @@
-import type { IncomingMessage } from 'node:http';
+import type { HttpRequest } from './edge.js';
 import { checkHostAndOrigin, type HostGuardPolicy, type HostGuardVerdict } from '@rondo/core';
 import { headerValue } from './reply.js';
 
-/** The Host / Origin guard of `@rondo/core`, fed from a node request. */
-export function guardHostAndOrigin(req: IncomingMessage, guard: HostGuardPolicy): HostGuardVerdict {
+/** The Host / Origin guard of `@rondo/core`, fed from a request. */
+export function guardHostAndOrigin(req: HttpRequest, guard: HostGuardPolicy): HostGuardVerdict {
   return checkHostAndOrigin(
     {
       host: headerValue(req.headers, 'host'),
       origin: headerValue(req.headers, 'origin'),
-      localAddress: req.socket.localAddress,
+      localAddress: req.socket?.localAddress,
     },
     guard,
   );

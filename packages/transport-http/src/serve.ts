@@ -1,5 +1,5 @@
 import type { Endpoint, ListenOptions, ListeningServer } from '@rondo/core';
-import { createLimitedServer, listenOn } from '@rondo/core/internal';
+import { createLimitedServer, listenOn } from '@rondo/core/node';
 import { createHttpHandler } from './handler.js';
 import type { HttpTransportOptions } from './options.js';
 

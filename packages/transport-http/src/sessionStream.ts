@@ -12,7 +12,8 @@ const MAX_PENDING = 1000;
  */
 export class SessionStream {
   private sink: SseResponse | undefined;
-  private pending: StoredEvent[] = [];
+  /** Messages waiting for a response (standalone stream only); made on the first one. */
+  private pending: StoredEvent[] | undefined;
   private done = false;
 
   constructor(
@@ -40,8 +41,8 @@ export class SessionStream {
   attach(sink: SseResponse, replay?: StoredEvent[]): void {
     if (this.sink && this.sink !== sink) this.sink.end();
     this.sink = sink;
-    const backlog = replay ?? this.pending;
-    this.pending = [];
+    const backlog = replay ?? this.pending ?? [];
+    this.pending = undefined;
     for (const event of backlog) {
       if (event.message)
         sink.write(
@@ -52,8 +53,18 @@ export class SessionStream {
   }
 
   /**
+   * Ends the live response, not the stream: what is written next is stored (and, on the
+   * standalone stream, kept pending) for the client's next GET.
+   */
+  detach(): void {
+    this.sink?.end();
+    this.sink = undefined;
+  }
+
+  /**
    * Writes a priming event: an id with empty data, so a client that loses the stream before the
-   * first real event can still resume it, and the reconnection delay the client should use.
+   * first real event can still resume it, and the reconnection delay the client should use. Only
+   * for a client that reads such an event as a resumption point; older ones choke on empty data.
    */
   prime(retryMs: number | undefined): void {
     if (!this.store) return;
@@ -67,8 +78,9 @@ export class SessionStream {
     if (this.sink?.open) {
       this.sink.write(id ? { id, message } : { message });
     } else if (this.buffersWhileDetached) {
-      this.pending.push({ id, message });
-      if (this.pending.length > MAX_PENDING) this.pending.shift();
+      const pending = (this.pending ??= []);
+      pending.push({ id, message });
+      if (pending.length > MAX_PENDING) pending.shift();
     }
   }
 
@@ -77,6 +89,6 @@ export class SessionStream {
     this.done = true;
     this.sink?.end();
     this.sink = undefined;
-    this.pending = [];
+    this.pending = undefined;
   }
 }

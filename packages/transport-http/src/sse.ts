@@ -1,5 +1,6 @@
-import type { ServerResponse } from 'node:http';
+import type { HttpResponse } from './edge.js';
 import { serializeMessage, type JsonRpcMessage } from '@rondo/protocol';
+import { unrefTimer, type TimerHandle } from './timers.js';
 
 /** One event on an SSE response. */
 export interface SseEvent {
@@ -15,11 +16,11 @@ export interface SseEvent {
  * and clients do not time the stream out; they are comments, so no client treats them as events.
  */
 export class SseResponse {
-  private keepAlive: NodeJS.Timeout | undefined;
+  private keepAlive: TimerHandle | undefined;
   private closed = false;
 
   constructor(
-    readonly res: ServerResponse,
+    readonly res: HttpResponse,
     headers: Record<string, string>,
     keepAliveMs: number,
   ) {
@@ -31,10 +32,11 @@ export class SseResponse {
     });
     res.flushHeaders();
     if (keepAliveMs > 0) {
-      this.keepAlive = setInterval(() => {
-        if (this.open) this.res.write(': keep-alive\n\n');
-      }, keepAliveMs);
-      this.keepAlive.unref();
+      this.keepAlive = unrefTimer(
+        setInterval(() => {
+          if (this.open) this.res.write(': keep-alive\n\n');
+        }, keepAliveMs),
+      );
     }
     res.once('close', () => this.stopKeepAlive());
   }

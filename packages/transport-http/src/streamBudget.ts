@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { HttpResponse } from './edge.js';
 
 /**
  * The SSE responses one handler has open, against `maxOpenStreams` (0: no cap). A response counts
@@ -20,7 +20,7 @@ export class StreamBudget {
   }
 
   /** Counts `res` as an open SSE response until it closes. */
-  track(res: ServerResponse): void {
+  track(res: HttpResponse): void {
     this.count += 1;
     res.once('close', () => (this.count -= 1));
   }

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpRequest, HttpResponse } from './edge.js';
 import type { Principal } from '@rondo/core';
 import type { ResolvedHttpOptions } from './options.js';
 import { headerValue, reject, replyEmpty } from './reply.js';
@@ -19,8 +19,8 @@ const GET_ACCEPTS: readonly string[] = ['text/event-stream'];
  * a session there is nothing to stream: 405, as on an endpoint without sessions.
  */
 export function handleGet(
-  req: IncomingMessage,
-  res: ServerResponse,
+  req: HttpRequest,
+  res: HttpResponse,
   principal: Principal | undefined,
   context: { sessions: SessionRegistry; options: ResolvedHttpOptions; streams: StreamBudget },
 ): void {
@@ -55,14 +55,14 @@ export function handleGet(
 }
 
 /** A session has one standalone stream at a time; the open one keeps it (409, as the MCP SDK). */
-function rejectSecondStream(res: ServerResponse): void {
+function rejectSecondStream(res: HttpResponse): void {
   reject(res, 409, 'Conflict: this session already has an open standalone SSE stream');
 }
 
 /** DELETE on a session ends it; without a session: 405. */
 export function handleDelete(
-  req: IncomingMessage,
-  res: ServerResponse,
+  req: HttpRequest,
+  res: HttpResponse,
   principal: Principal | undefined,
   sessions: SessionRegistry,
 ): void {
@@ -74,8 +74,8 @@ export function handleDelete(
 
 /** The session a GET or DELETE names; answers 405 (none named) or the lookup's refusal itself. */
 function sessionOf(
-  req: IncomingMessage,
-  res: ServerResponse,
+  req: HttpRequest,
+  res: HttpResponse,
   principal: Principal | undefined,
   sessions: SessionRegistry,
 ): Session | undefined {
@@ -91,7 +91,7 @@ function sessionOf(
  */
 export function lookupSession(
   id: string,
-  res: ServerResponse,
+  res: HttpResponse,
   principal: Principal | undefined,
   sessions: SessionRegistry,
 ): Session | undefined {

@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { serveHttp, type HttpServerHandle } from '@rondo/transport-http';
+import { type HttpServerHandle } from '@rondo/transport-http';
+import { serveHttp } from './support/edges.js';
 import { fakeEndpoint, type FakeEndpoint } from './support/fakeEndpoint.js';
 import { openStream, parseSse, post, send, until, JSON_POST } from './support/http.js';
 

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { serveHttp, type HttpServerHandle, type VerifiedToken } from '@rondo/transport-http';
+import { type HttpServerHandle, type VerifiedToken } from '@rondo/transport-http';
+import { serveHttp } from './support/edges.js';
 import { fakeEndpoint } from './support/fakeEndpoint.js';
 import { post, send } from './support/http.js';
 

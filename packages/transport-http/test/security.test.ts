@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { serveHttp, type HttpServerHandle } from '@rondo/transport-http';
+import { type HttpServerHandle } from '@rondo/transport-http';
+import { serveHttp } from './support/edges.js';
 import { fakeEndpoint } from './support/fakeEndpoint.js';
 import { post, send, JSON_POST, type RawResponse } from './support/http.js';
 

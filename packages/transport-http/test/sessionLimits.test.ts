@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { serveHttp, type HttpServerHandle, type HttpTransportOptions } from '@rondo/transport-http';
+import { type HttpServerHandle, type HttpTransportOptions } from '@rondo/transport-http';
+import { serveHttp } from './support/edges.js';
 import { fakeEndpoint, type FakeEndpoint } from './support/fakeEndpoint.js';
 import { openStream, post, type OpenStream } from './support/http.js';
 

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { serveHttp, type HttpServerHandle } from '@rondo/transport-http';
+import { type HttpServerHandle } from '@rondo/transport-http';
+import { serveHttp } from './support/edges.js';
 import { fakeEndpoint } from './support/fakeEndpoint.js';
 import { JSON_POST, openStream, post, type OpenStream } from './support/http.js';
 

@@ -1,5 +1,5 @@
 import type { Endpoint, ListenOptions, ListeningServer } from '@rondo/core';
-import { createLimitedServer, listenOn, type Listening } from '@rondo/core/internal';
+import { createLimitedServer, listenOn, type Listening } from '@rondo/core/node';
 import { attachWebSocket } from './attach.js';
 import type { WebSocketStats } from './stats.js';
 import { DEFAULT_HOST, DEFAULT_PATH, MCP_SUBPROTOCOL, type WebSocketOptions } from './options.js';

@@ -27,12 +27,4 @@ export function requireBuiltHost(): string {
   return HOST_MAIN;
 }
 
-/** LOGTALKHOME, or undefined after printing why the Logtalk-flavour tests are skipped. */
-export function logtalkHomeOrSkip(what: string): string | undefined {
-  const home = process.env.LOGTALKHOME;
-  if (!home)
-    console.warn(
-      `${what}: skipped: LOGTALKHOME is not set (point it at a Logtalk 3 distribution, e.g. LOGTALKHOME=/tmp/logtalk)`,
-    );
-  return home;
-}
+export { logtalkHomeForTests } from '../../support/logtalkHome.js';

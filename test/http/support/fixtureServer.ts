@@ -1,6 +1,6 @@
 import { createFixtureEndpoint } from '@rondo/conformance-fixture';
 import type { Endpoint } from '@rondo/core';
-import { serveHttp, type HttpServerHandle, type HttpTransportOptions } from '@rondo/transport-http';
+import { serveHttp, type HttpServerHandle, type ServeHttpOptions } from '@rondo/transport-http';
 
 /** One HTTP exchange as a client saw it. */
 export interface SeenExchange {
@@ -25,7 +25,7 @@ export interface FixtureHttp {
 }
 
 /** Starts the fixture over HTTP. */
-export async function startFixtureHttp(options: HttpTransportOptions = {}): Promise<FixtureHttp> {
+export async function startFixtureHttp(options: ServeHttpOptions = {}): Promise<FixtureHttp> {
   const endpoint = createFixtureEndpoint({ log: () => undefined });
   const server = await serveHttp(endpoint, options);
   const seen: SeenExchange[] = [];

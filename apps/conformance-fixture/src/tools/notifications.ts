@@ -48,8 +48,13 @@ export function addNotificationTools(server: RondoServer): void {
     )
     .tool(
       'test_reconnection',
-      { description: 'Takes a moment, so a transport can close and resume the stream mid-call' },
+      {
+        description:
+          'Closes its response stream mid-call (SSE polling); the result comes on the resumed stream',
+      },
       async (_args, ctx) => {
+        // The client resumes with GET and Last-Event-ID; the result waits in the event store.
+        ctx.closeStream();
         await pause(500, ctx.signal);
         return text('Reconnection test completed');
       },

@@ -38,6 +38,8 @@ export interface CallSetup {
   /** The level log messages must reach, read at each log call; `off` or absent sends none. */
   readonly logThreshold: () => LogLevel | 'off' | undefined;
   readonly asker: ClientAsker;
+  /** Ends the response of the connection's own channel, when its transport can resume it. */
+  readonly closeSessionStream?: () => void;
   /**
    * Where messages of the request go once it was answered (a server-to-client request withdrawn
    * after a cancellation, say); without it they are dropped.
@@ -168,6 +170,16 @@ export class RequestCall implements HandlerContext, McpCall {
   send(message: JsonRpcMessage): void {
     if (!this.answered) this.exchange.send(message);
     else this.setup.afterAnswer?.(message);
+  }
+
+  /** Ends the response carrying this request's stream, when the transport can resume it. */
+  closeStream(): void {
+    if (!this.answered) this.exchange.closeStream?.();
+  }
+
+  /** Ends the response of the session's standalone stream, when the transport can resume it. */
+  closeSessionStream(): void {
+    this.setup.closeSessionStream?.();
   }
 
   /** Moves the call to its next round with the answers and state of the one before. */

@@ -81,8 +81,10 @@ export interface EraRules<S> {
  * failure becomes a wire error in one place (`toWireError`, then the era's restatement).
  */
 export class RequestPipeline<S> {
-  private readonly active = new Map<RequestId, RequestCall>();
-  private readonly longLived = new Set<RequestCall>();
+  // Made when a request arrives and dropped when the last one settles: an idle legacy session
+  // (thousands may be live) holds neither.
+  private active: Map<RequestId, RequestCall> | undefined;
+  private longLived: Set<RequestCall> | undefined;
 
   constructor(
     private readonly server: RondoServer,
@@ -91,7 +93,7 @@ export class RequestPipeline<S> {
 
   /** Requests being handled now, long-lived ones (subscriptions) aside. */
   get inFlight(): number {
-    return this.active.size - this.longLived.size;
+    return (this.active?.size ?? 0) - (this.longLived?.size ?? 0);
   }
 
   /** Handles one inbound message of the era. */
@@ -107,9 +109,9 @@ export class RequestPipeline<S> {
 
   /** Ends every request: long-lived ones gracefully, the others cancelled without an answer. */
   close(reason: string): void {
-    const calls = [...this.active.values()];
-    this.active.clear();
-    this.longLived.clear();
+    const calls = [...(this.active?.values() ?? [])];
+    this.active = undefined;
+    this.longLived = undefined;
     for (const call of calls) {
       if (call.attachment) call.attachment.closeGracefully();
       else call.cancel(reason);
@@ -122,7 +124,7 @@ export class RequestPipeline<S> {
     try {
       call = this.rules.admit(request, exchange, method);
       if (method === undefined) throw methodNotFound(request.method);
-      if (this.active.has(request.id)) throw duplicateId(request.id);
+      if (this.active?.has(request.id)) throw duplicateId(request.id);
     } catch (failure) {
       const error = this.rules.restate(toWireError(failure));
       const disposition =
@@ -132,12 +134,12 @@ export class RequestPipeline<S> {
       exchange.end(errorAnswer(request.id, error), disposition);
       return;
     }
-    this.run(call, method).catch(this.reportFailure);
+    this.run(call, method).catch((failure: unknown) => this.reportFailure(failure));
   }
 
   private async run(call: RequestCall, method: EraMethod<S, never>): Promise<void> {
-    this.active.set(call.id, call);
-    if (method.longLived) this.longLived.add(call);
+    (this.active ??= new Map()).set(call.id, call);
+    if (method.longLived) (this.longLived ??= new Set()).add(call);
     let answer: JsonRpcMessage;
     let disposition: Disposition | undefined;
     try {
@@ -181,7 +183,7 @@ export class RequestPipeline<S> {
     }
     const params = notification.params;
     const id = params?.requestId;
-    const call = isValidId(id) ? this.active.get(id) : undefined;
+    const call = isValidId(id) ? this.active?.get(id) : undefined;
     if (call === undefined) return;
     this.forget(call);
     const reason = isPlainObject(params) && typeof params.reason === 'string' ? params.reason : '';
@@ -190,15 +192,18 @@ export class RequestPipeline<S> {
 
   /** Drops a call from the in-flight table (once it settled, or was cancelled). */
   private forget(call: RequestCall): void {
-    if (this.active.get(call.id) === call) this.active.delete(call.id);
-    this.longLived.delete(call);
+    const active = this.active;
+    if (active?.get(call.id) === call) active.delete(call.id);
+    this.longLived?.delete(call);
+    if (active?.size === 0) this.active = undefined;
+    if (this.longLived?.size === 0) this.longLived = undefined;
   }
 
   /** A transport that throws while sending an answer cannot be answered; the failure is logged. */
-  private readonly reportFailure = (failure: unknown): void => {
+  private reportFailure(failure: unknown): void {
     const reason = failure instanceof Error ? failure.message : String(failure);
     this.server.log('error', `could not send an answer: ${reason}`);
-  };
+  }
 }
 
 /**

@@ -17,6 +17,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** A connection of the fake endpoint: its behaviour is picked by the request's method. */
 export class FakeConnection implements Connection {
   stateful = false;
+  /** As a 2025-11-25 session; `initialize` with `{ resumes: false }` plays an older client. */
+  resumesStreams = true;
   inFlight = 0;
   closed = false;
   aborted: string[] = [];
@@ -41,6 +43,7 @@ export class FakeConnection implements Connection {
     switch (method) {
       case 'initialize':
         this.stateful = true;
+        this.resumesStreams = params.resumes !== false;
         return done(resultResponse(id, { protocolVersion: '2025-11-25' }));
       case 'initializeStreaming':
         this.stateful = true;
@@ -91,6 +94,15 @@ export class FakeConnection implements Connection {
         exchange.send({ jsonrpc: '2.0', id: askId, method: 'elicitation/create', params: {} });
         return;
       }
+      case 'closeStream':
+        // SSE polling: one message, the response closed, the answer after `delayMs`.
+        exchange.send({ jsonrpc: '2.0', method: 'notifications/message', params: { data: 1 } });
+        exchange.closeStream?.();
+        setTimeout(() => done(resultResponse(id, { resumed: true })), Number(params.delayMs ?? 20));
+        return;
+      case 'closeSessionStream':
+        this.peer.closeStream?.();
+        return done(resultResponse(id, {}));
       case 'notifyPeer':
         this.peer.send({
           jsonrpc: '2.0',

@@ -1,0 +1,43 @@
+import { ErrorCode, McpError } from '@rondo/protocol';
+import type { Catalog } from './catalog.js';
+import type { CompletionRequest, Principal } from './definitions.js';
+import { compileTemplate } from './uriTemplate.js';
+import { isVisible } from './visibility.js';
+
+/**
+ * Throws -32602 unless the request names a prompt or resource template the caller may see, and
+ * one of its arguments (a prompt argument, a template variable): Logtalk's `mcp_server` answers
+ * so, and an empty list would tell the client the argument exists but has no values.
+ */
+export function checkCompletionTarget(
+  catalog: Catalog,
+  request: CompletionRequest,
+  principal: Principal | undefined,
+): void {
+  const { ref, argument } = request;
+  if (ref.type === 'ref/prompt') {
+    const prompt = catalog.prompt(ref.name);
+    if (!prompt || !isVisible(prompt.visible, principal))
+      throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${ref.name}`, {
+        name: ref.name,
+      });
+    const names = (prompt.definition.arguments ?? []).map((a) => a.name);
+    if (!names.includes(argument.name))
+      throw unknownArgument(argument.name, `prompt "${ref.name}"`);
+    return;
+  }
+  const template = catalog.templates.find((t) => t.definition.uriTemplate === ref.uri);
+  if (!template || !isVisible(template.visible, principal))
+    throw new McpError(ErrorCode.InvalidParams, `Unknown resource template: ${ref.uri}`, {
+      uri: ref.uri,
+    });
+  const variables = (template.compiled ?? compileTemplate(ref.uri)).variables;
+  if (!variables.includes(argument.name))
+    throw unknownArgument(argument.name, `resource template "${ref.uri}"`);
+}
+
+function unknownArgument(name: string, of: string): McpError {
+  return new McpError(ErrorCode.InvalidParams, `Unknown argument "${name}" for ${of}`, {
+    argument: name,
+  });
+}

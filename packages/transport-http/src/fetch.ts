@@ -1,0 +1,14 @@
+/**
+ * The web-standard entry of the Streamable HTTP transport: what Workers, Deno, Bun and Hono apps
+ * load. Nothing here imports a Node built-in.
+ */
+export { createFetchHandler, type FetchHandler, type FetchConnectionInfo } from './fetchHandler.js';
+export type { HttpTransportOptions } from './options.js';
+export {
+  createMemoryEventStore,
+  type EventStore,
+  type MemoryEventStoreOptions,
+  type StoredEvent,
+  type ReplayedEvents,
+} from './eventStore.js';
+export { metadataUrlFor, type OAuthResourceOptions, type VerifiedToken } from './oauth.js';

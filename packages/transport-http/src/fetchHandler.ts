@@ -1,0 +1,78 @@
+import type { Endpoint } from '@rondo/core';
+import type { BodySource, HttpRequest } from './edge.js';
+import { readFetchMessage } from './fetchBody.js';
+import { FetchResponder } from './fetchResponder.js';
+import type { HttpTransportOptions } from './options.js';
+import { reject } from './reply.js';
+import { createMcpService, normalisePath } from './service.js';
+
+/** What a server knows about the connection a request came on, beyond the `Request` itself. */
+export interface FetchConnectionInfo {
+  /**
+   * The local address the connection arrived on. Known, it lets the Host guard's default refuse
+   * non-loopback hosts on a loopback connection, as the node handler does.
+   */
+  localAddress?: string | undefined;
+}
+
+/** A web-standard handler serving an MCP endpoint: a `Request` in, a `Response` out. */
+export interface FetchHandler {
+  (request: Request, connection?: FetchConnectionInfo): Promise<Response>;
+  /** Closes every session and open response. The endpoint itself stays open. */
+  close(): Promise<void>;
+  /** How many sessions are live. */
+  readonly sessionCount: number;
+}
+
+/**
+ * A fetch handler for an MCP endpoint over Streamable HTTP, for any runtime with web `Request` and
+ * `Response` (Cloudflare Workers, Deno, Bun, Node, Hono): the same transport as
+ * `createHttpHandler`, both eras, sessions and SSE streams (as `ReadableStream` bodies). It serves
+ * `options.path` (default `/mcp`) and, with `options.auth`, the Protected Resource Metadata; other
+ * paths get 404.
+ */
+export function createFetchHandler(
+  endpoint: Endpoint,
+  options?: HttpTransportOptions,
+): FetchHandler {
+  const service = createMcpService(endpoint, options);
+  let ready: Promise<void> | undefined;
+  const handler = async (request: Request, connection?: FetchConnectionInfo): Promise<Response> => {
+    // Started on the first request: a Worker may do no I/O while its module loads.
+    await (ready ??= endpoint.ready());
+    const url = new URL(request.url);
+    const pathname = normalisePath(url.pathname);
+    const res = new FetchResponder(request.signal);
+    if (pathname === service.options.path) {
+      service.serveMcp(requestView(request, url, connection), res, bodyOf(request, res));
+    } else if (request.method !== 'GET' || !service.serveWellKnown(pathname, res)) {
+      reject(res, 404, `Not Found: ${pathname}`);
+    }
+    return res.response;
+  };
+  return Object.defineProperties(handler, {
+    close: { value: () => service.close() },
+    sessionCount: { get: () => service.sessionCount },
+  }) as FetchHandler;
+}
+
+/** The request as the shared code reads it: lower-case headers, and a Host from the URL if absent. */
+function requestView(
+  request: Request,
+  url: URL,
+  connection: FetchConnectionInfo | undefined,
+): HttpRequest {
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => (headers[name] = value));
+  headers.host ??= url.host;
+  return { method: request.method, headers, socket: connection };
+}
+
+/** The body reader; a body that cannot be read abandons the response (the client is gone). */
+function bodyOf(request: Request, res: FetchResponder): BodySource {
+  return async (limit) => {
+    const outcome = await readFetchMessage(request, limit);
+    if (outcome === 'aborted') res.abandon();
+    return outcome;
+  };
+}

@@ -1,0 +1,57 @@
+import type { Endpoint } from '@rondo/core';
+import { createFetchHandler, type FetchHandler } from './fetchHandler.js';
+import type { HttpTransportOptions } from './options.js';
+
+/**
+ * The members of a Hono `Context` used here. Typed by shape, not by hono's own types: hono is an
+ * optional peer, so a consumer without it must still compile these declarations.
+ */
+export interface HonoContextLike {
+  req: { path: string; raw: Request };
+  env: unknown;
+}
+
+/**
+ * A Hono middleware serving an MCP endpoint (it fits hono's `MiddlewareHandler`); `close()` ends
+ * its sessions.
+ */
+export interface McpHonoMiddleware extends Pick<FetchHandler, 'close' | 'sessionCount'> {
+  (c: HonoContextLike, next: () => Promise<void>): Promise<Response | void>;
+}
+
+/**
+ * A Hono middleware serving an MCP endpoint at `options.path` (default `/mcp`), plus the
+ * Protected Resource Metadata when `options.auth` is set, over the fetch handler. Other paths go
+ * on to the app's next handler: `app.use(mcpHono(endpoint))`, or `app.all('/mcp', mcpHono(endpoint))`.
+ */
+export function mcpHono(endpoint: Endpoint, options?: HttpTransportOptions): McpHonoMiddleware {
+  const handler = createFetchHandler(endpoint, options);
+  const path = options?.path ?? '/mcp';
+  const middleware = async (
+    c: HonoContextLike,
+    next: () => Promise<void>,
+  ): Promise<Response | void> => {
+    if (!ownsPath(c.req.path, path, options !== undefined && options.auth !== undefined))
+      return next();
+    return handler(c.req.raw, localAddressOf(c.env));
+  };
+  return Object.defineProperties(middleware, {
+    close: { value: () => handler.close() },
+    sessionCount: { get: () => handler.sessionCount },
+  }) as McpHonoMiddleware;
+}
+
+/** The MCP path (a trailing slash allowed) and, with auth, the metadata paths. */
+function ownsPath(pathname: string, path: string, hasAuth: boolean): boolean {
+  const trimmed = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  return (
+    trimmed === path || (hasAuth && trimmed.startsWith('/.well-known/oauth-protected-resource'))
+  );
+}
+
+/** On Node (`@hono/node-server`), the socket's local address, for the Host guard's default. */
+function localAddressOf(env: unknown): { localAddress?: string | undefined } | undefined {
+  const incoming = (env as { incoming?: { socket?: { localAddress?: string } } } | undefined)
+    ?.incoming;
+  return incoming?.socket ? { localAddress: incoming.socket.localAddress } : undefined;
+}

@@ -1,0 +1,93 @@
+import type { Endpoint } from '@rondo/core';
+import { applyCors } from './cors.js';
+import type { BodySource, HttpRequest, HttpResponse } from './edge.js';
+import { authenticate, isMetadataPath, serveMetadata, type AuthOutcome } from './oauth.js';
+import { resolveOptions, type HttpTransportOptions, type ResolvedHttpOptions } from './options.js';
+import { handlePost } from './post.js';
+import { reject } from './reply.js';
+import { guardHostAndOrigin } from './security.js';
+import { SessionRegistry } from './sessions.js';
+import { StreamBudget } from './streamBudget.js';
+import { handleDelete, handleGet } from './streams.js';
+
+const ANONYMOUS: AuthOutcome = { ok: true, principal: undefined };
+
+/**
+ * Streamable HTTP, once, for every edge: the node handler, the express router and the fetch
+ * handler each turn their request and response into {@link HttpRequest} / {@link HttpResponse}
+ * and hand them here.
+ */
+export interface McpService {
+  options: ResolvedHttpOptions;
+  /** Serves a request already known to be for the MCP path; `body` reads its body. */
+  serveMcp(req: HttpRequest, res: HttpResponse, body: BodySource): void;
+  /** Serves the metadata path if `pathname` is one; false otherwise. */
+  serveWellKnown(pathname: string, res: HttpResponse): boolean;
+  close(): Promise<void>;
+  readonly sessionCount: number;
+}
+
+/** Builds the transport's pieces for an endpoint. */
+export function createMcpService(endpoint: Endpoint, options?: HttpTransportOptions): McpService {
+  const resolved = resolveOptions(options);
+  endpoint.servedOverNetwork?.();
+  const sessions = new SessionRegistry(resolved.eventStore, resolved.sessionIdleTimeoutMs, {
+    maxSessions: resolved.maxSessions,
+    maxSessionsPerPrincipal: resolved.maxSessionsPerPrincipal,
+  });
+  const open = new Set<() => void>();
+  const streams = new StreamBudget(resolved.maxOpenStreams);
+  const context = { endpoint, sessions, options: resolved, open, streams };
+
+  const serve = async (req: HttpRequest, res: HttpResponse, body: BodySource): Promise<void> => {
+    const verdict = guardHostAndOrigin(req, resolved.guard);
+    if (!verdict.ok) return reject(res, verdict.status, verdict.reason);
+    if (applyCors(req, res)) return;
+    // Without auth there is nothing to wait for: no await, so no extra microtask turn.
+    const auth = resolved.auth ? await authenticate(req, res, resolved.auth) : ANONYMOUS;
+    if (!auth.ok) return;
+    switch (req.method ?? '') {
+      case 'POST':
+        return handlePost(req, res, body, auth.principal, context);
+      case 'GET':
+        return handleGet(req, res, auth.principal, context);
+      case 'DELETE':
+        return handleDelete(req, res, auth.principal, sessions);
+      default:
+        return reject(res, 405, `Method Not Allowed: ${req.method ?? ''}`, {
+          allow: 'POST, GET, DELETE',
+        });
+    }
+  };
+
+  return {
+    options: resolved,
+    serveMcp(req, res, body) {
+      serve(req, res, body).catch((error: unknown) => {
+        resolved.onError(error);
+        if (!res.headersSent) reject(res, 500, 'Internal Server Error');
+        else res.end();
+      });
+    },
+    serveWellKnown(pathname, res) {
+      if (!resolved.auth || !isMetadataPath(pathname, resolved.auth, resolved.path)) return false;
+      serveMetadata(res, resolved.auth);
+      return true;
+    },
+    async close() {
+      sessions.closeAll();
+      for (const shutdown of [...open]) shutdown();
+    },
+    get sessionCount() {
+      return sessions.size;
+    },
+  };
+}
+
+/** The path of a request target without query and trailing slashes (`/mcp/?x` is `/mcp`). */
+export function normalisePath(url: string | undefined): string {
+  // The common case, a plain path without query or trailing slash, needs no splitting.
+  if (url !== undefined && url.length > 1 && !url.includes('?') && !url.endsWith('/')) return url;
+  const path = (url ?? '/').split('?')[0] ?? '/';
+  return path.length > 1 ? path.replace(/\/+$/, '') : path;
+}
