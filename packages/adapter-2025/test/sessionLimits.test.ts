@@ -12,7 +12,7 @@ const nameSchema = { type: 'object', properties: { name: { type: 'string' } } };
 
 function limitedServer() {
   return createServer({ name: 'limits', version: '1.0.0', log: () => {} })
-    .resourceTemplate('test://item/{n}', { name: 'item' }, (uri) => contents({ uri, text: uri }))
+    .resourceTemplate('test://item/{n}', { name: 'item' }, (uri) => contents([{ uri, text: uri }]))
     .tool('ask', { description: 'elicits once' }, async (_args, ctx) => {
       const answer = await ctx.elicit('Name?', nameSchema);
       return text(answer.kind);
