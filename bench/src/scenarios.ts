@@ -19,6 +19,8 @@ export type Role =
   | 'sdk'
   | 'rondo'
   | 'rondo-express'
+  | 'rondo-fetch-node'
+  | 'rondo-fetch-bun'
   | 'rondo-bridge'
   | 'swipl-echo'
   | 'rondo-noop-middleware'
@@ -86,6 +88,15 @@ function httpContenders(
     ),
     contender('SDK v2', 'sdk', 'sdk', '--transport', 'http', ...toolArgs),
     contender('Rondo (node handler)', 'rondo', 'rondo', '--transport', 'http-node', ...toolArgs),
+    contender(
+      'Rondo (fetch, Node)',
+      'rondo-fetch-node',
+      'rondo',
+      '--transport',
+      'http-fetch',
+      ...toolArgs,
+    ),
+    contender('Rondo (fetch, Bun)', 'rondo-fetch-bun', 'bunHost', ...toolArgs),
   ];
   if (!withVariants) return list;
   return [
