@@ -24,7 +24,12 @@ import { reportedCall } from './diagnostics.js';
 import { PrologLoadError } from './errors.js';
 import { planLaunch, type Flavour } from './launch.js';
 import { logtalkUserDirectory } from './logtalkHome.js';
-import { completionAnswer, parseDescription, type ProviderDescription } from './messages.js';
+import {
+  completionAnswer,
+  parseDescription,
+  taskDeclarationOf,
+  type ProviderDescription,
+} from './messages.js';
 import { WorkerPool } from './pool.js';
 import type { CallHandlers, PrologLogEntry, WorkerChange, WorkerLaunch } from './workerContract.js';
 
@@ -258,17 +263,6 @@ function listsOf(d: ProviderDescription): Lists {
     known: new Set(resources.map((r) => r.uri)),
     tasks: new Map(d.tools.flatMap((tool) => taskDeclarationOf(tool))),
   };
-}
-
-function taskDeclarationOf(
-  tool: ProviderDescription['tools'][number],
-): [string, TaskDeclaration][] {
-  if (tool.taskSupport === undefined) return [];
-  const declaration: TaskDeclaration =
-    tool.startsAfterInput === true
-      ? { support: tool.taskSupport, startsAfterInput: true }
-      : { support: tool.taskSupport };
-  return [[tool.name, declaration]];
 }
 
 /**
