@@ -162,11 +162,14 @@ const description = z.object({
 /** What a provider offers, as its worker describes it once at start. */
 export type ProviderDescription = z.infer<typeof description>;
 
-/** Checks a description; returns an error message when it does not fit. */
-export function parseDescription(value: Json): ProviderDescription | string {
+/**
+ * Checks a description; returns an error message when it does not fit, or (unless
+ * `checkTemplates` is false, for `problems()` to report them) when a template is malformed.
+ */
+export function parseDescription(value: Json, checkTemplates = true): ProviderDescription | string {
   const parsed = description.safeParse(value);
   if (parsed.success) {
-    for (const { uriTemplate } of parsed.data.templates) {
+    for (const { uriTemplate } of checkTemplates ? parsed.data.templates : []) {
       const problem = uriTemplateProblem(uriTemplate);
       if (problem) return `resource template "${uriTemplate}" is not a URI template: ${problem}`;
     }
