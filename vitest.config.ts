@@ -17,6 +17,7 @@ const projects = [
   'server',
   'logtalk-bridge',
   'otel',
+  'create-rondo',
 ].map((name) => ({
   extends: true as const,
   test: { name, root: `${repoRoot}packages/${name}`, include: ['test/**/*.test.ts'] },

@@ -154,6 +154,45 @@ describe.skipIf(!hasChromium)('the playground in Chromium', { timeout: 60_000 },
     await snap(page, 'progress');
   });
 
+  // Issue 14: a long-running tool started as a task, with its status, an input request answered
+  // while it runs, and a cancel button.
+  it('runs a long tool as a task: status, a question answered mid-run, and a cancel', async () => {
+    await connect(page, 'http');
+    const detail = page.getByTestId('detail-tool');
+    await page.getByTestId('tool-bake_bread').click();
+    await detail.getByLabel('stepSeconds').fill('0.4');
+    await detail.getByTestId('run').click();
+    await page.getByTestId('task').waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId('task-id').textContent()).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    await expect
+      .poll(() => page.getByTestId('task-message').textContent(), { timeout: 10_000 })
+      .toMatch(/Mixing the dough|Kneading/);
+    const seeds = page.getByTestId('elicitation-seeds');
+    await seeds.waitFor({ timeout: 10_000 });
+    await expect.poll(() => page.getByTestId('task-status').textContent()).toBe('input_required');
+    await snap(page, 'task-input-required');
+    await seeds.getByLabel('Add seeds?').check();
+    await seeds.getByTestId('accept').click();
+    await expect
+      .poll(() => page.getByTestId('result-text').first().textContent(), { timeout: 15_000 })
+      .toBe('Your seeded loaf is ready.');
+    expect(await page.getByTestId('task-status').textContent()).toBe('completed');
+    await snap(page, 'task-completed');
+
+    await detail.getByLabel('stepSeconds').fill('5');
+    await detail.getByTestId('run').click();
+    await expect
+      .poll(() => page.getByTestId('task-status').textContent(), { timeout: 10_000 })
+      .toBe('working');
+    await page.getByTestId('task-cancel').click();
+    await expect
+      .poll(() => page.getByTestId('task-status').textContent(), { timeout: 10_000 })
+      .toBe('cancelled');
+    expect(await page.getByTestId('task-cancelled').textContent()).toBe(
+      'bake_bread was cancelled.',
+    );
+  });
+
   it('listens for changes and shows the clock resource updates', async () => {
     await connect(page, 'ws');
     await page.getByTestId('listen').click();

@@ -15,11 +15,13 @@ export interface PublishablePackage {
   dir: string;
 }
 
-/** Every non-private package under packages/. */
-export function publishablePackages(): PublishablePackage[] {
-  const root = join(repoRoot, 'packages');
-  return readdirSync(root)
-    .map((folder) => join(root, folder))
+/** Every non-private package under packages/ (and, with `withApps`, under apps/ too). */
+export function publishablePackages(options: { withApps?: boolean } = {}): PublishablePackage[] {
+  const groups = options.withApps ? ['packages', 'apps'] : ['packages'];
+  return groups
+    .flatMap((group) =>
+      readdirSync(join(repoRoot, group)).map((folder) => join(repoRoot, group, folder)),
+    )
     .filter((dir) => existsSync(join(dir, 'package.json')))
     .map((dir) => ({
       dir,

@@ -6,9 +6,15 @@ import ts from 'typescript';
 
 const run = promisify(execFile);
 
-/** The first ```ts code block of a README. */
-export function firstTypeScriptBlock(readmePath: string): string {
-  const match = /```ts\n([\s\S]*?)```/.exec(readFileSync(readmePath, 'utf8'));
+/** The first ```ts code block of a README (after the heading `## section`, when given). */
+export function firstTypeScriptBlock(readmePath: string, section?: string): string {
+  let text = readFileSync(readmePath, 'utf8');
+  if (section !== undefined) {
+    const at = text.indexOf(`\n## ${section}\n`);
+    if (at < 0) throw new Error(`${readmePath} has no section "${section}"`);
+    text = text.slice(at);
+  }
+  const match = /```ts\n([\s\S]*?)```/.exec(text);
   if (!match?.[1]) throw new Error(`${readmePath} has no \`\`\`ts example`);
   return match[1];
 }
@@ -21,11 +27,15 @@ export function transpileExample(source: string): string {
 }
 
 /**
- * Runs a README's first TypeScript example as a real program inside the package folder (so its
+ * Runs a README's first TypeScript example (of `section`, when given) as a real program inside the package folder (so its
  * imports resolve like a user's would) and returns what it printed.
  */
-export async function runReadmeExample(packageDir: string, timeoutMs = 20_000): Promise<string> {
-  const output = transpileExample(firstTypeScriptBlock(join(packageDir, 'README.md')));
+export async function runReadmeExample(
+  packageDir: string,
+  timeoutMs = 20_000,
+  section?: string,
+): Promise<string> {
+  const output = transpileExample(firstTypeScriptBlock(join(packageDir, 'README.md'), section));
   const file = join(packageDir, `.readme-example-${process.pid}.mjs`);
   writeFileSync(file, output);
   try {

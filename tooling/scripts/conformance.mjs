@@ -3,7 +3,7 @@
 // HTTP on 127.0.0.1, one fixture process per run, the three runs in parallel, with a Node 22 from
 // tooling/scripts/node22.sh. Prints each run's totals; exits non-zero if any scored scenario fails.
 //
-//   node tooling/scripts/conformance.mjs [--no-build] [--fixture typescript|prolog]
+//   node tooling/scripts/conformance.mjs [--no-build] [--fixture typescript|prolog|bun|deno|workerd]
 //        [--fixture-command "<command with {port}>"] [--run 2025-11-25|2026-07-28|2025-06-18 ...]
 //        [--scenario <name> ...]
 //
@@ -36,6 +36,10 @@ const FIXTURES = {
   typescript: 'node apps/conformance-fixture/dist/main.js --transport http --port {port}',
   prolog:
     'node apps/logtalk-host/dist/main.js --transport http --port {port} apps/logtalk-host/fixture/conformance.pl',
+  // The same fixture through the fetch handler on other runtimes (`pnpm fixture:bun` and friends).
+  bun: 'node tooling/scripts/runtimeFixture.mjs bun --port {port}',
+  deno: 'node tooling/scripts/runtimeFixture.mjs deno --port {port}',
+  workerd: 'node tooling/scripts/runtimeFixture.mjs workerd --port {port}',
 };
 
 function parseArgs(argv) {
@@ -216,6 +220,20 @@ function summarise(output) {
   };
 }
 
+/** Maps `items` through `task`, at most `size` at a time, keeping their order. */
+async function inPool(size, items, task) {
+  const results = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await task(items[index]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
+  return results;
+}
+
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   if (args.build) {
@@ -226,8 +244,9 @@ async function main() {
     });
   }
   const suite = ensureSuite();
-  const results = await Promise.all(
-    args.runs.map((run) => runSuite(run, suite, args.fixtureCommand, args.resultsDir)),
+  // Runs by scenario can be many (a fixture each): at most three at a time on a small machine.
+  const results = await inPool(3, args.runs, (run) =>
+    runSuite(run, suite, args.fixtureCommand, args.resultsDir),
   );
   let ok = true;
   for (const result of results) {

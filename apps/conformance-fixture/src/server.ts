@@ -6,6 +6,7 @@ import { addContentTools } from './tools/content.js';
 import { addDiagnosticTools } from './tools/diagnostics.js';
 import { addInputRequiredTools } from './tools/inputRequired.js';
 import { addNotificationTools } from './tools/notifications.js';
+import { addTaskTools } from './tools/tasks.js';
 
 /** Options of {@link createEverythingServer}; the server options override the fixture's identity. */
 export interface EverythingServerOptions extends Partial<ServerOptions> {
@@ -37,6 +38,7 @@ export function createEverythingServer(options: EverythingServerOptions = {}): R
   addClientRequestTools(server);
   addInputRequiredTools(server);
   addDiagnosticTools(server);
+  addTaskTools(server);
   addPrompts(server);
   const stopWatching = addResources(server, watchIntervalMs);
   server.provider({ name: 'fixture-timers', close: async () => stopWatching() });

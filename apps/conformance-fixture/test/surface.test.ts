@@ -24,6 +24,14 @@ const SUITE_TOOLS = [
   'test_logging_tool',
   'test_trigger_tool_change',
   'test_trigger_prompt_change',
+  // The tasks-* scenarios.
+  'greet',
+  'slow_compute',
+  'failing_job',
+  'protocol_error_job',
+  'confirm_delete',
+  'multi_input',
+  'test_tool_with_task',
   ...[
     'elicitation',
     'sampling',

@@ -3,6 +3,7 @@ import { createEndpoint, createServer, type Endpoint, type RondoServer } from '@
 import { legacyEra } from '@rondo/adapter-2025';
 import { modernEra } from '@rondo/adapter-2026';
 import { startBirdExpert } from './providers/birds.js';
+import { addBakery } from './providers/bakery.js';
 import { addClockResource } from './providers/clock.js';
 import { addHaikuPrompt } from './providers/haikuPrompt.js';
 import { addPostcardTool } from './providers/postcard.js';
@@ -45,7 +46,7 @@ export async function createDemoServer(options: DemoServerOptions = {}): Promise
     version: '0.1.0',
     description: 'TypeScript and Prolog providers behind one endpoint, for both MCP eras.',
     instructions:
-      'Try send_postcard (elicitation), plan_trip (multi-round), brew_tea (progress) and identify_bird.',
+      'Try send_postcard (elicitation), plan_trip (multi-round), brew_tea (progress), bake_bread (a task) and identify_bird.',
     // The demo is always one process, so a random key is right here; RONDO_STATE_KEY still wins.
     requestState: { key: process.env.RONDO_STATE_KEY ?? randomBytes(32) },
     ...(options.log ? { log: options.log } : {}),
@@ -56,6 +57,7 @@ export async function createDemoServer(options: DemoServerOptions = {}): Promise
   addPostcardTool(server);
   addTripWizard(server);
   addTeaTimer(server);
+  addBakery(server);
   addWeatherTemplate(server);
   addHaikuPrompt(server);
   const stopClock = addClockResource(server, options.clockIntervalMs);

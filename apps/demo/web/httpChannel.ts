@@ -25,6 +25,14 @@ export function headerValue(value: string): string {
   return `=?base64?${btoa(String.fromCharCode(...bytes))}?=`;
 }
 
+/** The body member `Mcp-Name` mirrors: a tool or prompt name, a resource URI, a task id. */
+function nameOf(method: string, params: JsonObject): unknown {
+  if (method === 'tools/call' || method === 'prompts/get') return params.name;
+  if (method === 'resources/read') return params.uri;
+  if (method.startsWith('tasks/')) return params.taskId;
+  return undefined;
+}
+
 /** The standard headers of one request: version, method, name, and `Mcp-Param-*` for x-mcp-header arguments. */
 function standardHeaders(
   message: JsonRpcRequest | JsonRpcNotification,
@@ -38,13 +46,8 @@ function standardHeaders(
     'mcp-protocol-version': typeof version === 'string' ? version : '2026-07-28',
   });
   if ('id' in message) headers.set('mcp-method', message.method);
-  const name = message.method === 'resources/read' ? params.uri : params.name;
-  if (
-    ['tools/call', 'prompts/get', 'resources/read'].includes(message.method) &&
-    typeof name === 'string'
-  ) {
-    headers.set('mcp-name', headerValue(name));
-  }
+  const name = nameOf(message.method, params);
+  if (typeof name === 'string') headers.set('mcp-name', headerValue(name));
   for (const [suffix, value] of Object.entries(paramHeaders))
     headers.set(`mcp-param-${suffix}`, headerValue(value));
   return headers;

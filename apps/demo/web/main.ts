@@ -10,6 +10,7 @@ import { ProgressView } from './progressView.js';
 import { showResult } from './resultView.js';
 import { callWithRounds } from './rounds.js';
 import { ServerTrafficView } from './serverTrafficView.js';
+import { followTask } from './taskView.js';
 import { WebSocketChannel } from './wsChannel.js';
 
 /**
@@ -30,6 +31,7 @@ const ui = {
   templates: byId('templates'),
   detail: byId('detail'),
   inputRequests: byId('input-requests'),
+  task: byId('task'),
   result: byId('result'),
   listen: byId<HTMLButtonElement>('listen-button'),
   notifications: byId('notifications'),
@@ -149,6 +151,7 @@ async function run(action: Action): Promise<void> {
   if (!client) return;
   const title = action.kind === 'resource' ? action.uri : action.name;
   progress.clear();
+  ui.task.replaceChildren();
   ui.result.replaceChildren(
     h('p', { class: 'muted', 'data-testid': 'running' }, `Running ${title}…`),
   );
@@ -165,12 +168,28 @@ async function run(action: Action): Promise<void> {
       progress: true,
       onRelated: onProgress(title),
     });
-    showResult(ui.result, title, result);
+    if (result.resultType === 'task') await showTask(title, result);
+    else showResult(ui.result, title, result);
   } catch (failure) {
     showResult(ui.result, title, failure instanceof Error ? failure : new Error(String(failure)));
   } finally {
     ui.inputRequests.replaceChildren();
   }
+}
+
+/** Follows a task until it ends, then shows its result, its error or its cancellation. */
+async function showTask(title: string, handle: JsonObject): Promise<void> {
+  ui.result.replaceChildren(
+    h('p', { class: 'muted', 'data-testid': 'running' }, `${title} runs as a task…`),
+  );
+  const task = await followTask(client!, handle, ui);
+  if (task.status === 'completed') showResult(ui.result, title, objectAt(task, 'result') ?? {});
+  else if (task.status === 'failed')
+    showResult(ui.result, title, new Error(textOf(objectAt(task, 'error')?.message, 'failed')));
+  else
+    ui.result.replaceChildren(
+      h('p', { 'data-testid': 'task-cancelled' }, `${title} was cancelled.`),
+    );
 }
 
 function showNotification(message: JsonRpcMessage): void {

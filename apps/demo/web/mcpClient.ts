@@ -5,8 +5,14 @@ import { paramHeaders } from './httpChannel.js';
 /** The revision the playground speaks. */
 export const PROTOCOL_VERSION = '2026-07-28';
 
-/** What the playground can do for a server: fill forms, and open links for URL elicitation. */
-export const CLIENT_CAPABILITIES = { elicitation: { form: {}, url: {} } };
+/**
+ * What the playground can do for a server: fill forms, open links for URL elicitation, and follow
+ * tasks (the Tasks extension: a long tool call may answer a task handle).
+ */
+export const CLIENT_CAPABILITIES = {
+  elicitation: { form: {}, url: {} },
+  extensions: { 'io.modelcontextprotocol/tasks': {} },
+};
 
 const CLIENT_INFO = { name: 'rondo-playground', title: 'Rondo playground', version: '0.1.0' };
 

@@ -15,10 +15,14 @@ import { base64ToBytes, bytesToBase64 } from '@rondo/core/internal';
 export type HeaderMap = Readonly<Record<string, string | string[] | undefined>>;
 
 /** The body member `Mcp-Name` mirrors, for the methods that need it. */
-const NAME_SOURCE: ReadonlyMap<string, 'name' | 'uri'> = new Map([
+const NAME_SOURCE: ReadonlyMap<string, 'name' | 'uri' | 'taskId'> = new Map([
   ['tools/call', 'name'],
   ['prompts/get', 'name'],
   ['resources/read', 'uri'],
+  // The Tasks extension routes its requests on the task id.
+  ['tasks/get', 'taskId'],
+  ['tasks/update', 'taskId'],
+  ['tasks/cancel', 'taskId'],
 ]);
 
 /** Visible ASCII, space and tab: what RFC 9110 allows in a field value. */

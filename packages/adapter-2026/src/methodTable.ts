@@ -11,6 +11,7 @@ import {
 } from './queries.js';
 import type { ModernServerView } from './serverView.js';
 import { listen } from './subscriptions.js';
+import { cancelTask, getTask, updateTask } from './tasks/taskMethods.js';
 
 type ModernMethod = EraMethod<ModernServerView, never>;
 
@@ -42,4 +43,8 @@ export const MODERN_METHODS: ReadonlyMap<string, ModernMethod> = new Map<string,
   entry('resources/read', readResource, { requires: 'resources', intercepts: true }),
   entry('completion/complete', complete, { requires: 'completions', intercepts: true }),
   entry('subscriptions/listen', listen, { longLived: true }),
+  // The Tasks extension; tasks/result and tasks/list (of the 2025-11-25 tasks) are not methods here.
+  entry('tasks/get', getTask),
+  entry('tasks/update', updateTask),
+  entry('tasks/cancel', cancelTask),
 ]);

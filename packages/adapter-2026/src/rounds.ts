@@ -14,11 +14,13 @@ import {
   assertClientCanAnswer,
   assertWithinRoundLimit,
   elicitationValidator,
+  startTask,
   type RequestCall,
   type RoundOperation,
   type WireResult,
 } from '@rondo/core/internal';
 import { readInputResponses } from './inputResponses.js';
+import { taskHandle } from './tasks/taskWire.js';
 import type { ModernServerView } from './serverView.js';
 
 /**
@@ -51,13 +53,18 @@ interface Round {
   readonly binding: SealedStateBinding;
 }
 
-/** Drives one call of a multi-round request: open the previous round, read the answers, run the hook. */
+/**
+ * Drives one call of a multi-round request: open the previous round, read the answers, run the
+ * hook. With `asTask` the hook does not run in the request: a task is created, runs the round (and
+ * any later ones) in the background, and the answer is its handle.
+ */
 export async function driveRound<R, I extends Json>(
   call: RequestCall,
   params: RetryParams,
   view: ModernServerView,
   operation: RoundOperation<R, I>,
   identity: I,
+  asTask = false,
 ): Promise<WireResult> {
   const round: Round = {
     call,
@@ -81,6 +88,7 @@ export async function driveRound<R, I extends Json>(
   } else {
     call.inputResponses = answers;
   }
+  if (asTask) return taskHandle(await startTask(call, view.server, { operation, identity }));
   const outcome = await operation.invoke(view.server, call, identity);
   if (outcome === undefined) throw new McpError(ErrorCode.InternalError, 'No result');
   if (outcome.kind === 'complete') return operation.toWire(outcome.result);
@@ -124,7 +132,7 @@ async function askForInput(
 }
 
 /** An input request as the 2026 wire has it: URL elicitations carry no elicitationId any more. */
-function modernInputRequest(body: InputRequestBody): {
+export function modernInputRequest(body: InputRequestBody): {
   method: string;
   params: Record<string, unknown>;
 } {

@@ -1,4 +1,4 @@
-import { MetaKey, MODERN_REVISIONS, type JsonObject } from '@rondo/protocol';
+import { MetaKey, MODERN_REVISIONS, TASKS_EXTENSION, type JsonObject } from '@rondo/protocol';
 import {
   type Catalog,
   type CachePolicy,
@@ -79,7 +79,9 @@ export class ModernServerView {
       wire.resources = { listChanged: flags.listChanged, subscribe: flags.subscribe };
     if (flags.completions) wire.completions = {};
     if (this.options.logging !== false) wire.logging = {};
-    if (this.options.extensions) wire.extensions = this.options.extensions;
+    const extensions: Record<string, JsonObject> = { ...this.options.extensions };
+    if (this.server.offersTasks) extensions[TASKS_EXTENSION] ??= {};
+    if (Object.keys(extensions).length > 0) wire.extensions = extensions;
     if (this.options.experimental) wire.experimental = this.options.experimental;
     this.capabilitiesOf = catalog;
     this.capabilitySet = flags;

@@ -2,6 +2,8 @@ import { MetaKey, type JsonObject, type SubscriptionsListenRequestParams } from 
 import type { ServerCapabilitySet, ServerChange } from '@rondo/core';
 import type { RequestAttachment, RequestCall, WireResult } from '@rondo/core/internal';
 import type { ModernServerView } from './serverView.js';
+import { declaresTasks, tasksExtensionRequired } from './tasks/taskMethods.js';
+import { detailedTask } from './tasks/taskWire.js';
 
 /**
  * `subscriptions/listen`: a long-lived request whose exchange carries list-change and
@@ -13,13 +15,21 @@ import type { ModernServerView } from './serverView.js';
 /** The notification kinds a client may ask for, as the schema's `SubscriptionFilter` has them. */
 type SubscriptionFilter = SubscriptionsListenRequestParams['notifications'];
 
+/** The most tasks one subscription may follow. */
+const MAX_TASK_IDS = 256;
+
 /** Opens a subscription; the promise settles when it ends. */
-export function listen(
+export async function listen(
   request: RequestCall,
   params: SubscriptionsListenRequestParams,
   view: ModernServerView,
 ): Promise<WireResult> {
   const honoured = honour(params.notifications, view.capabilityFlags());
+  const taskIds = params.notifications.taskIds;
+  if (taskIds !== undefined) {
+    if (!declaresTasks(request)) throw tasksExtensionRequired('notifications/tasks');
+    honoured.taskIds = await ownTasks(request, taskIds, view);
+  }
   const tag: JsonObject = { [MetaKey.subscriptionId]: request.id };
   request.send({
     jsonrpc: '2.0',
@@ -35,6 +45,7 @@ export function listen(
 class Subscription implements RequestAttachment {
   private readonly stopListening: () => void;
   private readonly uris: ReadonlySet<string>;
+  private readonly stopWatchingTasks: () => void;
 
   constructor(
     private readonly request: RequestCall,
@@ -45,19 +56,33 @@ class Subscription implements RequestAttachment {
   ) {
     this.uris = new Set(filter.resourceSubscriptions ?? []);
     this.stopListening = view.server.onChange((change) => this.deliver(change));
+    this.stopWatchingTasks = this.watchTasks(view, filter.taskIds ?? []);
     request.signal.addEventListener('abort', this, { once: true });
   }
 
   /** The request was aborted (client gone or cancelled): end without an answer. */
   handleEvent(): void {
     this.stopListening();
+    this.stopWatchingTasks();
     this.settle({});
   }
 
   closeGracefully(): void {
     this.stopListening();
+    this.stopWatchingTasks();
     this.request.signal.removeEventListener('abort', this);
     this.settle({ _meta: this.tag });
+  }
+
+  /** Sends `notifications/tasks` (the detailed task) each time a followed task changes. */
+  private watchTasks(view: ModernServerView, taskIds: readonly string[]): () => void {
+    if (taskIds.length === 0) return () => undefined;
+    const followed = new Set(taskIds);
+    return view.server.tasks.store.watch(({ task }) => {
+      if (!followed.has(task.taskId)) return;
+      const params: JsonObject = { _meta: this.tag, ...detailedTask(task) };
+      this.request.send({ jsonrpc: '2.0', method: 'notifications/tasks', params });
+    });
   }
 
   private deliver(change: ServerChange): void {
@@ -82,6 +107,19 @@ class Subscription implements RequestAttachment {
         return this.uris.has(change.uri) ? 'notifications/resources/updated' : undefined;
     }
   }
+}
+
+/** The tasks among `taskIds` that exist and belong to the request's principal (at most {@link MAX_TASK_IDS}). */
+async function ownTasks(
+  request: RequestCall,
+  taskIds: readonly string[],
+  view: ModernServerView,
+): Promise<string[]> {
+  const unique = [...new Set(taskIds)].slice(0, MAX_TASK_IDS);
+  const found = await Promise.all(
+    unique.map((id) => view.server.tasks.find(id, request.principal)),
+  );
+  return unique.filter((_id, index) => found[index] !== undefined);
 }
 
 /** The part of a filter the server honours: what was asked for and is offered. */

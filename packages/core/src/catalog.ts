@@ -7,8 +7,12 @@ import type {
 } from './definitions.js';
 import { compileArgumentValidator, type ArgumentValidator } from './inputValidation.js';
 import type { Provider } from './provider.js';
+import type { TaskDeclaration } from './tasks/taskStore.js';
 import { compileTemplate, type CompiledTemplate } from './uriTemplate.js';
 import { isVisible, type Visibility, type VisibilityRules } from './visibility.js';
+
+/** The task support of a tool whose provider declares none. */
+const NO_TASKS: TaskDeclaration = Object.freeze({ support: 'forbidden' });
 
 /** What every catalog entry has: its descriptor, its provider, and who may see it. */
 interface Entry<D> {
@@ -19,6 +23,8 @@ interface Entry<D> {
 }
 export interface ToolEntry extends Entry<ToolDefinition> {
   validate: ArgumentValidator;
+  /** Whether the tool runs as a task (not part of its descriptor: the modern wire has no field for it). */
+  task: TaskDeclaration;
 }
 export type PromptEntry = Entry<PromptDefinition>;
 export type ResourceEntry = Entry<ResourceDefinition>;
@@ -72,6 +78,7 @@ export class Catalog {
           definition,
           provider,
           validate: validators.get(provider, definition),
+          task: provider.taskSupport?.(definition.name) ?? NO_TASKS,
         };
         this.rule(entry, 'tools', rules);
         this.toolIndex.set(definition.name, entry);

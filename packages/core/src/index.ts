@@ -112,3 +112,25 @@ export {
   type HostGuardVerdict,
   type HostRule,
 } from './hostGuard.js';
+export {
+  isTerminal,
+  type NewTask,
+  type TaskChange,
+  type TaskDeclaration,
+  type TaskEvent,
+  type TaskRecord,
+  type TaskStore,
+  type TaskSupport,
+} from './tasks/taskStore.js';
+export {
+  MemoryTaskStore,
+  TaskCapacityError,
+  type MemoryTaskStoreOptions,
+} from './tasks/memoryTaskStore.js';
+export {
+  TaskRegistry,
+  ownedBy,
+  type LocalTaskRun,
+  type TaskOptions,
+} from './tasks/taskRegistry.js';
+export { newTaskId } from './tasks/taskId.js';

@@ -10,6 +10,7 @@ import type {
   ToolDefinition,
 } from './definitions.js';
 import { ConfigurationError } from './errors.js';
+import type { TaskDeclaration } from './tasks/taskStore.js';
 import type {
   PromptOutcome,
   Provider,
@@ -52,7 +53,7 @@ export class LocalProvider implements Provider {
   readonly name = 'local';
   private readonly toolMap = new Map<
     string,
-    { definition: ToolDefinition; handler: ToolHandler<never> }
+    { definition: ToolDefinition; handler: ToolHandler<never>; task?: TaskDeclaration }
   >();
   private readonly promptMap = new Map<
     string,
@@ -66,11 +67,15 @@ export class LocalProvider implements Provider {
   private readonly completions = new Map<string, CompletionHandler>();
   private readonly listeners = new Set<(change: ProviderChange) => void>();
 
-  addTool(definition: ToolDefinition, handler: ToolHandler<never>): void {
+  addTool(definition: ToolDefinition, handler: ToolHandler<never>, task?: TaskDeclaration): void {
     if (this.toolMap.has(definition.name))
       throw new ConfigurationError(`tool "${definition.name}" is already registered`);
-    this.toolMap.set(definition.name, { definition, handler });
+    this.toolMap.set(definition.name, { definition, handler, task });
     this.emit({ kind: 'tools' });
+  }
+
+  taskSupport(name: string): TaskDeclaration | undefined {
+    return this.toolMap.get(name)?.task;
   }
 
   removeTool(name: string): boolean {

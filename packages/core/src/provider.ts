@@ -1,5 +1,6 @@
 import type { PromptResult, ResourceResult, RoundResult, ToolResult } from '@rondo/protocol';
 import type { HandlerContext } from './context.js';
+import type { TaskDeclaration } from './tasks/taskStore.js';
 import type {
   Arguments,
   CacheableMethod,
@@ -32,6 +33,8 @@ export interface Provider {
   /** Optional capabilities beyond what the lists imply (`capabilities/1`), e.g. `subscribe`. */
   capabilities?(): ProviderCapabilities;
   tools?(): ToolDefinition[] | Promise<ToolDefinition[]>;
+  /** `task_support/2`: whether a tool runs as a task (`undefined` or absent: never). */
+  taskSupport?(name: string): TaskDeclaration | undefined;
   /** `tool_call/3` and the round hook `tool_call_round/4`: arguments are already validated. */
   callTool?(name: string, args: Arguments, ctx: HandlerContext): Promise<ToolOutcome>;
   prompts?(): PromptDefinition[] | Promise<PromptDefinition[]>;

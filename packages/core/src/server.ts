@@ -34,6 +34,8 @@ import {
 } from './localProvider.js';
 import type { Provider, ProviderChange } from './provider.js';
 import { RequestStateSealer } from './requestState.js';
+import { TaskRegistry } from './tasks/taskRegistry.js';
+import { taskDeclaration } from './tasks/declaration.js';
 import { checkToolOutput } from './outputValidation.js';
 import { DEFAULT_MAX_ARGUMENT_DEPTH, admitToolArguments, checkArgumentDepth } from './limits.js';
 import type { Middleware } from './middleware.js';
@@ -82,6 +84,8 @@ export class RondoServer {
   readonly pageSize: number;
   readonly maxArgumentDepth: number;
   readonly log: (level: 'info' | 'warning' | 'error', message: string) => void;
+  /** The server's tasks (the Tasks extension of the modern wire). */
+  readonly tasks: TaskRegistry;
   private readonly local = new LocalProvider();
   private readonly providers: Provider[] = [this.local];
   private readonly lists = new Map<Provider, ProviderLists>();
@@ -95,7 +99,7 @@ export class RondoServer {
   private loading: Promise<void> | undefined;
 
   constructor(options: ServerOptions) {
-    const { requestState, roundLimit, pageSize, defaultCachePolicy, log, limits, ...info } =
+    const { requestState, roundLimit, pageSize, defaultCachePolicy, log, limits, tasks, ...info } =
       options;
     this.info = info;
     // console.error rather than process.stderr: the core also runs where there is no `process`.
@@ -105,6 +109,7 @@ export class RondoServer {
     this.pageSize = pageSize ?? 100;
     this.maxArgumentDepth = limits?.maxArgumentDepth ?? DEFAULT_MAX_ARGUMENT_DEPTH;
     this.defaultCachePolicy = defaultCachePolicy ?? { ttlMs: 0, cacheScope: 'private' };
+    this.tasks = new TaskRegistry(tasks);
     this.watch(this.local);
   }
 
@@ -128,7 +133,7 @@ export class RondoServer {
     if (spec.input && isZodSchema(spec.input)) {
       this.validators.override(definition, compileArgumentValidator(spec.input, `tool "${name}"`));
     }
-    this.local.addTool(definition, handler);
+    this.local.addTool(definition, handler, taskDeclaration(name, spec.task));
     return this;
   }
 
@@ -361,8 +366,14 @@ export class RondoServer {
     return this.defaultCachePolicy;
   }
 
-  /** Closes every provider. */
+  /** True when some tool may run as a task, so the Tasks extension is worth announcing. */
+  get offersTasks(): boolean {
+    return this.catalog.tools.some((entry) => entry.task.support !== 'forbidden');
+  }
+
+  /** Cancels the tasks running here, then closes the task store and every provider. */
   async close(): Promise<void> {
+    await this.tasks.close();
     await Promise.all(this.providers.map(async (p) => p.close?.()));
   }
 

@@ -13,6 +13,8 @@ import type { ServerLimits } from './limits.js';
 import type { ProviderChange } from './provider.js';
 import type { RequestStateOptions } from './requestState.js';
 import type { Visibility } from './visibility.js';
+import type { TaskOptions } from './tasks/taskRegistry.js';
+import type { TaskDeclaration, TaskSupport } from './tasks/taskStore.js';
 
 /** Who the server is, as told to clients. */
 export interface ServerInfo {
@@ -36,6 +38,8 @@ export interface ServerOptions extends ServerInfo {
   defaultCachePolicy?: CachePolicy;
   /** Limits on what a request may carry (argument nesting depth). */
   limits?: ServerLimits;
+  /** How tasks (the `io.modelcontextprotocol/tasks` extension) are kept: store, TTL, polling. */
+  tasks?: TaskOptions;
   /** Where the server's own diagnostics go (default: stderr). */
   log?: (level: 'info' | 'warning' | 'error', message: string) => void;
 }
@@ -51,6 +55,12 @@ export interface ToolSpec<S extends SchemaInput> {
   _meta?: JsonObject;
   /** Who may see the tool; hidden, it is left out of lists and answers like an unknown tool. */
   visible?: Visibility;
+  /**
+   * Whether a call may run as a task for a modern client that declares the Tasks extension:
+   * `'optional'` (the server makes it a task when the client can), `'required'` (a client without
+   * the extension gets -32021). Legacy clients always get an ordinary call. Default: never.
+   */
+  task?: TaskSupport | TaskDeclaration;
 }
 
 /** The arguments a handler of a tool with input schema `S` receives. */

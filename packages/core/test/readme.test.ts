@@ -7,4 +7,13 @@ describe('README', () => {
     const output = await runReadmeExample(fileURLToPath(new URL('..', import.meta.url)));
     expect(output.trim()).toBe('add,greet');
   });
+
+  it('runs its tasks example', async () => {
+    const output = await runReadmeExample(
+      fileURLToPath(new URL('..', import.meta.url)),
+      20_000,
+      'Tasks',
+    );
+    expect(output.trim()).toBe('optional true');
+  });
 });

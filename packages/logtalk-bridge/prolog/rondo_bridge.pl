@@ -14,6 +14,7 @@
 :- use_module(rondo_json, [curly_get/3, curly_pairs/2]).
 :- use_module(rondo_provider).
 :- use_module(rondo_describe, [describe/1]).
+:- use_module(rondo_check, [check/1]).
 :- use_module(rondo_calls).
 :- use_module(rondo_load).
 :- use_module(rondo_client, [begin_call/1, end_call/0, replay/1]).
@@ -26,6 +27,7 @@
 %!  main is det.
 main :-
     open_channel,
+    on_signal(int, _, rondo_bridge:interrupt),
     (   receive(Init), curly_get(Init, op, init)
     ->  init(Init)
     ;   halt(2)
@@ -43,6 +45,13 @@ init(Init) :-
         curly_pairs(J, [type-load_error, file-File, line-Line, message-Message]),
         send(J), halt(1)
     ).
+
+% Node sends SIGINT when the caller of the call in progress gave up (a cancelled request or
+% task): the goal is interrupted with rondo_cancelled, which fails the call and keeps the worker.
+% Between calls the signal is ignored. A goal that swallows the exception runs on, and its worker
+% is replaced after the grace period.
+interrupt(_) :-
+    (   nb_current(rondo_call, Id), Id \== none -> throw(rondo_cancelled) ; true ).
 
 serve :-
     (   catch(receive(Msg), E, (print_message(error, E), fail))
@@ -74,6 +83,7 @@ dispatch(resource, Id, P, J) :-
     ( curly_get(P, known, Known) -> true ; Known = @(false) ),
     read_resource(Id, Uri, Known, Ctx, J).
 dispatch(complete, _, P, J) :- complete(P, J).
+dispatch(check, _, _, J) :- check(J).
 
 params(P, Key, V) :- ( curly_get(P, Key, V) -> true ; V = {} ).
 
@@ -81,12 +91,16 @@ reply(Id, Value) :-
     curly_pairs(J, [type-result, id-Id, value-Value]),
     catch(send(J), E, failure(Id, E)).
 
+failure(Id, rondo_failed(mcp_error(Code), Text)) :- !,
+    curly_pairs(J, [type-failure, id-Id, kind-mcp_error, code-Code, message-Text]),
+    send(J).
 failure(Id, E) :-
     failure_text(E, Kind, Text),
     curly_pairs(J, [type-failure, id-Id, kind-Kind, message-Text]),
     send(J).
 
 failure_text(rondo_failed(Kind, Message), Kind, Message) :- !.
+failure_text(rondo_cancelled, cancelled, "the call was cancelled") :- !.
 failure_text(rondo_invalid_result(What, T), invalid_result, Text) :- !,
     format(string(Text), 'invalid ~w: ~q', [What, T]).
 failure_text(error(type_error(json, T), _), invalid_result, Text) :- !,

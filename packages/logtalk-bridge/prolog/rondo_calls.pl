@@ -17,7 +17,10 @@ call_tool(Id, Name, Args, Ctx, J) :-
     catch(tool_outcome(Id, Name, F/A, Args, Pairs, Ctx, R), E, exception_result(E, R)),
     round_value(tool, R, J).
 
-% Logtalk's rule: an exception raised by a tool is a tool error naming the exception.
+% Logtalk's rule: an exception raised by a tool is a tool error naming the exception. Rondo adds
+% mcp_error(Code, Message): the call fails with that JSON-RPC error (a task becomes failed).
+exception_result(mcp_error(Code, Message), _) :- integer(Code), !,
+    text_of(Message, Text), throw(rondo_failed(mcp_error(Code), Text)).
 exception_result(E, error(E)).
 
 tool_outcome(Id, Name, _, _, Pairs, Ctx, R) :-

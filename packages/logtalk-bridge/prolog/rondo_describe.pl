@@ -37,13 +37,28 @@ tool_json(tool(Name, F, A), J) :- !,
     ( memberchk(title(Title), Info) -> true ; Title = F ),
     ( memberchk(comment(C), Info) -> Extra0 = [description-C] ; Extra0 = [] ),
     ( hook(input_schema(Name, In)) -> true ; inferred_schema(Head, input, In) ),
-    (   hook(output_schema(Name, Out)) -> Extra = [outputSchema-Out|Extra0]
-    ;   auto_dispatched(Name) -> inferred_schema(Head, output, Out), Extra = [outputSchema-Out|Extra0]
-    ;   Extra = Extra0
+    (   hook(output_schema(Name, Out)) -> Extra1 = [outputSchema-Out|Extra0]
+    ;   auto_dispatched(Name) -> inferred_schema(Head, output, Out), Extra1 = [outputSchema-Out|Extra0]
+    ;   Extra1 = Extra0
     ),
+    task_members(Name, Tasks), append(Tasks, Extra1, Extra),
     with_icons(tool_icons(Name), [name-Name, title-Title, inputSchema-In|Extra], Pairs),
     obj(Pairs, J).
 tool_json(Other, _) :- throw(rondo_invalid_result(tool_descriptor, Other)).
+
+%   task_support(Name, Support): whether the tool runs as a task for a client that can have one.
+%   Support is forbidden (also when undeclared), optional or required; optional(after_input) and
+%   required(after_input) run the first round in the request, so asking for input there is an
+%   ordinary input_required answer, and start the task with the retry that brings the answers.
+task_members(Name, Members) :-
+    (   hook(task_support(Name, Support)) -> task_support_members(Support, Members)
+    ;   Members = []
+    ).
+
+task_support_members(S, [taskSupport-S]) :- atom(S), memberchk(S, [forbidden, optional, required]), !.
+task_support_members(S, [taskSupport-T, startsAfterInput-(@true)]) :-
+    compound(S), S =.. [T, after_input], memberchk(T, [optional, required]), !.
+task_support_members(S, _) :- throw(rondo_invalid_result(task_support, S)).
 
 %!  auto_dispatched(+Name) is semidet.
 %   True when no handler can answer this tool, so its results are always the structured

@@ -1,3 +1,4 @@
+import { McpError } from '@rondo/protocol';
 /**
  * Local failures of the Prolog bridge. None of them crosses the wire as is: the core maps them to
  * a wire error in one place (an internal error, or an `isError` tool result naming the failure).
@@ -95,4 +96,11 @@ export class PrologUnavailableError extends PrologWorkerError {
       `no Prolog worker is running: the last start failed (${reason}); the next try is in ${retryInMs} ms`,
     );
   }
+}
+
+/** A failed call as an error: a JSON-RPC error the goal threw keeps its code. */
+export function callFailure(failure: { kind: string; message: string; code?: number }): Error {
+  if (failure.kind === 'mcp_error' && failure.code !== undefined)
+    return new McpError(failure.code, failure.message);
+  return new PrologCallError(failure.kind, failure.message);
 }

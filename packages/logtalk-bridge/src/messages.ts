@@ -30,7 +30,14 @@ const workerMessage = z.discriminatedUnion('type', [
     message: z.string(),
   }),
   z.object({ type: z.literal('result'), id, value: json }),
-  z.object({ type: z.literal('failure'), id, kind: z.string(), message: z.string() }),
+  z.object({
+    type: z.literal('failure'),
+    id,
+    kind: z.string(),
+    message: z.string(),
+    /** With kind `mcp_error`: the JSON-RPC error code the goal threw (`mcp_error(Code, Message)`). */
+    code: z.number().int().min(-32768).max(32767).optional(),
+  }),
   z.object({
     type: z.literal('progress'),
     id,
@@ -105,6 +112,8 @@ const description = z.object({
       inputSchema: jsonObject,
       outputSchema: jsonObject.optional(),
       icons,
+      taskSupport: z.enum(['forbidden', 'optional', 'required']).optional(),
+      startsAfterInput: z.boolean().optional(),
     }),
   ),
   prompts: z.array(
@@ -152,11 +161,14 @@ const description = z.object({
 /** What a provider offers, as its worker describes it once at start. */
 export type ProviderDescription = z.infer<typeof description>;
 
-/** Checks a description; returns an error message when it does not fit. */
-export function parseDescription(value: Json): ProviderDescription | string {
+/**
+ * Checks a description; returns an error message when it does not fit, or (unless
+ * `checkTemplates` is false, for `problems()` to report them) when a template is malformed.
+ */
+export function parseDescription(value: Json, checkTemplates = true): ProviderDescription | string {
   const parsed = description.safeParse(value);
   if (parsed.success) {
-    for (const { uriTemplate } of parsed.data.templates) {
+    for (const { uriTemplate } of checkTemplates ? parsed.data.templates : []) {
       const problem = uriTemplateProblem(uriTemplate);
       if (problem) return `resource template "${uriTemplate}" is not a URI template: ${problem}`;
     }

@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { Json, JsonObject } from '@rondo/protocol';
 import {
-  PrologCallError,
   PrologCancelledError,
+  callFailure,
   PrologLoadError,
   PrologProtocolError,
   PrologTimeoutError,
@@ -88,9 +88,9 @@ export class PrologWorker {
 
   /**
    * Sends one call and waits for its answer; the deadline does not run while the client is asked.
-   * When `signal` aborts, the call is rejected at once and abandoned: the worker may finish it
-   * within the grace period (a question to the client is answered `cancel`), its result is
-   * dropped, and only a worker still busy after the grace period is killed.
+   * When `signal` aborts, the call is rejected at once and abandoned: its goal is interrupted (a
+   * question to the client is answered `cancel` instead), whatever it still sends is dropped,
+   * and only a worker still busy after the grace period is killed.
    */
   call(
     method: string,
@@ -215,7 +215,7 @@ export class PrologWorker {
       case 'result':
         return this.settle(() => call.resolve(message.value));
       case 'failure':
-        return this.settle(() => call.reject(new PrologCallError(message.kind, message.message)));
+        return this.settle(() => call.reject(callFailure(message)));
       case 'progress':
         return call.handlers.progress?.(message.progress, message.total, message.message);
       case 'log':
@@ -285,7 +285,10 @@ export class PrologWorker {
     clearTimeout(call.timer);
     call.detach();
     call.reject(this.cancelled());
+    // A goal waiting on the client unwinds on the refusal; any other goal is interrupted (the
+    // shim's SIGINT handler throws in it), so the worker is free again unless the goal resists.
     if (call.asking) this.refuse(call, call.asking);
+    else this.child.kill('SIGINT');
     call.timer = setTimeout(() => this.overstayed(call), this.launch.cancelGraceMs);
   }
 

@@ -63,9 +63,19 @@ describe('cancellation', () => {
     expect(provider.workerIds()).toEqual(before);
   });
 
-  it('kills and replaces a worker still busy with a cancelled call after the grace period', async () => {
+  it('interrupts the goal of a cancelled call, so its worker is free at once and stays', async () => {
     const before = provider.workerIds();
     const took = await cancelAfter('loop', 100);
+    expect(took).toBeLessThan(150);
+    const started = Date.now();
+    expect(await call('text')).toEqual({ kind: 'text', text: 'plain text' });
+    expect(Date.now() - started).toBeLessThan(GRACE_MS);
+    expect(provider.workerIds()).toEqual(before);
+  });
+
+  it('kills and replaces a worker whose goal resists the interrupt, after the grace period', async () => {
+    const before = provider.workerIds();
+    const took = await cancelAfter('stubborn', 100);
     expect(took).toBeLessThan(GRACE_MS / 2);
     for (let i = 0; i < 200 && provider.workerIds().join() === before.join(); i++) await sleep(25);
     expect(provider.workerIds()).not.toEqual(before);

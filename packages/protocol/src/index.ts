@@ -291,6 +291,25 @@ export {
   type ModernCancelledNotificationParams,
 } from './schemas/notifications.js';
 export {
+  TASKS_EXTENSION,
+  TASK_STATUSES,
+  type TaskStatus,
+  TaskRequestParamsSchema,
+  type TaskRequestParams,
+  UpdateTaskRequestParamsSchema,
+  type UpdateTaskRequestParams,
+  DetailedTaskSchema,
+  type DetailedTask,
+} from './schemas/tasks.js';
+export {
+  CreateTaskResultSchema,
+  type CreateTaskResult,
+  ModernToolOrTaskResultSchema,
+  GetTaskResultSchema,
+  type GetTaskResult,
+  TaskAckResultSchema,
+} from './schemas/taskResults.js';
+export {
   RequestMetaObjectSchema,
   type RequestMetaObject,
   ModernRequestParamsSchema,

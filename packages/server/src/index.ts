@@ -55,6 +55,13 @@ export {
   type Visibility,
   type ResourceSpec,
   type TemplateSpec,
+  MemoryTaskStore,
+  type MemoryTaskStoreOptions,
+  type TaskDeclaration,
+  type TaskOptions,
+  type TaskRecord,
+  type TaskStore,
+  type TaskSupport,
 } from '@rondo/core';
 export {
   text,

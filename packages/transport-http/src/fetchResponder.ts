@@ -126,10 +126,11 @@ export class FetchResponder implements HttpResponse {
     for (const listener of this.closeListeners.splice(0)) listener();
   }
 
-  private headers(): Headers {
-    const headers = new Headers();
+  /** A plain record, not `Headers`: Node bridges such as `@hono/node-server` pass it on as it is. */
+  private headers(): Record<string, string> {
+    const headers: Record<string, string> = {};
     for (const name in this.head)
-      if (!HOP_BY_HOP.has(name)) headers.set(name, this.head[name] as string);
+      if (!HOP_BY_HOP.has(name)) headers[name] = this.head[name] as string;
     return headers;
   }
 }

@@ -1,10 +1,23 @@
-import type { MiddlewareHandler } from 'hono';
 import type { Endpoint } from '@rondo/core';
 import { createFetchHandler, type FetchHandler } from './fetchHandler.js';
 import type { HttpTransportOptions } from './options.js';
 
-/** A Hono middleware serving an MCP endpoint; `close()` ends its sessions. */
-export type McpHonoMiddleware = MiddlewareHandler & Pick<FetchHandler, 'close' | 'sessionCount'>;
+/**
+ * The members of a Hono `Context` used here. Typed by shape, not by hono's own types: hono is an
+ * optional peer, so a consumer without it must still compile these declarations.
+ */
+export interface HonoContextLike {
+  req: { path: string; raw: Request };
+  env: unknown;
+}
+
+/**
+ * A Hono middleware serving an MCP endpoint (it fits hono's `MiddlewareHandler`); `close()` ends
+ * its sessions.
+ */
+export interface McpHonoMiddleware extends Pick<FetchHandler, 'close' | 'sessionCount'> {
+  (c: HonoContextLike, next: () => Promise<void>): Promise<Response | void>;
+}
 
 /**
  * A Hono middleware serving an MCP endpoint at `options.path` (default `/mcp`), plus the
@@ -14,7 +27,10 @@ export type McpHonoMiddleware = MiddlewareHandler & Pick<FetchHandler, 'close' |
 export function mcpHono(endpoint: Endpoint, options?: HttpTransportOptions): McpHonoMiddleware {
   const handler = createFetchHandler(endpoint, options);
   const path = options?.path ?? '/mcp';
-  const middleware: MiddlewareHandler = async (c, next) => {
+  const middleware = async (
+    c: HonoContextLike,
+    next: () => Promise<void>,
+  ): Promise<Response | void> => {
     if (!ownsPath(c.req.path, path, options !== undefined && options.auth !== undefined))
       return next();
     return handler(c.req.raw, localAddressOf(c.env));

@@ -34,3 +34,4 @@ export {
   type RoundMethodName,
   type RoundOperation,
 } from './operations.js';
+export { startTask, type TaskLaunch } from './taskRun.js';

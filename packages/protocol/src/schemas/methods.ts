@@ -45,9 +45,18 @@ import {
   ModernListToolsResultSchema,
   ModernPromptRoundResultSchema,
   ModernResourceRoundResultSchema,
-  ModernToolRoundResultSchema,
   SubscriptionsListenResultSchema,
 } from './modernResults.js';
+import {
+  DetailedTaskSchema,
+  TaskRequestParamsSchema,
+  UpdateTaskRequestParamsSchema,
+} from './tasks.js';
+import {
+  GetTaskResultSchema,
+  ModernToolOrTaskResultSchema,
+  TaskAckResultSchema,
+} from './taskResults.js';
 import {
   ElicitationCompleteNotificationParamsSchema,
   LoggingMessageNotificationParamsSchema,
@@ -106,6 +115,9 @@ export const modernRequestParams: MethodTable = methodTable({
   'resources/read': ModernReadResourceRequestParamsSchema,
   'completion/complete': ModernCompleteRequestParamsSchema,
   'subscriptions/listen': SubscriptionsListenRequestParamsSchema,
+  'tasks/get': TaskRequestParamsSchema,
+  'tasks/update': UpdateTaskRequestParamsSchema,
+  'tasks/cancel': TaskRequestParamsSchema,
 });
 
 /** Params of the notifications a legacy client sends, by method. */
@@ -142,7 +154,7 @@ export const legacyResults: MethodTable = methodTable({
 export const modernResults: MethodTable = methodTable({
   'server/discover': DiscoverResultSchema,
   'tools/list': ModernListToolsResultSchema,
-  'tools/call': ModernToolRoundResultSchema,
+  'tools/call': ModernToolOrTaskResultSchema,
   'prompts/list': ModernListPromptsResultSchema,
   'prompts/get': ModernPromptRoundResultSchema,
   'resources/list': ModernListResourcesResultSchema,
@@ -150,6 +162,9 @@ export const modernResults: MethodTable = methodTable({
   'resources/read': ModernResourceRoundResultSchema,
   'completion/complete': ModernCompleteResultSchema,
   'subscriptions/listen': SubscriptionsListenResultSchema,
+  'tasks/get': GetTaskResultSchema,
+  'tasks/update': TaskAckResultSchema,
+  'tasks/cancel': TaskAckResultSchema,
 });
 
 /** Params of the notifications a server sends to a legacy client, by method. */
@@ -174,6 +189,7 @@ export const modernServerNotificationParams: MethodTable = methodTable({
   'notifications/tools/list_changed': ModernNotificationParamsSchema,
   'notifications/prompts/list_changed': ModernNotificationParamsSchema,
   'notifications/subscriptions/acknowledged': SubscriptionsAcknowledgedNotificationParamsSchema,
+  'notifications/tasks': DetailedTaskSchema,
 });
 
 /** Params of the requests a legacy server sends to its client, by method. */

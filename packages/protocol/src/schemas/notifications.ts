@@ -55,6 +55,8 @@ export const SubscriptionFilterSchema = z
     promptsListChanged: z.boolean().optional(),
     resourcesListChanged: z.boolean().optional(),
     resourceSubscriptions: z.array(z.string()).optional(),
+    /** The Tasks extension: `notifications/tasks` for these tasks. */
+    taskIds: z.array(z.string()).optional(),
   })
   .loose();
 export type SubscriptionFilter = z.infer<typeof SubscriptionFilterSchema>;

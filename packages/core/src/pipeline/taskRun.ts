@@ -1,0 +1,266 @@
+import {
+  ErrorCode,
+  McpError,
+  assertInputRequired,
+  type InputRequest,
+  type InputRequestBody,
+  type InputResponseValue,
+  type Json,
+  type JsonObject,
+  type JsonRpcMessage,
+} from '@rondo/protocol';
+import type { Principal } from '../definitions.js';
+import type { RondoServer } from '../server.js';
+import type { LocalTaskRun } from '../tasks/taskRegistry.js';
+import { isTerminal, type TaskRecord } from '../tasks/taskStore.js';
+import type { Exchange } from '../transport.js';
+import { toWireError } from '../wireError.js';
+import { RequestCall, type ClientAsker } from './call.js';
+import {
+  assertClientCanAnswer,
+  assertWithinRoundLimit,
+  elicitationValidator,
+  readInputResponse,
+} from './inputs.js';
+import type { RoundOperation } from './operations.js';
+
+/**
+ * Running a round method as a task: the request's call is copied into a call of its own, detached
+ * from the request's exchange (which ends when the task handle is answered), and its rounds run in
+ * the background. Its signal aborts on `tasks/cancel` (heard through the store, so from any
+ * replica) and at the task's TTL; its progress becomes the task's `statusMessage`; a round that
+ * asks for input parks the task in `input_required` until `tasks/update` has answered every
+ * request; the final result or JSON-RPC error is stored on the task.
+ */
+
+/** What a task starts from: the operation, the request's identity, and the round it is in. */
+export interface TaskLaunch<R, I extends Json> {
+  readonly operation: RoundOperation<R, I>;
+  readonly identity: I;
+}
+
+/** `ctx.elicit()` and friends inside a task: the task asks through round results instead. */
+const TASK_ASKER: ClientAsker = {
+  ask: () =>
+    Promise.reject(
+      new Error(
+        'ctx.elicit(), ctx.sample() and ctx.listRoots() are not available inside a task: return ' +
+          'inputRequired([...]) and read ctx.inputResponses when the task resumes',
+      ),
+    ),
+};
+
+/**
+ * Stores a new task for `call` and starts running it; resolves with the stored task, so a
+ * `tasks/get` for its id finds it as soon as the handle is answered. The call's answers and state
+ * (from MRTR rounds before the task) carry into the task's first round.
+ */
+export async function startTask<R, I extends Json>(
+  call: RequestCall,
+  server: RondoServer,
+  launch: TaskLaunch<R, I>,
+): Promise<TaskRecord> {
+  const tasks = server.tasks;
+  const task = await tasks.store.create({
+    owner: call.principal?.id,
+    ttlMs: tasks.ttlMs,
+    pollIntervalMs: tasks.pollIntervalMs,
+  });
+  void new TaskRun(task, call, server, launch).execute();
+  return task;
+}
+
+/** One task running in this process. */
+class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
+  private readonly controller = new AbortController();
+  private readonly call: RequestCall;
+  private readonly untrack: () => void;
+  private readonly expiry: ReturnType<typeof setTimeout> | undefined;
+  /** Every input request key the task has used, so none is reused. */
+  private readonly usedKeys = new Set<string>();
+  private wake: (() => void) | undefined;
+
+  constructor(
+    private readonly task: TaskRecord,
+    request: RequestCall,
+    private readonly server: RondoServer,
+    private readonly launch: TaskLaunch<R, I>,
+  ) {
+    const exchange = new TaskExchange(this, request, this.controller.signal);
+    const message = {
+      jsonrpc: '2.0',
+      id: request.id,
+      method: request.method,
+      params: request.params,
+    } as const;
+    const setup = {
+      ...request.setup,
+      asker: TASK_ASKER,
+      logThreshold: () => undefined,
+      afterAnswer: undefined,
+    };
+    // The task id is the progress token: progress reaches TaskExchange.send, which stores it.
+    this.call = new RequestCall(message, exchange, setup, task.taskId);
+    this.call.middleware = request.middleware;
+    this.call.inputResponses = request.inputResponses;
+    this.call.requestState = request.requestState;
+    this.call.round = request.round;
+    this.untrack = server.tasks.track(task.taskId, this);
+    if (task.ttlMs !== null) {
+      this.expiry = setTimeout(() => this.stop(new Error('The task expired')), task.ttlMs);
+      (this.expiry as { unref?: () => void }).unref?.();
+    }
+  }
+
+  get stopped(): boolean {
+    return this.controller.signal.aborted;
+  }
+
+  /** Runs the rounds to the end; never rejects (every outcome is stored on the task). */
+  async execute(): Promise<void> {
+    const { operation, identity } = this.launch;
+    const store = this.server.tasks.store;
+    try {
+      for (;;) {
+        const outcome = await operation.invoke(this.server, this.call, identity);
+        if (this.stopped) return;
+        if (outcome === undefined) throw new McpError(ErrorCode.InternalError, 'No result');
+        if (outcome.kind === 'complete') {
+          const result = operation.toWire(outcome.result) as JsonObject;
+          await store.update(this.task.taskId, { status: 'completed', result });
+          return;
+        }
+        assertInputRequired(outcome.requests, outcome.state);
+        assertWithinRoundLimit(operation.method, this.call.round, this.server.roundLimit);
+        assertClientCanAnswer(outcome.requests, this.call.clientCapabilities);
+        const answers = await this.ask(outcome.requests);
+        if (answers === undefined) return;
+        this.call.enterRound(answers, outcome.state);
+      }
+    } catch (failure) {
+      if (this.stopped) return;
+      const error = toWireError(failure);
+      await store
+        .update(this.task.taskId, {
+          status: 'failed',
+          error: error as unknown as JsonObject,
+          statusMessage: error.message,
+        })
+        .catch((reason: unknown) => this.report(reason));
+    } finally {
+      if (this.expiry !== undefined) clearTimeout(this.expiry);
+      this.untrack();
+    }
+  }
+
+  cancelled(): void {
+    this.stop(new Error('The task was cancelled'));
+  }
+
+  changed(): void {
+    this.wake?.();
+  }
+
+  /** Stores a progress report as the task's status message. */
+  progressed(value: number, total: unknown, message: unknown): void {
+    if (this.stopped) return;
+    const statusMessage =
+      typeof message === 'string'
+        ? message
+        : typeof total === 'number'
+          ? `${value} of ${total}`
+          : `${value}`;
+    this.server.tasks.store
+      .update(this.task.taskId, { statusMessage })
+      .catch((reason: unknown) => this.report(reason));
+  }
+
+  private stop(reason: Error): void {
+    this.controller.abort(reason);
+    this.wake?.();
+  }
+
+  /**
+   * Parks the task in `input_required` with the round's requests (under keys never used before in
+   * this task), waits until every one is answered, and reads the answers against their requests.
+   * `undefined` when the task stopped (cancelled or expired) meanwhile.
+   */
+  private async ask(
+    requests: readonly Pick<InputRequest, 'key' | 'request'>[],
+  ): Promise<Record<string, InputResponseValue> | undefined> {
+    const store = this.server.tasks.store;
+    const sent: Record<string, InputRequestBody> = {};
+    const keyOf = new Map<string, string>();
+    for (const { key, request } of requests) {
+      // Compiled now so a malformed schema fails the task here rather than at tasks/update.
+      if (request.kind === 'form_elicitation') elicitationValidator(request.schema);
+      let wireKey = key;
+      for (let n = 2; this.usedKeys.has(wireKey); n += 1) wireKey = `${key}.${n}`;
+      this.usedKeys.add(wireKey);
+      keyOf.set(wireKey, key);
+      sent[wireKey] = request;
+    }
+    await store.update(this.task.taskId, { status: 'input_required', inputRequests: sent });
+    if (!(await this.answered())) return undefined;
+    const raw = await store.takeAnswers(this.task.taskId);
+    const answers: Record<string, InputResponseValue> = {};
+    for (const [wireKey, key] of keyOf) {
+      answers[key] = readInputResponse(wireKey, sent[wireKey]!, raw[wireKey]);
+    }
+    return answers;
+  }
+
+  /** Waits until no input request is outstanding; false when the task stopped or ended first. */
+  private async answered(): Promise<boolean> {
+    for (;;) {
+      if (this.stopped) return false;
+      const task = await this.server.tasks.store.get(this.task.taskId);
+      if (task === undefined || isTerminal(task.status)) return false;
+      if (Object.keys(task.inputRequests).length === 0) return true;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+      this.wake = undefined;
+    }
+  }
+
+  private report(reason: unknown): void {
+    const text = reason instanceof Error ? reason.message : String(reason);
+    this.server.log('error', `task ${this.task.taskId}: could not store its state: ${text}`);
+  }
+}
+
+/** Where a task's progress goes. */
+interface ProgressSink {
+  progressed(value: number, total: unknown, message: unknown): void;
+}
+
+/**
+ * The exchange of a task's call: nothing goes to a client (the request that created the task was
+ * answered with its handle); progress is kept as the task's status message, log messages are
+ * dropped (tasks carry none), and the signal is the task's own.
+ */
+class TaskExchange implements Exchange {
+  readonly headers: Exchange['headers'];
+  readonly principal: Principal | undefined;
+  readonly sessionId: string | undefined;
+
+  constructor(
+    private readonly run: ProgressSink,
+    request: RequestCall,
+    readonly signal: AbortSignal,
+  ) {
+    this.headers = request.headers;
+    this.principal = request.principal;
+    this.sessionId = request.sessionId;
+  }
+
+  send(message: JsonRpcMessage): void {
+    if (!('method' in message) || message.method !== 'notifications/progress') return;
+    const params = message.params ?? {};
+    if (typeof params.progress === 'number')
+      this.run.progressed(params.progress, params.total, params.message);
+  }
+
+  end(): void {
+    // The task's call is never answered on a wire: its outcome is stored on the task.
+  }
+}

@@ -1,0 +1,63 @@
+/** The provider files of a Prolog project: the SWI-Prolog module and the test that serves it. */
+export function prologFiles(name: string): Record<string, string> {
+  return { 'server.pl': moduleSource(name), 'src/server.test.ts': TEST_SOURCE };
+}
+
+/** A Prolog-quoted atom. */
+function quoted(value: string): string {
+  return `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
+}
+
+function moduleSource(name: string): string {
+  return `% ${name}: an MCP provider in SWI-Prolog, served by rondo-logtalk (see @rondo/logtalk-bridge).
+:- module(provider, []).
+
+capabilities([prompts, resources]).
+
+% A tool: add/3 is called with the JSON arguments A and B bound, and Sum comes back.
+tools([tool(add, add, 3)]).
+
+:- mode(add(+integer, +integer, -integer), one).
+:- info(add/3, [comment is 'Adds two integers.', argnames is ['A', 'B', 'Sum']]).
+add(A, B, Sum) :- Sum is A + B.
+
+% A prompt with one required argument.
+prompts([prompt(greeting, 'Asks for a short greeting', [argument(name, 'Who to greet', true)])]).
+
+prompt_get(greeting, Args, messages([message(user, text(Text))])) :-
+    memberchk(name-Name, Args),
+    format(atom(Text), 'Write a short greeting for ~w.', [Name]).
+
+% A resource.
+resources([resource('info://about', about, 'What this server is', 'text/plain')]).
+
+resource_read('info://about', _,
+    contents([text_content('info://about', 'text/plain', ${quoted(`${name}, made with create-rondo.`)})])).
+`;
+}
+
+const TEST_SOURCE = `import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+test('the tool, the prompt and the resource answer the official MCP client', async () => {
+  const client = new Client({ name: 'server-test', version: '1.0.0' });
+  const command = join(root, 'node_modules', '.bin', 'rondo-logtalk');
+  await client.connect(new StdioClientTransport({ command, args: [join(root, 'server.pl')] }));
+  try {
+    const sum = await client.callTool({ name: 'add', arguments: { A: 2, B: 3 } });
+    assert.deepEqual(sum.structuredContent, { Sum: 5 });
+    const prompt = await client.getPrompt({ name: 'greeting', arguments: { name: 'Ada' } });
+    assert.match(JSON.stringify(prompt.messages), /greeting for Ada/);
+    const about = await client.readResource({ uri: 'info://about' });
+    assert.match(JSON.stringify(about.contents), /made with create-rondo/);
+  } finally {
+    await client.close();
+  }
+});
+`;

@@ -1,0 +1,160 @@
+import { execFile, spawn } from 'node:child_process';
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  compileAndRun,
+  installWith,
+  writeConsumerProject,
+  type PackageManager,
+} from './consumerProject.js';
+import { publishWorkspace, startRegistry, type LocalRegistry } from './localRegistry.js';
+import { publishablePackages, repoRoot } from './packedPackages.js';
+
+const run = promisify(execFile);
+const packages = publishablePackages({ withApps: true });
+const hasSwipl = (process.env.PATH ?? '').split(':').some((dir) => existsSync(join(dir, 'swipl')));
+const versionOf = (dir: string): string =>
+  (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
+
+// Every package is packed (pnpm pack turns workspace: and catalog: ranges into versions) and
+// published to a Verdaccio started here; then projects outside the workspace install from it the
+// way users do, with each package manager, and compile and run a strict consumer.
+describe('published to a local registry, installed as users install', { timeout: 300_000 }, () => {
+  let work = '';
+  let registry: LocalRegistry;
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'rondo-registry-'));
+    registry = await startRegistry(join(work, 'verdaccio'));
+    await publishWorkspace(registry);
+  }, 300_000);
+
+  afterAll(async () => {
+    await registry?.close();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('publishes every package, rondo-logtalk included', async () => {
+    const names = packages.map((pkg) => pkg.name);
+    expect(names).toEqual(expect.arrayContaining(['@rondo/server', '@rondo/logtalk-host']));
+    for (const name of names) {
+      const response = await fetch(`${registry.url}${name.replace('/', '%2f')}`);
+      expect(response.status, name).toBe(200);
+    }
+  });
+
+  const versions = () => ({
+    rondo: versionOf(join(repoRoot, 'packages', 'server')),
+    zod: versionOf(join(repoRoot, 'node_modules', 'zod')),
+    typesNode: versionOf(join(repoRoot, 'node_modules', '@types', 'node')),
+    upstream: registry.upstream,
+  });
+
+  // Concurrently: the time goes to waiting on the registry, not to the CPU.
+  it.concurrent.each<PackageManager>(['npm', 'pnpm', 'yarn'])(
+    'installs @rondo/server with %s in a fresh project, compiles it strictly and runs it',
+    async (manager) => {
+      const project = join(work, `consumer-${manager}`);
+      writeConsumerProject(project, manager, registry.url, versions());
+      await installWith(project, manager);
+      // Its own dependencies on sibling packages resolved too (pnpm keeps them out of sight).
+      const server = realpathSync(
+        join(project, 'node_modules', '@rondo', 'server', 'package.json'),
+      );
+      const core = createRequire(server).resolve('@rondo/core/package.json');
+      expect(versionOf(dirname(core))).toBe(versions().rondo);
+      expect(await compileAndRun(project)).toContain('add(2, 3) = 5');
+    },
+  );
+
+  it('`npm i -g @rondo/logtalk-host` gives a working rondo-logtalk command', async (context) => {
+    const prefix = join(work, 'global');
+    await run(
+      'npm',
+      ['install', '-g', '--prefix', prefix, '--registry', registry.url, '@rondo/logtalk-host'],
+      { timeout: 300_000 },
+    );
+    const command = join(prefix, 'bin', 'rondo-logtalk');
+    const help = await run(command, ['--help'], { timeout: 30_000 }).catch(
+      (failure: { stdout?: string; stderr?: string }) => failure,
+    );
+    expect(`${help.stdout ?? ''}${help.stderr ?? ''}`).toContain('rondo-logtalk');
+    if (!hasSwipl) {
+      console.warn(
+        'rondo-logtalk serving check skipped: swipl is not installed (apt-get install -y swi-prolog-nox)',
+      );
+      context.skip();
+    }
+    const birds = join(repoRoot, 'packages', 'logtalk-bridge', 'examples', 'birds.pl');
+    const child = spawn(command, [birds], { cwd: work, stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdin.write(
+      `${JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'global-install', version: '1.0.0' },
+        },
+      })}\n`,
+    );
+    const line = await new Promise<string>((resolve, reject) => {
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString('utf8');
+        if (stdout.includes('\n')) resolve(stdout.slice(0, stdout.indexOf('\n')));
+      });
+      child.once('exit', (code) => reject(new Error(`rondo-logtalk exited with ${code}`)));
+    });
+    child.stdin.end();
+    await new Promise((resolve) => child.once('exit', resolve));
+    expect(JSON.parse(line)).toMatchObject({ id: 1, result: { protocolVersion: '2025-06-18' } });
+  });
+
+  // `npm create rondo` fetches create-rondo from npm's registry: the local one here, as
+  // docs/install.md says. The scaffold's own test then calls its tool, prompt and resource.
+  it.concurrent.for(['typescript', 'prolog'] as const)(
+    '`npm create rondo -- --%s` scaffolds a project whose test passes',
+    async (kind, context) => {
+      if (kind === 'prolog' && !hasSwipl) {
+        console.warn(
+          'npm create rondo --prolog skipped: swipl is not installed (apt-get install -y swi-prolog-nox)',
+        );
+        context.skip();
+      }
+      const project = join(work, `created-${kind}`);
+      const env = { ...process.env, npm_config_registry: registry.url };
+      await run('npm', ['--yes', 'create', 'rondo@latest', project, '--', `--${kind}`], {
+        cwd: work,
+        env,
+        timeout: 120_000,
+      });
+      writeFileSync(join(project, '.npmrc'), `@rondo:registry=${registry.url}\n`);
+      await installWith(project, 'npm');
+      const { stdout } = await run('npm', ['test'], { cwd: project, timeout: 240_000 }).catch(
+        (failure: { stdout?: string; stderr?: string; message: string }) => {
+          throw new Error(
+            `npm test failed:\n${failure.stdout ?? ''}${failure.stderr ?? failure.message}`,
+          );
+        },
+      );
+      expect(stdout).toMatch(/# pass 1/);
+      const readme = readFileSync(join(project, 'README.md'), 'utf8');
+      expect(readme).toContain(
+        `"${join(project, kind === 'typescript' ? 'dist/server.js' : 'server.pl')}"`,
+      );
+    },
+  );
+});
