@@ -87,10 +87,9 @@ export class PrologWorker {
   }
 
   /**
-   * Sends one call and waits for its answer; the deadline does not run while the client is asked.
-   * When `signal` aborts, the call is rejected at once and abandoned: its goal is interrupted (a
-   * question to the client is answered `cancel` instead), whatever it still sends is dropped,
-   * and only a worker still busy after the grace period is killed.
+   * Sends one call and waits for its answer (no deadline while the client is asked). When `signal`
+   * aborts, the call is rejected at once and abandoned: its goal is interrupted (a question to the
+   * client is answered `cancel`), what it still sends is dropped; a worker busy past grace is killed.
    */
   call(
     method: string,
@@ -244,9 +243,8 @@ export class PrologWorker {
   }
 
   /**
-   * Asks the client on the worker's behalf and writes the answer back; the deadline stops while
-   * the client thinks. A failed elicitation answers `cancel` (Logtalk's rule); a failed sampling
-   * or roots request answers an error the Prolog side raises as an exception.
+   * Asks the client for the worker and writes the answer back (no deadline meanwhile). A failed
+   * elicitation answers `cancel` (Logtalk's rule), a failed sampling or roots request an error.
    */
   private async answerClient(
     call: InFlight,
