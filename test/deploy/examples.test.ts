@@ -56,6 +56,8 @@ async function runExample(
     cwd: repoRoot,
     env: { ...process.env, PORT: String(port), DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group: node_modules/.bin/deno is a Node shim over the real binary.
+    detached: true,
   });
   let output = '';
   const url = await new Promise<URL>((resolve, reject) => {
@@ -79,7 +81,7 @@ function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     child.once('exit', () => resolve());
-    child.kill('SIGTERM');
+    process.kill(-child.pid!, 'SIGTERM');
   });
 }
 

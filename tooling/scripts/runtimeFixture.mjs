@@ -81,11 +81,22 @@ export async function bundleEntry(entry, conditions) {
 function startChild(command) {
   return async (file, { port, host }) => {
     const [program, ...args] = command(file);
+    // A process group of its own: node_modules/.bin/deno is a Node shim that starts the real
+    // binary, so stopping means signalling the whole group, or the binary outlives the shim.
     const child = spawn(program, [...args, '--port', String(port), '--host', host], {
       stdio: ['ignore', 'inherit', 'inherit'],
       env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' },
+      detached: true,
     });
-    const stop = () => child.kill('SIGTERM');
+    const stop = () => {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // Already gone.
+      }
+    };
+    // Whatever ends this launcher ends the runtime too (SIGKILL of the launcher excepted).
+    process.once('exit', stop);
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
     child.once('exit', (code) => process.exit(code ?? 1));

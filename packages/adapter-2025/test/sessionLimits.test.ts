@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer } from '@rondo/core';
-import { contents, text } from '@rondo/protocol';
+import { contents, text, textContent } from '@rondo/protocol';
 import { LegacyTestClient, checkAndCloseClients } from './support/legacyClient.js';
 
 // Issue 18: what one legacy session can make the server hold is bounded: its resource
@@ -12,7 +12,7 @@ const nameSchema = { type: 'object', properties: { name: { type: 'string' } } };
 
 function limitedServer() {
   return createServer({ name: 'limits', version: '1.0.0', log: () => {} })
-    .resourceTemplate('test://item/{n}', { name: 'item' }, (uri) => contents({ uri, text: uri }))
+    .resourceTemplate('test://item/{n}', { name: 'item' }, (uri) => contents([textContent(uri, 'text/plain', uri)]))
     .tool('ask', { description: 'elicits once' }, async (_args, ctx) => {
       const answer = await ctx.elicit('Name?', nameSchema);
       return text(answer.kind);

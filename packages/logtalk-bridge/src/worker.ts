@@ -98,12 +98,9 @@ export class PrologWorker {
     timeoutMs: number,
     signal?: AbortSignal,
   ): Promise<Json> {
-    if (!this.alive)
-      return Promise.reject(
-        new PrologWorkerError(this.id, `Prolog worker ${this.id} is not running`),
-      );
-    if (this.inFlight)
-      return Promise.reject(new PrologWorkerError(this.id, `Prolog worker ${this.id} is busy`));
+    const refused = !this.alive ? 'is not running' : this.inFlight ? 'is busy' : undefined;
+    if (refused)
+      return Promise.reject(new PrologWorkerError(this.id, `Prolog worker ${this.id} ${refused}`));
     if (signal?.aborted) return Promise.reject(this.cancelled());
     const id = ++this.seq;
     return new Promise<Json>((resolve, reject) => {

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  createMemoryEventStore,
   serveHttp,
   type HttpServerHandle,
   type ServeHttpOptions,

@@ -19,7 +19,8 @@ export async function startRuntimeFixture(runtime: Runtime): Promise<RuntimeFixt
   const child = spawn(
     process.execPath,
     ['tooling/scripts/runtimeFixture.mjs', runtime, '--port', String(port)],
-    { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] },
+    // A process group of its own, so a SIGKILL reaches the runtime the launcher started too.
+    { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'], detached: true },
   );
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
@@ -38,12 +39,19 @@ export async function startRuntimeFixture(runtime: Runtime): Promise<RuntimeFixt
 function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    const signal = (name: NodeJS.Signals) => {
+      try {
+        process.kill(-(child.pid ?? 0), name);
+      } catch {
+        // The group is gone already.
+      }
+    };
+    const timer = setTimeout(() => signal('SIGKILL'), 5000);
     child.once('exit', () => {
       clearTimeout(timer);
       resolve();
     });
-    child.kill('SIGTERM');
+    signal('SIGTERM');
   });
 }
 
