@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  createMemoryEventStore,
   serveHttp,
   type HttpServerHandle,
   type ServeHttpOptions,
