@@ -5,7 +5,7 @@ import type { MemoryMessage, ReadyMessage } from './servers/control.js';
 
 /** How to start one contender: a server script under `dist/servers` and its arguments. */
 export interface ServerSpec {
-  script: 'ceiling' | 'sdk' | 'rondo';
+  script: 'ceiling' | 'sdk' | 'rondo' | 'bunHost' | 'swiplEcho';
   args: string[];
 }
 

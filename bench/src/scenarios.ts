@@ -19,7 +19,10 @@ export type Role =
   | 'sdk'
   | 'rondo'
   | 'rondo-express'
+  | 'rondo-fetch-node'
+  | 'rondo-fetch-bun'
   | 'rondo-bridge'
+  | 'swipl-echo'
   | 'rondo-noop-middleware'
   | 'rondo-otel';
 
@@ -85,6 +88,15 @@ function httpContenders(
     ),
     contender('SDK v2', 'sdk', 'sdk', '--transport', 'http', ...toolArgs),
     contender('Rondo (node handler)', 'rondo', 'rondo', '--transport', 'http-node', ...toolArgs),
+    contender(
+      'Rondo (fetch, Node)',
+      'rondo-fetch-node',
+      'rondo',
+      '--transport',
+      'http-fetch',
+      ...toolArgs,
+    ),
+    contender('Rondo (fetch, Bun)', 'rondo-fetch-bun', 'bunHost', ...toolArgs),
   ];
   if (!withVariants) return list;
   return [
@@ -99,6 +111,8 @@ function httpContenders(
       '--provider',
       'bridge',
     ),
+    // The bridge's physical limit: as many bare swipl JSON-lines echoes as it has workers (2).
+    contender('SWI-Prolog echo (2 processes)', 'swipl-echo', 'swiplEcho', '--transport', 'http'),
   ];
 }
 
@@ -241,7 +255,9 @@ function pipelined(
   mode: 'batch' | 'continuous',
 ): BoundDriver {
   const accept =
-    role === 'ceiling' ? () => true : (message: string) => message.includes('"structuredContent"');
+    role === 'ceiling' || role === 'swipl-echo'
+      ? () => true
+      : (message: string) => message.includes('"structuredContent"');
   return {
     run: pipelineDriver(channel, { window, mode, request: modernEcho, accept }),
     close: () => channel.close(),
@@ -256,6 +272,7 @@ const stdioPipelined: Scenario = {
     contender('stdio echo ceiling', 'ceiling', 'ceiling', '--transport', 'stdio'),
     contender('SDK v2', 'sdk', 'sdk', '--transport', 'stdio'),
     contender('Rondo', 'rondo', 'rondo', '--transport', 'stdio'),
+    contender('SWI-Prolog echo (2 processes)', 'swipl-echo', 'swiplEcho', '--transport', 'stdio'),
     contender(
       'Rondo + bridge',
       'rondo-bridge',

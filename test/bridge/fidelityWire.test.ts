@@ -41,7 +41,10 @@ describe('the 2025-11-25 features of the mcp_server library', { timeout: 60_000 
     const client = await connect(CATALOG, ['--description', 'A test server']);
     expect(client.getServerVersion()?.description).toBe('A test server');
     const [tool] = (await client.listTools()).tools;
-    expect(tool).toMatchObject({ name: 'echo', icons: [icon('echo.png')] });
+    expect(tool).toMatchObject({
+      name: 'echo',
+      icons: [{ ...icon('echo.png'), sizes: ['48x48'] }],
+    });
     const [prompt] = (await client.listPrompts()).prompts;
     expect(prompt).toMatchObject({
       name: 'city_prompt',

@@ -99,6 +99,36 @@ describe('tasks run by a Prolog provider', () => {
     });
   });
 
+  it('a task past its TTL is gone, and its goal is interrupted while the worker stays', async () => {
+    const workers = prolog.workerIds();
+    const short = createServer({
+      name: 'short-tasks',
+      version: '1.0.0',
+      tasks: { ttlMs: 400 },
+      log: () => undefined,
+    });
+    short.provider(prolog);
+    const shortHttp = await serveHttp(createEndpoint(short, { modern: modernEra() }));
+    try {
+      const created = await rpc(shortHttp.url, 'tools/call', slow(60));
+      const taskId = String(created.result!.taskId);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect((await rpc(shortHttp.url, 'tasks/get', { taskId })).error).toMatchObject({
+        code: -32602,
+      });
+      const started = Date.now();
+      const next = await rpc(shortHttp.url, 'tools/call', {
+        name: 'greet',
+        arguments: { name: 'later' },
+      });
+      expect(next.result).toMatchObject({ content: [{ text: 'Hello, later!' }] });
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(prolog.workerIds()).toEqual(workers);
+    } finally {
+      await shortHttp.close();
+    }
+  });
+
   it('a JSON-RPC error thrown by the goal fails the task with that error', async () => {
     const created = await rpc(
       http.url,

@@ -3,7 +3,7 @@
 // HTTP on 127.0.0.1, one fixture process per run, the three runs in parallel, with a Node 22 from
 // tooling/scripts/node22.sh. Prints each run's totals; exits non-zero if any scored scenario fails.
 //
-//   node tooling/scripts/conformance.mjs [--no-build] [--fixture typescript|prolog]
+//   node tooling/scripts/conformance.mjs [--no-build] [--fixture typescript|prolog|bun|deno|workerd]
 //        [--fixture-command "<command with {port}>"] [--run 2025-11-25|2026-07-28|2025-06-18 ...]
 //        [--scenario <name> ...]
 //
@@ -36,6 +36,10 @@ const FIXTURES = {
   typescript: 'node apps/conformance-fixture/dist/main.js --transport http --port {port}',
   prolog:
     'node apps/logtalk-host/dist/main.js --transport http --port {port} apps/logtalk-host/fixture/conformance.pl',
+  // The same fixture through the fetch handler on other runtimes (`pnpm fixture:bun` and friends).
+  bun: 'node tooling/scripts/runtimeFixture.mjs bun --port {port}',
+  deno: 'node tooling/scripts/runtimeFixture.mjs deno --port {port}',
+  workerd: 'node tooling/scripts/runtimeFixture.mjs workerd --port {port}',
 };
 
 function parseArgs(argv) {

@@ -7,6 +7,14 @@ export type HostTransport = 'stdio' | 'http' | 'ws';
 export interface HostArgs {
   /** `--help` was given: print {@link HELP} and exit 0. */
   help: boolean;
+  /** What to do: serve (default), `check FILE...`, or `call FILE TOOL [JSON]`. */
+  command: 'serve' | 'check' | 'call';
+  /** `--watch`: reload the workers when a file changes (serve only). */
+  watch: boolean;
+  /** The tool `call` runs. */
+  tool?: string;
+  /** The arguments `call` passes (a JSON object; default `{}`). */
+  toolArguments?: Record<string, unknown>;
   transport: HostTransport;
   host: string;
   /** The port (http and ws); 0 picks a free one. */
@@ -27,6 +35,8 @@ export interface HostArgs {
   name?: string;
   /** The server's description (`serverInfo.description`, 2025-11-25 on). */
   description?: string;
+  /** The server's title (`serverInfo.title`); default `<provider> (rondo-logtalk)`. */
+  title?: string;
   /** The Prolog (`.pl`) or Logtalk (`.lgt`) files to load. */
   files: string[];
 }
@@ -38,9 +48,11 @@ export class UsageError extends Error {
 
 /** The short usage line printed with a command-line mistake. */
 export const USAGE =
-  'usage: rondo-logtalk [--transport stdio|http|ws] [--host H] [--port N] [--path P] [--object NAME]\n' +
+  'usage: rondo-logtalk [--watch] [--transport stdio|http|ws] [--host H] [--port N] [--path P] [--object NAME]\n' +
   '                     [--workers N] [--timeout S] [--swipl PATH] [--logtalk-home DIR] [--name NAME]\n' +
-  '                     [--description TEXT] FILE...';
+  '                     [--title TEXT] [--description TEXT] FILE...\n' +
+  '       rondo-logtalk check FILE...\n' +
+  "       rondo-logtalk call FILE TOOL ['{json arguments}']";
 
 /** What `rondo-logtalk --help` prints. */
 export const HELP = `${USAGE}
@@ -55,7 +67,17 @@ Files:
                      Logtalk 3 distribution, see --logtalk-home). Every worker loads every file once. A file
                      that fails to load stops the host: "file:line: message", exit code 1.
 
+Commands:
+  check FILE...      load the files and report what is wrong with the provider without serving
+                     it: descriptors naming missing predicates, modes that do not parse, schemas
+                     that are not JSON Schema, bad resource templates; one "file:line: message"
+                     each; exit 1 when anything is wrong.
+  call FILE TOOL [J] run one tool with the JSON object J as arguments (default {}) and print its
+                     result; exit 1 for a tool error or a tool that asks the client for input.
+
 Options:
+  --watch            reload the workers when a FILE changes: calls in flight finish on the old
+                     code, clients get list-changed notifications.
   --transport T      stdio (default): JSON-RPC lines on stdin/stdout; nothing else is ever
                      written to stdout (Prolog output goes to stderr).
                      http: Streamable HTTP at http://HOST:PORT/mcp.
@@ -75,6 +97,8 @@ Options:
                      first of /usr/local/share/logtalk, /usr/share/logtalk, /opt/local/share/logtalk,
                      the Homebrew prefixes and /opt/logtalk that holds one.
   --name NAME        the server name announced to clients; default rondo-logtalk.
+  --title TEXT       the server title announced to clients (as the library's server_title/1);
+                     default "<provider name> (rondo-logtalk)".
   --description TEXT the server description announced to clients (serverInfo.description, as
                      the mcp_server library's server_description/1 option).
   --help             print this help and exit.
@@ -110,7 +134,9 @@ export function parseHostArgs(argv: readonly string[]): HostArgs {
         'logtalk-home': { type: 'string' },
         name: { type: 'string' },
         description: { type: 'string' },
+        title: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
+        watch: { type: 'boolean', default: false },
       },
       strict: true,
       allowPositionals: true,
@@ -124,6 +150,8 @@ export function parseHostArgs(argv: readonly string[]): HostArgs {
     throw new UsageError(`unknown transport "${transport}" (stdio, http or ws)`);
   const args: HostArgs = {
     help: values.help,
+    command: 'serve',
+    watch: values.watch,
     transport,
     host: values.host,
     port:
@@ -138,6 +166,7 @@ export function parseHostArgs(argv: readonly string[]): HostArgs {
   if (values['logtalk-home'] !== undefined) args.logtalkHome = values['logtalk-home'];
   if (values.name !== undefined) args.name = values.name;
   if (values.description !== undefined) args.description = values.description;
+  if (values.title !== undefined) args.title = values.title;
   if (values.workers !== undefined) args.workers = integer('--workers', values.workers, 1, 1024);
   if (values.timeout !== undefined) {
     const seconds = Number(values.timeout);
@@ -147,8 +176,39 @@ export function parseHostArgs(argv: readonly string[]): HostArgs {
       );
     args.timeoutSeconds = seconds;
   }
+  subcommand(args);
   if (!args.help && args.files.length === 0) throw new UsageError('no FILE given');
   return args;
+}
+
+/** `check FILE...` and `call FILE TOOL [JSON]` (a file named so is served as `./check`). */
+function subcommand(args: HostArgs): void {
+  const [first, ...rest] = args.files;
+  if (first === 'check') {
+    args.command = 'check';
+    args.files = rest;
+  } else if (first === 'call') {
+    const [file, tool, json] = rest;
+    if (file === undefined || tool === undefined || rest.length > 3)
+      throw new UsageError("call takes FILE TOOL and optionally '{json arguments}'");
+    args.command = 'call';
+    args.files = [file];
+    args.tool = tool;
+    args.toolArguments = jsonObject(json ?? '{}');
+  }
+  if (args.watch && args.command !== 'serve') throw new UsageError('--watch is for serving');
+}
+
+function jsonObject(text: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (failure) {
+    throw new UsageError(`the tool arguments are not JSON: ${(failure as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new UsageError('the tool arguments must be a JSON object');
+  return value as Record<string, unknown>;
 }
 
 function integer(flag: string, text: string, min: number, max: number): number {

@@ -21,6 +21,8 @@ export interface LogtalkHostOptions extends PrologProviderOptions {
   serverVersion?: string;
   /** The server description clients see (2025-11-25 on); default none. */
   serverDescription?: string;
+  /** The server title clients see; default `<provider name> (rondo-logtalk)`. */
+  serverTitle?: string;
   /** Where the server's own diagnostics go; default standard error. */
   serverLog?: ServerOptions['log'];
 }
@@ -42,12 +44,13 @@ const LEGACY_REVISIONS = ['2025-11-25', '2025-06-18'];
  * and the legacy (2025-11-25, 2025-06-18) eras. The endpoint is ready when this resolves.
  */
 export async function createLogtalkHost(options: LogtalkHostOptions): Promise<LogtalkHost> {
-  const { serverName, serverVersion, serverDescription, serverLog, ...bridge } = options;
+  const { serverName, serverVersion, serverDescription, serverTitle, serverLog, ...bridge } =
+    options;
   const provider = await createPrologProvider(bridge);
   const server = createServer({
     name: serverName ?? 'rondo-logtalk',
     version: serverVersion ?? '0.1.0',
-    title: `${provider.name} (rondo-logtalk)`,
+    title: serverTitle ?? `${provider.name} (rondo-logtalk)`,
     ...(serverDescription !== undefined ? { description: serverDescription } : {}),
     ...(serverLog ? { log: serverLog } : {}),
   }).provider(provider);

@@ -2,7 +2,9 @@
 import { PrologConfigurationError, PrologLoadError } from '@rondo/logtalk-bridge';
 import { serve } from '@rondo/server';
 import { HELP, parseHostArgs, USAGE, UsageError, type HostArgs } from './cliArgs.js';
-import { createLogtalkHost } from './host.js';
+import { loadErrorText, runCall, runCheck } from './devTools.js';
+import { createLogtalkHost, type LogtalkHostOptions } from './host.js';
+import { watchFiles } from './watch.js';
 
 /**
  * `rondo-logtalk [options] FILE...`: serves a Prolog or Logtalk provider. On stdio, stdout
@@ -11,7 +13,9 @@ import { createLogtalkHost } from './host.js';
  */
 async function main(argv: readonly string[]): Promise<void> {
   const args = parseOrExit(argv);
+  if (args.command !== 'serve') return runDevTool(args);
   const host = await startOrExit(args);
+  const unwatch = args.watch ? watchFiles(args.files, host.provider, say) : undefined;
   const server = await serve(host.endpoint, {
     transport: args.transport,
     host: args.host,
@@ -23,6 +27,7 @@ async function main(argv: readonly string[]): Promise<void> {
     `serving ${host.provider.name} over ${args.transport}${server.url ? ` at ${server.url}` : ''}`,
   );
   await server.closed;
+  unwatch?.();
   await host.endpoint.close();
   // Exit once everything written has reached the pipe: leftover timers must not keep us alive.
   process.stdout.write('', () => process.exit(0));
@@ -43,19 +48,43 @@ function parseOrExit(argv: readonly string[]): HostArgs {
   }
 }
 
+/** `check` and `call`: their report on stdout, then exit with their code. */
+async function runDevTool(args: HostArgs): Promise<void> {
+  const output = {
+    out: (line: string) => process.stdout.write(`${line}\n`),
+    err: (line: string) => say(line),
+  };
+  const code = await exitOnStartFailure(() =>
+    args.command === 'check'
+      ? runCheck(hostOptions(args), output)
+      : runCall(hostOptions(args), args.tool!, args.toolArguments ?? {}, output),
+  );
+  process.stdout.write('', () => process.exit(code));
+}
+
+function hostOptions(args: HostArgs): LogtalkHostOptions {
+  return {
+    files: args.files,
+    ...(args.object !== undefined ? { object: args.object } : {}),
+    ...(args.workers !== undefined ? { workers: args.workers } : {}),
+    ...(args.timeoutSeconds !== undefined ? { timeoutMs: args.timeoutSeconds * 1000 } : {}),
+    ...(args.swipl !== undefined ? { swipl: args.swipl } : {}),
+    ...(args.logtalkHome !== undefined ? { logtalkHome: args.logtalkHome } : {}),
+    ...(args.name !== undefined ? { serverName: args.name } : {}),
+    ...(args.description !== undefined ? { serverDescription: args.description } : {}),
+    ...(args.title !== undefined ? { serverTitle: args.title } : {}),
+    ...(args.watch ? { listChanged: true } : {}),
+  };
+}
+
 /** Starts the workers; a file that fails to load ends the process with its file, line and message. */
-async function startOrExit(args: HostArgs) {
+function startOrExit(args: HostArgs) {
+  return exitOnStartFailure(() => createLogtalkHost(hostOptions(args)));
+}
+
+async function exitOnStartFailure<T>(start: () => Promise<T>): Promise<T> {
   try {
-    return await createLogtalkHost({
-      files: args.files,
-      ...(args.object !== undefined ? { object: args.object } : {}),
-      ...(args.workers !== undefined ? { workers: args.workers } : {}),
-      ...(args.timeoutSeconds !== undefined ? { timeoutMs: args.timeoutSeconds * 1000 } : {}),
-      ...(args.swipl !== undefined ? { swipl: args.swipl } : {}),
-      ...(args.logtalkHome !== undefined ? { logtalkHome: args.logtalkHome } : {}),
-      ...(args.name !== undefined ? { serverName: args.name } : {}),
-      ...(args.description !== undefined ? { serverDescription: args.description } : {}),
-    });
+    return await start();
   } catch (failure) {
     if (failure instanceof PrologLoadError) {
       say(`load error: ${loadErrorText(failure)}`);
@@ -67,15 +96,6 @@ async function startOrExit(args: HostArgs) {
     }
     throw failure;
   }
-}
-
-/** `file:line: message`, without the location Prolog itself may have put before the message. */
-function loadErrorText(failure: PrologLoadError): string {
-  const where = failure.line === undefined ? failure.file : `${failure.file}:${failure.line}`;
-  const detail = failure.detail.startsWith(`${failure.file}:`)
-    ? failure.detail.slice(failure.file.length).replace(/^(:\d+)+:\s*/, '')
-    : failure.detail;
-  return `${where}: ${detail}`;
 }
 
 function say(message: string): void {

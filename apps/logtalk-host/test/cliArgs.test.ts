@@ -5,6 +5,8 @@ describe('parseHostArgs', () => {
   it('defaults to stdio and takes files in any position', () => {
     expect(parseHostArgs(['a.pl', 'b.lgt'])).toEqual({
       help: false,
+      command: 'serve',
+      watch: false,
       transport: 'stdio',
       host: '127.0.0.1',
       port: 0,
@@ -15,6 +17,26 @@ describe('parseHostArgs', () => {
       port: 8080,
       files: ['a.pl'],
     });
+  });
+
+  it('reads check FILE..., call FILE TOOL [JSON], --watch, --logtalk-home and --description', () => {
+    expect(parseHostArgs(['check', 'a.pl', 'b.lgt'])).toMatchObject({
+      command: 'check',
+      files: ['a.pl', 'b.lgt'],
+    });
+    expect(parseHostArgs(['call', 'a.pl', 'add', '{"A":1}'])).toMatchObject({
+      command: 'call',
+      files: ['a.pl'],
+      tool: 'add',
+      toolArguments: { A: 1 },
+    });
+    expect(parseHostArgs(['call', 'a.pl', 'add']).toolArguments).toEqual({});
+    expect(
+      parseHostArgs(['--watch', '--logtalk-home', '/lt', '--description', 'D', 'a.lgt']),
+    ).toMatchObject({ command: 'serve', watch: true, logtalkHome: '/lt', description: 'D' });
+    expect(() => parseHostArgs(['call', 'a.pl'])).toThrow('call takes FILE TOOL');
+    expect(() => parseHostArgs(['call', 'a.pl', 't', '{'])).toThrow('not JSON');
+    expect(() => parseHostArgs(['--watch', 'check', 'a.pl'])).toThrow('--watch is for serving');
   });
 
   it('defaults http to port 3000 and ws to 3001', () => {

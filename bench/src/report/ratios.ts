@@ -67,10 +67,14 @@ export function checkGoals(scenarios: ScenarioResult[]): GoalCheck[] {
         add('HTTP >= 60% of the node:http ceiling', scenario, who, 'ceiling', 0.6);
         add('HTTP >= 20x the SDK v2', scenario, who, 'sdk', 20);
       }
+      if (who.role === 'rondo-fetch-node')
+        add('fetch handler on Node >= 80% of the node handler', scenario, who, 'rondo', 0.8);
       if (scenario.transport === 'stdio' && who.role === 'rondo')
         add('stdio >= 50% of the raw echo', scenario, who, 'ceiling', 0.5);
-      if (who.role === 'rondo-bridge')
+      if (who.role === 'rondo-bridge') {
         add('bridge >= 50% of the TS-native tool', scenario, who, 'rondo', 0.5);
+        add('bridge >= 70% of the bare SWI-Prolog echo', scenario, who, 'swipl-echo', 0.7);
+      }
     }
   }
   return checks;

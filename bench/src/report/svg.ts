@@ -11,7 +11,10 @@ const COLORS: Record<Role, string> = {
   sdk: '#e07b39',
   rondo: '#2a6fdb',
   'rondo-express': '#5b9bf0',
+  'rondo-fetch-node': '#1f9bb5',
+  'rondo-fetch-bun': '#f2b705',
   'rondo-bridge': '#7a4fc9',
+  'swipl-echo': '#b0b0b0',
   'rondo-noop-middleware': '#3fa37a',
   'rondo-otel': '#c9a23f',
 };

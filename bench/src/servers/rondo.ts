@@ -4,54 +4,25 @@ import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { legacyEra } from '@rondo/adapter-2025';
 import { modernEra } from '@rondo/adapter-2026';
-import { createEndpoint, createServer, type Endpoint, type RondoServer } from '@rondo/core';
+import { createEndpoint, createServer, type Endpoint } from '@rondo/core';
 import { createPrologProvider } from '@rondo/logtalk-bridge';
-import { formElicitation, inputRequest, inputRequired, structured, text } from '@rondo/protocol';
-import { mcpRouter, serveHttp } from '@rondo/transport-http';
+import { serve as serveFetchOnNode } from '@hono/node-server';
+import { createFetchHandler, mcpRouter, serveHttp } from '@rondo/transport-http';
 import { serveStdio } from '@rondo/transport-stdio';
 import { serveWebSocket } from '@rondo/transport-ws';
-import { z } from 'zod';
-import { confirmForm, textObjectSchema, fillerDescription, fillerToolNames } from './catalog.js';
 import { argument, reportReady } from './control.js';
 import { addMiddleware, middlewareKind, type MiddlewareKind } from './middleware.js';
+import { addNativeTools } from './nativeTools.js';
 
 /**
  * Rondo under test: one endpoint speaking both eras, with the TypeScript tools (`native`) or the
  * Prolog echo tool through the bridge with two workers (`bridge`), on one transport.
  *
- *   node rondo.js --transport http-node|http-express|stdio|ws [--provider native|bridge] [--tools N]
+ *   node rondo.js --transport http-node|http-express|http-fetch|stdio|ws [--provider native|bridge] [--tools N]
  *                 [--middleware none|noop|otel]
  */
 
 const ECHO_PL = fileURLToPath(new URL('../../prolog/echo.pl', import.meta.url));
-
-function addNativeTools(server: RondoServer, fillers: number): void {
-  server.tool(
-    'echo',
-    { description: 'Echoes its text.', input: z.object({ text: z.string() }) },
-    ({ text: value }) => structured({ text: value }, [text(value)]),
-  );
-  // Three rounds: two questions (q1, q2) carried by a sealed state, then the answer.
-  server.tool(
-    'mrtr',
-    { description: 'Asks twice, then echoes.', input: z.object({ text: z.string() }) },
-    (args, ctx) => {
-      const step = typeof ctx.requestState === 'number' ? ctx.requestState : 0;
-      if (step < 2) {
-        return inputRequired(
-          [inputRequest(`q${step + 1}`, formElicitation('Go on?', confirmForm()))],
-          step + 1,
-        );
-      }
-      return structured({ text: args.text }, [text(args.text)]);
-    },
-  );
-  for (const name of fillerToolNames(fillers)) {
-    server.tool(name, { description: fillerDescription(name), input: textObjectSchema() }, () =>
-      text(name),
-    );
-  }
-}
 
 async function buildEndpoint(
   provider: string,
@@ -87,6 +58,18 @@ async function serveExpress(endpoint: Endpoint): Promise<number> {
   return (server.address() as AddressInfo).port;
 }
 
+/** The fetch handler on Node, through `@hono/node-server` (the usual bridge from node:http). */
+async function serveFetch(endpoint: Endpoint): Promise<number> {
+  const handler = createFetchHandler(endpoint, { keepAliveMs: 0 });
+  const server = serveFetchOnNode({
+    fetch: (request) => handler(request),
+    port: 0,
+    hostname: '127.0.0.1',
+  });
+  await new Promise((resolve) => server.once('listening', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
 async function main(): Promise<void> {
   const endpoint = await buildEndpoint(
     argument('provider', 'native'),
@@ -103,6 +86,8 @@ async function main(): Promise<void> {
     }
     case 'http-express':
       return reportReady({ port: await serveExpress(endpoint), path: '/mcp' });
+    case 'http-fetch':
+      return reportReady({ port: await serveFetch(endpoint), path: '/mcp' });
     default: {
       const handle = await serveHttp(endpoint, { keepAliveMs: 0 });
       return reportReady({ port: handle.port, path: '/mcp' });

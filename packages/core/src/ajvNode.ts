@@ -1,12 +1,13 @@
 import { createRequire } from 'node:module';
 import type { Ajv2020, Options } from 'ajv/dist/2020.js';
+import type { SchemaCompiler } from './schemaCompiler.js';
 
 /**
- * Makes the shared ajv instance, on Node: ajv is loaded on first use with `require`, since it
+ * Makes the shared schema compiler, on Node: ajv, ajv is loaded on first use with `require`, since it
  * costs tens of milliseconds to load and a server whose tools all have zod schemas may never need
- * it. Other runtimes get `ajvStatic.ts` (the `#ajv` import's default condition).
+ * it. Other runtimes get `ajvStatic.ts` (the `#schemas` import's default condition).
  */
-export function makeAjv(options: Options): Ajv2020 {
+export function makeSchemaCompiler(options: Options): SchemaCompiler {
   const require = createRequire(import.meta.url);
   const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as {
     Ajv2020: new (options: Options) => Ajv2020;

@@ -1,8 +1,9 @@
-import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { makeAjv } from '#ajv';
+import type { ErrorObject } from 'ajv/dist/2020.js';
+import { makeSchemaCompiler } from '#schemas';
 import { z } from 'zod';
 import type { JsonObject } from '@rondo/protocol';
 import { ConfigurationError } from './errors.js';
+import type { CompiledSchema, SchemaCompiler } from './schemaCompiler.js';
 
 /** Either a zod object schema (the TypeScript API) or a JSON Schema object (any provider). */
 export type SchemaInput = z.ZodType | JsonObject;
@@ -14,14 +15,14 @@ export type ArgumentCheck =
 /** A compiled argument validator. */
 export type ArgumentValidator = (args: Record<string, unknown>) => ArgumentCheck;
 
-let sharedAjv: Ajv2020 | undefined;
+let sharedAjv: SchemaCompiler | undefined;
 
 /**
  * One ajv instance for the process: schemas are compiled once per tool, when the tool is
  * registered. Made on first use; on Node, ajv is only loaded then (see `ajvNode.ts`).
  */
-function ajv(): Ajv2020 {
-  sharedAjv ??= makeAjv({ allErrors: false, strict: false, useDefaults: true });
+function ajv(): SchemaCompiler {
+  sharedAjv ??= makeSchemaCompiler({ allErrors: false, strict: false, useDefaults: true });
   return sharedAjv;
 }
 
@@ -52,7 +53,7 @@ export function compileArgumentValidator(schema: SchemaInput, owner: string): Ar
       };
     };
   }
-  let validate: ValidateFunction;
+  let validate: CompiledSchema;
   try {
     validate = ajv().compile(schema);
   } catch (failure) {
@@ -72,7 +73,7 @@ export function compileArgumentValidator(schema: SchemaInput, owner: string): Ar
 }
 
 /** Compiles a plain JSON Schema validator (for output schemas and elicitation answers). */
-export function compileJsonSchema(schema: JsonObject): ValidateFunction {
+export function compileJsonSchema(schema: JsonObject): CompiledSchema {
   return ajv().compile(schema);
 }
 

@@ -12,6 +12,8 @@ export {
   describeAjvError,
   toJsonSchema,
 } from './inputValidation.js';
+export { interpretingCompiler } from './schemaInterpreter.js';
+export type { CompiledSchema, SchemaCompiler } from './schemaCompiler.js';
 export { compileTemplate, type CompiledTemplate } from './uriTemplate.js';
 export { paginate, type Page } from './pagination.js';
 export { LazyAbortController } from './lazyAbort.js';

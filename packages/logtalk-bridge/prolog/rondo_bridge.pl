@@ -14,6 +14,7 @@
 :- use_module(rondo_json, [curly_get/3, curly_pairs/2]).
 :- use_module(rondo_provider).
 :- use_module(rondo_describe, [describe/1]).
+:- use_module(rondo_check, [check/1]).
 :- use_module(rondo_calls).
 :- use_module(rondo_load).
 :- use_module(rondo_client, [begin_call/1, end_call/0, replay/1]).
@@ -82,6 +83,7 @@ dispatch(resource, Id, P, J) :-
     ( curly_get(P, known, Known) -> true ; Known = @(false) ),
     read_resource(Id, Uri, Known, Ctx, J).
 dispatch(complete, _, P, J) :- complete(P, J).
+dispatch(check, _, _, J) :- check(J).
 
 params(P, Key, V) :- ( curly_get(P, Key, V) -> true ; V = {} ).
 

@@ -7,9 +7,9 @@
     below records them (per module, in declaration order) and removes them from the source, so
     auto-dispatch and schema inference read the same facts in both flavours.
 */
-:- module(rondo_directives, [module_mode/3, module_info/3]).
+:- module(rondo_directives, [module_mode/3, module_info/3, mode_location/4]).
 
-:- dynamic mode_decl/3, info_decl/3.
+:- dynamic mode_decl/3, info_decl/3, mode_location/4.
 
 % The mode operators of Logtalk, so `?integer`, `++atom` and `@true` parse in any module.
 :- op(200, fy, user:(?)).
@@ -22,7 +22,8 @@
 
 user:term_expansion((:- mode(Template, Det)), []) :-
     prolog_load_context(module, M),
-    assertz(mode_decl(M, Template, Det)).
+    assertz(mode_decl(M, Template, Det)),
+    (   source_location(File, Line) -> assertz(mode_location(M, Template, File, Line)) ; true ).
 user:term_expansion((:- info(PI, Pairs)), []) :-
     prolog_load_context(module, M),
     maplist(info_key_value, Pairs, KVs),
@@ -38,6 +39,9 @@ info_key_value(KV, KV).
 module_mode(M, Head, Template) :-
     functor(Head, F, A), functor(Template, F, A),
     mode_decl(M, Template, _).
+
+%!  mode_location(?Module, ?Template, ?File, ?Line) is nondet.
+%   Where each mode/2 directive of a module was read, for `rondo-logtalk check`.
 
 %!  module_info(+Module, +Head, -Pairs) is semidet.
 %   The info/2 list of Head's predicate in Module, as Key(Value) terms.

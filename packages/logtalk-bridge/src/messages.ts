@@ -1,3 +1,4 @@
+import type { TaskDeclaration } from '@rondo/core';
 import {
   IconSchema,
   LoggingLevelSchema,
@@ -161,11 +162,14 @@ const description = z.object({
 /** What a provider offers, as its worker describes it once at start. */
 export type ProviderDescription = z.infer<typeof description>;
 
-/** Checks a description; returns an error message when it does not fit. */
-export function parseDescription(value: Json): ProviderDescription | string {
+/**
+ * Checks a description; returns an error message when it does not fit, or (unless
+ * `checkTemplates` is false, for `problems()` to report them) when a template is malformed.
+ */
+export function parseDescription(value: Json, checkTemplates = true): ProviderDescription | string {
   const parsed = description.safeParse(value);
   if (parsed.success) {
-    for (const { uriTemplate } of parsed.data.templates) {
+    for (const { uriTemplate } of checkTemplates ? parsed.data.templates : []) {
       const problem = uriTemplateProblem(uriTemplate);
       if (problem) return `resource template "${uriTemplate}" is not a URI template: ${problem}`;
     }
@@ -181,3 +185,15 @@ export const completionAnswer = z.object({
   total: z.number().int().nonnegative().optional(),
   hasMore: z.boolean().optional(),
 });
+
+/** A described tool's `task_support/2`, by name (none when it declared none). */
+export function taskDeclarationOf(
+  tool: ProviderDescription['tools'][number],
+): [string, TaskDeclaration][] {
+  if (tool.taskSupport === undefined) return [];
+  const declaration: TaskDeclaration =
+    tool.startsAfterInput === true
+      ? { support: tool.taskSupport, startsAfterInput: true }
+      : { support: tool.taskSupport };
+  return [[tool.name, declaration]];
+}

@@ -19,6 +19,8 @@ export interface PoolOptions {
   restartDelayMs: number;
   /** The longest such delay: each further death in a row doubles it up to this. */
   maxRestartDelayMs: number;
+  /** The id of the first worker (default 1): pools that run at once (a reload) need distinct ids. */
+  firstId?: number;
 }
 
 /**
@@ -42,13 +44,15 @@ export class WorkerPool {
   private readonly streaks = new WeakMap<PrologWorker, number>();
   private readonly restarts = new Set<NodeJS.Timeout>();
   private unavailable: PrologUnavailableError | undefined;
-  private nextId = 1;
+  private nextId: number;
   private closing = false;
 
   constructor(
     private readonly launch: WorkerLaunch,
     private readonly options: PoolOptions,
-  ) {}
+  ) {
+    this.nextId = options.firstId ?? 1;
+  }
 
   /** Starts every worker; the first failure (a load error, say) stops the others and is thrown. */
   async start(): Promise<void> {

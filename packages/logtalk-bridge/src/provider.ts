@@ -9,7 +9,6 @@ import type {
   CompletionResult,
   HandlerContext,
   PromptDefinition,
-  ProviderChange,
   PromptOutcome,
   Provider,
   ResourceDefinition,
@@ -20,13 +19,23 @@ import type {
   ToolOutcome,
 } from '@rondo/core';
 import { z } from 'zod';
+import { contextOf, handlersOf } from './callContext.js';
+import { providerProblems, type ProviderProblem } from './check.js';
 import { reportedCall } from './diagnostics.js';
 import { PrologLoadError } from './errors.js';
 import { planLaunch, type Flavour } from './launch.js';
 import { logtalkUserDirectory } from './logtalkHome.js';
-import { completionAnswer, parseDescription, type ProviderDescription } from './messages.js';
+import {
+  completionAnswer,
+  parseDescription,
+  taskDeclarationOf,
+  type ProviderDescription,
+} from './messages.js';
 import { WorkerPool } from './pool.js';
-import type { CallHandlers, PrologLogEntry, WorkerChange, WorkerLaunch } from './workerContract.js';
+import { PoolSlot } from './poolSlot.js';
+import { reloader } from './reload.js';
+import { ChangeRelay } from './changeRelay.js';
+import type { PrologLogEntry, WorkerLaunch } from './workerContract.js';
 
 /** Options of {@link createPrologProvider}. */
 export interface PrologProviderOptions {
@@ -78,6 +87,16 @@ export interface PrologProviderOptions {
    * is killed and replaced; default 2000 ms. The caller gets its cancellation at once either way.
    */
   cancelGraceMs?: number;
+  /**
+   * Offer list-changed notifications even when the provider does not declare `list_changed`:
+   * for a host that reloads it (`rondo-logtalk --watch`); default false.
+   */
+  listChanged?: boolean;
+  /**
+   * Start even when a resource template is malformed, so that `problems()` can report it with
+   * its location (`rondo-logtalk check`); such a provider must not be served. Default false.
+   */
+  inspectOnly?: boolean;
 }
 
 /** A {@link Provider} served by a pool of Prolog workers. */
@@ -88,6 +107,18 @@ export interface PrologProvider extends Provider {
   readonly declaredCapabilities: readonly string[];
   /** The ids of the workers now running. */
   workerIds(): number[];
+  /**
+   * Loads the files again in new workers and serves from them: calls in flight finish on the old
+   * workers, which then close; every list is announced as changed. A load error leaves the old
+   * workers serving and is thrown. Reloads run one at a time.
+   */
+  reload(): Promise<void>;
+  /**
+   * What is wrong with the provider, without serving it (`rondo-logtalk check`): descriptors
+   * naming missing predicates, modes that do not parse, schemas that are not JSON Schema, bad
+   * resource templates; each with the file and line when known.
+   */
+  problems(): Promise<ProviderProblem[]>;
   close(): Promise<void>;
 }
 
@@ -117,6 +148,10 @@ export async function createPrologProvider(
 ): Promise<PrologProvider> {
   const plan = planLaunch(options.files, options.swipl ?? 'swipl', options.logtalkHome);
   const timeoutMs = options.timeoutMs ?? 30_000;
+  const log = options.onLog ?? logToStderr;
+  const changes = new ChangeRelay((message) =>
+    log({ level: 'warning', source: 'bridge', message }),
+  );
   const launch: WorkerLaunch = {
     command: plan.command,
     args: plan.args,
@@ -132,55 +167,83 @@ export async function createPrologProvider(
     startTimeoutMs: options.startTimeoutMs ?? 60_000,
     cancelGraceMs: options.cancelGraceMs ?? 2000,
     broadcasts: { goals: [] },
-    log: options.onLog ?? logToStderr,
+    log,
     cleanup: (workerId) => {
       if (plan.flavour === 'logtalk')
         rmSync(logtalkUserDirectory(String(workerId)), { recursive: true, force: true });
     },
     changed: (change, workerId) => changes.announce(change, workerId),
   };
-  const changes = new ChangeRelay((message) =>
-    launch.log({ level: 'warning', source: 'bridge', message }),
-  );
+  // Each generation of workers (one per reload) is a pool of its own, with its own broadcasts.
+  const startGeneration = (generation: number) =>
+    startDescribedPool({ ...launch, broadcasts: { goals: [] } }, options, timeoutMs, {
+      firstId: generation * GENERATION_IDS + 1,
+      firstFile: plan.files[0]!,
+    });
+  const first = await startGeneration(0);
+  return buildProvider(first.description, new PoolSlot(first.pool), timeoutMs, changes, {
+    ...options,
+    reload: startGeneration,
+  });
+}
+
+/** Worker ids a generation may use: a pool of the next one starts past them. */
+const GENERATION_IDS = 100_000;
+
+/** Starts a pool and reads its description; a load error (or a bad description) closes it. */
+async function startDescribedPool(
+  launch: WorkerLaunch,
+  options: PrologProviderOptions,
+  timeoutMs: number,
+  at: { firstId: number; firstFile: string },
+): Promise<{ pool: WorkerPool; description: ProviderDescription }> {
   const pool = new WorkerPool(launch, {
     size: options.workers ?? availableParallelism(),
     graceMs: options.shutdownGraceMs ?? 2000,
     maxQueue: options.maxQueue ?? 1000,
     restartDelayMs: options.restartDelayMs ?? 100,
     maxRestartDelayMs: options.maxRestartDelayMs ?? 10_000,
+    firstId: at.firstId,
   });
   await pool.start();
   try {
-    const described = parseDescription(
+    const description = parseDescription(
       await pool.run(timeoutMs, (w) => w.call('describe', {}, {}, timeoutMs)),
+      options.inspectOnly !== true,
     );
-    if (typeof described === 'string')
-      throw new PrologLoadError(plan.files[0]!, undefined, described);
-    return buildProvider(described, pool, timeoutMs, changes, options.name);
+    if (typeof description === 'string')
+      throw new PrologLoadError(at.firstFile, undefined, description);
+    return { pool, description };
   } catch (error) {
     await pool.close();
     throw error;
   }
 }
 
+interface BuildOptions extends PrologProviderOptions {
+  reload: (generation: number) => Promise<{ pool: WorkerPool; description: ProviderDescription }>;
+}
+
 function buildProvider(
   first: ProviderDescription,
-  pool: WorkerPool,
+  slot: PoolSlot,
   timeoutMs: number,
   changes: ChangeRelay,
-  name?: string,
+  options: BuildOptions,
 ): PrologProvider {
   let lists = listsOf(first);
   changes.onDescription = (d) => (lists = listsOf(d));
   const providerName =
-    name ?? `${first.flavour === 'logtalk' ? 'logtalk' : 'prolog'}:${first.name}`;
-  const call = workerCaller(pool, timeoutMs, providerName);
+    options.name ?? `${first.flavour === 'logtalk' ? 'logtalk' : 'prolog'}:${first.name}`;
+  const call = workerCaller(slot, timeoutMs, providerName);
+  const reload = reloader(slot, changes, options.reload);
   const provider: PrologProvider = {
     name: providerName,
     flavour: first.flavour,
     declaredCapabilities: first.capabilities,
     capabilities: () => ({
-      listChanged: lists.description.capabilities.includes('list_changed'),
+      listChanged:
+        options.listChanged === true || lists.description.capabilities.includes('list_changed'),
       subscribe: lists.description.capabilities.includes('subscribe'),
     }),
     tools: () => lists.tools,
@@ -215,8 +278,13 @@ function buildProvider(
     },
     cachePolicy: (method, key) => cachePolicyOf(lists.description, method, key),
     onChange: (listener) => changes.listen(listener),
-    workerIds: () => pool.running.map((w) => w.id),
-    close: () => pool.close(),
+    workerIds: () => slot.current.running.map((w) => w.id),
+    problems: () => providerProblems((m, p) => call(m, p, undefined), lists.description),
+    reload,
+    close: async () => {
+      await reload.settled();
+      await slot.current.close();
+    },
   };
   if (first.completion) {
     provider.complete = async (
@@ -260,54 +328,9 @@ function listsOf(d: ProviderDescription): Lists {
   };
 }
 
-function taskDeclarationOf(
-  tool: ProviderDescription['tools'][number],
-): [string, TaskDeclaration][] {
-  if (tool.taskSupport === undefined) return [];
-  const declaration: TaskDeclaration =
-    tool.startsAfterInput === true
-      ? { support: tool.taskSupport, startsAfterInput: true }
-      : { support: tool.taskSupport };
-  return [[tool.name, declaration]];
-}
-
-/**
- * Passes the changes workers announce (`mcp_notify/1`) to the server: a list change first
- * replaces the provider's lists with the description the announcing worker sent, so the
- * server's re-read sees them.
- */
-class ChangeRelay {
-  private readonly listeners = new Set<(change: ProviderChange) => void>();
-  onDescription: ((description: ProviderDescription) => void) | undefined;
-
-  constructor(private readonly warn: (message: string) => void) {}
-
-  listen(listener: (change: ProviderChange) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  announce(change: WorkerChange, workerId: number): void {
-    let event: ProviderChange;
-    if (change.what === 'resource') {
-      if (change.uri === undefined)
-        return this.warn(`worker ${workerId}: a resource change without uri`);
-      event = { kind: 'resource', uri: change.uri };
-    } else {
-      const described =
-        change.description === undefined ? 'no description' : parseDescription(change.description);
-      if (typeof described === 'string')
-        return this.warn(`worker ${workerId}: ignored a ${change.what} change: ${described}`);
-      this.onDescription?.(described);
-      event = { kind: change.what };
-    }
-    for (const listener of this.listeners) listener(event);
-  }
-}
-
 /** Runs one call on a free worker of the pool, reported on the bridge's tracing channel. */
 function workerCaller(
-  pool: WorkerPool,
+  pool: PoolSlot,
   timeoutMs: number,
   provider: string,
 ): (method: string, params: JsonObject, ctx: HandlerContext | undefined) => Promise<Json> {
@@ -327,43 +350,6 @@ function workerCaller(
 function targetOf(params: JsonObject): string | undefined {
   const target = params.name ?? params.uri;
   return typeof target === 'string' ? target : undefined;
-}
-
-/** What the shim needs of a request's context; the closures stay on this side. */
-function contextOf(ctx: HandlerContext): JsonObject {
-  return {
-    elicit: ctx.era === 'legacy' && ctx.clientCapabilities.elicitation !== undefined,
-    round: ctx.round,
-    clientCapabilities: ctx.clientCapabilities,
-    inputResponses: Object.entries(ctx.inputResponses).map(([key, value]) => ({
-      key,
-      value: value as unknown as Json,
-    })),
-    state: ctx.requestState ?? null,
-  };
-}
-
-function handlersOf(ctx: HandlerContext): CallHandlers {
-  return {
-    progress: (value, total, message) => ctx.progress(value, total, message),
-    log: (level, data, logger) => ctx.log(level, data, logger),
-    closeStream: () => ctx.closeStream(),
-    elicit: (message, schema) => ctx.elicit(message, schema),
-    sample: async (body) => {
-      const parsed = vocabularySchemas.inputRequest.safeParse({
-        kind: 'input_request',
-        key: 'sample',
-        request: body,
-      });
-      if (!parsed.success || parsed.data.request.kind !== 'sampling')
-        throw new Error(
-          `invalid sampling request: ${parsed.error?.issues[0]?.message ?? 'not sampling'}`,
-        );
-      const { kind: _kind, ...request } = parsed.data.request;
-      return (await ctx.sample(request)) as unknown as Json;
-    },
-    roots: async () => ({ kind: 'roots_result', roots: await ctx.listRoots() }),
-  };
 }
 
 function cachePolicyOf(

@@ -88,9 +88,8 @@ export class PrologWorker {
 
   /**
    * Sends one call and waits for its answer; the deadline does not run while the client is asked.
-   * When `signal` aborts, the call is rejected at once and abandoned: its goal is interrupted (a
-   * question to the client is answered `cancel` instead), whatever it still sends is dropped,
-   * and only a worker still busy after the grace period is killed.
+   * When `signal` aborts, the call is rejected at once and its goal interrupted (a question to
+   * the client is answered `cancel`); only a worker still busy after the grace period is killed.
    */
   call(
     method: string,
@@ -99,12 +98,9 @@ export class PrologWorker {
     timeoutMs: number,
     signal?: AbortSignal,
   ): Promise<Json> {
-    if (!this.alive)
-      return Promise.reject(
-        new PrologWorkerError(this.id, `Prolog worker ${this.id} is not running`),
-      );
-    if (this.inFlight)
-      return Promise.reject(new PrologWorkerError(this.id, `Prolog worker ${this.id} is busy`));
+    const refused = !this.alive ? 'is not running' : this.inFlight ? 'is busy' : undefined;
+    if (refused)
+      return Promise.reject(new PrologWorkerError(this.id, `Prolog worker ${this.id} ${refused}`));
     if (signal?.aborted) return Promise.reject(this.cancelled());
     const id = ++this.seq;
     return new Promise<Json>((resolve, reject) => {
@@ -285,8 +281,7 @@ export class PrologWorker {
     clearTimeout(call.timer);
     call.detach();
     call.reject(this.cancelled());
-    // A goal waiting on the client unwinds on the refusal; any other goal is interrupted (the
-    // shim's SIGINT handler throws in it), so the worker is free again unless the goal resists.
+    // A goal waiting on the client unwinds on the refusal; any other is interrupted (SIGINT).
     if (call.asking) this.refuse(call, call.asking);
     else this.child.kill('SIGINT');
     call.timer = setTimeout(() => this.overstayed(call), this.launch.cancelGraceMs);

@@ -44,6 +44,14 @@ describe('Logtalk flavour (objects through logtalk_load/1 and ::)', () => {
     expect(byName.get('steps')).not.toHaveProperty('outputSchema');
   });
 
+  it('reads task_support/2 of an object, and keeps it out of the tool descriptors', async () => {
+    expect(provider.taskSupport!('steps')).toEqual({ support: 'optional' });
+    expect(provider.taskSupport!('add')).toBeUndefined();
+    expect((await provider.tools!()).find((t) => t.name === 'steps')).not.toHaveProperty(
+      'taskSupport',
+    );
+  });
+
   it('auto-dispatches a public predicate by its argnames', async () => {
     expect(await provider.callTool!('add', { A: 1, B: 2 }, makeContext())).toMatchObject({
       kind: 'structured',

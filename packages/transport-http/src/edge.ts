@@ -31,6 +31,10 @@ export interface HttpResponse {
   flushHeaders(): void;
   write(chunk: string): unknown;
   end(chunk?: string | Uint8Array): unknown;
+  /** Bytes written but not yet taken by the client (for cutting off slow readers), if known. */
+  readonly writableLength?: number;
+  /** Drops the connection at once, whatever is still queued. */
+  destroy?(): unknown;
   /** `close`: the response ended or the client went away, whichever came first. */
   once(event: 'close', listener: () => void): unknown;
 }

@@ -19,7 +19,10 @@ export interface ReplayedEvents {
  * event order trivially equal to write order.
  */
 export interface EventStore {
-  /** Stores one event of a stream and returns the event id to send with it. */
+  /**
+   * Stores one event of a stream and returns the event id to send with it. The streams of one
+   * session have ids that share the part before their last `.` (`<session id>.<n>`).
+   */
   append(streamId: string, message: JsonRpcMessage | undefined): string;
   /** The events after `eventId` on that event's stream, oldest first; undefined for an unknown id. */
   replayAfter(eventId: string): ReplayedEvents | undefined;
@@ -33,6 +36,17 @@ export interface MemoryEventStoreOptions {
   maxEventsPerStream?: number;
   /** Events kept across all streams; the oldest go first. Default 10 000. */
   maxEvents?: number;
+  /**
+   * Events kept across the streams of one session, so one session cannot push the others' events
+   * out; its oldest stream's oldest events go first. Default 2000.
+   */
+  maxEventsPerSession?: number;
+}
+
+/** The streams of one session that have events, oldest first, and how many events they hold. */
+interface SessionLog {
+  count: number;
+  streams: string[];
 }
 
 interface StreamLog {
@@ -45,7 +59,9 @@ interface StreamLog {
 export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): EventStore {
   const perStream = options.maxEventsPerStream ?? 1000;
   const total = options.maxEvents ?? 10_000;
+  const perSession = options.maxEventsPerSession ?? 2000;
   const streams = new Map<string, StreamLog>();
+  const sessions = new Map<string, SessionLog>();
   // Stream ids in the order their events were appended: the front names the oldest event overall.
   const order: string[] = [];
   let count = 0;
@@ -56,17 +72,40 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
     log.events.shift();
     log.firstSeq += 1;
     count -= 1;
+    const session = sessions.get(sessionOf(streamId));
+    if (session) session.count -= 1;
+  };
+
+  /** The session log of a stream, which it joins with its first event. */
+  const sessionLogOf = (streamId: string, fresh: boolean): SessionLog => {
+    const key = sessionOf(streamId);
+    let session = sessions.get(key);
+    if (!session) sessions.set(key, (session = { count: 0, streams: [] }));
+    if (fresh) session.streams.push(streamId);
+    return session;
+  };
+
+  const trimSession = (session: SessionLog): void => {
+    while (session.count > perSession) {
+      const oldest = session.streams.find((id) => (streams.get(id)?.events.length ?? 0) > 0);
+      if (oldest === undefined) return;
+      dropOldestOf(oldest);
+    }
   };
 
   return {
     append(streamId, message) {
       let log = streams.get(streamId);
+      const fresh = !log;
       if (!log) streams.set(streamId, (log = { firstSeq: 0, events: [] }));
       log.events.push(message);
       order.push(streamId);
       count += 1;
+      const session = sessionLogOf(streamId, fresh);
+      session.count += 1;
       const id = eventId(streamId, log.firstSeq + log.events.length - 1);
       if (log.events.length > perStream) dropOldestOf(streamId);
+      trimSession(session);
       while (count > total && order.length > 0) dropOldestOf(order.shift() ?? '');
       if (order.length > total * 2) compact(order, streams);
       return id;
@@ -88,8 +127,20 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
       if (!log) return;
       count -= log.events.length;
       streams.delete(streamId);
+      const key = sessionOf(streamId);
+      const session = sessions.get(key);
+      if (!session) return;
+      session.count -= log.events.length;
+      session.streams = session.streams.filter((id) => id !== streamId);
+      if (session.streams.length === 0) sessions.delete(key);
     },
   };
+}
+
+/** The session part of a stream id: what comes before its last `.` (the whole id without one). */
+function sessionOf(streamId: string): string {
+  const dot = streamId.lastIndexOf('.');
+  return dot > 0 ? streamId.slice(0, dot) : streamId;
 }
 
 function eventId(streamId: string, seq: number): string {

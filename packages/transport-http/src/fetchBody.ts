@@ -12,6 +12,9 @@ export async function readFetchMessage(request: Request, limit: number): Promise
     await request.body?.cancel().catch(() => undefined);
     return 'too-large';
   }
+  // A declared length is one the runtime's HTTP parser holds the body to: read it in one go
+  // (without touching `body`, which makes Node bridges build a stream around the request).
+  if (Number.isFinite(declared)) return readWhole(request);
   if (!request.body) return parseMessage('');
   const reader = (request.body as ReadableStream<Uint8Array>).getReader();
   const chunks: Uint8Array[] = [];
@@ -43,4 +46,12 @@ function decode(chunks: readonly Uint8Array[], size: number): string {
     offset += chunk.byteLength;
   }
   return decoder.decode(bytes);
+}
+
+async function readWhole(request: Request): Promise<BodyMessage> {
+  try {
+    return parseMessage(await request.text());
+  } catch {
+    return 'aborted';
+  }
 }

@@ -55,12 +55,17 @@ export class FetchResponder implements HttpResponse {
   flushHeaders(): void {
     if (this.stream || this.ended || this.gone) return;
     this.headWritten = true;
-    const body = new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        this.stream = controller;
+    // Counted in bytes with no high-water mark, so the queue's size is what the client has not
+    // read yet (`writableLength`).
+    const body = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          this.stream = controller;
+        },
+        cancel: () => this.abandon(),
       },
-      cancel: () => this.abandon(),
-    });
+      { highWaterMark: 0, size: (chunk) => chunk.byteLength },
+    );
     this.settle(new Response(body, { status: this.statusCode, headers: this.headers() }));
   }
 
@@ -87,6 +92,18 @@ export class FetchResponder implements HttpResponse {
     queueMicrotask(() => this.fireClose());
   }
 
+  /** Bytes enqueued on the body stream that its reader has not taken yet. */
+  get writableLength(): number {
+    return Math.max(0, -(this.stream?.desiredSize ?? 0));
+  }
+
+  /** Drops the body: its reader gets an error, and nothing more is written. */
+  destroy(): void {
+    if (this.stream && !this.ended && !this.gone)
+      this.stream.error(new Error('The client did not read the stream'));
+    this.abandon();
+  }
+
   once(_event: 'close', listener: () => void): void {
     if (this.closed) queueMicrotask(listener);
     else this.closeListeners.push(listener);
@@ -109,10 +126,11 @@ export class FetchResponder implements HttpResponse {
     for (const listener of this.closeListeners.splice(0)) listener();
   }
 
-  private headers(): Headers {
-    const headers = new Headers();
+  /** A plain record, not `Headers`: Node bridges such as `@hono/node-server` pass it on as it is. */
+  private headers(): Record<string, string> {
+    const headers: Record<string, string> = {};
     for (const name in this.head)
-      if (!HOP_BY_HOP.has(name)) headers.set(name, this.head[name] as string);
+      if (!HOP_BY_HOP.has(name)) headers[name] = this.head[name] as string;
     return headers;
   }
 }

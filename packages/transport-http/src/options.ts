@@ -53,6 +53,16 @@ export interface HttpTransportOptions extends HostGuardOptions {
   maxStreamDurationMs?: number;
   /** Interval of SSE keep-alive comments on open streams; 0 disables them. Default 15 s. */
   keepAliveMs?: number;
+  /**
+   * An SSE response whose client leaves more than this many bytes unread for a whole
+   * `streamBacklogWindowMs` (bytes already queued at one check and still queued at the next) is
+   * cut: its connection is dropped. A session stream's events stay stored for a `Last-Event-ID`
+   * resumption; a stream without a session has its request cancelled. 0 removes the limit.
+   * Default 4 MiB.
+   */
+  maxStreamBacklogBytes?: number;
+  /** How often the SSE backlog is checked. Default 5000 ms. */
+  streamBacklogWindowMs?: number;
   /** OAuth 2.1 resource server: Protected Resource Metadata and bearer tokens on every MCP request. */
   auth?: OAuthResourceOptions;
   /** Called with failures that cannot be answered on the wire (a handler throwing after headers went out). */
@@ -74,6 +84,8 @@ export interface ResolvedHttpOptions {
   sseRetryMs: number;
   maxStreamDurationMs: number;
   keepAliveMs: number;
+  maxStreamBacklogBytes: number;
+  streamBacklogWindowMs: number;
   auth: OAuthResourceOptions | undefined;
   onError: (error: unknown) => void;
 }
@@ -103,6 +115,14 @@ export function resolveOptions(options: HttpTransportOptions = {}): ResolvedHttp
     sseRetryMs: options.sseRetryMs ?? 1000,
     maxStreamDurationMs: atLeastZero('maxStreamDurationMs', options.maxStreamDurationMs ?? 0),
     keepAliveMs: options.keepAliveMs ?? 15_000,
+    maxStreamBacklogBytes: atLeastZero(
+      'maxStreamBacklogBytes',
+      options.maxStreamBacklogBytes ?? 4 * MIB,
+    ),
+    streamBacklogWindowMs: atLeastOne(
+      'streamBacklogWindowMs',
+      options.streamBacklogWindowMs ?? 5000,
+    ),
     auth: options.auth,
     onError: options.onError ?? ((error) => console.error('[rondo/transport-http]', error)),
   };

@@ -8,6 +8,7 @@ import type { Session } from './sessions.js';
 import type { SessionStream } from './sessionStream.js';
 import { SseResponse } from './sse.js';
 import type { StreamBudget } from './streamBudget.js';
+import { unrefTimer, type TimerHandle } from './timers.js';
 
 /** What the exchange of one POSTed request needs to know. */
 export interface PostExchangeContext {
@@ -45,7 +46,7 @@ class PostExchange implements Exchange {
   private sse: SseResponse | undefined;
   private stream: SessionStream | undefined;
   private ended = false;
-  private durationTimer: NodeJS.Timeout | undefined;
+  private durationTimer: TimerHandle | undefined;
 
   constructor(private readonly context: PostExchangeContext) {
     this.headers = context.req.headers;
@@ -151,15 +152,16 @@ class PostExchange implements Exchange {
       return false;
     }
     streams.track(res);
-    this.sse = new SseResponse(res, headers ?? {}, options.keepAliveMs);
+    this.sse = new SseResponse(res, headers ?? {}, options);
     if (this.session) {
       this.stream = this.session.openStream();
       this.stream.attach(this.sse);
       if (this.session.resumable) {
         this.stream.prime(options.sseRetryMs);
         if (options.maxStreamDurationMs > 0) {
-          this.durationTimer = setTimeout(() => this.stream?.detach(), options.maxStreamDurationMs);
-          this.durationTimer.unref();
+          this.durationTimer = unrefTimer(
+            setTimeout(() => this.stream?.detach(), options.maxStreamDurationMs),
+          );
         }
       }
     }

@@ -42,7 +42,7 @@ export function handleGet(
   session.touch();
   const open = (): SseResponse => {
     streams.track(res);
-    return new SseResponse(res, { 'mcp-session-id': session.id }, options.keepAliveMs);
+    return new SseResponse(res, { 'mcp-session-id': session.id }, options);
   };
   if (!lastEventId) {
     if (session.standalone.attached) return rejectSecondStream(res);

@@ -31,6 +31,28 @@ describe('the in-memory event store', () => {
     expect(store.replayAfter(ids[1]!)!.events.map(paramsOf)).toEqual([{ n: 3 }, { n: 4 }]);
   });
 
+  it('keeps at most maxEventsPerSession across one session, its oldest stream first, leaving other sessions alone', () => {
+    const store = createMemoryEventStore({ maxEventsPerSession: 3 });
+    const other = store.append('s2.0', note(0));
+    const a1 = store.append('s1.1', note(1));
+    store.append('s1.1', note(2));
+    const b1 = store.append('s1.2', note(3));
+    store.append('s1.2', note(4));
+    // Four events in session s1: the oldest of its oldest stream went (what follows a1 is kept).
+    expect(store.replayAfter(a1)!.events.map(paramsOf)).toEqual([{ n: 2 }]);
+    expect(store.replayAfter(b1)!.events.map(paramsOf)).toEqual([{ n: 4 }]);
+    store.append('s1.2', note(5));
+    // Again: the oldest stream's last event went, so a1 can no longer be resumed.
+    expect(store.replayAfter(a1)).toBeUndefined();
+    expect(store.replayAfter(b1)!.events.map(paramsOf)).toEqual([{ n: 4 }, { n: 5 }]);
+    expect(store.replayAfter(other)!.events).toEqual([]);
+    store.forget('s1.1');
+    store.forget('s1.2');
+    // A forgotten session's count is gone with it: three fresh events fit again.
+    const c = [6, 7, 8].map((n) => store.append('s1.3', note(n)));
+    expect(store.replayAfter(c[0]!)!.events.map(paramsOf)).toEqual([{ n: 7 }, { n: 8 }]);
+  });
+
   it('keeps at most maxEvents in total, evicting the oldest overall', () => {
     const store = createMemoryEventStore({ maxEvents: 3 });
     const a1 = store.append('a', note(1));

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { serveHttp, type HttpServerHandle, type ServeHttpOptions } from '@rondo/transport-http';
+import type { HttpServerHandle, ServeHttpOptions } from '@rondo/transport-http';
+import { serveHttp } from './support/edges.js';
 import { fakeEndpoint } from './support/fakeEndpoint.js';
 import { openStream, parseSse, post, send, type OpenStream } from './support/http.js';
 

@@ -59,6 +59,7 @@ export function addResources(server: RondoServer, watchIntervalMs: number): () =
     version += 1;
     server.resourceUpdated(WATCHED_RESOURCE);
   }, watchIntervalMs);
-  timer.unref();
+  // Node and Bun timers can be unref'd; Deno's and workerd's have no such notion.
+  (timer as { unref?: () => void }).unref?.();
   return () => clearInterval(timer);
 }

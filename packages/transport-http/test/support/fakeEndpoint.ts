@@ -65,10 +65,11 @@ export class FakeConnection implements Connection {
       case 'stream':
         void (async () => {
           for (let step = 1; step <= Number(params.steps ?? 3); step += 1) {
+            const padding = params.size ? { message: 'x'.repeat(Number(params.size)) } : {};
             exchange.send({
               jsonrpc: '2.0',
               method: 'notifications/progress',
-              params: { progress: step },
+              params: { progress: step, ...padding },
             });
             await sleep(Number(params.delayMs ?? 5));
           }
@@ -104,11 +105,12 @@ export class FakeConnection implements Connection {
         this.peer.closeStream?.();
         return done(resultResponse(id, {}));
       case 'notifyPeer':
-        this.peer.send({
-          jsonrpc: '2.0',
-          method: 'notifications/message',
-          params: { data: params.text },
-        });
+        for (let n = 1; n <= Number(params.count ?? 1); n += 1)
+          this.peer.send({
+            jsonrpc: '2.0',
+            method: 'notifications/message',
+            params: { data: params.text ?? n },
+          });
         return done(resultResponse(id, {}));
       default:
         return done(errorResponse(id, -32601, `Method not found: ${method}`));

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { modernEra } from '@rondo/adapter-2026';
+import { createEndpoint, createServer, text } from '@rondo/core';
+import { createFetchHandler, type FetchHandler } from '@rondo/transport-http/fetch';
+
+/** The Worker's bindings (wrangler.toml `[vars]` and secrets). */
+interface Env {
+  ALLOWED_HOSTS: string;
+  /** At least 32 bytes; every isolate must seal requestState with the same key. */
+  RONDO_STATE_KEY?: string;
+}
+
+function createHandler(env: Env): FetchHandler {
+  const server = createServer({
+    name: 'worker-example',
+    version: '1.0.0',
+    ...(env.RONDO_STATE_KEY ? { requestState: { key: env.RONDO_STATE_KEY } } : {}),
+  }).tool(
+    'add',
+    { description: 'Adds two numbers', input: z.object({ a: z.number(), b: z.number() }) },
+    ({ a, b }) => text(String(a + b)),
+  );
+  // The modern era only: it is stateless, so any isolate can answer any request.
+  const endpoint = createEndpoint(server, { modern: modernEra() });
+  return createFetchHandler(endpoint, { allowedHosts: env.ALLOWED_HOSTS.split(',') });
+}
+
+let handler: FetchHandler | undefined;
+
+export default {
+  // Made on the first request: a Worker may not generate random numbers while its module loads.
+  fetch(request: Request, env: Env): Promise<Response> {
+    handler ??= createHandler(env);
+    return handler(request);
+  },
+};
