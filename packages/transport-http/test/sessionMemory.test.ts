@@ -1,9 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  serveHttp,
-  type HttpServerHandle,
-  type ServeHttpOptions,
-} from '@rondo/transport-http';
+import { serveHttp, type HttpServerHandle, type ServeHttpOptions } from '@rondo/transport-http';
 import { fakeEndpoint } from './support/fakeEndpoint.js';
 import { openStream, parseSse, post, send, type OpenStream } from './support/http.js';
 
