@@ -20,6 +20,7 @@ const RUNS = 120;
 /** ws closes a text frame that is not UTF-8 with 1007 (invalid frame payload data). */
 const CLOSE_INVALID_PAYLOAD = 1007;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let rondo: ReliabilityServer;
 let server: WebSocketServerHandle;
@@ -51,7 +52,11 @@ const frame: fc.Arbitrary<Frame> = fc.record({
   ),
 });
 
-/** Sends the frames and a sentinel on a fresh socket; collects answers until the sentinel's, or the close. */
+/**
+ * Sends the frames and a sentinel on a fresh socket; collects answers until the sentinel's, or the
+ * close. A slow answer (an MRTR round seals its state asynchronously) may come after the
+ * sentinel's: once nothing is in flight, a second sentinel flushes it, since one socket keeps order.
+ */
 async function exchange(
   frames: Frame[],
   sentinel: WireMessage,
@@ -59,17 +64,30 @@ async function exchange(
   const socket = new WebSocket(server.url, 'mcp');
   const received: WireMessage[] = [];
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-  const done = new Promise<number | undefined>((resolve) => {
-    socket.on('message', (data: Buffer) => {
-      const message = JSON.parse(data.toString('utf8')) as WireMessage;
-      received.push(message);
-      if (message.id === sentinel.id) resolve(undefined);
+  const flush = { ...sentinel, id: `${String(sentinel.id)}-flush` } as WireMessage;
+  const answered = (id: unknown) =>
+    new Promise<number | undefined>((resolve) => {
+      socket.on('message', (data: Buffer) => {
+        const message = JSON.parse(data.toString('utf8')) as WireMessage;
+        if (message.id === id) resolve(undefined);
+      });
+      socket.once('close', (code) => resolve(code));
     });
-    socket.once('close', (code) => resolve(code));
+  socket.on('message', (data: Buffer) => {
+    const message = JSON.parse(data.toString('utf8')) as WireMessage;
+    if (message.id !== flush.id) received.push(message);
   });
+  const done = answered(sentinel.id);
   for (const f of frames) socket.send(f.bytes, { binary: f.binary });
   socket.send(JSON.stringify(sentinel));
-  const closeCode = await done;
+  let closeCode = await done;
+  if (closeCode === undefined) {
+    // A request waiting on the client (which never answers here) keeps in flight: bounded wait.
+    for (let waited = 0; rondo.inFlight > 0 && waited < 2000; waited += 10) await sleep(10);
+    const flushed = answered(flush.id);
+    socket.send(JSON.stringify(flush));
+    closeCode = await flushed;
+  }
   if (closeCode === undefined) socket.close();
   return { received, closeCode };
 }
