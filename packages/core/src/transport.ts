@@ -48,6 +48,13 @@ export interface Exchange {
    * resumption. Transports that cannot resume a stream leave it out.
    */
   closeStream?(): void;
+  /**
+   * Keeps the runtime serving this exchange alive until `work` settles, for work that outlives the
+   * exchange's response (a task's run). Transports on runtimes that stop a request's pending work
+   * once its response is done (a Cloudflare Worker's `ctx.waitUntil`) provide it; elsewhere the
+   * process runs on anyway and transports leave it out.
+   */
+  waitUntil?(work: Promise<unknown>): void;
 }
 
 /** The far end of a connection, for messages not tied to an inbound one. */

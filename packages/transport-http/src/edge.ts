@@ -10,6 +10,8 @@ export interface HttpRequest {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /** The connection, where the runtime tells its local address (the Host guard's default). */
   readonly socket?: { readonly localAddress?: string | undefined } | undefined;
+  /** Keeps the runtime alive for work that outlives the response (see `Exchange.waitUntil`). */
+  readonly waitUntil?: ((work: Promise<unknown>) => void) | undefined;
 }
 
 /**

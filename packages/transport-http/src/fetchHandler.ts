@@ -13,6 +13,13 @@ export interface FetchConnectionInfo {
    * non-loopback hosts on a loopback connection, as the node handler does.
    */
   localAddress?: string | undefined;
+  /**
+   * Keeps the runtime alive until a promise settles, for work that outlives the response: a
+   * task's run, a request whose SSE stream closed for polling. On Cloudflare Workers pass
+   * `ctx.waitUntil.bind(ctx)`, as a Worker stops a request's pending work once its response is
+   * done; runtimes whose process runs on (Node, Deno, Bun) need none.
+   */
+  waitUntil?: ((work: Promise<unknown>) => void) | undefined;
 }
 
 /** A web-standard handler serving an MCP endpoint: a `Request` in, a `Response` out. */
@@ -65,7 +72,12 @@ function requestView(
   const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => (headers[name] = value));
   headers.host ??= url.host;
-  return { method: request.method, headers, socket: connection };
+  return {
+    method: request.method,
+    headers,
+    socket: connection,
+    waitUntil: connection?.waitUntil,
+  };
 }
 
 /** The body reader; a body that cannot be read abandons the response (the client is gone). */

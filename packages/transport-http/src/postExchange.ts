@@ -47,6 +47,8 @@ class PostExchange implements Exchange {
   private stream: SessionStream | undefined;
   private ended = false;
   private durationTimer: TimerHandle | undefined;
+  /** Resolves the promise handed to `waitUntil` while the request runs on past its response. */
+  private releaseRuntime: (() => void) | undefined;
 
   constructor(private readonly context: PostExchangeContext) {
     this.headers = context.req.headers;
@@ -58,6 +60,11 @@ class PostExchange implements Exchange {
 
   get signal(): AbortSignal {
     return this.cancellation.signal;
+  }
+
+  /** Hands work that outlives the response to the runtime's `waitUntil`, when it has one. */
+  waitUntil(work: Promise<unknown>): void {
+    this.context.req.waitUntil?.(work);
   }
 
   /** The `Mcp-Session-Id` of the legacy session this request belongs to, once there is one. */
@@ -85,6 +92,7 @@ class PostExchange implements Exchange {
   end(message?: JsonRpcMessage, disposition?: Disposition): void {
     if (this.ended) return;
     this.ended = true;
+    this.releaseRuntime?.();
     const res = this.context.res;
     if (this.sse) {
       if (message) this.write(message);
@@ -114,8 +122,17 @@ class PostExchange implements Exchange {
     clearTimeout(this.durationTimer);
     if (this.ended) return;
     if (!this.session) this.cancellation.abort(new Error('The client closed the response'));
+    // In a session the request runs on, its answer kept for a resumption: its stream's tail.
+    else this.keepRuntimeUntilEnd();
     if (!this.stream) this.context.done();
   };
+
+  /** Tells a runtime that stops pending work with the response to keep it until `end`. */
+  private keepRuntimeUntilEnd(): void {
+    const waitUntil = this.context.req.waitUntil;
+    if (waitUntil === undefined || this.releaseRuntime !== undefined) return;
+    waitUntil(new Promise<void>((resolve) => (this.releaseRuntime = resolve)));
+  }
 
   /** The session id header; `full` when the connection became stateful but no session fits. */
   private sessionHeaders(): Record<string, string> | undefined | 'full' {

@@ -10,8 +10,14 @@ let handler: FetchHandler | undefined;
  * modern era is stateless and serves from any of them; legacy sessions need one place to live.
  */
 export default {
-  fetch(request: Request): Promise<Response> {
+  fetch(request: Request, _env: unknown, ctx: WorkerContext): Promise<Response> {
     handler ??= createFixtureHandler();
-    return handler(request);
+    // A task runs on after the response that created it; the Worker stops it unless told to wait.
+    return handler(request, { waitUntil: (work) => ctx.waitUntil(work) });
   },
 };
+
+/** The part of a Worker's `ExecutionContext` the fixture uses. */
+interface WorkerContext {
+  waitUntil(work: Promise<unknown>): void;
+}

@@ -66,7 +66,10 @@ export async function startTask<R, I extends Json>(
     ttlMs: tasks.ttlMs,
     pollIntervalMs: tasks.pollIntervalMs,
   });
-  void new TaskRun(task, call, server, launch).execute();
+  const run = new TaskRun(task, call, server, launch).execute();
+  // The run outlives the request's response; a runtime that stops pending work with the response
+  // must be told to keep it.
+  call.exchange.waitUntil?.(run);
   return task;
 }
 
@@ -79,6 +82,8 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
   /** Every input request key the task has used, so none is reused. */
   private readonly usedKeys = new Set<string>();
   private wake: (() => void) | undefined;
+  /** Resolves the promise through which a cancellation reaches the run (see `cancelled`). */
+  private readonly requestStop: (reason: Error) => void;
 
   constructor(
     private readonly task: TaskRecord,
@@ -105,6 +110,11 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
     this.call.inputResponses = request.inputResponses;
     this.call.requestState = request.requestState;
     this.call.round = request.round;
+    let requestStop: (reason: Error) => void = () => undefined;
+    void new Promise<Error>((resolve) => (requestStop = resolve)).then((reason) =>
+      this.stop(reason),
+    );
+    this.requestStop = requestStop;
     this.untrack = server.tasks.track(task.taskId, this);
     if (task.ttlMs !== null) {
       this.expiry = setTimeout(() => this.stop(new Error('The task expired')), task.ttlMs);
@@ -153,8 +163,13 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
     }
   }
 
+  /**
+   * Stops the run through a promise made when it started, not directly: a cancellation comes from
+   * another request's handling, and a Worker lets only the request that made the run's timers and
+   * signal touch them (it runs a promise's reactions in the request that made the promise).
+   */
   cancelled(): void {
-    this.stop(new Error('The task was cancelled'));
+    this.requestStop(new Error('The task was cancelled'));
   }
 
   changed(): void {

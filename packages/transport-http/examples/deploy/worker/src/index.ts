@@ -29,8 +29,14 @@ let handler: FetchHandler | undefined;
 
 export default {
   // Made on the first request: a Worker may not generate random numbers while its module loads.
-  fetch(request: Request, env: Env): Promise<Response> {
+  fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
     handler ??= createHandler(env);
-    return handler(request);
+    // Work that outlives the response (a task's run) is kept alive through ctx.waitUntil.
+    return handler(request, { waitUntil: (work) => ctx.waitUntil(work) });
   },
 };
+
+/** The part of the Worker's execution context the entry uses. */
+interface ExecutionContext {
+  waitUntil(work: Promise<unknown>): void;
+}
