@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type RondoServer } from '@rondo/core';
+import type { InputResponseValue } from '@rondo/protocol';
 import { createPrologProvider, PrologCancelledError, type PrologProvider } from '../src/index.js';
 import { fixture, logSink, makeContext } from './helpers.js';
 
@@ -11,7 +12,8 @@ let server: RondoServer;
 
 beforeAll(async () => {
   provider = await createPrologProvider({
-    files: [fixture('vocab.pl')],
+    files: [fixture('vocab.pl'), fixture('elicit.pl')],
+    object: 'elicit',
     workers: 1,
     maxCallsPerWorker: 2,
     maxQueue: 1,
@@ -25,8 +27,8 @@ beforeAll(async () => {
 afterAll(() => provider.close());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const call = (name: string, signal?: AbortSignal) =>
-  provider.callTool!(name, {}, makeContext(signal ? { signal } : {}));
+const call = (name: string, signal?: AbortSignal, extra: Parameters<typeof makeContext>[0] = {}) =>
+  provider.callTool!(name, {}, makeContext({ ...extra, ...(signal ? { signal } : {}) }));
 const replaced = () => log.lines.filter((l) => /is gone|replaced|protocol channel/.test(l));
 
 describe('calls in flight on one worker', { timeout: 30_000 }, () => {
@@ -72,6 +74,24 @@ describe('calls in flight on one worker', { timeout: 30_000 }, () => {
     await expect(running).rejects.toThrow(PrologCancelledError);
     expect(await behind).toEqual({ kind: 'text', text: 'plain text' });
     expect(provider.workerIds()).toEqual(before);
+    expect(replaced()).toEqual([]);
+  });
+
+  it('answers the elicitation of a call while the call written behind it waits its turn', async () => {
+    const answers: InputResponseValue[] = [
+      { kind: 'accept', content: { name: 'Ada' } },
+      { kind: 'accept', content: { ok: true } },
+    ];
+    const legacy = {
+      era: 'legacy' as const,
+      revision: '2025-11-25' as const,
+      clientCapabilities: { elicitation: {} },
+      elicit: async () => (await sleep(30), answers.shift()!),
+    };
+    const asking = call('ask', undefined, legacy);
+    const behind = call('text');
+    expect(await asking).toMatchObject({ kind: 'text', text: expect.stringContaining('Ada') });
+    expect(await behind).toEqual({ kind: 'text', text: 'plain text' });
     expect(replaced()).toEqual([]);
   });
 });
