@@ -12,7 +12,9 @@ const nameSchema = { type: 'object', properties: { name: { type: 'string' } } };
 
 function limitedServer() {
   return createServer({ name: 'limits', version: '1.0.0', log: () => {} })
-    .resourceTemplate('test://item/{n}', { name: 'item' }, (uri) => contents([textContent(uri, 'text/plain', uri)]))
+    .resourceTemplate('test://item/{n}', { name: 'item' }, (uri) =>
+      contents([textContent(uri, 'text/plain', uri)]),
+    )
     .tool('ask', { description: 'elicits once' }, async (_args, ctx) => {
       const answer = await ctx.elicit('Name?', nameSchema);
       return text(answer.kind);

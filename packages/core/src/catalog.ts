@@ -111,7 +111,7 @@ export class Catalog {
     this.templates = templates;
   }
 
-  /** The tool called `name`, whoever may see it (check `visible` with {@link seenBy}). */
+  /** The tool called `name`, whoever may see it (check `visible` with `seenBy`). */
   tool(name: string): ToolEntry | undefined {
     return this.toolIndex.get(name);
   }

@@ -1,3 +1,4 @@
+import type { TaskDeclaration } from '@rondo/core';
 import {
   IconSchema,
   LoggingLevelSchema,
@@ -184,3 +185,15 @@ export const completionAnswer = z.object({
   total: z.number().int().nonnegative().optional(),
   hasMore: z.boolean().optional(),
 });
+
+/** A described tool's `task_support/2`, by name (none when it declared none). */
+export function taskDeclarationOf(
+  tool: ProviderDescription['tools'][number],
+): [string, TaskDeclaration][] {
+  if (tool.taskSupport === undefined) return [];
+  const declaration: TaskDeclaration =
+    tool.startsAfterInput === true
+      ? { support: tool.taskSupport, startsAfterInput: true }
+      : { support: tool.taskSupport };
+  return [[tool.name, declaration]];
+}

@@ -25,7 +25,12 @@ import { reportedCall } from './diagnostics.js';
 import { PrologLoadError } from './errors.js';
 import { planLaunch, type Flavour } from './launch.js';
 import { logtalkUserDirectory } from './logtalkHome.js';
-import { completionAnswer, parseDescription, type ProviderDescription } from './messages.js';
+import {
+  completionAnswer,
+  parseDescription,
+  taskDeclarationOf,
+  type ProviderDescription,
+} from './messages.js';
 import { WorkerPool } from './pool.js';
 import { PoolSlot } from './poolSlot.js';
 import { reloader } from './reload.js';
@@ -328,17 +333,6 @@ function listsOf(d: ProviderDescription): Lists {
     known: new Set(resources.map((r) => r.uri)),
     tasks: new Map(d.tools.flatMap((tool) => taskDeclarationOf(tool))),
   };
-}
-
-function taskDeclarationOf(
-  tool: ProviderDescription['tools'][number],
-): [string, TaskDeclaration][] {
-  if (tool.taskSupport === undefined) return [];
-  const declaration: TaskDeclaration =
-    tool.startsAfterInput === true
-      ? { support: tool.taskSupport, startsAfterInput: true }
-      : { support: tool.taskSupport };
-  return [[tool.name, declaration]];
 }
 
 /** Runs one call on a free worker of the pool, reported on the bridge's tracing channel. */

@@ -90,9 +90,8 @@ export class PrologWorker {
 
   /**
    * Sends one call and waits for its answer; the deadline does not run while the client is asked.
-   * When `signal` aborts, the call is rejected at once and abandoned: its goal is interrupted (a
-   * question to the client is answered `cancel` instead), whatever it still sends is dropped,
-   * and only a worker still busy after the grace period is killed.
+   * When `signal` aborts, the call is rejected at once and its goal interrupted (a question to
+   * the client is answered `cancel`); only a worker still busy after the grace period is killed.
    */
   call(
     method: string,
@@ -267,10 +266,8 @@ export class PrologWorker {
     clearTimeout(call.timer);
     call.detach();
     call.reject(cancelledCall(this.id));
-    // A goal waiting on the client unwinds on the refusal; any other goal is interrupted (the
-    // shim's SIGINT handler throws in it, or skips it if it has not started), so the worker is
-    // free again unless the goal resists. The interrupt list names it: a signal that lands
-    // while another call runs leaves that call alone.
+    // A goal waiting on the client unwinds on the refusal; any other is interrupted (SIGINT), or
+    // skipped if not started: the interrupt list names it, so a call running beside it goes on.
     if (call.asking) this.refuse(call, call.asking);
     else this.interrupt();
     if (this.calls[0] === call) this.armGrace(call);

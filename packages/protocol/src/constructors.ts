@@ -144,7 +144,7 @@ export function inputRequired(requests: InputRequest[], state?: Json): InputRequ
     : { kind: 'input_required', requests, state };
 }
 
-/** Throws a {@link VocabularyError} unless the requests and state form a valid `input_required`. */
+/** Throws a `VocabularyError` unless the requests and state form a valid `input_required`. */
 export function assertInputRequired(
   requests: readonly InputRequest[],
   state: Json | undefined,

@@ -227,14 +227,14 @@ export function encodeVocabulary(value: VocabularyValue): { vocabulary: number; 
 
 /**
  * Decodes a versioned envelope (or a bare value) back into a vocabulary value, checking its shape
- * and the `input_required` rules. Throws a {@link VocabularyError} naming what is wrong.
+ * and the `input_required` rules. Throws a `VocabularyError` naming what is wrong.
  */
 export function decodeVocabulary(encoded: unknown): VocabularyValue {
   const value = unwrapEnvelope(encoded);
   return parseVocabulary(vocabularySchemas.value, value);
 }
 
-/** Checks `value` against one vocabulary schema; throws a {@link VocabularyError} when it does not fit. */
+/** Checks `value` against one vocabulary schema; throws a `VocabularyError` when it does not fit. */
 export function parseVocabulary<T>(schema: z.ZodType<T>, value: unknown): T {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {

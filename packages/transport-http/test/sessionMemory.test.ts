@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  createMemoryEventStore,
   serveHttp,
   type HttpServerHandle,
   type ServeHttpOptions,
@@ -51,7 +52,10 @@ describe('the streams one session holds', () => {
     'forgets the events of POST streams older than the last 1000',
     { timeout: 60_000 },
     async () => {
-      const session = await start();
+      // A store roomy enough that only the session's count of streams forgets events.
+      const session = await start({
+        eventStore: createMemoryEventStore({ maxEventsPerSession: 10_000, maxEvents: 100_000 }),
+      });
       const eventIds: string[] = [];
       for (let batch = 0; batch < 1001; batch += 25) {
         const answers = await Promise.all(
@@ -67,8 +71,9 @@ describe('the streams one session holds', () => {
           headers: { ...session, accept: 'text/event-stream', 'last-event-id': id },
         });
       // The priming event of the first stream: its stream is the one forgotten.
-      const oldest = eventIds.sort((a, b) => streamNumber(a) - streamNumber(b))[0]!;
-      expect((await resume(oldest)).status).toBe(400);
+      const [oldest, second] = eventIds.sort((a, b) => streamNumber(a) - streamNumber(b));
+      expect((await resume(oldest!)).status).toBe(400);
+      expect((await resume(second!)).status).toBe(200);
       const newest = eventIds.at(-1)!;
       const replayed = await resume(newest);
       expect(replayed.status).toBe(200);

@@ -1,6 +1,11 @@
 import { request as httpRequest, type ClientRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { serveHttp, type HttpServerHandle, type ServeHttpOptions } from '@rondo/transport-http';
+import {
+  createFetchHandler,
+  serveHttp,
+  type HttpServerHandle,
+  type ServeHttpOptions,
+} from '@rondo/transport-http';
 import { fakeEndpoint } from './support/fakeEndpoint.js';
 import { openStream, parseSse, post } from './support/http.js';
 
@@ -106,5 +111,32 @@ describe('slow readers of SSE streams', () => {
     const messages = parseSse(received).map((event) => JSON.parse(event.data));
     expect(messages.at(-1)).toMatchObject({ id: 2, result: { streamed: true } });
     expect(received.length).toBeGreaterThan(12_000_000);
+  });
+});
+
+describe('slow readers of SSE streams on the fetch handler', () => {
+  it('errors the body of a standalone stream nobody reads, then accepts a new GET', async () => {
+    const handler = createFetchHandler(fakeEndpoint(), LIMITS);
+    const call = (init: RequestInit) => handler(new Request('http://127.0.0.1/mcp', init));
+    const postInit = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...headers,
+      },
+      body: JSON.stringify(body),
+    });
+    const init = await call(postInit(request(1, 'initialize')));
+    const session = { 'mcp-session-id': init.headers.get('mcp-session-id') ?? '' };
+    const get = () => call({ headers: { ...session, accept: 'text/event-stream' } });
+    const unread = await get();
+    expect(unread.status).toBe(200);
+    // 1 MiB queued on a body nobody reads, far past the 64 KiB limit.
+    await call(postInit(request(2, 'notifyPeer', { text: 'x'.repeat(MIB) }), session));
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    await expect(unread.body!.getReader().read()).rejects.toThrow('did not read');
+    expect((await get()).status).toBe(200);
+    await handler.close();
   });
 });
