@@ -3,8 +3,9 @@
     Node sends {"op":"init",...} first; the worker loads the user's files and answers
     {"type":"ready","provider":Name} or {"type":"load_error","file":F,"line":L,"message":M}.
     Then it answers {"op":"call","id":N,"method":M,"params":P} with {"type":"result","id":N,
-    "value":V} or {"type":"failure","id":N,"kind":K,"message":T}, one call at a time; progress
-    and elicit messages for call N may come before its answer. {"op":"replay","goal":G} (between
+    "value":V} or {"type":"failure","id":N,"kind":K,"message":T}, one call at a time and in the
+    order sent (Node may send the next calls before this one is answered); progress and elicit
+    messages for call N may come before its answer. {"op":"replay","goal":G} (between
     calls) runs a goal another worker broadcast with mcp_broadcast/1. Node writes its messages as
     Prolog terms (see rondo_channel), which read as the curly objects shown here.
 */
@@ -39,6 +40,9 @@ init(Init) :-
     curly_get(Init, files, Files),
     ( curly_get(Init, object, Object), atom(Object) -> true ; Object = none ),
     ( curly_get(Init, scratch, Scratch), atom(Scratch) -> true ; Scratch = none ),
+    ( curly_get(Init, interrupts, List), atom(List) -> true ; List = none ),
+    nb_setval(rondo_interrupts, List),
+    nb_setval(rondo_skip, []),
     (   load_all(Flavour, Files, Scratch, Object, Name)
     ->  curly_pairs(J, [type-ready, provider-Name]), send(J)
     ;   load_failure(File, Line, Message),
@@ -46,12 +50,29 @@ init(Init) :-
         send(J), halt(1)
     ).
 
-% Node sends SIGINT when the caller of the call in progress gave up (a cancelled request or
-% task): the goal is interrupted with rondo_cancelled, which fails the call and keeps the worker.
-% Between calls the signal is ignored. A goal that swallows the exception runs on, and its worker
-% is replaced after the grace period.
+% Node sends SIGINT when the caller of a call it sent gave up (a cancelled request or task),
+% after writing the ids of such calls to the interrupt list (a file, named in init). The running
+% call, if listed, is interrupted with rondo_cancelled, which fails it and keeps the worker; a
+% listed call not started yet is skipped when its turn comes (it fails the same way). A goal that
+% swallows the exception runs on, and its worker is replaced after the grace period.
 interrupt(_) :-
-    (   nb_current(rondo_call, Id), Id \== none -> throw(rondo_cancelled) ; true ).
+    interrupt_targets(Ids),
+    nb_setval(rondo_skip, Ids),
+    (   nb_current(rondo_call, Id), Id \== none, memberchk(Id, Ids)
+    ->  throw(rondo_cancelled)
+    ;   true
+    ).
+
+interrupt_targets(Ids) :-
+    nb_current(rondo_interrupts, File), File \== none,
+    catch(read_file_to_terms(File, [Ids0], []), _, fail),
+    is_list(Ids0), !,
+    Ids = Ids0.
+interrupt_targets([]).
+
+% Checked once the call is current: a signal before it has listed the call, one after it throws.
+not_skipped(Id) :-
+    (   nb_current(rondo_skip, Ids), memberchk(Id, Ids) -> throw(rondo_cancelled) ; true ).
 
 serve :-
     (   catch(receive(Msg), E, (print_message(error, E), fail))
@@ -63,7 +84,7 @@ handle(Msg) :-
     (   curly_get(Msg, op, call), curly_get(Msg, id, Id), curly_get(Msg, method, Method)
     ->  ( curly_get(Msg, params, Params) -> true ; Params = {} ),
         setup_call_cleanup(begin_call(Id),
-            catch(dispatch(Method, Id, Params, Value), E, true),
+            catch((not_skipped(Id), dispatch(Method, Id, Params, Value)), E, true),
             end_call),
         (   var(E) -> reply(Id, Value) ; failure(Id, E) )
     ;   curly_get(Msg, op, replay), curly_get(Msg, goal, Goal)

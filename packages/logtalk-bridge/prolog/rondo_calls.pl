@@ -7,7 +7,7 @@
 :- use_module(rondo_describe, [tool_spec/3, arg_specs/2]).
 :- use_module(rondo_vocab).
 :- use_module(rondo_json, [curly_pairs/2, curly_get/3, json_text/2]).
-:- use_module(rondo_channel, [send/1, receive/1]).
+:- use_module(rondo_channel, [send/1, receive_answer/1]).
 :- use_module(library(lists)).
 
 %!  call_tool(+Id, +Name, +Arguments, +Context, -Json) is det.
@@ -164,7 +164,7 @@ elicit(Id, Message, Schema0, Answer) :-
     form_schema(Schema0, Schema),
     curly_pairs(J, [type-elicit, id-Id, message-Message, schema-Schema]),
     send(J),
-    (   receive(Reply), curly_get(Reply, op, answer), curly_get(Reply, value, V),
+    (   receive_answer(Reply), curly_get(Reply, value, V),
         input_response_term(V, T), memberchk(T, [accept(_), decline, cancel])
     ->  Answer = T
     ;   Answer = cancel

@@ -8,12 +8,13 @@
     Standard output is left to user code: the alias user_output is moved to standard error, and
     anything written below Prolog (a shell command, say) reaches Node's stdout, never the protocol.
 */
-:- module(rondo_channel, [open_channel/0, send/1, receive/1]).
+:- module(rondo_channel, [open_channel/0, send/1, receive/1, receive_answer/1]).
 
 :- use_module(library(unix), [pipe/2, dup/2]).
-:- use_module(rondo_json, [json_text/2]).
+:- use_module(rondo_json, [json_text/2, curly_get/3]).
 
 :- dynamic channel/2.
+:- dynamic stashed/1.
 
 %!  open_channel is det.
 open_channel :-
@@ -43,8 +44,25 @@ send(Json) :-
     with_mutex(rondo_out, (write(Out, Text), nl(Out), flush_output(Out))).
 
 %!  receive(-Json) is semidet.
-%   Reads the next message; fails at end of input.
+%   Reads the next message (one set aside by receive_answer/1 first); fails at end of input.
 receive(Json) :-
+    retract(stashed(Json0)), !,
+    Json = Json0.
+receive(Json) :-
+    read_message(Json).
+
+%!  receive_answer(-Json) is semidet.
+%   Reads the next answer to a question of the running call. Node may have written the next
+%   calls already (several calls in flight per worker): they are set aside for receive/1.
+receive_answer(Json) :-
+    read_message(Msg),
+    (   curly_get(Msg, op, answer)
+    ->  Json = Msg
+    ;   assertz(stashed(Msg)),
+        receive_answer(Json)
+    ).
+
+read_message(Json) :-
     channel(In, _),
     read_line_to_string(In, Line),
     Line \== end_of_file,

@@ -27,7 +27,7 @@
     mcp_close_stream/0, begin_call/1, end_call/0, replay/1
 ]).
 
-:- use_module(rondo_channel, [send/1, receive/1]).
+:- use_module(rondo_channel, [send/1, receive_answer/1]).
 :- use_module(rondo_json, [curly_pairs/2, curly_get/3]).
 :- use_module(rondo_vocab, [sampling_value/2]).
 
@@ -76,7 +76,7 @@ client_request(What, Members, Answer) :-
     ),
     curly_pairs(J, [type-What, id-Id|Members]),
     send(J),
-    (   receive(Reply), curly_get(Reply, op, answer), curly_get(Reply, value, V)
+    (   receive_answer(Reply), curly_get(Reply, value, V)
     ->  (   curly_get(V, kind, error)
         ->  curly_get(V, message, Message),
             throw(error(mcp_request_failed(What, Message), _))

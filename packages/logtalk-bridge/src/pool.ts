@@ -24,10 +24,12 @@ export interface PoolOptions {
 }
 
 /**
- * A fixed number of workers, each running one call at a time. A worker that dies, is killed at a
- * deadline or breaks the protocol is replaced; calls wait in order for a free worker, at most
- * `maxQueue` of them (one more is refused at once with a `PrologBusyError`). A worker finishing a
- * call its caller gave up comes back once it is done.
+ * A fixed number of workers, each running one call at a time with up to `maxInFlight` (the
+ * launch's) written to it ahead; a call goes to the worker holding the fewest. A worker that
+ * dies, is killed at a deadline or breaks the protocol is replaced, failing the calls it held;
+ * calls wait in order for room on a worker, at most `maxQueue` of them (one more is refused at
+ * once with a `PrologBusyError`). A worker with a call its caller gave up takes no more calls
+ * until that one is done.
  *
  * A worker that answered a call is replaced at once. One that died before answering any (or whose
  * start failed) counts as a failure in a row for its slot: the restart waits `restartDelayMs`,
@@ -36,7 +38,8 @@ export interface PoolOptions {
  */
 export class WorkerPool {
   private readonly workers = new Set<PrologWorker>();
-  private readonly idle: PrologWorker[] = [];
+  /** How many calls each worker was given whose `work` has not settled yet. */
+  private readonly held = new Map<PrologWorker, number>();
   private readonly waiting: Waiter[] = [];
   /** The workers that answered at least one call. */
   private readonly proven = new WeakSet<PrologWorker>();
@@ -80,6 +83,9 @@ export class WorkerPool {
       return await work(worker);
     } finally {
       if (worker.alive) this.proven.add(worker);
+      const left = (this.held.get(worker) ?? 1) - 1;
+      if (left > 0) this.held.set(worker, left);
+      else this.held.delete(worker);
       this.release(worker);
     }
   }
@@ -96,7 +102,7 @@ export class WorkerPool {
     this.restarts.clear();
     await Promise.all([...this.workers].map((worker) => worker.close(this.options.graceMs)));
     this.workers.clear();
-    this.idle.length = 0;
+    this.held.clear();
   }
 
   /** Starts a worker for a slot that has failed `streak` times in a row. */
@@ -117,8 +123,8 @@ export class WorkerPool {
 
   private acquire(timeoutMs: number, signal?: AbortSignal): Promise<PrologWorker> {
     if (signal?.aborted) return Promise.reject(cancelledInQueue());
-    const free = this.idle.pop();
-    if (free) return Promise.resolve(free);
+    const free = this.leastHeld();
+    if (free) return Promise.resolve(this.hold(free));
     if (this.closing)
       return Promise.reject(new PrologWorkerError(0, 'the Prolog provider is closed'));
     if (this.unavailable && this.workers.size === 0) return Promise.reject(this.unavailable);
@@ -148,19 +154,42 @@ export class WorkerPool {
     });
   }
 
-  /** A worker is back: it goes to the first waiting call, else to the idle list. */
+  /** The worker with room that holds the fewest calls, if any has room. */
+  private leastHeld(): PrologWorker | undefined {
+    let best: PrologWorker | undefined;
+    for (const worker of this.workers)
+      if (this.hasRoom(worker) && (!best || this.heldBy(worker) < this.heldBy(best))) best = worker;
+    return best;
+  }
+
+  private hasRoom(worker: PrologWorker): boolean {
+    return worker.accepting && this.heldBy(worker) < this.launch.maxInFlight;
+  }
+
+  private heldBy(worker: PrologWorker): number {
+    return this.held.get(worker) ?? 0;
+  }
+
+  private hold(worker: PrologWorker): PrologWorker {
+    this.held.set(worker, this.heldBy(worker) + 1);
+    return worker;
+  }
+
+  /**
+   * A worker has room again: it goes to the waiting calls, first come first served. A worker
+   * with several calls in flight is refilled once half of them are answered, so the calls it is
+   * given leave in one write (each write wakes the worker: a system call and a context switch).
+   */
   private release(worker: PrologWorker): void {
-    if (!worker.alive || worker.busy) return; // a busy one comes back through onFree
-    const next = this.waiting.shift();
-    if (next) next(worker);
-    else if (!this.idle.includes(worker)) this.idle.push(worker);
+    if (!this.workers.has(worker) || this.heldBy(worker) > this.launch.maxInFlight / 2) return;
+    while (this.waiting.length > 0 && this.hasRoom(worker))
+      this.waiting.shift()!(this.hold(worker));
   }
 
   /** A worker is gone: its slot restarts at once, or after a back-off if it never answered. */
   private replace(gone: PrologWorker, how: string): void {
     this.workers.delete(gone);
-    const at = this.idle.indexOf(gone);
-    if (at !== -1) this.idle.splice(at, 1);
+    this.held.delete(gone);
     if (this.closing) return;
     const streak = this.proven.has(gone) ? 0 : (this.streaks.get(gone) ?? 0) + 1;
     const delay = this.delayAfter(streak);

@@ -71,6 +71,12 @@ export interface PrologProviderOptions {
    */
   maxQueue?: number;
   /**
+   * How many calls one worker may hold at once: the one it runs and the ones written to it
+   * ahead, which it starts as soon as the previous one answers (no round trip between them);
+   * default 8, 1 for one call at a time. A call waits behind the ones ahead of it on its worker.
+   */
+  maxCallsPerWorker?: number;
+  /**
    * How long to wait before restarting a worker that died before it answered a call, or whose
    * start failed; default 100 ms. Each further such failure in a row doubles the wait, up to
    * `maxRestartDelayMs`. A worker that answered a call is replaced at once.
@@ -166,6 +172,7 @@ export async function createPrologProvider(
     maxMessageDepth: options.maxMessageDepth ?? 1000,
     startTimeoutMs: options.startTimeoutMs ?? 60_000,
     cancelGraceMs: options.cancelGraceMs ?? 2000,
+    maxInFlight: Math.max(1, Math.floor(options.maxCallsPerWorker ?? 8)),
     broadcasts: { goals: [] },
     log,
     cleanup: (workerId) => {

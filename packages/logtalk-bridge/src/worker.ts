@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { Json, JsonObject } from '@rondo/protocol';
 import {
-  PrologCancelledError,
   callFailure,
   PrologLoadError,
   PrologProtocolError,
@@ -11,34 +10,36 @@ import {
 } from './errors.js';
 import { readLines } from './lineReader.js';
 import { parseWorkerMessage, type WorkerMessage } from './messages.js';
-import { prologTerm } from './prologTerm.js';
+import { InterruptList, WorkerChannel } from './workerChannel.js';
 import {
   refusal,
   type CallHandlers,
   type ClientQuestion,
   type WorkerLaunch,
 } from './workerContract.js';
+import {
+  clientQuestion,
+  deliverNews,
+  cancelledCall,
+  notRun,
+  PIPELINE_BEHIND_MS,
+  type InFlight,
+} from './workerCall.js';
 import { forwardOutput, lineFromText, logOutsideCall } from './workerOutput.js';
 
-interface InFlight {
-  id: number;
-  resolve(value: Json): void;
-  reject(error: Error): void;
-  handlers: CallHandlers;
-  timeoutMs: number;
-  timer?: NodeJS.Timeout;
-  detach(): void;
-  /** The caller gave up: the worker may finish within the grace period, and nobody listens. */
-  abandoned: boolean;
-  /** The client question the worker is waiting on, if any. */
-  asking?: ClientQuestion;
-}
-
-/** One `swipl` process running the bridge shim; one call at a time. */
+/**
+ * One `swipl` process running the bridge shim. It runs one call at a time, but up to
+ * `launch.maxInFlight` calls may be written to it ahead: it answers them in order, so the first
+ * of `calls` is the one running, and only it has a deadline.
+ */
 export class PrologWorker {
   private readonly child: ChildProcess;
-  private readonly channel: Writable;
-  private inFlight: InFlight | undefined;
+  private readonly channel: WorkerChannel;
+  private readonly interrupts: InterruptList;
+  /** The calls written to the worker and not answered yet, in the order it runs them. */
+  private readonly calls: InFlight[] = [];
+  /** When the first of `calls` became the one running (`performance.now()`). */
+  private runningSince = 0;
   private starting: { resolve(): void; reject(error: Error): void } | undefined;
   private seq = 0;
   private exited = false;
@@ -50,7 +51,7 @@ export class PrologWorker {
   alive = true;
   /** Called once when the process is gone (with how it ended), so the pool can replace it. */
   onGone: ((how: string) => void) | undefined;
-  /** Called when the worker has finished a call its caller gave up, and is free again. */
+  /** Called when the worker has room for another call again (a call ended, a question was answered). */
   onFree: (() => void) | undefined;
 
   private constructor(
@@ -62,7 +63,8 @@ export class PrologWorker {
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
     });
     const channel = this.child.stdio[3] as unknown as Readable & Writable;
-    this.channel = channel;
+    this.channel = new WorkerChannel(channel, () => !this.exited);
+    this.interrupts = new InterruptList(id);
     channel.on('error', () => undefined); // a dead worker's socket errors; the exit handler reports it
     readLines(channel, launch.maxLineBytes, {
       line: (text) => this.onLine(text),
@@ -98,10 +100,10 @@ export class PrologWorker {
     timeoutMs: number,
     signal?: AbortSignal,
   ): Promise<Json> {
-    const refused = !this.alive ? 'is not running' : this.inFlight ? 'is busy' : undefined;
+    const refused = !this.alive ? 'is not running' : !this.accepting ? 'is busy' : undefined;
     if (refused)
       return Promise.reject(new PrologWorkerError(this.id, `Prolog worker ${this.id} ${refused}`));
-    if (signal?.aborted) return Promise.reject(this.cancelled());
+    if (signal?.aborted) return Promise.reject(cancelledCall(this.id));
     const id = ++this.seq;
     return new Promise<Json>((resolve, reject) => {
       const onAbort = (): void => this.abandon(call);
@@ -115,16 +117,27 @@ export class PrologWorker {
         detach: () => signal?.removeEventListener('abort', onAbort),
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.inFlight = call;
-      this.armDeadline();
+      this.calls.push(call);
+      if (this.calls.length === 1) this.startRunning(call);
       this.replayBroadcasts();
       this.write({ op: 'call', id, method, params });
     });
   }
 
-  /** True while a call runs, a call its caller gave up included. */
-  get busy(): boolean {
-    return this.inFlight !== undefined;
+  /**
+   * True when the worker takes another call: it runs, has fewer than `maxInFlight`, its running
+   * call is not a long one (past {@link PIPELINE_BEHIND_MS}), and none of its calls was given up
+   * or waits on the client. A call written behind a long one would wait for it, where in the
+   * pool's queue it goes to the first worker with room.
+   */
+  get accepting(): boolean {
+    if (!this.alive) return false;
+    if (this.calls.length === 0) return true;
+    return (
+      this.calls.length < this.launch.maxInFlight &&
+      performance.now() - this.runningSince < PIPELINE_BEHIND_MS &&
+      !this.calls.some((call) => call.abandoned || call.asking !== undefined)
+    );
   }
 
   /** Kills the process at once (SIGKILL); whatever it still writes is ignored. */
@@ -161,12 +174,12 @@ export class PrologWorker {
         resolve: () => (clearTimeout(timer), resolve()),
         reject: (error) => (clearTimeout(timer), reject(error)),
       };
-      this.write({ op: 'init', ...this.launch.init(this.id) });
+      this.write({ op: 'init', ...this.launch.init(this.id), interrupts: this.interrupts.path });
     });
   }
 
   private write(message: JsonObject): void {
-    if (!this.exited) this.channel.write(`${prologTerm(message)}\n`);
+    this.channel.write(message);
   }
 
   /** Runs the goals other workers broadcast since this one last looked (before a call). */
@@ -176,10 +189,6 @@ export class PrologWorker {
       const { origin, goal } = goals[this.replayed]!;
       if (origin !== this.id) this.write({ op: 'replay', goal });
     }
-  }
-
-  private cancelled(): PrologCancelledError {
-    return new PrologCancelledError(this.id, 'the call was cancelled');
   }
 
   private onLine(text: string): void {
@@ -203,40 +212,15 @@ export class PrologWorker {
       return void this.launch.broadcasts.goals.push({ origin: this.id, goal: message.goal });
     if (message.type === 'log' && message.id === undefined)
       return logOutsideCall(this.launch, this.id, message);
-    const call = this.inFlight;
+    const call = this.calls[0]; // the worker runs its calls in order: only the first speaks
     if (!call || call.id !== message.id)
       return this.protocolFault(`a message for an unknown call ${message.id}`);
     if (call.abandoned) return this.onAbandonedMessage(call, message);
-    switch (message.type) {
-      case 'result':
-        return this.settle(() => call.resolve(message.value));
-      case 'failure':
-        return this.settle(() => call.reject(callFailure(message)));
-      case 'progress':
-        return call.handlers.progress?.(message.progress, message.total, message.message);
-      case 'log':
-        return call.handlers.log?.(message.level, message.data, message.logger);
-      case 'close_stream':
-        return call.handlers.closeStream?.();
-      case 'elicit':
-        return void this.answerClient(call, 'elicitation', async () =>
-          call.handlers.elicit
-            ? ((await call.handlers.elicit(message.message, message.schema)) as unknown as Json)
-            : { kind: 'cancel' },
-        );
-      case 'sampling':
-        return void this.answerClient(call, 'sampling', () =>
-          call.handlers.sample
-            ? call.handlers.sample(message.request)
-            : Promise.reject(new Error('this call cannot ask the client')),
-        );
-      case 'roots':
-        return void this.answerClient(call, 'roots', () =>
-          call.handlers.roots
-            ? call.handlers.roots()
-            : Promise.reject(new Error('this call cannot ask the client')),
-        );
-    }
+    if (message.type === 'result') return this.settle(() => call.resolve(message.value));
+    if (message.type === 'failure') return this.settle(() => call.reject(callFailure(message)));
+    const question = clientQuestion(call.handlers, message);
+    if (question) void this.answerClient(call, question.what, question.ask);
+    else deliverNews(call.handlers, message);
   }
 
   /**
@@ -265,10 +249,11 @@ export class PrologWorker {
       });
       value = refusal(what, reason);
     }
-    if (this.inFlight !== call || call.abandoned) return; // abandon() has answered already
+    if (this.calls[0] !== call || call.abandoned) return; // abandon() has answered already
     call.asking = undefined;
-    this.armDeadline();
+    this.armDeadline(call);
     this.write({ op: 'answer', id: call.id, value });
+    this.onFree?.();
   }
 
   /**
@@ -276,37 +261,42 @@ export class PrologWorker {
    * question it is waiting on is answered with a refusal, so the Prolog code unwinds.
    */
   private abandon(call: InFlight): void {
-    if (this.inFlight !== call || call.abandoned) return;
+    if (!this.calls.includes(call) || call.abandoned) return;
     call.abandoned = true;
     clearTimeout(call.timer);
     call.detach();
-    call.reject(this.cancelled());
-    // A goal waiting on the client unwinds on the refusal; any other is interrupted (SIGINT).
+    call.reject(cancelledCall(this.id));
+    // A goal waiting on the client unwinds on the refusal; any other is interrupted (SIGINT), or
+    // skipped if not started: the interrupt list names it, so a call running beside it goes on.
     if (call.asking) this.refuse(call, call.asking);
-    else this.child.kill('SIGINT');
+    else this.interrupt();
+    if (this.calls[0] === call) this.armGrace(call);
+  }
+
+  private interrupt(): void {
+    if (this.exited) return;
+    this.interrupts.write(this.calls.filter((call) => call.abandoned).map((call) => call.id));
+    this.channel.flush(); // the call must be in the pipe before the worker looks for it
+    this.child.kill('SIGINT');
+  }
+
+  /** The call is the first now: its deadline runs, or its grace period if its caller gave up. */
+  private startRunning(call: InFlight): void {
+    this.runningSince = performance.now();
+    if (call.abandoned) this.armGrace(call);
+    else this.armDeadline(call);
+  }
+
+  private armGrace(call: InFlight): void {
     call.timer = setTimeout(() => this.overstayed(call), this.launch.cancelGraceMs);
   }
 
   /** A message of an abandoned call: questions are refused at once, the rest is dropped. */
   private onAbandonedMessage(call: InFlight, message: WorkerMessage): void {
-    switch (message.type) {
-      case 'result':
-      case 'failure':
-        return this.settle(() => undefined);
-      case 'elicit':
-        return this.refuse(call, 'elicitation');
-      case 'sampling':
-      case 'roots':
-        return this.refuse(call, message.type);
-      case 'progress':
-      case 'log':
-      case 'close_stream':
-      case 'ready':
-      case 'load_error':
-      case 'changed':
-      case 'broadcast':
-        return; // nobody is listening any more
-    }
+    if (message.type === 'result' || message.type === 'failure')
+      return this.settle(() => undefined);
+    const question = clientQuestion(call.handlers, message);
+    if (question) this.refuse(call, question.what); // anything else: nobody is listening any more
   }
 
   private refuse(call: InFlight, what: ClientQuestion): void {
@@ -315,7 +305,7 @@ export class PrologWorker {
   }
 
   private overstayed(call: InFlight): void {
-    if (this.inFlight !== call) return;
+    if (this.calls[0] !== call) return;
     this.launch.log({
       level: 'warning',
       workerId: this.id,
@@ -325,9 +315,7 @@ export class PrologWorker {
     this.kill();
   }
 
-  private armDeadline(): void {
-    const call = this.inFlight;
-    if (!call) return;
+  private armDeadline(call: InFlight): void {
     clearTimeout(call.timer);
     call.timer = setTimeout(
       () =>
@@ -341,21 +329,32 @@ export class PrologWorker {
     );
   }
 
-  /** Ends the call in flight; an abandoned call's caller is gone, so the worker is just free. */
+  /**
+   * Ends the running call (an abandoned call's caller is gone already) and starts the clock of
+   * the next: its deadline, or the grace period if its caller gave up while it waited.
+   */
   private settle(finish: () => void): void {
-    const call = this.inFlight;
+    const call = this.calls.shift();
     if (!call) return;
     clearTimeout(call.timer);
     call.detach();
-    this.inFlight = undefined;
-    if (!call.abandoned) return finish();
+    if (!call.abandoned) finish();
+    const next = this.calls[0];
+    if (next && this.alive) this.startRunning(next);
     if (this.alive) this.onFree?.();
   }
 
+  /** Fails every call the worker held: the running one with `error`, the others as not run. */
+  private failAll(error: Error): void {
+    for (let first = true; this.calls.length > 0; first = false) {
+      const call = this.calls[0]!;
+      this.settle(() => call.reject(first ? error : notRun(this.id, error)));
+    }
+  }
+
   private abort(error: Error): void {
-    const call = this.inFlight;
     this.kill();
-    if (call) this.settle(() => call.reject(error));
+    this.failAll(error);
   }
 
   private protocolFault(what: string): void {
@@ -382,16 +381,13 @@ export class PrologWorker {
     this.starting?.reject(
       new PrologWorkerError(this.id, `Prolog worker ${this.id} ${how} while starting${tail}`),
     );
-    const call = this.inFlight;
-    if (call)
-      this.settle(() =>
-        call.reject(
-          new PrologWorkerError(
-            this.id,
-            `Prolog worker ${this.id} ${how} during the call; it was replaced`,
-          ),
-        ),
-      );
+    this.interrupts.remove();
+    this.failAll(
+      new PrologWorkerError(
+        this.id,
+        `Prolog worker ${this.id} ${how} during the call; it was replaced`,
+      ),
+    );
     this.onGone?.(how);
   }
 }

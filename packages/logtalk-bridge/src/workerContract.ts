@@ -20,6 +20,8 @@ export interface WorkerLaunch {
   /** How deeply a worker's message may nest before it counts as a protocol fault. */
   maxMessageDepth: number;
   startTimeoutMs: number;
+  /** How many calls may be written to one worker before it answered them (1: one at a time). */
+  maxInFlight: number;
   /** How long a worker may go on with a call its caller gave up before it is killed. */
   cancelGraceMs: number;
   /** The goals workers ran with `mcp_broadcast/1`, shared by every worker of the pool. */

@@ -12,6 +12,7 @@ describe('the pool queue', { timeout: 30_000 }, () => {
       files: [fixture('vocab.pl')],
       workers: 1,
       maxQueue: 1,
+      maxCallsPerWorker: 1, // one at a time: the second call waits in the pool's queue
       onLog: logSink().onLog,
     });
     server = createServer({ name: 'queue', version: '1.0.0', log: () => undefined });
