@@ -5,7 +5,7 @@ import { legacyEra } from '@rondo/adapter-2025';
 import { createPrologProvider, type PrologProvider } from '@rondo/logtalk-bridge';
 import { serveHttp, type HttpServerHandle } from '@rondo/transport-http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rpc, waitForStatus } from './taskClient.js';
+import { rpc, twoPrincipalAuth, waitForStatus } from './taskClient.js';
 
 // Issue 14, done-when 3 (Prolog provider): the Prolog conformance fixture's task tools over real
 // sockets, on one swipl worker, so that a kept or a replaced worker shows.
@@ -27,14 +27,7 @@ beforeAll(async () => {
   server = createServer({ name: 'prolog-tasks', version: '1.0.0', log: () => undefined });
   server.provider(prolog);
   http = await serveHttp(createEndpoint(server, { modern: modernEra(), legacy: legacyEra() }), {
-    auth: {
-      resource: RESOURCE,
-      authorizationServers: ['http://127.0.0.1/auth'],
-      verifyToken: (token) =>
-        ['alice', 'bob'].includes(token)
-          ? { subject: token, scopes: [], audience: RESOURCE }
-          : undefined,
-    },
+    auth: twoPrincipalAuth(RESOURCE),
   });
 }, 60_000);
 afterAll(async () => {

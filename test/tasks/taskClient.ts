@@ -87,3 +87,18 @@ export async function waitForStatus(
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/**
+ * Bearer-token auth for the tasks tests: the tokens `alice` and `bob` are two principals, any other
+ * token is refused.
+ */
+export function twoPrincipalAuth(resource: string) {
+  return {
+    resource,
+    authorizationServers: ['http://127.0.0.1/auth'],
+    verifyToken: (token: string) =>
+      ['alice', 'bob'].includes(token)
+        ? { subject: token, scopes: [], audience: resource }
+        : undefined,
+  };
+}

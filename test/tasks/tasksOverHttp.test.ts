@@ -4,7 +4,7 @@ import { legacyEra } from '@rondo/adapter-2025';
 import { formElicitation, inputRequest, inputRequired, text } from '@rondo/protocol';
 import { serveHttp, type HttpServerHandle } from '@rondo/transport-http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { rpc, waitForStatus, type Json } from './taskClient.js';
+import { rpc, twoPrincipalAuth, waitForStatus, type Json } from './taskClient.js';
 
 // Issue 14, done-when 3 (TypeScript provider): tasks over real sockets on 127.0.0.1.
 
@@ -59,14 +59,7 @@ async function serve(tasks: TaskOptions = {}): Promise<Served> {
   });
   const endpoint = createEndpoint(server, { modern: modernEra(), legacy: legacyEra() });
   const http = await serveHttp(endpoint, {
-    auth: {
-      resource: RESOURCE,
-      authorizationServers: ['http://127.0.0.1/auth'],
-      verifyToken: (token) =>
-        ['alice', 'bob'].includes(token)
-          ? { subject: token, scopes: [], audience: RESOURCE }
-          : undefined,
-    },
+    auth: twoPrincipalAuth(RESOURCE),
   });
   open.push({ http, server });
   return { url: http.url, server, held, release: () => release() };
