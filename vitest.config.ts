@@ -1,8 +1,37 @@
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // Absolute roots, so a run started from a package folder (`pnpm --filter @rondo/core test`) finds them.
 const repoRoot = fileURLToPath(new URL('.', import.meta.url));
+
+// The Logtalk-flavour tests need a Logtalk distribution: LOGTALKHOME, or the one beside the checkout
+// (../shared/logtalk, which the tests default to). Without either they are left out, saying why.
+const logtalkFound =
+  Boolean(process.env.LOGTALKHOME) ||
+  existsSync(`${repoRoot}../shared/logtalk/integration/logtalk_swi.pl`);
+const LOGTALK_TEST_FILES: Record<string, string[]> = {
+  'logtalk-bridge': [
+    'test/logtalk.test.ts',
+    'test/logtalkEnvironment.test.ts',
+    'test/examples.test.ts',
+  ],
+  integration: [
+    'test/bridge/logtalkWire.test.ts',
+    'test/bridge/upstreamSuite.test.ts',
+    'test/bridge/fidelityWire.test.ts',
+    'test/bridge/desktopEnvironment.test.ts',
+    'test/bridge/devTools.test.ts',
+  ],
+};
+const withoutLogtalk = (project: string): string[] =>
+  logtalkFound ? [] : (LOGTALK_TEST_FILES[project] ?? []);
+if (!logtalkFound) {
+  console.warn(
+    'vitest: skipping the Logtalk-flavour test files (no LOGTALKHOME and no ../shared/logtalk ' +
+      `beside the checkout): ${Object.values(LOGTALK_TEST_FILES).flat().join(', ')}`,
+  );
+}
 
 // One run over every package: each folder with tests is a project, so `--project core` narrows it.
 // Projects extend this file, so the timeouts below hold however a run is filtered.
@@ -20,7 +49,12 @@ const projects = [
   'create-rondo',
 ].map((name) => ({
   extends: true as const,
-  test: { name, root: `${repoRoot}packages/${name}`, include: ['test/**/*.test.ts'] },
+  test: {
+    name,
+    root: `${repoRoot}packages/${name}`,
+    include: ['test/**/*.test.ts'],
+    exclude: ['**/node_modules/**', ...withoutLogtalk(name)],
+  },
 }));
 
 // The HTTP test table runs once more over each other edge of the same transport (the fetch
@@ -53,7 +87,12 @@ export default defineConfig({
       },
       {
         extends: true as const,
-        test: { name: 'integration', root: repoRoot, include: ['test/**/*.test.ts'] },
+        test: {
+          name: 'integration',
+          root: repoRoot,
+          include: ['test/**/*.test.ts'],
+          exclude: ['**/node_modules/**', ...withoutLogtalk('integration')],
+        },
       },
     ],
     testTimeout: 30_000,
