@@ -37,3 +37,12 @@ export class RoundLimitError extends Error {
     super(`The ${method} request did not complete within the round limit (${limit} rounds)`);
   }
 }
+
+/**
+ * The state the processes of an endpoint share (a Redis server) could not be reached or answered
+ * wrongly. A request that needs it fails with -32603 naming the store; what needs no shared state
+ * goes on being served, and the store's client reconnects by itself.
+ */
+export class SharedStateError extends Error {
+  override readonly name = 'SharedStateError';
+}

@@ -102,6 +102,7 @@ export {
   ClientRequestError,
   MissingClientCapabilityError,
   RoundLimitError,
+  SharedStateError,
 } from './errors.js';
 export {
   checkHostAndOrigin,
@@ -134,3 +135,14 @@ export {
   type TaskOptions,
 } from './tasks/taskRegistry.js';
 export { newTaskId } from './tasks/taskId.js';
+export type {
+  AppendOptions,
+  Awaitable,
+  EventStore,
+  ReplayedEvents,
+  StoredEvent,
+} from './shared/eventStore.js';
+export type { SessionRecord, SessionStore } from './shared/sessionStore.js';
+export type { ChangeBus, PublishedChange } from './shared/changeBus.js';
+export type { SessionRelay } from './shared/sessionRelay.js';
+export type { SharedState } from './shared/sharedState.js';

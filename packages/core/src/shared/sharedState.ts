@@ -1,0 +1,20 @@
+import type { TaskStore } from '../tasks/taskStore.js';
+import type { ChangeBus } from './changeBus.js';
+import type { EventStore } from './eventStore.js';
+import type { SessionRelay } from './sessionRelay.js';
+import type { SessionStore } from './sessionStore.js';
+
+/**
+ * Everything the processes serving one endpoint share, so that any request of any session can go
+ * to any process and a process can die without losing a session. Given to `createServer({ shared
+ * })`; its transports and task registry take their parts from there. `@rondo/redis` implements it.
+ */
+export interface SharedState {
+  readonly sessions: SessionStore;
+  readonly events: EventStore;
+  readonly changes: ChangeBus;
+  readonly relay: SessionRelay;
+  readonly tasks: TaskStore;
+  /** Closes the connections to the shared store. */
+  close(): Promise<void>;
+}
