@@ -34,6 +34,7 @@ import {
 } from './localProvider.js';
 import type { Provider, ProviderChange } from './provider.js';
 import { RequestStateSealer } from './requestState.js';
+import type { SharedState } from './shared/sharedState.js';
 import { TaskRegistry } from './tasks/taskRegistry.js';
 import { taskDeclaration } from './tasks/declaration.js';
 import { checkToolOutput } from './outputValidation.js';
@@ -86,6 +87,8 @@ export class RondoServer {
   readonly log: (level: 'info' | 'warning' | 'error', message: string) => void;
   /** The server's tasks (the Tasks extension of the modern wire). */
   readonly tasks: TaskRegistry;
+  /** State shared with the other processes of the endpoint, when configured. */
+  readonly shared: SharedState | undefined;
   private readonly local = new LocalProvider();
   private readonly providers: Provider[] = [this.local];
   private readonly lists = new Map<Provider, ProviderLists>();
@@ -99,8 +102,18 @@ export class RondoServer {
   private loading: Promise<void> | undefined;
 
   constructor(options: ServerOptions) {
-    const { requestState, roundLimit, pageSize, defaultCachePolicy, log, limits, tasks, ...info } =
-      options;
+    const {
+      requestState,
+      roundLimit,
+      pageSize,
+      defaultCachePolicy,
+      log,
+      limits,
+      tasks,
+      shared,
+      ...info
+    } = options;
+    this.shared = shared;
     this.info = info;
     // console.error rather than process.stderr: the core also runs where there is no `process`.
     this.log = log ?? ((level, message) => console.error(`[rondo ${level}] ${message}`));
@@ -109,7 +122,7 @@ export class RondoServer {
     this.pageSize = pageSize ?? 100;
     this.maxArgumentDepth = limits?.maxArgumentDepth ?? DEFAULT_MAX_ARGUMENT_DEPTH;
     this.defaultCachePolicy = defaultCachePolicy ?? { ttlMs: 0, cacheScope: 'private' };
-    this.tasks = new TaskRegistry(tasks);
+    this.tasks = new TaskRegistry({ ...(shared ? { store: shared.tasks } : {}), ...tasks });
     this.watch(this.local);
   }
 

@@ -13,6 +13,7 @@ import type { ServerLimits } from './limits.js';
 import type { ProviderChange } from './provider.js';
 import type { RequestStateOptions } from './requestState.js';
 import type { Visibility } from './visibility.js';
+import type { SharedState } from './shared/sharedState.js';
 import type { TaskOptions } from './tasks/taskRegistry.js';
 import type { TaskDeclaration, TaskSupport } from './tasks/taskStore.js';
 
@@ -40,6 +41,12 @@ export interface ServerOptions extends ServerInfo {
   limits?: ServerLimits;
   /** How tasks (the `io.modelcontextprotocol/tasks` extension) are kept: store, TTL, polling. */
   tasks?: TaskOptions;
+  /**
+   * State shared with the other processes serving the same endpoint (`@rondo/redis`): sessions,
+   * their event logs, change notifications, relayed messages and tasks. Without it everything lives
+   * in this process, which is right for one process.
+   */
+  shared?: SharedState;
   /** Where the server's own diagnostics go (default: stderr). */
   log?: (level: 'info' | 'warning' | 'error', message: string) => void;
 }
