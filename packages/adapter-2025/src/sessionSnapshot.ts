@@ -41,8 +41,8 @@ export function restoreInto(state: SessionState, snapshot: JsonObject): void {
     throw new SessionSnapshotError('the session snapshot has no log level');
   state.negotiated = {
     revision,
-    clientCapabilities: clientCapabilities as JsonObject,
-    serverCapabilities: serverCapabilities as JsonObject,
+    clientCapabilities: clientCapabilities,
+    serverCapabilities: serverCapabilities,
     ...(isClientInfo(clientInfo) ? { clientInfo } : {}),
   };
   state.clientReady = snapshot.clientReady === true;

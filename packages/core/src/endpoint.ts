@@ -84,7 +84,7 @@ class RoutedConnection implements Connection {
 
   refresh(snapshot: JsonObject): void {
     const legacy = snapshot.legacy;
-    if (isPlainObject(legacy)) this.legacy?.refresh?.(legacy as JsonObject);
+    if (isPlainObject(legacy)) this.legacy?.refresh?.(legacy);
   }
 
   /** Rebuilds the era sessions a snapshot names; one whose era is not served here is left out. */
@@ -92,7 +92,7 @@ class RoutedConnection implements Connection {
     const legacy = snapshot.legacy;
     const adapter = this.eras.legacy;
     if (!isPlainObject(legacy) || !adapter?.restore) return;
-    this.legacy = adapter.restore(this.server, this.peer, this.facts, legacy as JsonObject);
+    this.legacy = adapter.restore(this.server, this.peer, this.facts, legacy);
   }
 
   private sessionFor(message: JsonRpcMessage): EraSession | undefined {
