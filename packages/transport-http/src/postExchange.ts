@@ -218,6 +218,7 @@ function statusOf(disposition: Disposition | undefined): number {
     case 'unknown':
       return 404;
     case 'handled':
+    case 'unclaimed':
     case undefined:
       return 200;
   }
