@@ -103,7 +103,19 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * that); rejects with nginx's own error when it exits first. `stop()` ends it (SIGTERM, then
  * SIGKILL of its process group after 3 s) and removes its folder.
  */
-export async function startNginx({ upstreams, port, binary = nginxBinary() }) {
+export async function startNginx(options) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await launchNginx(options);
+    } catch (error) {
+      // A port that was free a moment ago can be taken before nginx binds it: pick another.
+      const taken = /Address already in use/.test(error.message);
+      if (options.port !== undefined || !taken || attempt === 3) throw error;
+    }
+  }
+}
+
+async function launchNginx({ upstreams, port, binary = nginxBinary() }) {
   const prefix = await mkdtemp(join(tmpdir(), 'rondo-nginx-'));
   // When run as root, nginx's workers run as an unprivileged user and must reach the temp paths.
   await chmod(prefix, 0o755);
