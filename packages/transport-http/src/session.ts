@@ -24,7 +24,7 @@ export interface SessionHooks {
   used(session: Session): void;
   closed(session: Session): void;
   /** A store of events failed; the transport's error hook hears it. */
-  storeFailed(error: unknown): void;
+  readonly storeFailed: (error: unknown) => void;
 }
 
 /** What a session several processes serve keeps in common with them. */
