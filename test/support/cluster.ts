@@ -90,7 +90,7 @@ function launchFixture(redisUrl: string, key: string, port: number): Promise<Chi
   return new Promise((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => reject(new Error(`replica did not start:\n${output}`)), 15_000);
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       output += chunk;
       if (output.includes('serving http')) {
         clearTimeout(timer);
