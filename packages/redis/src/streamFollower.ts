@@ -53,6 +53,8 @@ export class StreamFollower {
   private readerId: string | undefined;
   /** An unblock is on its way, so more changes in the meantime need no other. */
   private waking = false;
+  /** A resolution of "now" is queued for the follows of this tick. */
+  private resolveQueued = false;
   private closed = false;
 
   constructor(
@@ -82,6 +84,7 @@ export class StreamFollower {
     };
     this.follows.add(follow);
     this.changed = true;
+    if (afterEntryId === undefined) this.resolveSoon();
     if (this.running) this.wake();
     else void this.run();
     return () => {
@@ -125,6 +128,22 @@ export class StreamFollower {
       this.fail(error instanceof Error ? error : new Error(String(error)));
       await new Promise((resolve) => setTimeout(resolve, this.options.retryMs));
     }
+  }
+
+  /**
+   * Resolves "now" for new follows at once, without waiting for the read loop to come round, so
+   * "now" is as close as a round trip to the moment of the call. Follows made in one tick share
+   * one script; should it fail, the loop resolves them before its next read.
+   */
+  private resolveSoon(): void {
+    if (this.resolveQueued) return;
+    this.resolveQueued = true;
+    queueMicrotask(() => {
+      this.resolveQueued = false;
+      this.resolveNow().catch(() => {
+        // Redis is unreachable: the loop's read fails too, and it resolves them once back.
+      });
+    });
   }
 
   /** Gives each follow that starts "after now" the id of its stream's newest entry. */
