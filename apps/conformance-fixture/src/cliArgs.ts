@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { ConfigurationError, parseAllowedHosts, parseStateKeys, type StateKey } from '@rondo/core';
 
 /** The transports the fixture CLI can serve on. */
 export type FixtureTransport = 'stdio' | 'http' | 'ws';
@@ -11,6 +12,13 @@ export interface FixtureArgs {
   port: number;
   /** The URL path (http and ws only); each transport has its own default (`/mcp`, `/ws`). */
   path?: string;
+  /**
+   * The Host names the server answers to (http and ws): `--allowed-hosts`, else
+   * `RONDO_ALLOWED_HOSTS`; without either, the transports' default rule (loopback and IP literals).
+   */
+  allowedHosts?: readonly string[] | 'any';
+  /** The requestState key ring from `--state-keys`; without it the core reads the environment. */
+  stateKeys?: StateKey[];
 }
 
 const DEFAULT_PORTS: Record<FixtureTransport, number> = { stdio: 0, http: 3000, ws: 3001 };
@@ -21,12 +29,24 @@ export class UsageError extends Error {
 }
 
 /** The usage text. */
-export const USAGE =
-  'usage: rondo-fixture [--transport stdio|http|ws] [--port N] [--host H] [--path P]\n' +
-  '  stdio (default) writes only JSON-RPC to stdout; http defaults to 127.0.0.1:3000, ws to 127.0.0.1:3001';
+export const USAGE = `usage: rondo-fixture [--transport stdio|http|ws] [--port N] [--host H] [--path P]
+                     [--allowed-hosts H1,H2] [--state-keys ID:SECRET,...]
+  stdio (default) writes only JSON-RPC to stdout; http defaults to 127.0.0.1:3000, ws to 127.0.0.1:3001
+  --allowed-hosts   the Host names accepted (http, ws), e.g. the public name a proxy forwards; the list
+                    replaces the default rule (localhost and IP literals), "any" turns the check off
+                    (also RONDO_ALLOWED_HOSTS)
+  --state-keys      the requestState key ring, newest (sealing) first, each secret 32 bytes or more;
+                    "base64:..." for a secret with a comma. Prefer RONDO_STATE_KEYS (the same format)
+                    or RONDO_STATE_KEY (one key): a command line is visible to other users`;
 
-/** Parses `--transport`, `--port`, `--host` and `--path`. */
-export function parseFixtureArgs(argv: readonly string[]): FixtureArgs {
+/**
+ * Parses `--transport`, `--port`, `--host`, `--path`, `--allowed-hosts` and `--state-keys`;
+ * `env` supplies `RONDO_ALLOWED_HOSTS` when the flag is absent.
+ */
+export function parseFixtureArgs(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+): FixtureArgs {
   let values;
   try {
     ({ values } = parseArgs({
@@ -36,6 +56,8 @@ export function parseFixtureArgs(argv: readonly string[]): FixtureArgs {
         port: { type: 'string' },
         host: { type: 'string', default: '127.0.0.1' },
         path: { type: 'string' },
+        'allowed-hosts': { type: 'string' },
+        'state-keys': { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -53,5 +75,21 @@ export function parseFixtureArgs(argv: readonly string[]): FixtureArgs {
   }
   const parsed: FixtureArgs = { transport, host: values.host, port };
   if (values.path !== undefined) parsed.path = values.path;
+  const hosts = values['allowed-hosts'] ?? env.RONDO_ALLOWED_HOSTS;
+  const hostsFrom =
+    values['allowed-hosts'] === undefined ? 'RONDO_ALLOWED_HOSTS' : '--allowed-hosts';
+  if (hosts !== undefined) parsed.allowedHosts = asUsage(() => parseAllowedHosts(hosts, hostsFrom));
+  const keys = values['state-keys'];
+  if (keys !== undefined) parsed.stateKeys = asUsage(() => parseStateKeys(keys, '--state-keys'));
   return parsed;
+}
+
+/** A flag's value the core refuses is a command-line mistake. */
+function asUsage<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (failure) {
+    if (failure instanceof ConfigurationError) throw new UsageError(failure.message);
+    throw failure;
+  }
 }

@@ -1,27 +1,33 @@
 #!/usr/bin/env node
+import { ConfigurationError } from '@rondo/core';
 import { serve } from '@rondo/server';
 import { parseFixtureArgs, USAGE, UsageError, type FixtureArgs } from './cliArgs.js';
 import { createFixtureEndpoint } from './endpoint.js';
 
 /**
- * The fixture CLI: `rondo-fixture --transport stdio|http|ws [--port N] [--host H] [--path P]`.
- * On stdio, stdout carries nothing but JSON-RPC lines; every diagnostic goes to stderr.
+ * The fixture CLI: `rondo-fixture --transport stdio|http|ws [--port N] [--host H] [--path P]
+ * [--allowed-hosts H1,H2] [--state-keys ID:SECRET,...]`. On stdio, stdout carries nothing but
+ * JSON-RPC lines; every diagnostic goes to stderr. Exit codes: 2 on a usage mistake, 1 when the
+ * server cannot start (a configuration error such as a short requestState key).
  */
 async function main(argv: readonly string[]): Promise<void> {
   let args: FixtureArgs;
   try {
-    args = parseFixtureArgs(argv);
+    args = parseFixtureArgs(argv, process.env);
   } catch (failure) {
     if (!(failure instanceof UsageError)) throw failure;
     process.stderr.write(`rondo-fixture: ${failure.message}\n${USAGE}\n`);
     process.exit(2);
   }
-  const endpoint = createFixtureEndpoint();
+  const endpoint = createFixtureEndpoint(
+    args.stateKeys ? { requestState: { keys: args.stateKeys } } : {},
+  );
   const server = await serve(endpoint, {
     transport: args.transport,
     host: args.host,
     port: args.port,
     ...(args.path ? { path: args.path } : {}),
+    ...(args.allowedHosts && args.transport !== 'stdio' ? { allowedHosts: args.allowedHosts } : {}),
     stopOnSignals: ['SIGINT', 'SIGTERM'],
   });
   const where = server.url ? ` at ${server.url}` : '';
@@ -33,8 +39,13 @@ async function main(argv: readonly string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((failure: unknown) => {
-  process.stderr.write(
-    `rondo-fixture: ${failure instanceof Error ? (failure.stack ?? failure.message) : String(failure)}\n`,
-  );
+  // A configuration mistake is the user's to fix: its message says what, a stack would bury it.
+  const text =
+    failure instanceof ConfigurationError
+      ? failure.message
+      : failure instanceof Error
+        ? (failure.stack ?? failure.message)
+        : String(failure);
+  process.stderr.write(`rondo-fixture: ${text}\n`);
   process.exit(1);
 });

@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { createEndpoint, createServer, type Endpoint, type RondoServer } from '@rondo/core';
+import {
+  createEndpoint,
+  createServer,
+  type Endpoint,
+  type RequestStateOptions,
+  type RondoServer,
+  type StateKey,
+} from '@rondo/core';
 import { legacyEra } from '@rondo/adapter-2025';
 import { modernEra } from '@rondo/adapter-2026';
 import { startBirdExpert } from './providers/birds.js';
@@ -31,8 +38,20 @@ export interface DemoServerOptions {
   clockIntervalMs?: number;
   /** How many calls the traffic view keeps (default {@link TRAFFIC_CAPACITY}). */
   trafficCapacity?: number;
+  /** The requestState key ring; by default `RONDO_STATE_KEYS` or `RONDO_STATE_KEY`, else a random key. */
+  stateKeys?: StateKey[];
   /** Where the server's own diagnostics go (stderr by default: stdout may be the protocol). */
   log?: (level: 'info' | 'warning' | 'error', message: string) => void;
+}
+
+/**
+ * The keys given, else none so that the core reads the environment's; with neither, a random key
+ * given explicitly: one demo process needs no shared key, so it should not warn about one.
+ */
+function stateKeyOptions(keys: StateKey[] | undefined): RequestStateOptions {
+  if (keys) return { keys };
+  if (process.env.RONDO_STATE_KEYS || process.env.RONDO_STATE_KEY) return {};
+  return { key: randomBytes(32) };
 }
 
 /**
@@ -47,8 +66,7 @@ export async function createDemoServer(options: DemoServerOptions = {}): Promise
     description: 'TypeScript and Prolog providers behind one endpoint, for both MCP eras.',
     instructions:
       'Try send_postcard (elicitation), plan_trip (multi-round), brew_tea (progress), bake_bread (a task) and identify_bird.',
-    // The demo is always one process, so a random key is right here; RONDO_STATE_KEY still wins.
-    requestState: { key: process.env.RONDO_STATE_KEY ?? randomBytes(32) },
+    requestState: stateKeyOptions(options.stateKeys),
     ...(options.log ? { log: options.log } : {}),
   });
   // First registered, so it is the outermost and times everything else the call goes through.

@@ -131,7 +131,7 @@ function singleKey(secret: string | Uint8Array, source: string): KeyRing {
   }
   const bytes = typeof secret === 'string' ? utf8Bytes(secret) : secret;
   if (bytes.length < MIN_STATE_KEY_BYTES)
-    throw new ConfigurationError(`${source} is ${bytes.length} bytes long; ${RULE}`);
+    throw new ConfigurationError(`${source} is ${byteCount(bytes)} long; ${RULE}`);
   return { keys: [{ id: SINGLE_STATE_KEY_ID, bytes }], random: false };
 }
 
@@ -142,7 +142,7 @@ function ringKey(key: StateKey, index: number, source: string): RingKey {
     throw new ConfigurationError(`${source}: the key "${key.id}" has no secret`);
   if (bytes.length < MIN_STATE_KEY_BYTES) {
     throw new ConfigurationError(
-      `${source}: the key "${key.id}" is ${bytes.length} bytes long; ${RULE}`,
+      `${source}: the key "${key.id}" is ${byteCount(bytes)} long; ${RULE}`,
     );
   }
   return { id: key.id, bytes };
@@ -157,6 +157,10 @@ function secretOf(text: string, source: string, id: string): string | Uint8Array
       `${source}: the secret of key "${id}" starts with ${BASE64_PREFIX} but the rest is not Base64`,
     );
   }
+}
+
+function byteCount(bytes: Uint8Array): string {
+  return bytes.length === 1 ? '1 byte' : `${bytes.length} bytes`;
 }
 
 function badId(source: string, index: number): ConfigurationError {

@@ -91,7 +91,7 @@ describe('the requestState key ring', () => {
     );
     expect(() =>
       createServer({ name: 's', version: '1', requestState: { keys: [{ id: 'a', secret: 'x' }] } }),
-    ).toThrow(/the key "a" is 1 bytes long; a requestState key needs at least 32 bytes/);
+    ).toThrow(/the key "a" is 1 byte long; a requestState key needs at least 32 bytes/);
   });
 
   it('refuses an empty ring, a duplicate id, a malformed id, and keys given with key', () => {
