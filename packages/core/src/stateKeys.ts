@@ -51,9 +51,10 @@ const RULE = `a requestState key needs at least ${MIN_STATE_KEY_BYTES} bytes`;
  * Reads a key ring written as `id:secret` entries separated by commas, newest first:
  * `k2:new-secret,k1:old-secret` (the format of `RONDO_STATE_KEYS` and `--state-keys`). The id ends
  * at the first `:`, so a secret may contain `:`; a secret with a `,` or bytes that are not text is
- * written `base64:` and its standard Base64. Space around an entry is dropped. Every rule of
- * {@link checkStateKeys} applies; a malformed entry is a {@link ConfigurationError} that names the
- * entry by its position and never quotes a secret. `source` is what the messages call the text
+ * written `base64:` and its standard Base64. Space around an entry is dropped. The ring's rules
+ * hold: at least one key, ids of 1 to 32 letters, digits, `_` or `-` with none listed twice, every
+ * secret at least {@link MIN_STATE_KEY_BYTES} bytes. A mistake is a {@link ConfigurationError} that
+ * names the entry by its position or id and never quotes a secret. `source` is what the messages call the text
  * (a command-line flag, say).
  */
 export function parseStateKeys(text: string, source = 'RONDO_STATE_KEYS'): StateKey[] {
