@@ -19,6 +19,8 @@ export interface FixtureArgs {
   allowedHosts?: readonly string[] | 'any';
   /** The requestState key ring from `--state-keys`; without it the core reads the environment. */
   stateKeys?: StateKey[];
+  /** `--help` was given: print {@link USAGE} and exit 0. */
+  help?: true;
 }
 
 const DEFAULT_PORTS: Record<FixtureTransport, number> = { stdio: 0, http: 3000, ws: 3001 };
@@ -30,7 +32,7 @@ export class UsageError extends Error {
 
 /** The usage text. */
 export const USAGE = `usage: rondo-fixture [--transport stdio|http|ws] [--port N] [--host H] [--path P]
-                     [--allowed-hosts H1,H2] [--state-keys ID:SECRET,...]
+                     [--allowed-hosts H1,H2] [--state-keys ID:SECRET,...] [--help]
   stdio (default) writes only JSON-RPC to stdout; http defaults to 127.0.0.1:3000, ws to 127.0.0.1:3001
   --allowed-hosts   the Host names accepted (http, ws), e.g. the public name a proxy forwards; the list
                     replaces the default rule (localhost and IP literals), "any" turns the check off
@@ -58,6 +60,7 @@ export function parseFixtureArgs(
         path: { type: 'string' },
         'allowed-hosts': { type: 'string' },
         'state-keys': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
       },
       strict: true,
       allowPositionals: false,
@@ -75,6 +78,7 @@ export function parseFixtureArgs(
   }
   const parsed: FixtureArgs = { transport, host: values.host, port };
   if (values.path !== undefined) parsed.path = values.path;
+  if (values.help === true) parsed.help = true;
   const hosts = values['allowed-hosts'] ?? env.RONDO_ALLOWED_HOSTS;
   const hostsFrom =
     values['allowed-hosts'] === undefined ? 'RONDO_ALLOWED_HOSTS' : '--allowed-hosts';

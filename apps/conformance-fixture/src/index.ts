@@ -2,6 +2,7 @@ export { createEverythingServer, type EverythingServerOptions } from './server.j
 export { createFixtureEndpoint } from './endpoint.js';
 export {
   parseFixtureArgs,
+  USAGE,
   UsageError,
   type FixtureArgs,
   type FixtureTransport,

@@ -19,6 +19,10 @@ async function main(argv: readonly string[]): Promise<void> {
     process.stderr.write(`rondo-fixture: ${failure.message}\n${USAGE}\n`);
     process.exit(2);
   }
+  if (args.help) {
+    process.stdout.write(`${USAGE}\n`, () => process.exit(0));
+    return;
+  }
   const endpoint = createFixtureEndpoint(
     args.stateKeys ? { requestState: { keys: args.stateKeys } } : {},
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseFixtureArgs, UsageError } from '@rondo/conformance-fixture';
+import { parseFixtureArgs, USAGE, UsageError } from '@rondo/conformance-fixture';
 
 describe('parseFixtureArgs', () => {
   it('defaults to stdio', () => {
@@ -44,6 +44,18 @@ describe('parseFixtureArgs', () => {
     expect(parseFixtureArgs([], env)).toMatchObject({ allowedHosts: ['from-env.test'] });
     expect(parseFixtureArgs(['--allowed-hosts=any'])).toMatchObject({ allowedHosts: 'any' });
     expect(parseFixtureArgs([])).not.toHaveProperty('allowedHosts');
+  });
+
+  it('takes --help, whose usage names every flag and variable', () => {
+    expect(parseFixtureArgs(['--help']).help).toBe(true);
+    expect(parseFixtureArgs([])).not.toHaveProperty('help');
+    for (const name of [
+      '--allowed-hosts',
+      'RONDO_ALLOWED_HOSTS',
+      '--state-keys',
+      'RONDO_STATE_KEYS',
+    ])
+      expect(USAGE).toContain(name);
   });
 
   it('takes a key ring from --state-keys', () => {
