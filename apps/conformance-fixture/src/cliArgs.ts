@@ -79,7 +79,8 @@ export function parseFixtureArgs(
   const parsed: FixtureArgs = { transport, host: values.host, port };
   if (values.path !== undefined) parsed.path = values.path;
   if (values.help === true) parsed.help = true;
-  const hosts = values['allowed-hosts'] ?? env.RONDO_ALLOWED_HOSTS;
+  // An empty variable is an unset one (`RONDO_ALLOWED_HOSTS=${HOSTS}` with HOSTS unset).
+  const hosts = values['allowed-hosts'] ?? (env.RONDO_ALLOWED_HOSTS || undefined);
   const hostsFrom =
     values['allowed-hosts'] === undefined ? 'RONDO_ALLOWED_HOSTS' : '--allowed-hosts';
   if (hosts !== undefined) parsed.allowedHosts = asUsage(() => parseAllowedHosts(hosts, hostsFrom));

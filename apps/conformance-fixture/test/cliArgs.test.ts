@@ -44,6 +44,7 @@ describe('parseFixtureArgs', () => {
     expect(parseFixtureArgs([], env)).toMatchObject({ allowedHosts: ['from-env.test'] });
     expect(parseFixtureArgs(['--allowed-hosts=any'])).toMatchObject({ allowedHosts: 'any' });
     expect(parseFixtureArgs([])).not.toHaveProperty('allowedHosts');
+    expect(parseFixtureArgs([], { RONDO_ALLOWED_HOSTS: '' })).not.toHaveProperty('allowedHosts');
   });
 
   it('takes --help, whose usage names every flag and variable', () => {

@@ -91,7 +91,8 @@ export function parseDemoOptions(argv: readonly string[], env: NodeJS.ProcessEnv
         throw new Error(`unknown argument "${argument}"\n\n${USAGE}`);
     }
   }
-  if (options.allowedHosts === undefined && env.RONDO_ALLOWED_HOSTS !== undefined)
+  // An empty variable is an unset one (`RONDO_ALLOWED_HOSTS=${HOSTS}` with HOSTS unset).
+  if (options.allowedHosts === undefined && env.RONDO_ALLOWED_HOSTS)
     options.allowedHosts = parseAllowedHosts(env.RONDO_ALLOWED_HOSTS, 'RONDO_ALLOWED_HOSTS');
   if (!Number.isInteger(options.clockIntervalMs) || options.clockIntervalMs < 10) {
     throw new Error(

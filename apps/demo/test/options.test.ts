@@ -17,6 +17,7 @@ describe('parseDemoOptions, for running behind a proxy', () => {
       allowedHosts: ['demo.example.test'],
     });
     expect(parseDemoOptions([], {})).not.toHaveProperty('allowedHosts');
+    expect(parseDemoOptions([], { RONDO_ALLOWED_HOSTS: '' })).not.toHaveProperty('allowedHosts');
   });
 
   it('takes a --state-keys ring', () => {

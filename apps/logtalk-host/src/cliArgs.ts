@@ -219,7 +219,8 @@ function readProxyOptions(
   env: Readonly<Record<string, string | undefined>>,
 ): void {
   try {
-    const hosts = hostsFlag ?? env.RONDO_ALLOWED_HOSTS;
+    // An empty variable is an unset one (`RONDO_ALLOWED_HOSTS=${HOSTS}` with HOSTS unset).
+    const hosts = hostsFlag ?? (env.RONDO_ALLOWED_HOSTS || undefined);
     const from = hostsFlag === undefined ? 'RONDO_ALLOWED_HOSTS' : '--allowed-hosts';
     if (hosts !== undefined) args.allowedHosts = parseAllowedHosts(hosts, from);
     if (keysFlag !== undefined) args.stateKeys = parseStateKeys(keysFlag, '--state-keys');

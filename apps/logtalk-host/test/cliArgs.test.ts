@@ -103,6 +103,7 @@ describe('parseHostArgs', () => {
       allowedHosts: 'any',
     });
     expect(parseHostArgs(['a.pl'])).not.toHaveProperty('allowedHosts');
+    expect(parseHostArgs(['a.pl'], { RONDO_ALLOWED_HOSTS: '' })).not.toHaveProperty('allowedHosts');
     for (const option of [
       '--allowed-hosts',
       '--state-keys',
