@@ -23,6 +23,7 @@ fi
 missing=()
 command -v swipl >/dev/null 2>&1 || missing+=(swi-prolog-nox)
 [ "$for_tests" = "0" ] || [ "${RONDO_SKIP_BROWSER:-}" = "1" ] || command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+[ "$for_tests" = "0" ] || command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     echo "bootstrap: installing ${missing[*]} with apt-get" >&2
