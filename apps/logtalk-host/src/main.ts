@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { ConfigurationError } from '@rondo/core';
 import { PrologConfigurationError, PrologLoadError } from '@rondo/logtalk-bridge';
 import { serve } from '@rondo/server';
 import { HELP, parseHostArgs, USAGE, UsageError, type HostArgs } from './cliArgs.js';
@@ -9,7 +10,8 @@ import { watchFiles } from './watch.js';
 /**
  * `rondo-logtalk [options] FILE...`: serves a Prolog or Logtalk provider. On stdio, stdout
  * carries nothing but JSON-RPC lines; every diagnostic (and all Prolog output) goes to stderr.
- * Exit codes: 0 after a clean shutdown, 1 when the files fail to load, 2 on a usage mistake.
+ * Exit codes: 0 after a clean shutdown, 1 when the files fail to load or the server cannot be made
+ * (a requestState key shorter than 32 bytes, say), 2 on a usage mistake.
  */
 async function main(argv: readonly string[]): Promise<void> {
   const args = parseOrExit(argv);
@@ -21,6 +23,7 @@ async function main(argv: readonly string[]): Promise<void> {
     host: args.host,
     port: args.port,
     ...(args.path ? { path: args.path } : {}),
+    ...(args.allowedHosts && args.transport !== 'stdio' ? { allowedHosts: args.allowedHosts } : {}),
     stopOnSignals: ['SIGINT', 'SIGTERM'],
   });
   say(
@@ -35,7 +38,7 @@ async function main(argv: readonly string[]): Promise<void> {
 
 function parseOrExit(argv: readonly string[]): HostArgs {
   try {
-    const args = parseHostArgs(argv);
+    const args = parseHostArgs(argv, process.env);
     if (args.help) {
       process.stdout.write(`${HELP}\n`);
       process.exit(0);
@@ -74,6 +77,7 @@ function hostOptions(args: HostArgs): LogtalkHostOptions {
     ...(args.description !== undefined ? { serverDescription: args.description } : {}),
     ...(args.title !== undefined ? { serverTitle: args.title } : {}),
     ...(args.watch ? { listChanged: true } : {}),
+    ...(args.stateKeys ? { stateKeys: args.stateKeys } : {}),
   };
 }
 
@@ -90,7 +94,7 @@ async function exitOnStartFailure<T>(start: () => Promise<T>): Promise<T> {
       say(`load error: ${loadErrorText(failure)}`);
       process.exit(1);
     }
-    if (failure instanceof PrologConfigurationError) {
+    if (failure instanceof PrologConfigurationError || failure instanceof ConfigurationError) {
       say(failure.message);
       process.exit(1);
     }
