@@ -45,6 +45,8 @@ export interface HostArgs {
   allowedHosts?: readonly string[] | 'any';
   /** The requestState key ring from `--state-keys`; without it the core reads the environment. */
   stateKeys?: StateKey[];
+  /** The Redis server this replica shares its state with: `--redis`, else `RONDO_REDIS_URL`. */
+  redis?: string;
   /** The Prolog (`.pl`) or Logtalk (`.lgt`) files to load. */
   files: string[];
 }
@@ -59,7 +61,7 @@ export const USAGE =
   'usage: rondo-logtalk [--watch] [--transport stdio|http|ws] [--host H] [--port N] [--path P] [--object NAME]\n' +
   '                     [--workers N] [--timeout S] [--swipl PATH] [--logtalk-home DIR] [--name NAME]\n' +
   '                     [--title TEXT] [--description TEXT] [--allowed-hosts H1,H2]\n' +
-  '                     [--state-keys ID:SECRET,...] FILE...\n' +
+  '                     [--state-keys ID:SECRET,...] [--redis URL] FILE...\n' +
   '       rondo-logtalk check FILE...\n' +
   "       rondo-logtalk call FILE TOOL ['{json arguments}']";
 
@@ -119,6 +121,9 @@ Options:
                      the key ring that seals round-hook request state, newest (sealing) key
                      first, each secret 32 bytes or more ("base64:..." for a secret with a
                      comma). A command line is visible to other users: prefer RONDO_STATE_KEYS.
+  --redis URL        share sessions, event logs, changes and tasks with the other replicas behind
+                     one balancer, in Redis (redis://host:port); default RONDO_REDIS_URL.
+                     Give every replica the same RONDO_STATE_KEY(S). See docs/scale-out.md.
   --help             print this help and exit.
 
 Environment:
@@ -129,6 +134,7 @@ Environment:
   RONDO_STATE_KEYS   a ring of such keys instead, as --state-keys: k2:new-secret,k1:old-secret; every
                      listed key opens a state, the first seals, so keys rotate without failing a round.
   RONDO_ALLOWED_HOSTS the Host names accepted, as --allowed-hosts.
+  RONDO_REDIS_URL    the Redis server replicas share their state in, as --redis.
 
 Examples:
   rondo-logtalk birds.pl                                  # stdio, for an MCP client config
@@ -164,6 +170,7 @@ export function parseHostArgs(
         title: { type: 'string' },
         'allowed-hosts': { type: 'string' },
         'state-keys': { type: 'string' },
+        redis: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
         watch: { type: 'boolean', default: false },
       },
@@ -206,6 +213,8 @@ export function parseHostArgs(
     args.timeoutSeconds = seconds;
   }
   readProxyOptions(args, values['allowed-hosts'], values['state-keys'], env);
+  const redis = values.redis ?? (env.RONDO_REDIS_URL || undefined);
+  if (redis !== undefined) args.redis = redis;
   subcommand(args);
   if (!args.help && args.files.length === 0) throw new UsageError('no FILE given');
   return args;

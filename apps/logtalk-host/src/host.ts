@@ -6,6 +6,7 @@ import {
   type Endpoint,
   type RondoServer,
   type ServerOptions,
+  type SharedState,
   type StateKey,
 } from '@rondo/core';
 import {
@@ -28,6 +29,8 @@ export interface LogtalkHostOptions extends PrologProviderOptions {
   serverLog?: ServerOptions['log'];
   /** The requestState key ring; default `RONDO_STATE_KEYS` or `RONDO_STATE_KEY`, else a random key. */
   stateKeys?: StateKey[];
+  /** State shared with the other replicas behind one balancer (`@rondo/redis`). */
+  shared?: SharedState;
 }
 
 /** A Prolog provider composed into a server and an endpoint that serves both eras. */
@@ -54,6 +57,7 @@ export async function createLogtalkHost(options: LogtalkHostOptions): Promise<Lo
     serverTitle,
     serverLog,
     stateKeys,
+    shared,
     ...bridge
   } = options;
   const provider = await createPrologProvider(bridge);
@@ -65,6 +69,7 @@ export async function createLogtalkHost(options: LogtalkHostOptions): Promise<Lo
       ...(serverDescription !== undefined ? { description: serverDescription } : {}),
       ...(serverLog ? { log: serverLog } : {}),
       ...(stateKeys ? { requestState: { keys: stateKeys } } : {}),
+      ...(shared ? { shared } : {}),
     }).provider(provider);
     const endpoint = createEndpoint(server, {
       modern: modernEra({ alsoSupported: LEGACY_REVISIONS }),

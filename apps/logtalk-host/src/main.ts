@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { ConfigurationError } from '@rondo/core';
+import { ConfigurationError, SharedStateError, type SharedState } from '@rondo/core';
+import { createRedisState } from '@rondo/redis';
 import { PrologConfigurationError, PrologLoadError } from '@rondo/logtalk-bridge';
 import { serve } from '@rondo/server';
 import { HELP, parseHostArgs, USAGE, UsageError, type HostArgs } from './cliArgs.js';
@@ -16,7 +17,11 @@ import { watchFiles } from './watch.js';
 async function main(argv: readonly string[]): Promise<void> {
   const args = parseOrExit(argv);
   if (args.command !== 'serve') return runDevTool(args);
-  const host = await startOrExit(args);
+  // Replicas behind one balancer share their state in Redis; one process needs none.
+  const shared = args.redis
+    ? await exitOnStartFailure(() => createRedisState({ url: args.redis! }))
+    : undefined;
+  const host = await startOrExit(args, shared);
   const unwatch = args.watch ? watchFiles(args.files, host.provider, say) : undefined;
   const server = await serve(host.endpoint, {
     transport: args.transport,
@@ -32,6 +37,7 @@ async function main(argv: readonly string[]): Promise<void> {
   await server.closed;
   unwatch?.();
   await host.endpoint.close();
+  await shared?.close();
   // Exit once everything written has reached the pipe: leftover timers must not keep us alive.
   process.stdout.write('', () => process.exit(0));
 }
@@ -82,8 +88,10 @@ function hostOptions(args: HostArgs): LogtalkHostOptions {
 }
 
 /** Starts the workers; a file that fails to load ends the process with its file, line and message. */
-function startOrExit(args: HostArgs) {
-  return exitOnStartFailure(() => createLogtalkHost(hostOptions(args)));
+function startOrExit(args: HostArgs, shared: SharedState | undefined) {
+  return exitOnStartFailure(() =>
+    createLogtalkHost({ ...hostOptions(args), ...(shared ? { shared } : {}) }),
+  );
 }
 
 async function exitOnStartFailure<T>(start: () => Promise<T>): Promise<T> {
@@ -94,7 +102,11 @@ async function exitOnStartFailure<T>(start: () => Promise<T>): Promise<T> {
       say(`load error: ${loadErrorText(failure)}`);
       process.exit(1);
     }
-    if (failure instanceof PrologConfigurationError || failure instanceof ConfigurationError) {
+    if (
+      failure instanceof PrologConfigurationError ||
+      failure instanceof ConfigurationError ||
+      failure instanceof SharedStateError
+    ) {
       say(failure.message);
       process.exit(1);
     }
