@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `pnpm cluster [--port N] [--replicas N] [--no-prolog]`: Rondo scaled out on one machine, to try
+// `pnpm cluster [--port N] [--replicas N] [--no-prolog] [--app demo|fixture]`: Rondo scaled out on one machine, to try
 // it. Starts Debian's redis-server on a free port, demo replicas (apps/demo, built) on free ports,
 // each with `--redis` and one shared generated RONDO_STATE_KEY, and the real nginx in front of them
 // with the deploy kit's site (deploy/nginx/rondo.conf) on 127.0.0.1:N (default 8080). Prints the
@@ -16,22 +16,46 @@ import { fileURLToPath } from 'node:url';
 import { freePort, nginxBinary, startNginx } from './nginx.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const demoMain = join(root, 'apps/demo/dist/main.js');
+// The replicas each app runs as: the demo (default) or the conformance fixture (the conformance
+// suite runs against a cluster of those: `pnpm conformance --fixture cluster`).
+const APPS = {
+  demo: {
+    main: join(root, 'apps/demo/dist/main.js'),
+    args: (port, redisUrl, withoutProlog) => [
+      ...['--host', '127.0.0.1', '--port', String(port), '--redis', redisUrl],
+      ...(withoutProlog ? ['--no-prolog'] : []),
+    ],
+    ready: /^Rondo demo on (http:\S+)/,
+  },
+  fixture: {
+    main: join(root, 'apps/conformance-fixture/dist/main.js'),
+    args: (port, redisUrl) => [
+      ...['--transport', 'http', '--host', '127.0.0.1', '--port', String(port), '--redis', redisUrl],
+    ],
+    ready: /serving http at (http:\S+)/,
+  },
+};
 const USAGE =
-  'usage: pnpm cluster [--port N (default 8080, 0 for a free one)] [--replicas N (default 3)] [--no-prolog]';
+  'usage: pnpm cluster [--port N (default 8080, 0 for a free one)] [--replicas N (default 3)] [--no-prolog]\n' +
+  '                    [--app demo|fixture (default demo)]';
 
 function say(line) {
   process.stderr.write(`${line}\n`);
 }
 
 function parseArguments(argv) {
-  const options = { port: 8080, replicas: 3, withoutProlog: false };
+  const options = { port: 8080, replicas: 3, withoutProlog: false, app: APPS.demo };
   for (let index = 0; index < argv.length; index += 1) {
     const [flag, inline] = argv[index].split('=', 2);
     const number = () => Number(inline ?? argv[++index]);
     if (flag === '--port') options.port = number();
     else if (flag === '--replicas') options.replicas = number();
     else if (flag === '--no-prolog') options.withoutProlog = true;
+    else if (flag === '--app') {
+      const name = inline ?? argv[++index];
+      options.app = APPS[name];
+      if (!Object.hasOwn(APPS, name)) throw new Error(`--app must be demo or fixture\n${USAGE}`);
+    }
     else throw new Error(`unknown argument "${argv[index]}"\n${USAGE}`);
   }
   if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535)
@@ -42,7 +66,7 @@ function parseArguments(argv) {
 }
 
 /** What is missing to run the cluster, each with how to get it. */
-function missingParts() {
+function missingParts(app) {
   const missing = [];
   const runs = (command, args) => spawnSync(command, args, { stdio: 'ignore' }).status === 0;
   if (!runs('redis-server', ['--version'])) missing.push('redis-server');
@@ -53,7 +77,7 @@ function missingParts() {
           `(or: sudo apt-get install -y ${missing.join(' ')})`,
       ]
     : [];
-  return existsSync(demoMain) ? packages : [...packages, 'the demo is not built; run: pnpm build'];
+  return existsSync(app.main) ? packages : [...packages, `${app.main} is not built; run: pnpm build`];
 }
 
 /**
@@ -113,25 +137,24 @@ async function startRedis(folder) {
   return { ...redis, url: `redis://127.0.0.1:${port}` };
 }
 
-async function startReplica(index, redisUrl, stateKey, withoutProlog) {
+async function startReplica(app, index, redisUrl, stateKey, withoutProlog) {
   const port = await freePort();
-  const args = [demoMain, '--host', '127.0.0.1', '--port', String(port), '--redis', redisUrl];
-  if (withoutProlog) args.push('--no-prolog');
+  const args = [app.main, ...app.args(port, redisUrl, withoutProlog)];
   const replica = await startChild(`replica${index}`, process.execPath, args, {
     env: { RONDO_STATE_KEY: stateKey },
-    ready: /^Rondo demo on (http:\S+)/,
+    ready: app.ready,
     stream: 'stderr',
     timeoutMs: 60_000,
   });
   return { ...replica, port, url: replica.match[1] };
 }
 
-/** Stops a child with SIGTERM, then SIGKILL after 5 s. */
+/** Stops a child with SIGTERM, then SIGKILL after 2 s (whoever stops us may not wait longer). */
 async function stopChild(child) {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
-  const late = setTimeout(() => child.kill('SIGKILL'), 5000);
+  const late = setTimeout(() => child.kill('SIGKILL'), 2000);
   await exited;
   clearTimeout(late);
 }
@@ -168,7 +191,7 @@ function watchChild({ name, child }, isStopping) {
 
 async function main() {
   const options = parseArguments(process.argv.slice(2));
-  const missing = missingParts();
+  const missing = missingParts(options.app);
   if (missing.length) {
     for (const line of missing) say(`pnpm cluster: ${line}`);
     process.exit(1);
@@ -194,7 +217,7 @@ async function main() {
     const stateKey = randomBytes(32).toString('hex');
     const starts = await Promise.allSettled(
       Array.from({ length: options.replicas }, (_, index) =>
-        startReplica(index + 1, redis.url, stateKey, options.withoutProlog),
+        startReplica(options.app, index + 1, redis.url, stateKey, options.withoutProlog),
       ),
     );
     const replicas = starts.flatMap((start) => (start.status === 'fulfilled' ? [start.value] : []));
