@@ -1,8 +1,7 @@
 #!/usr/bin/env node
-import { PrologConfigurationError, PrologLoadError } from '@rondo/logtalk-bridge';
 import { serve } from '@rondo/server';
 import { HELP, parseHostArgs, USAGE, UsageError, type HostArgs } from './cliArgs.js';
-import { loadErrorText, runCall, runCheck } from './devTools.js';
+import { runCall, runCheck, startFailureLines } from './devTools.js';
 import { createLogtalkHost, type LogtalkHostOptions } from './host.js';
 import { watchFiles } from './watch.js';
 
@@ -54,7 +53,7 @@ async function runDevTool(args: HostArgs): Promise<void> {
     out: (line: string) => process.stdout.write(`${line}\n`),
     err: (line: string) => say(line),
   };
-  const code = await exitOnStartFailure(() =>
+  const code = await exitOnStartFailure(args, () =>
     args.command === 'check'
       ? runCheck(hostOptions(args), output)
       : runCall(hostOptions(args), args.tool!, args.toolArguments ?? {}, output),
@@ -79,22 +78,18 @@ function hostOptions(args: HostArgs): LogtalkHostOptions {
 
 /** Starts the workers; a file that fails to load ends the process with its file, line and message. */
 function startOrExit(args: HostArgs) {
-  return exitOnStartFailure(() => createLogtalkHost(hostOptions(args)));
+  return exitOnStartFailure(args, () => createLogtalkHost(hostOptions(args)));
 }
 
-async function exitOnStartFailure<T>(start: () => Promise<T>): Promise<T> {
+/** A start that fails with a diagnosis ends the process with it, one line each (as `check`). */
+async function exitOnStartFailure<T>(args: HostArgs, start: () => Promise<T>): Promise<T> {
   try {
     return await start();
   } catch (failure) {
-    if (failure instanceof PrologLoadError) {
-      say(`load error: ${loadErrorText(failure)}`);
-      process.exit(1);
-    }
-    if (failure instanceof PrologConfigurationError) {
-      say(failure.message);
-      process.exit(1);
-    }
-    throw failure;
+    const lines = startFailureLines(failure, args.files);
+    if (!lines) throw failure;
+    for (const line of lines) say(line);
+    process.exit(1);
   }
 }
 
