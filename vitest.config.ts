@@ -47,6 +47,7 @@ const projects = [
   'logtalk-bridge',
   'otel',
   'create-rondo',
+  'redis',
 ].map((name) => ({
   extends: true as const,
   test: {

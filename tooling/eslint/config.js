@@ -37,6 +37,8 @@ export default tseslint.config(
       'test/**/*.ts',
       'bench/**/*.ts',
       'vitest.config.ts',
+      // Types of the repository scripts that tests import (tooling/scripts/nginx.mjs).
+      'tooling/scripts/*.d.mts',
     ],
     languageOptions: {
       parserOptions: {

@@ -2,16 +2,20 @@
 # Installs what Rondo needs on a fresh Debian machine with Node 20. Plain, what the demo needs: pnpm,
 # the workspace's packages and SWI-Prolog (when root; otherwise prints the command to run). With
 # --tests, also what only the test suite needs: Chromium for the browser tests, and the Node 22 with
-# the conformance runner (tooling/scripts/node22.sh; `pnpm test:all` installs it too). Safe to run
-# again: each step is skipped when already done.
+# the conformance runner (tooling/scripts/node22.sh; `pnpm test:all` installs it too), and Debian's
+# redis-server and nginx, which the scale-out tests start. With --cluster, the demo's needs plus
+# redis-server and nginx, for `pnpm cluster` (docs/scale-out.md). Safe to run again: each step is
+# skipped when already done.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 for_tests=0
+for_cluster=0
 case "${1:-}" in
-  --tests) for_tests=1 ;;
+  --tests) for_tests=1; for_cluster=1 ;;
+  --cluster) for_cluster=1 ;;
   "") ;;
-  *) echo "usage: bootstrap.sh [--tests]" >&2; exit 2 ;;
+  *) echo "usage: bootstrap.sh [--tests | --cluster]" >&2; exit 2 ;;
 esac
 
 PNPM_VERSION=12.4.2
@@ -23,6 +27,11 @@ fi
 missing=()
 command -v swipl >/dev/null 2>&1 || missing+=(swi-prolog-nox)
 [ "$for_tests" = "0" ] || [ "${RONDO_SKIP_BROWSER:-}" = "1" ] || command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+# Several Rondo processes sharing state (the scale-out tests, `pnpm cluster`): Redis and nginx.
+if [ "$for_cluster" = "1" ]; then
+  command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+  command -v nginx >/dev/null 2>&1 || [ -x "${RONDO_NGINX:-/usr/sbin/nginx}" ] || missing+=(nginx)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     echo "bootstrap: installing ${missing[*]} with apt-get" >&2

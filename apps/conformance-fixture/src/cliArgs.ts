@@ -11,6 +11,8 @@ export interface FixtureArgs {
   port: number;
   /** The URL path (http and ws only); each transport has its own default (`/mcp`, `/ws`). */
   path?: string;
+  /** The Redis server whose state this process shares with other replicas (`--redis`, `RONDO_REDIS_URL`). */
+  redis?: string;
 }
 
 const DEFAULT_PORTS: Record<FixtureTransport, number> = { stdio: 0, http: 3000, ws: 3001 };
@@ -22,11 +24,15 @@ export class UsageError extends Error {
 
 /** The usage text. */
 export const USAGE =
-  'usage: rondo-fixture [--transport stdio|http|ws] [--port N] [--host H] [--path P]\n' +
+  'usage: rondo-fixture [--transport stdio|http|ws] [--port N] [--host H] [--path P] [--redis URL]\n' +
+  '  --redis URL (or RONDO_REDIS_URL): share sessions, event logs, changes and tasks with other replicas\n' +
   '  stdio (default) writes only JSON-RPC to stdout; http defaults to 127.0.0.1:3000, ws to 127.0.0.1:3001';
 
-/** Parses `--transport`, `--port`, `--host` and `--path`. */
-export function parseFixtureArgs(argv: readonly string[]): FixtureArgs {
+/** Parses `--transport`, `--port`, `--host`, `--path` and `--redis` (default `RONDO_REDIS_URL` from `env`). */
+export function parseFixtureArgs(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+): FixtureArgs {
   let values;
   try {
     ({ values } = parseArgs({
@@ -36,6 +42,7 @@ export function parseFixtureArgs(argv: readonly string[]): FixtureArgs {
         port: { type: 'string' },
         host: { type: 'string', default: '127.0.0.1' },
         path: { type: 'string' },
+        redis: { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -53,5 +60,7 @@ export function parseFixtureArgs(argv: readonly string[]): FixtureArgs {
   }
   const parsed: FixtureArgs = { transport, host: values.host, port };
   if (values.path !== undefined) parsed.path = values.path;
+  const redis = values.redis ?? env.RONDO_REDIS_URL;
+  if (redis !== undefined && redis !== '') parsed.redis = redis;
   return parsed;
 }

@@ -1,22 +1,26 @@
 #!/usr/bin/env node
+import { createRedisState } from '@rondo/redis';
 import { serve } from '@rondo/server';
 import { parseFixtureArgs, USAGE, UsageError, type FixtureArgs } from './cliArgs.js';
 import { createFixtureEndpoint } from './endpoint.js';
 
 /**
- * The fixture CLI: `rondo-fixture --transport stdio|http|ws [--port N] [--host H] [--path P]`.
+ * The fixture CLI: `rondo-fixture --transport stdio|http|ws [--port N] [--host H] [--path P]
+ * [--redis URL]`.
  * On stdio, stdout carries nothing but JSON-RPC lines; every diagnostic goes to stderr.
  */
 async function main(argv: readonly string[]): Promise<void> {
   let args: FixtureArgs;
   try {
-    args = parseFixtureArgs(argv);
+    args = parseFixtureArgs(argv, process.env);
   } catch (failure) {
     if (!(failure instanceof UsageError)) throw failure;
     process.stderr.write(`rondo-fixture: ${failure.message}\n${USAGE}\n`);
     process.exit(2);
   }
-  const endpoint = createFixtureEndpoint();
+  // Replicas behind one balancer share their state in Redis; one process needs none.
+  const shared = args.redis ? await createRedisState({ url: args.redis }) : undefined;
+  const endpoint = createFixtureEndpoint(shared ? { shared } : {});
   const server = await serve(endpoint, {
     transport: args.transport,
     host: args.host,
@@ -28,6 +32,7 @@ async function main(argv: readonly string[]): Promise<void> {
   process.stderr.write(`rondo-fixture: serving ${args.transport}${where}\n`);
   await server.closed;
   await endpoint.close();
+  await shared?.close();
   // Exit once everything written so far has reached the pipe: leftover timers must not keep us alive.
   process.stdout.write('', () => process.exit(0));
 }

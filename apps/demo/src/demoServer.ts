@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createEndpoint, createServer, type Endpoint, type RondoServer } from '@rondo/core';
 import { legacyEra } from '@rondo/adapter-2025';
+import { createRedisState } from '@rondo/redis';
 import { modernEra } from '@rondo/adapter-2026';
 import { startBirdExpert } from './providers/birds.js';
 import { addBakery } from './providers/bakery.js';
@@ -20,7 +21,7 @@ export interface DemoServer {
   traffic: ServerTraffic;
   /** Human-readable reasons for features that are off (SWI-Prolog missing, say). */
   notices: string[];
-  /** Stops the clock and the Prolog workers. */
+  /** Stops the clock and the Prolog workers, and closes the Redis connections. */
   close(): Promise<void>;
 }
 
@@ -31,6 +32,8 @@ export interface DemoServerOptions {
   clockIntervalMs?: number;
   /** How many calls the traffic view keeps (default {@link TRAFFIC_CAPACITY}). */
   trafficCapacity?: number;
+  /** The Redis server whose state this replica shares with the others behind one balancer. */
+  redis?: string;
   /** Where the server's own diagnostics go (stderr by default: stdout may be the protocol). */
   log?: (level: 'info' | 'warning' | 'error', message: string) => void;
 }
@@ -40,6 +43,7 @@ export interface DemoServerOptions {
  * SWI-Prolog is available, served to modern and legacy clients alike.
  */
 export async function createDemoServer(options: DemoServerOptions = {}): Promise<DemoServer> {
+  const shared = options.redis ? await createRedisState({ url: options.redis }) : undefined;
   const server = createServer({
     name: 'rondo-demo',
     title: 'Rondo demo',
@@ -47,8 +51,9 @@ export async function createDemoServer(options: DemoServerOptions = {}): Promise
     description: 'TypeScript and Prolog providers behind one endpoint, for both MCP eras.',
     instructions:
       'Try send_postcard (elicitation), plan_trip (multi-round), brew_tea (progress), bake_bread (a task) and identify_bird.',
-    // The demo is always one process, so a random key is right here; RONDO_STATE_KEY still wins.
+    // One demo process may use a random key; replicas (--redis) are given one in RONDO_STATE_KEY.
     requestState: { key: process.env.RONDO_STATE_KEY ?? randomBytes(32) },
+    ...(shared ? { shared } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
   // First registered, so it is the outermost and times everything else the call goes through.
@@ -79,6 +84,7 @@ export async function createDemoServer(options: DemoServerOptions = {}): Promise
     close: async () => {
       stopClock();
       await server.close();
+      await shared?.close();
     },
   };
 }

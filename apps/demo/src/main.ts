@@ -71,6 +71,7 @@ async function main(): Promise<void> {
   const demo = await createDemoServer({
     withoutProlog: options.withoutProlog,
     clockIntervalMs: options.clockIntervalMs,
+    ...(options.redis ? { redis: options.redis } : {}),
   });
   switch (options.mode) {
     case 'stdio':

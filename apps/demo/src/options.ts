@@ -7,6 +7,8 @@ export interface DemoOptions {
   withoutProlog: boolean;
   /** How often `demo://clock` changes, in ms. */
   clockIntervalMs: number;
+  /** The Redis server this replica shares its state with (`--redis`, `RONDO_REDIS_URL`). */
+  redis?: string;
 }
 
 /** The text of `--help`. */
@@ -18,6 +20,8 @@ export const USAGE = `rondo-demo: the Rondo demo server and playground
   pnpm demo --smoke                 start on a free port, check server/discover, initialize and a
                                     WebSocket call, stop; exit 0 when all pass (also RONDO_DEMO_SMOKE=1)
   --no-prolog                       skip the Prolog bird expert
+  --redis URL                       share sessions, event logs, changes and tasks with other replicas
+                                    in Redis (also RONDO_REDIS_URL); see docs/scale-out.md
 
 Environment: PORT (default port), RONDO_DEMO_SMOKE=1 (same as --smoke), RONDO_STATE_KEY (requestState key, 32 bytes or more),
 RONDO_DEMO_CLOCK_MS (how often demo://clock changes, default 5000), RONDO_SWIPL (the swipl executable).`;
@@ -61,6 +65,9 @@ export function parseDemoOptions(argv: readonly string[], env: NodeJS.ProcessEnv
       case '--no-prolog':
         options.withoutProlog = true;
         break;
+      case '--redis':
+        options.redis = value();
+        break;
       case '--help':
       case '-h':
         options.mode = 'help';
@@ -74,6 +81,8 @@ export function parseDemoOptions(argv: readonly string[], env: NodeJS.ProcessEnv
       `RONDO_DEMO_CLOCK_MS must be an integer of at least 10, got "${env.RONDO_DEMO_CLOCK_MS}"`,
     );
   }
+  options.redis ??= env.RONDO_REDIS_URL || undefined;
+  if (options.redis === undefined) delete options.redis;
   // A smoke run must not fight a demo the user already has on 8080.
   if (options.mode === 'smoke' && !portGiven) options.port = 0;
   return options;

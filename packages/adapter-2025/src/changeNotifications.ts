@@ -13,7 +13,12 @@ const LIST_CHANGED = {
  * announced `listChanged` for that list at initialize, a resource update only for a subscribed URI.
  * Sent on the peer's own channel, since no request is waiting for them.
  */
-export function announceChange(state: SessionState, peer: Peer, change: ServerChange): void {
+export function announceChange(
+  state: SessionState,
+  peer: Peer,
+  change: ServerChange,
+  changeId: string,
+): void {
   const negotiated = state.negotiated;
   if (!negotiated) return;
   let notification: JsonRpcNotification | undefined;
@@ -31,12 +36,13 @@ export function announceChange(state: SessionState, peer: Peer, change: ServerCh
       notification = { jsonrpc: '2.0', method: LIST_CHANGED[change.kind] };
     }
   }
-  if (notification) peer.send(notification);
+  // Where several processes hold this session, each announces the change: the key makes it one.
+  if (notification) peer.send(notification, { once: changeId });
 }
 
 /** A session that announces the server's changes to its client. */
 export interface ChangeListener {
-  announce(change: ServerChange): void;
+  announce(change: ServerChange, changeId: string): void;
 }
 
 /**
@@ -51,8 +57,8 @@ export class SessionChanges {
 
   add(session: ChangeListener): void {
     this.sessions.add(session);
-    this.stop ??= this.server.onChange((change) => {
-      for (const listener of this.sessions) listener.announce(change);
+    this.stop ??= this.server.onChange((change, changeId) => {
+      for (const listener of this.sessions) listener.announce(change, changeId);
     });
   }
 

@@ -18,16 +18,24 @@ export function legacyEra(options?: LegacyEraOptions): EraAdapter {
   // List pages and the change listener are kept per server, not per session: every session of a
   // server shares them.
   const shared = new WeakMap<RondoServer, ServerShared>();
+  const sharedOf = (server: RondoServer): ServerShared => {
+    let ofServer = shared.get(server);
+    if (ofServer === undefined) {
+      ofServer = { lists: new CatalogMemo(), changes: new SessionChanges(server) };
+      shared.set(server, ofServer);
+    }
+    return ofServer;
+  };
   return {
     era: 'legacy',
     revisions: resolved.revisions,
     open(server, peer) {
-      let ofServer = shared.get(server);
-      if (ofServer === undefined) {
-        ofServer = { lists: new CatalogMemo(), changes: new SessionChanges(server) };
-        shared.set(server, ofServer);
-      }
-      return new LegacySession(server, peer, resolved, ofServer);
+      return new LegacySession(server, peer, resolved, sharedOf(server));
+    },
+    restore(server, peer, _endpoint, snapshot) {
+      const session = new LegacySession(server, peer, resolved, sharedOf(server));
+      session.refresh(snapshot);
+      return session;
     },
   };
 }

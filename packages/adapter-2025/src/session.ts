@@ -21,6 +21,7 @@ import {
   McpError,
   isLegacyRevision,
   isModernRevision,
+  type JsonObject,
   type JsonRpcErrorObject,
   type JsonRpcMessage,
   type JsonRpcNotification,
@@ -32,6 +33,7 @@ import { openCall } from './handlerContext.js';
 import { BEFORE_INITIALIZE, LEGACY_METHODS } from './methods.js';
 import type { ResolvedLegacyOptions } from './options.js';
 import { SessionState } from './sessionState.js';
+import { restoreInto, snapshotOf } from './sessionSnapshot.js';
 
 /** What the sessions of one server share. */
 export interface ServerShared {
@@ -118,9 +120,9 @@ class LegacyRules implements EraRules<SessionState> {
     if (notification.method === 'notifications/initialized') this.scope.clientReady = true;
   }
 
-  settle(response: JsonRpcResponse): void {
-    // An answer to one of our requests; one we did not send (or one that timed out) is dropped.
-    this.scope.clientRequests.settle(response);
+  settle(response: JsonRpcResponse): boolean {
+    // An answer to one of our requests; one we did not send (or one that timed out) is unclaimed.
+    return this.scope.clientRequests.settle(response);
   }
 }
 
@@ -147,8 +149,18 @@ export class LegacySession implements EraSession, ChangeListener {
   }
 
   /** A change of the server, told to this session's client when it concerns it. */
-  announce(change: ServerChange): void {
-    announceChange(this.state, this.peer, change);
+  announce(change: ServerChange, changeId: string): void {
+    announceChange(this.state, this.peer, change, changeId);
+  }
+
+  /** The session's state as plain JSON once `initialize` settled it. */
+  snapshot(): JsonObject | undefined {
+    return this.stateful ? snapshotOf(this.state) : undefined;
+  }
+
+  /** Takes the state another process saved for this session (or rebuilds a restored one). */
+  refresh(snapshot: JsonObject): void {
+    restoreInto(this.state, snapshot);
   }
 
   get stateful(): boolean {

@@ -71,6 +71,17 @@ export class SessionState {
     this.subscribed = undefined;
   }
 
+  /** The subscribed URIs, oldest first. */
+  subscriptions(): string[] {
+    return [...(this.subscribed ?? [])];
+  }
+
+  /** Replaces the subscriptions (a restored session), keeping at most `maxSubscriptions`. */
+  replaceSubscriptions(uris: readonly string[]): void {
+    const kept = uris.slice(0, this.options.maxSubscriptions);
+    this.subscribed = kept.length > 0 ? new Set(kept) : undefined;
+  }
+
   /** The negotiated facts; only methods served after `initialize` call this. */
   get session(): Negotiated {
     if (!this.negotiated) throw new Error('legacy session used before initialize');

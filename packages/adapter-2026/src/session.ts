@@ -101,8 +101,9 @@ class ModernRules implements EraRules<ModernServerView> {
     // The only client notification of this era is notifications/cancelled, which the pipeline reads.
   }
 
-  settle(): void {
-    // This era sends no requests, so a response answers nothing.
+  settle(): boolean {
+    // This era sends no requests, so a response answers nothing; no other process waits for it.
+    return true;
   }
 }
 

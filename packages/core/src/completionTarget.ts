@@ -1,6 +1,7 @@
 import { ErrorCode, McpError } from '@rondo/protocol';
 import type { Catalog } from './catalog.js';
-import type { CompletionRequest, Principal } from './definitions.js';
+import type { CompletionRequest, CompletionResult, Principal } from './definitions.js';
+import type { Provider } from './provider.js';
 import { compileTemplate } from './uriTemplate.js';
 import { isVisible } from './visibility.js';
 
@@ -40,4 +41,25 @@ function unknownArgument(name: string, of: string): McpError {
   return new McpError(ErrorCode.InvalidParams, `Unknown argument "${name}" for ${of}`, {
     argument: name,
   });
+}
+
+/** The most values one completion answers; a longer list is cut with `hasMore: true`. */
+const MAX_COMPLETION_VALUES = 100;
+
+/** The first provider's completion, cut to 100 values; an empty list when none completes. */
+export async function completeFromProviders(
+  providers: readonly Provider[],
+  request: CompletionRequest,
+): Promise<CompletionResult> {
+  for (const provider of providers) {
+    const answer = await provider.complete?.(request);
+    if (!answer) continue;
+    if (answer.values.length <= MAX_COMPLETION_VALUES) return answer;
+    return {
+      values: answer.values.slice(0, MAX_COMPLETION_VALUES),
+      total: answer.total ?? answer.values.length,
+      hasMore: true,
+    };
+  }
+  return { values: [] };
 }

@@ -1,4 +1,9 @@
-import { classifyMessage, type JsonRpcMessage } from '@rondo/protocol';
+import {
+  classifyMessage,
+  isPlainObject,
+  type JsonObject,
+  type JsonRpcMessage,
+} from '@rondo/protocol';
 import type { EndpointFacts, EraAdapter, EraSession } from './era.js';
 import type { RondoServer } from './server.js';
 import type { Connection, Endpoint, Exchange, Peer } from './transport.js';
@@ -22,6 +27,12 @@ export function createEndpoint(server: RondoServer, eras: EndpointOptions): Endp
   };
   return {
     connect: (peer) => new RoutedConnection(server, eras, facts, peer),
+    restore: (peer, snapshot) => {
+      const connection = new RoutedConnection(server, eras, facts, peer);
+      connection.restoreFrom(snapshot);
+      return connection;
+    },
+    shared: server.shared,
     ready: () => server.ready(),
     close: () => server.close(),
     servedOverNetwork: () => server.sealer.expectSeveralProcesses(),
@@ -63,6 +74,25 @@ class RoutedConnection implements Connection {
   close(): void {
     this.modern?.close();
     this.legacy?.close();
+  }
+
+  /** The stateful era's state, under its era's name (only the legacy era keeps any). */
+  snapshot(): JsonObject | undefined {
+    const legacy = this.legacy?.stateful ? this.legacy.snapshot?.() : undefined;
+    return legacy ? { legacy } : undefined;
+  }
+
+  refresh(snapshot: JsonObject): void {
+    const legacy = snapshot.legacy;
+    if (isPlainObject(legacy)) this.legacy?.refresh?.(legacy);
+  }
+
+  /** Rebuilds the era sessions a snapshot names; one whose era is not served here is left out. */
+  restoreFrom(snapshot: JsonObject): void {
+    const legacy = snapshot.legacy;
+    const adapter = this.eras.legacy;
+    if (!isPlainObject(legacy) || !adapter?.restore) return;
+    this.legacy = adapter.restore(this.server, this.peer, this.facts, legacy);
   }
 
   private sessionFor(message: JsonRpcMessage): EraSession | undefined {

@@ -1,4 +1,4 @@
-import type { Era, JsonRpcMessage } from '@rondo/protocol';
+import type { Era, JsonObject, JsonRpcMessage } from '@rondo/protocol';
 import type { RondoServer } from './server.js';
 import type { Exchange, Peer } from './transport.js';
 
@@ -18,6 +18,13 @@ export interface EraAdapter {
   readonly revisions: readonly string[];
   /** Opens this era's state for one connection. */
   open(server: RondoServer, peer: Peer, endpoint: EndpointFacts): EraSession;
+  /** Rebuilds a session of this era from its {@link EraSession.snapshot} (taken by any process). */
+  restore?(
+    server: RondoServer,
+    peer: Peer,
+    endpoint: EndpointFacts,
+    snapshot: JsonObject,
+  ): EraSession;
 }
 
 /** An era's state on one connection. */
@@ -30,6 +37,10 @@ export interface EraSession {
   readonly inFlight: number;
   /** True when the peer resumes streams that end early (see `Connection.resumesStreams`). */
   readonly resumesStreams?: boolean;
+  /** The session's state as plain JSON, once it is stateful (see `Connection.snapshot`). */
+  snapshot?(): JsonObject | undefined;
+  /** Takes a newer snapshot of the same session (see `Connection.refresh`). */
+  refresh?(snapshot: JsonObject): void;
   /** Aborts in-flight work and drops subscriptions. */
   close(): void;
 }

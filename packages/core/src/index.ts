@@ -1,15 +1,15 @@
-export {
-  createServer,
-  RondoServer,
-  type ServerInfo,
-  type ServerOptions,
-  type ToolSpec,
-  type PromptSpec,
-  type ServerCapabilitySet,
-  type ServerChange,
-  type ResourceSpec,
-  type TemplateSpec,
-} from './server.js';
+export { createServer, RondoServer } from './server.js';
+export type {
+  ServerInfo,
+  ServerOptions,
+  ToolSpec,
+  PromptSpec,
+  ServerCapabilitySet,
+  ServerChange,
+  ResourceSpec,
+  TemplateSpec,
+} from './serverTypes.js';
+export type { ChangeListener } from './serverChanges.js';
 export {
   text,
   error,
@@ -46,7 +46,14 @@ export {
   type Middleware,
 } from './middleware.js';
 export { requireScopes, type Visibility } from './visibility.js';
-export type { Connection, Disposition, Endpoint, Exchange, Peer } from './transport.js';
+export type {
+  Connection,
+  Disposition,
+  Endpoint,
+  Exchange,
+  Peer,
+  PeerSendOptions,
+} from './transport.js';
 export type { EndpointFacts, EraAdapter, EraSession } from './era.js';
 export type { ConnectionLimits, ListenOptions, ListeningServer } from './listening.js';
 export type {

@@ -35,6 +35,7 @@ import {
 import type { Provider, ProviderChange } from './provider.js';
 import { RequestStateSealer } from './requestState.js';
 import type { SharedState } from './shared/sharedState.js';
+import { ServerChanges, type ChangeListener } from './serverChanges.js';
 import { TaskRegistry } from './tasks/taskRegistry.js';
 import { taskDeclaration } from './tasks/declaration.js';
 import { checkToolOutput } from './outputValidation.js';
@@ -47,25 +48,13 @@ import type {
   PromptSpec,
   ResourceSpec,
   ServerCapabilitySet,
-  ServerChange,
   ServerInfo,
   ServerOptions,
   TemplateSpec,
   ToolSpec,
 } from './serverTypes.js';
 import { VisibilityRules, isVisible } from './visibility.js';
-import { checkCompletionTarget } from './completionTarget.js';
-
-export type {
-  ServerInfo,
-  ServerOptions,
-  ToolSpec,
-  PromptSpec,
-  ResourceSpec,
-  TemplateSpec,
-  ServerCapabilitySet,
-  ServerChange,
-} from './serverTypes.js';
+import { checkCompletionTarget, completeFromProviders } from './completionTarget.js';
 
 const EMPTY_SCHEMA: JsonObject = { type: 'object' };
 
@@ -95,7 +84,7 @@ export class RondoServer {
   private readonly validators = new ValidatorCache();
   private readonly visibility = new VisibilityRules();
   private readonly cacheRules = new Map<CacheableMethod, CachePolicyRule>();
-  private readonly listeners = new Set<(change: ServerChange) => void>();
+  private readonly changes: ServerChanges;
   private readonly chain: Middleware[] = [];
   private readonly defaultCachePolicy: CachePolicy;
   private current: Catalog | undefined;
@@ -123,6 +112,7 @@ export class RondoServer {
     this.maxArgumentDepth = limits?.maxArgumentDepth ?? DEFAULT_MAX_ARGUMENT_DEPTH;
     this.defaultCachePolicy = defaultCachePolicy ?? { ttlMs: 0, cacheScope: 'private' };
     this.tasks = new TaskRegistry({ ...(shared ? { store: shared.tasks } : {}), ...tasks });
+    this.changes = new ServerChanges(shared?.changes, this.log);
     this.watch(this.local);
   }
 
@@ -237,10 +227,12 @@ export class RondoServer {
     this.local.resourceUpdated(uri);
   }
 
-  /** Listens for list and resource changes; returns the function that stops listening. */
-  onChange(listener: (change: ServerChange) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  /**
+   * Listens for list and resource changes, from this process or (with `shared`) any process of the
+   * endpoint; `changeId` names the change alike everywhere. Returns the function that stops.
+   */
+  onChange(listener: ChangeListener): () => void {
+    return this.changes.add(listener);
   }
 
   /** Reads every provider's lists; requests wait for this once, then use the catalog synchronously. */
@@ -354,17 +346,7 @@ export class RondoServer {
   async complete(request: CompletionRequest, principal?: Principal): Promise<CompletionResult> {
     if (!this.isReady) await this.ready();
     checkCompletionTarget(this.catalog, request, principal);
-    for (const provider of this.providers) {
-      const answer = await provider.complete?.(request);
-      if (!answer) continue;
-      if (answer.values.length <= 100) return answer;
-      return {
-        values: answer.values.slice(0, 100),
-        total: answer.total ?? answer.values.length,
-        hasMore: true,
-      };
-    }
-    return { values: [] };
+    return completeFromProviders(this.providers, request);
   }
 
   /** The cache policy of a cacheable result: a rule set on the server, then the providers', then the default. */
@@ -386,6 +368,7 @@ export class RondoServer {
 
   /** Cancels the tasks running here, then closes the task store and every provider. */
   async close(): Promise<void> {
+    this.changes.close();
     await this.tasks.close();
     await Promise.all(this.providers.map(async (p) => p.close?.()));
   }
@@ -399,7 +382,7 @@ export class RondoServer {
       this.lists.set(provider, await readLists(provider));
       this.current = new Catalog(this.providers, this.lists, this.validators, this.visibility);
     }
-    for (const listener of this.listeners) listener(change);
+    this.changes.emit(change);
   }
 
   private async loadAll(): Promise<void> {

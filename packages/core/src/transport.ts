@@ -1,5 +1,7 @@
 import type { JsonRpcMessage } from '@rondo/protocol';
+import type { JsonObject } from '@rondo/protocol';
 import type { Principal } from './definitions.js';
+import type { SharedState } from './shared/sharedState.js';
 
 /**
  * The contract between a transport and the server. A transport knows bytes and connections; it
@@ -11,9 +13,10 @@ import type { Principal } from './definitions.js';
  * What became of an inbound message, in terms every transport can map: `handled` (it was taken up;
  * an error in the answer is the handler's), `refused` (it was refused before it ran: malformed,
  * or not acceptable on this connection; HTTP 400), `unknown` (it names a method nobody serves;
- * HTTP 404).
+ * HTTP 404), `unclaimed` (a response or a cancellation that matches nothing in flight here: where
+ * several processes serve one session, another one may hold its request).
  */
-export type Disposition = 'handled' | 'refused' | 'unknown';
+export type Disposition = 'handled' | 'refused' | 'unknown' | 'unclaimed';
 
 /** The outbound side of one inbound message. */
 export interface Exchange {
@@ -57,10 +60,19 @@ export interface Exchange {
   waitUntil?(work: Promise<unknown>): void;
 }
 
+/** How a message goes out on a peer's own channel. */
+export interface PeerSendOptions {
+  /**
+   * What the message is, the same in every process that sends it (a change notification for one
+   * session): where several processes serve one session, only the first send of a key delivers.
+   */
+  once?: string;
+}
+
 /** The far end of a connection, for messages not tied to an inbound one. */
 export interface Peer {
   /** Sends a message on the connection's own channel (a stdio stream, a socket, an HTTP GET stream). */
-  send(message: JsonRpcMessage): void;
+  send(message: JsonRpcMessage, options?: PeerSendOptions): void;
   /**
    * Ends the response that carries the connection's own channel (an HTTP GET stream) without
    * ending the channel: messages sent meanwhile wait for the client to reconnect. Transports
@@ -83,6 +95,14 @@ export interface Connection {
    * a transport send such events (an SSE priming event) or close a stream early.
    */
   readonly resumesStreams?: boolean;
+  /**
+   * The connection's session state as plain JSON (a legacy session's negotiated revision, client
+   * capabilities, log level, subscriptions), for a store other processes read; `undefined` while
+   * the connection holds none. {@link Endpoint.restore} rebuilds a connection from it.
+   */
+  snapshot?(): JsonObject | undefined;
+  /** Takes a newer snapshot another process saved for the same session, keeping what runs here. */
+  refresh?(snapshot: JsonObject): void;
   /** Aborts everything in flight and forgets the connection's state. */
   close(): void;
 }
@@ -91,6 +111,10 @@ export interface Connection {
 export interface Endpoint {
   /** Opens a connection for a peer. */
   connect(peer: Peer): Connection;
+  /** Opens a connection for a peer with the session state another process saved (`snapshot`). */
+  restore?(peer: Peer, snapshot: JsonObject): Connection;
+  /** State shared with the other processes serving this endpoint, when the server has it. */
+  readonly shared?: SharedState | undefined;
   /** Resolves once the server's providers are read. */
   ready(): Promise<void>;
   /** Closes the server's providers. */

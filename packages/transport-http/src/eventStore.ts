@@ -1,34 +1,8 @@
+import type { EventStore, ReplayedEvents, StoredEvent } from '@rondo/core';
 import type { JsonRpcMessage } from '@rondo/protocol';
 
-/** One stored SSE event: its id and the message it carried (none for a priming event). */
-export interface StoredEvent {
-  id: string;
-  message: JsonRpcMessage | undefined;
-}
-
-/** The events of one stream that follow a given event id. */
-export interface ReplayedEvents {
-  streamId: string;
-  events: StoredEvent[];
-}
-
-/**
- * Keeps the SSE events of session streams so a client whose stream dropped can resume with
- * `Last-Event-ID`. Synchronous on purpose: an HTTP session lives in one process (its Connection is
- * in memory), so a store shared across processes would not help, and a synchronous store keeps
- * event order trivially equal to write order.
- */
-export interface EventStore {
-  /**
-   * Stores one event of a stream and returns the event id to send with it. The streams of one
-   * session have ids that share the part before their last `.` (`<session id>.<n>`).
-   */
-  append(streamId: string, message: JsonRpcMessage | undefined): string;
-  /** The events after `eventId` on that event's stream, oldest first; undefined for an unknown id. */
-  replayAfter(eventId: string): ReplayedEvents | undefined;
-  /** Forgets a stream's events (its session ended). */
-  forget(streamId: string): void;
-}
+// The interface lives in the core, beside the other seams of state shared between processes.
+export type { EventStore, ReplayedEvents, StoredEvent };
 
 /** Limits of the in-memory event store. */
 export interface MemoryEventStoreOptions {
@@ -55,7 +29,11 @@ interface StreamLog {
   events: (JsonRpcMessage | undefined)[];
 }
 
-/** The default {@link EventStore}: bounded per stream and in total, evicting the oldest events. */
+/**
+ * The default {@link EventStore}: bounded per stream and in total, evicting the oldest events. It
+ * answers at once, so one process's streams keep write order without waiting. It ignores `once`
+ * keys: in one process each session exists once, and so does each announcement.
+ */
 export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): EventStore {
   const perStream = options.maxEventsPerStream ?? 1000;
   const total = options.maxEvents ?? 10_000;
@@ -94,7 +72,7 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
   };
 
   return {
-    append(streamId, message) {
+    append(streamId: string, message: JsonRpcMessage | undefined): string {
       let log = streams.get(streamId);
       const fresh = !log;
       if (!log) streams.set(streamId, (log = { firstSeq: 0, events: [] }));
@@ -110,7 +88,7 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
       if (order.length > total * 2) compact(order, streams);
       return id;
     },
-    replayAfter(id) {
+    replayAfter(id: string): ReplayedEvents | undefined {
       const parsed = parseEventId(id);
       const log = parsed && streams.get(parsed.streamId);
       if (!parsed || !log) return undefined;
@@ -122,7 +100,7 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
       }));
       return { streamId: parsed.streamId, events };
     },
-    forget(streamId) {
+    forget(streamId: string): void {
       const log = streams.get(streamId);
       if (!log) return;
       count -= log.events.length;

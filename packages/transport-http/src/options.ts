@@ -93,7 +93,11 @@ export interface ResolvedHttpOptions {
 const MIB = 1024 * 1024;
 
 /** Applies the defaults. */
-export function resolveOptions(options: HttpTransportOptions = {}): ResolvedHttpOptions {
+export function resolveOptions(
+  options: HttpTransportOptions = {},
+  /** The event store shared by the endpoint's processes, the default when one is. */
+  sharedEvents?: EventStore,
+): ResolvedHttpOptions {
   const path = options.path ?? '/mcp';
   if (!path.startsWith('/'))
     throw new ConfigurationError(`The MCP path must start with "/", got "${path}"`);
@@ -111,7 +115,9 @@ export function resolveOptions(options: HttpTransportOptions = {}): ResolvedHttp
     maxOpenStreams: atLeastZero('maxOpenStreams', options.maxOpenStreams ?? 10_000),
     sessionRetryAfterSeconds: Math.max(0, Math.ceil(options.sessionRetryAfterSeconds ?? 5)),
     eventStore:
-      options.eventStore === false ? undefined : (options.eventStore ?? createMemoryEventStore()),
+      options.eventStore === false
+        ? undefined
+        : (options.eventStore ?? sharedEvents ?? createMemoryEventStore()),
     sseRetryMs: options.sseRetryMs ?? 1000,
     maxStreamDurationMs: atLeastZero('maxStreamDurationMs', options.maxStreamDurationMs ?? 0),
     keepAliveMs: options.keepAliveMs ?? 15_000,

@@ -1,4 +1,4 @@
-import type { Peer } from '@rondo/core';
+import type { Peer, PeerSendOptions } from '@rondo/core';
 import type { JsonRpcMessage } from '@rondo/protocol';
 
 /**
@@ -13,7 +13,8 @@ const MAX_EARLY_MESSAGES = 100;
 
 /** Where a relay's messages go once its connection has a session. */
 export interface RelayTarget {
-  write(message: JsonRpcMessage): void;
+  /** `once` names the message alike in every process sending it (see `PeerSendOptions`). */
+  write(message: JsonRpcMessage, once?: string): void;
   /** Ends the response receiving the session's channel, when the client can resume it. */
   closeStream(): void;
 }
@@ -22,8 +23,8 @@ export class PeerRelay implements Peer {
   private target: RelayTarget | undefined;
   private early: JsonRpcMessage[] | undefined;
 
-  send(message: JsonRpcMessage): void {
-    if (this.target) this.target.write(message);
+  send(message: JsonRpcMessage, options?: PeerSendOptions): void {
+    if (this.target) this.target.write(message, options?.once);
     else if ((this.early ??= []).length < MAX_EARLY_MESSAGES) this.early.push(message);
   }
 

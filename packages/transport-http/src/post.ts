@@ -1,14 +1,14 @@
 import type { BodySource, HttpRequest, HttpResponse } from './edge.js';
-import type { Connection, Endpoint, Principal } from '@rondo/core';
-import { isRequest } from '@rondo/protocol';
+import type { Awaitable, Connection, Endpoint, Principal } from '@rondo/core';
+import { isRequest, type JsonRpcMessage } from '@rondo/protocol';
 import type { ResolvedHttpOptions } from './options.js';
-import { createPostExchange, quietExchange } from './postExchange.js';
-import { headerValue, reject, replyEmpty, replyJson } from './reply.js';
+import { createPostExchange, quietExchange, type QuietExchange } from './postExchange.js';
+import { headerValue, reject, replyEmpty, replyJson, storeDown } from './reply.js';
 import { acceptsAll, isJsonContentType } from './security.js';
 import { PeerRelay } from './peerRelay.js';
 import type { Session, SessionRegistry } from './sessions.js';
 import type { StreamBudget } from './streamBudget.js';
-import { lookupSession } from './streams.js';
+import { lookupSession, withSession } from './streams.js';
 
 /** What a POST's Accept must allow (one array, so the Accept check can remember its answer). */
 const POST_ACCEPTS: readonly string[] = ['application/json', 'text/event-stream'];
@@ -54,19 +54,27 @@ export async function handlePost(
   const message = parsed.message;
 
   const sessionId = headerValue(req.headers, 'mcp-session-id');
-  let session: Session | undefined;
-  let connection: Connection;
-  let relay: PeerRelay | undefined;
-  if (sessionId !== undefined) {
-    session = lookupSession(sessionId, res, principal, context.sessions);
-    if (!session) return;
-    session.touch();
-    connection = session.connection;
-  } else {
-    relay = new PeerRelay();
-    connection = context.endpoint.connect(relay);
-  }
-  const fresh = relay;
+  if (sessionId === undefined) return deliver(req, res, message, principal, context, undefined);
+  return withSession(lookupSession(sessionId, res, principal, context.sessions), (session) =>
+    deliver(req, res, message, principal, context, session),
+  );
+}
+
+/**
+ * Hands the message to the session's connection, or to a fresh connection (every stateless POST,
+ * and the message that makes its connection stateful, which then becomes a session).
+ */
+function deliver(
+  req: HttpRequest,
+  res: HttpResponse,
+  message: JsonRpcMessage,
+  principal: Principal | undefined,
+  context: PostContext,
+  session: Session | undefined,
+): Awaitable<void> {
+  session?.touch();
+  const fresh = session ? undefined : new PeerRelay();
+  const connection: Connection = session?.connection ?? context.endpoint.connect(fresh!);
   let released = false;
   const release = (): void => {
     if (released) return;
@@ -78,11 +86,8 @@ export async function handlePost(
     release();
     if (!res.writableEnded) res.end();
   };
-  if (!isRequest(message)) {
-    // Notifications and responses are accepted as they are: nothing answers them on this POST.
-    connection.receive(message, quietExchange(req, principal, release));
-    return replyEmpty(res, 202);
-  }
+  if (!isRequest(message))
+    return notice(res, message, connection, session, quietExchange(req, principal, release));
   if (fresh) context.open.add(shutdown);
   const exchange = createPostExchange({
     req,
@@ -101,4 +106,28 @@ export async function handlePost(
     done: release,
   });
   connection.receive(message, exchange);
+}
+
+/**
+ * Notifications and responses are accepted as they are (202): nothing answers them on this POST.
+ * In a shared session, one that nothing here waits for (a client's answer to a request another
+ * process sent, a cancellation of a request another process runs) goes to the other processes, and
+ * a change of the session's state (`notifications/initialized`) is saved, before the 202.
+ */
+function notice(
+  res: HttpResponse,
+  message: JsonRpcMessage,
+  connection: Connection,
+  session: Session | undefined,
+  exchange: QuietExchange,
+): Awaitable<void> {
+  connection.receive(message, exchange);
+  const sharing = session?.sharing;
+  if (!session || !sharing) return replyEmpty(res, 202);
+  const forwarding =
+    exchange.disposition === 'unclaimed' ? sharing.relay.forward(session.id, message) : undefined;
+  return Promise.all([forwarding, session.persist()]).then(
+    () => replyEmpty(res, 202),
+    (error: unknown) => storeDown(res, error),
+  );
 }

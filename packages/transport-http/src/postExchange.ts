@@ -3,7 +3,7 @@ import { LazyAbortController } from '@rondo/core/internal';
 import { type Connection, type Disposition, type Exchange, type Principal } from '@rondo/core';
 import type { JsonRpcMessage } from '@rondo/protocol';
 import type { ResolvedHttpOptions } from './options.js';
-import { reject, replyEmpty, replyJson } from './reply.js';
+import { reject, replyEmpty, replyJson, storeDown } from './reply.js';
 import type { Session } from './sessions.js';
 import type { SessionStream } from './sessionStream.js';
 import { SseResponse } from './sse.js';
@@ -93,18 +93,41 @@ class PostExchange implements Exchange {
     if (this.ended) return;
     this.ended = true;
     this.releaseRuntime?.();
-    const res = this.context.res;
+    // The endpoint marked its connection stateful before ending, so the
+    // session id goes out with this answer.
+    const headers = this.sse ? undefined : this.sessionHeaders();
+    if (headers === 'full') return this.refuse('too many sessions');
+    // A shared session's state is saved before the answer, so the client's next request finds it
+    // in whichever process it reaches.
+    const saving = this.session?.persist();
+    if (!saving) return this.answer(message, disposition, headers);
+    saving.then(
+      () => this.answer(message, disposition, headers),
+      (error: unknown) => this.saveFailed(error),
+    );
+  }
+
+  private answer(
+    message: JsonRpcMessage | undefined,
+    disposition: Disposition | undefined,
+    headers: Record<string, string> | undefined,
+  ): void {
     if (this.sse) {
       if (message) this.write(message);
       this.finish();
       return;
     }
-    // The endpoint marked its connection stateful before ending, so the
-    // session id goes out with this answer.
-    const headers = this.sessionHeaders();
-    if (headers === 'full') return this.refuse('too many sessions');
+    const res = this.context.res;
     if (!message) replyEmpty(res, 202, headers);
     else replyJson(res, statusOf(disposition), message, headers);
+    this.context.done();
+  }
+
+  /** The session's state could not be saved: 503, and a session made by this request is undone. */
+  private saveFailed(error: unknown): void {
+    if (this.session && this.session.savedState === undefined) this.session.close();
+    if (this.sse) this.finish();
+    else storeDown(this.context.res, error);
     this.context.done();
   }
 
@@ -218,9 +241,16 @@ function statusOf(disposition: Disposition | undefined): number {
     case 'unknown':
       return 404;
     case 'handled':
+    case 'unclaimed':
     case undefined:
       return 200;
   }
+}
+
+/** The exchange of a notification or response, and what became of it. */
+export interface QuietExchange extends Exchange {
+  /** What the connection said became of the message, once it ended the exchange. */
+  readonly disposition: Disposition | undefined;
 }
 
 /** The exchange of a notification or response: it has no answer to carry. */
@@ -228,11 +258,18 @@ export function quietExchange(
   req: HttpRequest,
   principal: Principal | undefined,
   ended: () => void,
-): Exchange {
+): QuietExchange {
   const cancellation = new LazyAbortController();
+  let disposition: Disposition | undefined;
   return {
     send: () => undefined,
-    end: ended,
+    end: (_message, outcome) => {
+      disposition = outcome;
+      ended();
+    },
+    get disposition() {
+      return disposition;
+    },
     get signal() {
       return cancellation.signal;
     },

@@ -52,3 +52,18 @@ export function headerValue(
   const first = Array.isArray(value) ? value[0] : value;
   return first?.trim();
 }
+
+/**
+ * Answers 503 for a request that needed the shared store when it failed: the client may retry, and
+ * the store's client reconnects by itself.
+ */
+export function storeDown(res: HttpResponse, error: unknown): void {
+  const reason = error instanceof Error ? error.message : String(error);
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  reject(res, 503, `Service Unavailable: the shared session store failed (${reason})`, {
+    'retry-after': '1',
+  });
+}

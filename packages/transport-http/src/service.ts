@@ -29,12 +29,24 @@ export interface McpService {
 
 /** Builds the transport's pieces for an endpoint. */
 export function createMcpService(endpoint: Endpoint, options?: HttpTransportOptions): McpService {
-  const resolved = resolveOptions(options);
+  const shared = endpoint.shared;
+  const resolved = resolveOptions(options, shared?.events);
   endpoint.servedOverNetwork?.();
-  const sessions = new SessionRegistry(resolved.eventStore, resolved.sessionIdleTimeoutMs, {
-    maxSessions: resolved.maxSessions,
-    maxSessionsPerPrincipal: resolved.maxSessionsPerPrincipal,
-  });
+  const sessions = new SessionRegistry(
+    resolved.eventStore,
+    resolved.sessionIdleTimeoutMs,
+    {
+      maxSessions: resolved.maxSessions,
+      maxSessionsPerPrincipal: resolved.maxSessionsPerPrincipal,
+    },
+    resolved.onError,
+    shared && {
+      sessions: shared.sessions,
+      relay: shared.relay,
+      ttlMs: resolved.sessionIdleTimeoutMs,
+      endpoint,
+    },
+  );
   const open = new Set<() => void>();
   const streams = new StreamBudget(resolved.maxOpenStreams);
   const context = { endpoint, sessions, options: resolved, open, streams };

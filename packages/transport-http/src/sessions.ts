@@ -1,148 +1,11 @@
-import type { Connection } from '@rondo/core';
+import type { Connection, Endpoint, EventStore, Exchange } from '@rondo/core';
+import type { JsonObject } from '@rondo/protocol';
 import { randomToken } from '@rondo/core/internal';
-import type { EventStore } from './eventStore.js';
-import type { JsonRpcMessage } from '@rondo/protocol';
-import type { PeerRelay, RelayTarget } from './peerRelay.js';
-import { SessionStream } from './sessionStream.js';
-import type { SseResponse } from './sse.js';
+import { PeerRelay } from './peerRelay.js';
+import { SESSION_ENDED, Session, type SessionHooks, type SessionSharing } from './session.js';
 import { unrefTimer, type TimerHandle } from './timers.js';
 
-/** How many stream ids a session remembers for cleanup; older streams' events are forgotten early. */
-const MAX_KNOWN_STREAMS = 1000;
-
-/** How a session tells its registry about its life. */
-interface SessionHooks {
-  used(session: Session): void;
-  closed(session: Session): void;
-}
-
-/**
- * A session: a stateful Connection kept between POSTs, found by its `Mcp-Session-Id`. It is also
- * where its connection's own messages go (the relay's target). Thousands of idle sessions may be
- * live at once, so a session holds no timer (its registry sweeps for expiry) and makes its tables
- * of streams only when it opens its first POST stream.
- */
-export class Session implements RelayTarget {
-  /** The standalone stream a GET opens for session-wide messages. */
-  readonly standalone: SessionStream;
-  /** POST streams whose last event is not written yet. */
-  private live: Map<string, SessionStream> | undefined;
-  /** Ids of POST streams whose events may still be stored, oldest first, for cleanup. */
-  private known: Set<string> | undefined;
-  private nextStream = 0;
-  /** When the session was last used (`Date.now()`), for expiry. */
-  lastUsed = Date.now();
-  private closed = false;
-
-  constructor(
-    readonly id: string,
-    readonly connection: Connection,
-    /** The principal that opened the session; other principals cannot use it. */
-    readonly principalId: string | undefined,
-    private readonly store: EventStore | undefined,
-    private readonly hooks: SessionHooks,
-  ) {
-    this.standalone = new SessionStream(`${id}.${this.nextStream++}`, store, true);
-  }
-
-  /** Opens the stream of one POST response. */
-  openStream(): SessionStream {
-    const stream = new SessionStream(`${this.id}.${this.nextStream++}`, this.store, false);
-    (this.live ??= new Map()).set(stream.id, stream);
-    this.remember(stream.id);
-    return stream;
-  }
-
-  /** POST streams whose last event is not written yet, whether or not a response receives them. */
-  get streamCount(): number {
-    return this.live?.size ?? 0;
-  }
-
-  /** Called when a POST stream wrote its last event. */
-  streamFinished(stream: SessionStream): void {
-    this.live?.delete(stream.id);
-  }
-
-  /** A message on the connection's own channel: the standalone stream carries it. */
-  write(message: JsonRpcMessage): void {
-    this.standalone.write(message);
-  }
-
-  /** Ends the response receiving the standalone stream, when the client can resume it. */
-  closeStream(): void {
-    if (this.resumable) this.standalone.detach();
-  }
-
-  /**
-   * True when a stream of this session may end before its last event: its client resumes streams
-   * (its revision says so) and an event store keeps what it would miss meanwhile.
-   */
-  get resumable(): boolean {
-    return this.store !== undefined && this.connection.resumesStreams === true;
-  }
-
-  /** Marks activity, postponing expiry (and eviction: the least recently used session goes first). */
-  touch(): void {
-    this.lastUsed = Date.now();
-    this.hooks.used(this);
-  }
-
-  /** True with no request in flight and no response receiving one of its streams. */
-  get idle(): boolean {
-    if (this.connection.inFlight !== 0 || this.standalone.attached) return false;
-    if (this.live) for (const stream of this.live.values()) if (stream.attached) return false;
-    return true;
-  }
-
-  /**
-   * Resumes a stream of this session on a response `openSink` opens, from the event after
-   * `lastEventId`. Opens nothing and answers `unknown` when the id is unknown (never issued,
-   * evicted, or another session's), or `conflict` when it is the standalone stream's and a response
-   * already receives that stream (a session has one standalone stream at a time).
-   */
-  resume(lastEventId: string, openSink: () => SseResponse): 'resumed' | 'unknown' | 'conflict' {
-    const replay = this.store?.replayAfter(lastEventId);
-    if (!replay) return 'unknown';
-    const standalone = replay.streamId === this.standalone.id;
-    if (!standalone && !this.known?.has(replay.streamId)) return 'unknown';
-    if (standalone && this.standalone.attached) return 'conflict';
-    const sink = openSink();
-    const stream = standalone ? this.standalone : this.live?.get(replay.streamId);
-    if (stream) {
-      stream.attach(sink, replay.events);
-    } else {
-      for (const event of replay.events) if (event.message) sink.write(event);
-      sink.end();
-    }
-    return 'resumed';
-  }
-
-  /** Ends the session: aborts its work, closes its streams and forgets their events. */
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.connection.close();
-    this.standalone.finish();
-    if (this.live) for (const stream of this.live.values()) stream.finish();
-    this.live = undefined;
-    this.store?.forget(this.standalone.id);
-    if (this.known) for (const streamId of this.known) this.store?.forget(streamId);
-    this.known = undefined;
-    this.hooks.closed(this);
-  }
-
-  /** Records a POST stream's id; past the cap the oldest finished one's events are forgotten. */
-  private remember(streamId: string): void {
-    const known = (this.known ??= new Set());
-    known.add(streamId);
-    if (known.size <= MAX_KNOWN_STREAMS) return;
-    const oldest = known.values().next().value;
-    if (oldest !== undefined && !this.live?.has(oldest)) {
-      known.delete(oldest);
-      this.store?.forget(oldest);
-    }
-  }
-}
+export { Session } from './session.js';
 
 /** How many sessions a registry keeps live. */
 export interface SessionLimits {
@@ -160,7 +23,11 @@ export class SessionRegistry {
   /** Insertion order is use order: a touched session moves to the end. */
   private readonly sessions = new Map<string, Session>();
   private readonly perPrincipal = new Map<string, number>();
+  /** Sessions being rebuilt from the shared store, so concurrent requests rebuild one. */
+  private readonly restoring = new Map<string, Promise<Session | undefined>>();
+  private readonly stopRelay: (() => void) | undefined;
   private readonly hooks: SessionHooks = {
+    storeFailed: (error) => this.onError(error),
     used: (session) => {
       if (this.sessions.delete(session.id)) this.sessions.set(session.id, session);
     },
@@ -181,7 +48,22 @@ export class SessionRegistry {
     private readonly store: EventStore | undefined,
     private readonly idleTimeoutMs: number,
     private readonly limits: SessionLimits,
-  ) {}
+    private readonly onError: (error: unknown) => void = () => undefined,
+    /** With a shared store: the sessions any process of the endpoint may serve. */
+    private readonly sharing?: SessionSharing & { readonly endpoint: Endpoint },
+  ) {
+    this.stopRelay = sharing?.relay.receive((id, message) => {
+      const session = this.sessions.get(id);
+      if (!session) return;
+      if ('method' in message && message.method === SESSION_ENDED) session.close();
+      else session.connection.receive(message, relayedExchange());
+    });
+  }
+
+  /** True when sessions live in a store every process of the endpoint shares. */
+  get shared(): boolean {
+    return this.sharing !== undefined;
+  }
 
   /**
    * Registers a connection that became stateful, under a fresh cryptographically random id.
@@ -195,13 +77,26 @@ export class SessionRegistry {
     if (!this.makeRoom(principalId)) return undefined;
     // 32 random bytes in base64url: visible ASCII only, as the session id rules require.
     const id = randomToken(32);
-    const session = new Session(id, connection, principalId, this.store, this.hooks);
-    this.sessions.set(id, session);
-    if (principalId !== undefined)
-      this.perPrincipal.set(principalId, (this.perPrincipal.get(principalId) ?? 0) + 1);
-    relay.bind(session);
-    this.startSweeping();
-    return session;
+    return this.register(
+      new Session(id, connection, principalId, this.store, this.hooks, this.sharing),
+      relay,
+    );
+  }
+
+  /**
+   * The session `id` names in the shared store, its state refreshed from there; rebuilt in this
+   * process when it has no copy yet. Undefined when the store knows no such session (or its record
+   * cannot be served here), or when this process has no room for another session. Rejects with the
+   * store's failure (a `SharedStateError`).
+   */
+  async fetch(id: string): Promise<Session | undefined> {
+    const sharing = this.sharing;
+    if (!sharing) return this.sessions.get(id);
+    const pending = this.restoring.get(id);
+    if (pending) return pending;
+    const work = this.load(id, sharing).finally(() => this.restoring.delete(id));
+    this.restoring.set(id, work);
+    return work;
   }
 
   /** The live session with this id. */
@@ -214,9 +109,52 @@ export class SessionRegistry {
     return this.sessions.size;
   }
 
-  /** Closes every session. */
+  /** Closes every session (this process's copies, for shared ones). */
   closeAll(): void {
+    this.stopRelay?.();
     for (const session of [...this.sessions.values()]) session.close();
+  }
+
+  private async load(
+    id: string,
+    sharing: SessionSharing & { readonly endpoint: Endpoint },
+  ): Promise<Session | undefined> {
+    const record = await sharing.sessions.load(id, sharing.ttlMs);
+    const local = this.sessions.get(id);
+    if (!record) {
+      local?.close();
+      return undefined;
+    }
+    const text = JSON.stringify(record.state);
+    if (local) {
+      if (local.savedState !== text) local.connection.refresh?.(record.state);
+      local.savedState = text;
+      return local;
+    }
+    if (!this.makeRoom(record.principalId)) return undefined;
+    const relay = new PeerRelay();
+    const connection = restoreConnection(sharing.endpoint, relay, record.state);
+    if (!connection) return undefined;
+    const session = new Session(
+      id,
+      connection,
+      record.principalId,
+      this.store,
+      this.hooks,
+      sharing,
+    );
+    session.savedState = text;
+    return this.register(session, relay);
+  }
+
+  private register(session: Session, relay: PeerRelay): Session {
+    this.sessions.set(session.id, session);
+    const principalId = session.principalId;
+    if (principalId !== undefined)
+      this.perPrincipal.set(principalId, (this.perPrincipal.get(principalId) ?? 0) + 1);
+    relay.bind(session);
+    this.startSweeping();
+    return session;
   }
 
   /**
@@ -225,11 +163,31 @@ export class SessionRegistry {
    * at the first session used recently.
    */
   private sweep(): void {
+    if (this.sharing) return this.sweepShared(this.sharing);
     const now = Date.now();
     for (const session of this.sessions.values()) {
       if (now - session.lastUsed < this.idleTimeoutMs) break;
       if (session.idle) session.close();
       else session.touch();
+    }
+  }
+
+  /**
+   * The shared store expires a session its processes stop loading, so a busy copy here (a GET
+   * stream open, a request running) loads it again at half its lifetime; an idle copy unused for
+   * the timeout goes (the session itself lives on in the store while others use it).
+   */
+  private sweepShared(sharing: SessionSharing): void {
+    const now = Date.now();
+    for (const session of [...this.sessions.values()]) {
+      const unused = now - session.lastUsed;
+      if (unused < this.idleTimeoutMs / 2) break;
+      if (!session.idle) {
+        session.touch();
+        sharing.sessions.load(session.id, sharing.ttlMs).catch(this.onError);
+      } else if (unused >= this.idleTimeoutMs) {
+        session.close();
+      }
     }
   }
 
@@ -267,3 +225,26 @@ export class SessionRegistry {
     return false;
   }
 }
+
+/** A connection rebuilt from a stored snapshot; undefined when the snapshot cannot be served here. */
+function restoreConnection(
+  endpoint: Endpoint,
+  relay: PeerRelay,
+  snapshot: JsonObject,
+): Connection | undefined {
+  try {
+    const connection = endpoint.restore?.(relay, snapshot);
+    if (connection?.stateful) return connection;
+    connection?.close();
+  } catch {
+    // A record another version wrote, or a damaged one: the session is unknown here.
+  }
+  return undefined;
+}
+
+/** The exchange of a message another process relayed: nothing answers it here. */
+function relayedExchange(): Exchange {
+  return { send: () => undefined, end: () => undefined, signal: NEVER_ABORTED };
+}
+
+const NEVER_ABORTED = new AbortController().signal;

@@ -76,6 +76,11 @@ export class SseResponse {
     this.res.write(text);
   }
 
+  /** Calls `listener` once the response is gone (ended, or the client went away). */
+  onClose(listener: () => void): void {
+    this.res.once('close', listener);
+  }
+
   /** Ends the response. */
   end(): void {
     this.stopTimers();

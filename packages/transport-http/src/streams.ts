@@ -1,8 +1,9 @@
 import type { HttpRequest, HttpResponse } from './edge.js';
-import type { Principal } from '@rondo/core';
+import type { Awaitable, Principal } from '@rondo/core';
 import type { ResolvedHttpOptions } from './options.js';
-import { headerValue, reject, replyEmpty } from './reply.js';
+import { headerValue, reject, replyEmpty, storeDown } from './reply.js';
 import { acceptsAll } from './security.js';
+import type { Resumption } from './session.js';
 import type { Session, SessionRegistry } from './sessions.js';
 import { SseResponse } from './sse.js';
 import type { StreamBudget } from './streamBudget.js';
@@ -23,10 +24,19 @@ export function handleGet(
   res: HttpResponse,
   principal: Principal | undefined,
   context: { sessions: SessionRegistry; options: ResolvedHttpOptions; streams: StreamBudget },
-): void {
+): Awaitable<void> {
+  return withSession(sessionOf(req, res, principal, context.sessions), (session) =>
+    streamSession(req, res, session, context),
+  );
+}
+
+function streamSession(
+  req: HttpRequest,
+  res: HttpResponse,
+  session: Session,
+  context: { options: ResolvedHttpOptions; streams: StreamBudget },
+): Awaitable<void> {
   const { options, streams } = context;
-  const session = sessionOf(req, res, principal, context.sessions);
-  if (!session) return;
   if (!acceptsAll(headerValue(req.headers, 'accept'), GET_ACCEPTS)) {
     return reject(res, 406, 'Not Acceptable: Accept must allow text/event-stream');
   }
@@ -48,10 +58,15 @@ export function handleGet(
     if (session.standalone.attached) return rejectSecondStream(res);
     return session.standalone.attach(open());
   }
+  const answer = (resumed: Resumption): void => {
+    if (resumed === 'conflict') rejectSecondStream(res);
+    if (resumed === 'unknown')
+      reject(res, 400, `Bad Request: unknown Last-Event-ID "${lastEventId}"`);
+  };
   const resumed = session.resume(lastEventId, open);
-  if (resumed === 'conflict') rejectSecondStream(res);
-  if (resumed === 'unknown')
-    reject(res, 400, `Bad Request: unknown Last-Event-ID "${lastEventId}"`);
+  if (resumed instanceof Promise)
+    return resumed.then(answer, (error: unknown) => storeDown(res, error));
+  answer(resumed);
 }
 
 /** A session has one standalone stream at a time; the open one keeps it (409, as the MCP SDK). */
@@ -65,11 +80,17 @@ export function handleDelete(
   res: HttpResponse,
   principal: Principal | undefined,
   sessions: SessionRegistry,
-): void {
-  const session = sessionOf(req, res, principal, sessions);
-  if (!session) return;
-  session.close();
-  replyEmpty(res, 204);
+): Awaitable<void> {
+  return withSession(sessionOf(req, res, principal, sessions), (session) => {
+    if (!session.sharing) {
+      session.close();
+      return replyEmpty(res, 204);
+    }
+    return session.end().then(
+      () => replyEmpty(res, 204),
+      (error: unknown) => storeDown(res, error),
+    );
+  });
 }
 
 /** The session a GET or DELETE names; answers 405 (none named) or the lookup's refusal itself. */
@@ -78,7 +99,7 @@ function sessionOf(
   res: HttpResponse,
   principal: Principal | undefined,
   sessions: SessionRegistry,
-): Session | undefined {
+): Awaitable<Session | undefined> {
   const id = headerValue(req.headers, 'mcp-session-id');
   if (id !== undefined) return lookupSession(id, res, principal, sessions);
   reject(res, 405, `Method Not Allowed: ${req.method ?? ''} needs an Mcp-Session-Id`, ONLY_POST);
@@ -94,11 +115,26 @@ export function lookupSession(
   res: HttpResponse,
   principal: Principal | undefined,
   sessions: SessionRegistry,
-): Session | undefined {
-  const session = sessions.get(id);
-  if (!session || session.principalId !== principal?.id) {
+): Awaitable<Session | undefined> {
+  const check = (session: Session | undefined): Session | undefined => {
+    if (session && session.principalId === principal?.id) return session;
     reject(res, 404, 'Session not found');
     return undefined;
-  }
-  return session;
+  };
+  // In one process the session is here or nowhere: no await on the hot path.
+  if (!sessions.shared) return check(sessions.get(id));
+  return sessions.fetch(id).then(check, (error: unknown) => {
+    storeDown(res, error);
+    return undefined;
+  });
+}
+
+/** Runs `then` with the session once it is found (at once when the lookup was synchronous). */
+export function withSession(
+  found: Awaitable<Session | undefined>,
+  then: (session: Session) => Awaitable<void>,
+): Awaitable<void> {
+  if (found instanceof Promise)
+    return found.then((session) => (session ? then(session) : undefined));
+  return found ? then(found) : undefined;
 }

@@ -14,7 +14,8 @@ import {
   type RequestId,
 } from '@rondo/protocol';
 import type { z } from 'zod';
-import type { RondoServer, ServerCapabilitySet } from '../server.js';
+import type { RondoServer } from '../server.js';
+import type { ServerCapabilitySet } from '../serverTypes.js';
 import type { Disposition, Exchange } from '../transport.js';
 import { toWireError } from '../wireError.js';
 import type { RequestCall } from './call.js';
@@ -70,8 +71,11 @@ export interface EraRules<S> {
   dispositionOf(error: JsonRpcErrorObject, admitted: boolean): Disposition | undefined;
   /** A client notification other than `notifications/cancelled`. */
   notice(notification: JsonRpcNotification): void;
-  /** A client's response to a server-to-client request. */
-  settle(response: JsonRpcResponse): void;
+  /**
+   * A client's response to a server-to-client request; false when no request of this connection
+   * waits for it (another process serving the session may have sent it).
+   */
+  settle(response: JsonRpcResponse): boolean;
 }
 
 /**
@@ -102,9 +106,10 @@ export class RequestPipeline<S> {
       this.receiveRequest(message, exchange);
       return;
     }
-    if (isResponse(message)) this.rules.settle(message);
-    else this.receiveNotification(message);
-    exchange.end();
+    const claimed = isResponse(message)
+      ? this.rules.settle(message)
+      : this.receiveNotification(message);
+    exchange.end(undefined, claimed ? 'handled' : 'unclaimed');
   }
 
   /** Ends every request: long-lived ones gracefully, the others cancelled without an answer. */
@@ -176,18 +181,20 @@ export class RequestPipeline<S> {
     return call.intercept(() => method.handle(call, params as never, scope));
   }
 
-  private receiveNotification(notification: JsonRpcNotification): void {
+  /** False for a cancellation of a request not in flight here (unclaimed); true otherwise. */
+  private receiveNotification(notification: JsonRpcNotification): boolean {
     if (notification.method !== 'notifications/cancelled') {
       this.rules.notice(notification);
-      return;
+      return true;
     }
     const params = notification.params;
     const id = params?.requestId;
     const call = isValidId(id) ? this.active?.get(id) : undefined;
-    if (call === undefined) return;
+    if (call === undefined) return false;
     this.forget(call);
     const reason = isPlainObject(params) && typeof params.reason === 'string' ? params.reason : '';
     call.cancel(reason || 'Cancelled by the client');
+    return true;
   }
 
   /** Drops a call from the in-flight table (once it settled, or was cancelled). */

@@ -1,0 +1,53 @@
+import type { ProviderChange } from './provider.js';
+import type { ChangeBus, PublishedChange } from './shared/changeBus.js';
+
+/** Hears a server's changes; `changeId` is the same in every process that hears the change. */
+export type ChangeListener = (change: ProviderChange, changeId: string) => void;
+
+/**
+ * Where a server's changes go: straight to its listeners in one process, or through the shared
+ * change bus, which every process serving the endpoint hears (this one too), so a change made in one
+ * reaches the clients of all.
+ */
+export class ServerChanges {
+  private readonly listeners = new Set<ChangeListener>();
+  private stopBus: (() => void) | undefined;
+  private nextId = 0;
+
+  constructor(
+    private readonly bus: ChangeBus | undefined,
+    private readonly log: (level: 'warning', message: string) => void,
+  ) {}
+
+  /** Tells everyone a change this process's providers made. */
+  emit(change: ProviderChange): void {
+    if (!this.bus) {
+      this.deliver({ id: `change-${(this.nextId += 1)}`, change });
+      return;
+    }
+    this.bus.publish(change).catch((failure: unknown) => {
+      const reason = failure instanceof Error ? failure.message : String(failure);
+      this.log(
+        'warning',
+        `a ${change.kind} change was not published to the other processes: ${reason}`,
+      );
+    });
+  }
+
+  /** Listens; the returned function stops. */
+  add(listener: ChangeListener): () => void {
+    this.listeners.add(listener);
+    this.stopBus ??= this.bus?.subscribe((published) => this.deliver(published));
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Stops hearing the bus (the server closes). */
+  close(): void {
+    this.stopBus?.();
+    this.stopBus = undefined;
+  }
+
+  private deliver(published: PublishedChange): void {
+    for (const listener of this.listeners) listener(published.change, published.id);
+  }
+}

@@ -1,0 +1,6 @@
+export {
+  createRedisState,
+  type RedisState,
+  type RedisStateOptions,
+  type RedisStats,
+} from './redisState.js';

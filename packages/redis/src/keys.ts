@@ -1,0 +1,68 @@
+/**
+ * The names of everything the state keeps in Redis, all under one prefix so several endpoints
+ * (or test runs) can share a server.
+ */
+export class Keys {
+  constructor(readonly prefix: string) {}
+
+  /** A legacy session's record (a JSON string). */
+  session(sessionId: string): string {
+    return `${this.prefix}session:${sessionId}`;
+  }
+
+  /** The set of a session's stream ids, so ending the session can forget its streams. */
+  sessionStreams(sessionId: string): string {
+    return `${this.prefix}session-streams:${sessionId}`;
+  }
+
+  /** The prefix of every stream key; a stream id follows it. */
+  get eventsPrefix(): string {
+    return `${this.prefix}events:`;
+  }
+
+  /** One SSE stream's events (a Redis Stream). */
+  events(streamId: string): string {
+    return `${this.eventsPrefix}${streamId}`;
+  }
+
+  /** The marker of a once-key appended to a stream. */
+  once(streamId: string, key: string): string {
+    return `${this.prefix}once:${streamId}:${key}`;
+  }
+
+  /** A task's fields (a hash). */
+  task(taskId: string): string {
+    return `${this.prefix}task:${taskId}`;
+  }
+
+  /** A task's outstanding input requests (a hash: key → JSON body). */
+  taskRequests(taskId: string): string {
+    return `${this.prefix}task:${taskId}:requests`;
+  }
+
+  /** A task's recorded answers (a hash: key → JSON answer). */
+  taskAnswers(taskId: string): string {
+    return `${this.prefix}task:${taskId}:answers`;
+  }
+
+  /** The channel of change notifications. */
+  get changesChannel(): string {
+    return `${this.prefix}changes`;
+  }
+
+  /** The channel of messages relayed between processes. */
+  get relayChannel(): string {
+    return `${this.prefix}relay`;
+  }
+
+  /** The channel of task events. */
+  get tasksChannel(): string {
+    return `${this.prefix}tasks`;
+  }
+}
+
+/** The session a stream belongs to: its id up to the last `.` (`<session id>.<stream>`). */
+export function sessionOfStream(streamId: string): string {
+  const dot = streamId.lastIndexOf('.');
+  return dot < 0 ? streamId : streamId.slice(0, dot);
+}

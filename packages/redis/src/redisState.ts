@@ -1,0 +1,94 @@
+import type { SharedState, SharedStateError } from '@rondo/core';
+import { RedisChangeBus, RedisSessionRelay } from './channels.js';
+import { RedisConnection } from './connection.js';
+import { RedisEventStore } from './eventStore.js';
+import { Keys } from './keys.js';
+import { RedisSessionStore } from './sessionStore.js';
+import { StreamFollower } from './streamFollower.js';
+import { RedisTaskStore } from './taskStore.js';
+
+/** Where the shared state lives and how it is bounded. */
+export interface RedisStateOptions {
+  /** The Redis server: `redis://[[user]:password@]host[:port][/db]` (`rediss://` for TLS). */
+  url: string;
+  /** Put before every key and channel, so several endpoints can share one Redis (default `rondo:`). */
+  prefix?: string;
+  /** Events kept per SSE stream (default 1,000; Redis trims approximately, so a few more may stay). */
+  maxEventsPerStream?: number;
+  /** How long an SSE stream's events are kept after its last event, in ms (default 1 hour). */
+  streamTtlMs?: number;
+  /** The longest any task is kept, in ms, `ttlMs: null` tasks included (default 24 hours). */
+  maxTaskTtlMs?: number;
+  /** How long a command may wait for Redis's answer before it fails, in ms (default 2,000). */
+  commandTimeoutMs?: number;
+  /** How long connecting at start may take before `createRedisState` fails, in ms (default 5,000). */
+  connectTimeoutMs?: number;
+  /**
+   * Hears failures no caller waits for: a lost connection (once per outage), a message on a channel
+   * that is not one of ours, a listener that threw. Default: a warning on the console.
+   */
+  onError?: (error: SharedStateError) => void;
+}
+
+/** What the state has sent to Redis. */
+export interface RedisStats {
+  /** Commands sent since the state was created; each is one round trip. */
+  commands: number;
+}
+
+/** {@link SharedState} on Redis, with the process's id on the channels and its command count. */
+export interface RedisState extends SharedState {
+  /** This process's id on the channels (the relay ignores messages carrying it). */
+  readonly processId: string;
+  /** Commands sent so far, to count Redis round trips per request. */
+  stats(): RedisStats;
+}
+
+/**
+ * Connects to Redis and returns the state the processes of one endpoint share: legacy sessions,
+ * SSE event logs (Redis Streams), change notifications and relayed messages (pub/sub), and tasks.
+ * Pass it to `createServer({ shared })` in every process. Rejects with a `SharedStateError` when
+ * Redis cannot be reached within `connectTimeoutMs`; once started, an operation while Redis is
+ * unreachable fails at once with a `SharedStateError`, and the connections come back by themselves.
+ */
+export async function createRedisState(options: RedisStateOptions): Promise<RedisState> {
+  const connection = await RedisConnection.open({
+    url: options.url,
+    commandTimeoutMs: options.commandTimeoutMs ?? 2_000,
+    connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
+    onError: options.onError ?? ((error) => console.warn(`@rondo/redis: ${error.message}`)),
+  });
+  const keys = new Keys(options.prefix ?? 'rondo:');
+  try {
+    for (const channel of [keys.changesChannel, keys.relayChannel, keys.tasksChannel]) {
+      await connection.subscribe(channel);
+    }
+  } catch (error) {
+    await connection.close();
+    throw error;
+  }
+  const follower = new StreamFollower(connection, keys, {
+    blockMs: 5_000,
+    batch: 100,
+    retryMs: 200,
+  });
+  const limits = {
+    maxEventsPerStream: options.maxEventsPerStream ?? 1_000,
+    streamTtlMs: options.streamTtlMs ?? 3_600_000,
+  };
+  return {
+    processId: connection.processId,
+    sessions: new RedisSessionStore(connection, keys),
+    events: new RedisEventStore(connection, keys, limits, follower),
+    changes: new RedisChangeBus(connection, keys.changesChannel),
+    relay: new RedisSessionRelay(connection, keys.relayChannel),
+    tasks: new RedisTaskStore(connection, keys, {
+      maxTaskTtlMs: options.maxTaskTtlMs ?? 86_400_000,
+    }),
+    stats: () => ({ commands: connection.commandCount }),
+    close: async () => {
+      follower.close();
+      await connection.close();
+    },
+  };
+}

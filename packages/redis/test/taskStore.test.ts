@@ -1,0 +1,60 @@
+import { describe, expect, it, vi } from 'vitest';
+import { MemoryTaskStore, TaskRegistry, type TaskEvent } from '@rondo/core';
+import { describeTaskStoreContract } from '../../../test/support/taskStoreContract.js';
+import { closeAll, openStates, redisCommand, useRedisServer } from './support/harness.js';
+
+const NEW = { owner: 'alice', ttlMs: 60_000, pollIntervalMs: 500 } as const;
+
+const redis = useRedisServer();
+
+describeTaskStoreContract('in memory', async () => {
+  const store = new MemoryTaskStore();
+  return { store, close: () => store.close() };
+});
+
+describeTaskStoreContract('in Redis', async () => {
+  const [state] = await openStates(redis().url, 1);
+  return { store: state!.tasks, close: () => state!.close() };
+});
+
+describe('tasks in Redis across processes', () => {
+  it('lets one process answer and cancel a task another created, and tells the run there', async () => {
+    const [runner, other] = await openStates(redis().url, 2);
+    const heard: TaskEvent[] = [];
+    runner!.tasks.watch((event) => heard.push(event));
+    const task = await runner!.tasks.create(NEW);
+    expect(await other!.tasks.get(task.taskId)).toEqual(task);
+    await runner!.tasks.update(task.taskId, { statusMessage: 'working on it' });
+    expect((await other!.tasks.requestCancel(task.taskId))?.status).toBe('cancelled');
+    await vi.waitFor(() =>
+      expect(heard.map((event) => event.kind)).toEqual(['changed', 'cancelled']),
+    );
+    expect(heard[1]?.task).toMatchObject({ taskId: task.taskId, status: 'cancelled' });
+    await closeAll([runner!, other!]);
+  });
+
+  it('finds a task only for its owner through the registry', async () => {
+    const [state] = await openStates(redis().url, 1);
+    const registry = new TaskRegistry({ store: state!.tasks });
+    const task = await registry.store.create(NEW);
+    expect(await registry.find(task.taskId, { id: 'alice' })).toBeDefined();
+    expect(await registry.find(task.taskId, { id: 'bob' })).toBeUndefined();
+    await registry.close();
+    await state!.close();
+  });
+
+  it('applies each change in one round trip and keeps a task no longer than maxTaskTtlMs', async () => {
+    const [state] = await openStates(redis().url, 1, { maxTaskTtlMs: 5_000 });
+    const before = state!.stats().commands;
+    const task = await state!.tasks.create({ ...NEW, ttlMs: null });
+    await state!.tasks.update(task.taskId, { status: 'completed', result: { content: [] } });
+    expect(state!.stats().commands - before).toBe(2);
+    const ttl = Number(
+      await redisCommand(redis().url, ['PTTL', `${state!.prefix}task:${task.taskId}`]),
+    );
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(5_000);
+    expect((await state!.tasks.get(task.taskId))?.ttlMs).toBeNull();
+    await state!.close();
+  });
+});

@@ -1,0 +1,230 @@
+import type {
+  Awaitable,
+  Connection,
+  EventStore,
+  ReplayedEvents,
+  SessionRelay,
+  SessionStore,
+} from '@rondo/core';
+import { randomToken } from '@rondo/core/internal';
+import type { JsonRpcMessage } from '@rondo/protocol';
+import type { RelayTarget } from './peerRelay.js';
+import { SessionStream } from './sessionStream.js';
+import type { SseResponse } from './sse.js';
+import { followUntilAnswer } from './streamFollower.js';
+
+/** How many stream ids a session remembers for cleanup; older streams' events are forgotten early. */
+const MAX_KNOWN_STREAMS = 1000;
+
+/** The message one process sends the others when a session ends there (a DELETE). */
+export const SESSION_ENDED = 'notifications/rondo/session_ended';
+
+/** How a session tells its registry about its life. */
+export interface SessionHooks {
+  used(session: Session): void;
+  closed(session: Session): void;
+  /** A store of events failed; the transport's error hook hears it. */
+  readonly storeFailed: (error: unknown) => void;
+}
+
+/** What a session several processes serve keeps in common with them. */
+export interface SessionSharing {
+  readonly sessions: SessionStore;
+  readonly relay: SessionRelay;
+  /** How long an unused session lives in the store (the idle timeout). */
+  readonly ttlMs: number;
+}
+
+/** What resuming a stream gave. */
+export type Resumption = 'resumed' | 'unknown' | 'conflict';
+
+/**
+ * A session: a stateful Connection kept between POSTs, found by its `Mcp-Session-Id`. It is also
+ * where its connection's own messages go (the relay's target). Thousands of idle sessions may be
+ * live at once, so a session holds no timer (its registry sweeps for expiry) and makes its tables
+ * of streams only when it opens its first POST stream. A shared session (`sharing`) is this
+ * process's copy of a session any process may serve: its state is saved to the session store when
+ * it changes, and its streams' events live in the shared event store.
+ */
+export class Session implements RelayTarget {
+  /** The standalone stream a GET opens for session-wide messages. */
+  readonly standalone: SessionStream;
+  /** POST streams whose last event is not written yet. */
+  private live: Map<string, SessionStream> | undefined;
+  /** Ids of POST streams whose events may still be stored, oldest first, for cleanup. */
+  private known: Set<string> | undefined;
+  /** Stream ids are `<session id>.<n>`; a shared session's POST streams add a part of this process. */
+  private readonly streamPrefix: string;
+  private nextStream = 1;
+  /** When the session was last used (`Date.now()`), for expiry. */
+  lastUsed = Date.now();
+  /** The snapshot last saved to (or loaded from) the session store, as text. */
+  savedState: string | undefined;
+  private closed = false;
+
+  constructor(
+    readonly id: string,
+    readonly connection: Connection,
+    /** The principal that opened the session; other principals cannot use it. */
+    readonly principalId: string | undefined,
+    private readonly store: EventStore | undefined,
+    private readonly hooks: SessionHooks,
+    readonly sharing?: SessionSharing,
+  ) {
+    this.standalone = this.makeStream(`${id}.0`, true);
+    this.streamPrefix = sharing ? `${id}.${randomToken(6)}-` : `${id}.`;
+  }
+
+  /** Opens the stream of one POST response. */
+  openStream(): SessionStream {
+    const stream = this.makeStream(`${this.streamPrefix}${this.nextStream++}`, false);
+    (this.live ??= new Map()).set(stream.id, stream);
+    this.remember(stream.id);
+    return stream;
+  }
+
+  /** POST streams whose last event is not written yet, whether or not a response receives them. */
+  get streamCount(): number {
+    return this.live?.size ?? 0;
+  }
+
+  /** Called when a POST stream wrote its last event. */
+  streamFinished(stream: SessionStream): void {
+    this.live?.delete(stream.id);
+  }
+
+  /** A message on the connection's own channel: the standalone stream carries it. */
+  write(message: JsonRpcMessage, once?: string): void {
+    this.standalone.write(message, once);
+  }
+
+  /** Ends the response receiving the standalone stream, when the client can resume it. */
+  closeStream(): void {
+    if (this.resumable) this.standalone.detach();
+  }
+
+  /**
+   * True when a stream of this session may end before its last event: its client resumes streams
+   * (its revision says so) and an event store keeps what it would miss meanwhile.
+   */
+  get resumable(): boolean {
+    return this.store !== undefined && this.connection.resumesStreams === true;
+  }
+
+  /** Marks activity, postponing expiry (and eviction: the least recently used session goes first). */
+  touch(): void {
+    this.lastUsed = Date.now();
+    this.hooks.used(this);
+  }
+
+  /** True with no request in flight and no response receiving one of its streams. */
+  get idle(): boolean {
+    if (this.connection.inFlight !== 0 || this.standalone.attached) return false;
+    if (this.live) for (const stream of this.live.values()) if (stream.attached) return false;
+    return true;
+  }
+
+  /**
+   * Saves the session's state to the shared store when it changed since it was last saved or
+   * loaded; `undefined` when there is nothing to save (or no shared store).
+   */
+  persist(): Promise<void> | undefined {
+    const snapshot = this.sharing ? this.connection.snapshot?.() : undefined;
+    if (!this.sharing || !snapshot) return undefined;
+    const text = JSON.stringify(snapshot);
+    if (text === this.savedState) return undefined;
+    const record = { principalId: this.principalId, state: snapshot };
+    return this.sharing.sessions.save(this.id, record, this.sharing.ttlMs).then(() => {
+      this.savedState = text;
+    });
+  }
+
+  /**
+   * Resumes a stream of this session on a response `openSink` opens, from the event after
+   * `lastEventId`. Opens nothing and answers `unknown` when the id is unknown (never issued,
+   * evicted, or another session's), or `conflict` when it is the standalone stream's and a response
+   * already receives that stream (a session has one standalone stream at a time).
+   */
+  resume(lastEventId: string, openSink: () => SseResponse): Awaitable<Resumption> {
+    // A store in memory answers at once, and the stream is attached before anything else is written.
+    const replay = this.store?.replayAfter(lastEventId);
+    if (replay instanceof Promise)
+      return replay.then((events) => this.resumeWith(events, lastEventId, openSink));
+    return this.resumeWith(replay, lastEventId, openSink);
+  }
+
+  private resumeWith(
+    replay: ReplayedEvents | undefined,
+    lastEventId: string,
+    openSink: () => SseResponse,
+  ): Resumption {
+    if (!replay || !this.owns(replay.streamId)) return 'unknown';
+    const standalone = replay.streamId === this.standalone.id;
+    if (standalone && this.standalone.attached) return 'conflict';
+    const sink = openSink();
+    const stream = standalone ? this.standalone : this.live?.get(replay.streamId);
+    if (stream) {
+      stream.attach(sink, replay.events, lastEventId);
+    } else if (this.store?.follow && this.sharing) {
+      // A stream another process writes (or wrote): what it stored, then what it still adds.
+      followUntilAnswer(this.store, replay.streamId, lastEventId, sink, this.hooks.storeFailed);
+    } else {
+      for (const event of replay.events) if (event.message) sink.write(event);
+      sink.end();
+    }
+    return 'resumed';
+  }
+
+  /**
+   * Ends the session: aborts its work, closes its streams and forgets their events. A shared
+   * session's events stay for the other processes (the store expires them).
+   */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.connection.close();
+    this.standalone.finish();
+    if (this.live) for (const stream of this.live.values()) stream.finish();
+    this.live = undefined;
+    if (!this.sharing) {
+      void this.store?.forget(this.standalone.id);
+      if (this.known) for (const streamId of this.known) void this.store?.forget(streamId);
+    }
+    this.known = undefined;
+    this.hooks.closed(this);
+  }
+
+  /**
+   * Ends the session in every process (a DELETE): the shared record goes, the other processes
+   * are told to drop their copies, and this one closes.
+   */
+  async end(): Promise<void> {
+    if (this.sharing) {
+      await this.sharing.sessions.delete(this.id);
+      await this.sharing.relay.forward(this.id, { jsonrpc: '2.0', method: SESSION_ENDED });
+    }
+    this.close();
+  }
+
+  /** True for the standalone stream and this session's POST streams (any process's, when shared). */
+  private owns(streamId: string): boolean {
+    if (streamId === this.standalone.id || this.known?.has(streamId)) return true;
+    return this.sharing !== undefined && streamId.startsWith(`${this.id}.`);
+  }
+
+  private makeStream(id: string, standalone: boolean): SessionStream {
+    return new SessionStream(id, this.store, standalone, this.hooks.storeFailed);
+  }
+
+  /** Records a POST stream's id; past the cap the oldest finished one's events are forgotten. */
+  private remember(streamId: string): void {
+    const known = (this.known ??= new Set());
+    known.add(streamId);
+    if (known.size <= MAX_KNOWN_STREAMS) return;
+    const oldest = known.values().next().value;
+    if (oldest !== undefined && !this.live?.has(oldest)) {
+      known.delete(oldest);
+      if (!this.sharing) void this.store?.forget(oldest);
+    }
+  }
+}
