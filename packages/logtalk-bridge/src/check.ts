@@ -27,7 +27,7 @@ export async function checkedDescription(
   firstFile: string,
 ): Promise<ProviderDescription> {
   const answer = await askWorker(call);
-  const found = answer.problems.map(toProblem);
+  const found = inOrder(answer.problems.map(toProblem));
   let value: Json;
   try {
     value = await call('describe', {});
@@ -38,7 +38,7 @@ export async function checkedDescription(
   }
   const description = parseDescription(value, false);
   if (typeof description === 'string') throw new PrologLoadError(firstFile, undefined, description);
-  const problems = [...found, ...nodeProblems(description, answer)];
+  const problems = inOrder([...found, ...nodeProblems(description, answer)]);
   if (problems.length > 0 && !inspectOnly) throw new PrologProviderError(problems, firstFile);
   return description;
 }
@@ -52,7 +52,17 @@ export async function providerProblems(
   description: ProviderDescription,
 ): Promise<ProviderProblem[]> {
   const answer = await askWorker(call);
-  return [...answer.problems.map(toProblem), ...nodeProblems(description, answer)];
+  return inOrder([...answer.problems.map(toProblem), ...nodeProblems(description, answer)]);
+}
+
+/** By file, then line (unplaced ones last), as an editor lists them. */
+function inOrder(problems: ProviderProblem[]): ProviderProblem[] {
+  const key = (p: ProviderProblem) => [p.file ?? '\uffff', p.line ?? Infinity] as const;
+  return problems.sort((a, b) => {
+    const [fa, la] = key(a);
+    const [fb, lb] = key(b);
+    return fa === fb ? la - lb : fa < fb ? -1 : 1;
+  });
 }
 
 async function askWorker(call: WorkerCall): Promise<CheckAnswer> {
