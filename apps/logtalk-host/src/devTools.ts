@@ -1,4 +1,10 @@
-import { createPrologProvider, PrologCallError, PrologLoadError } from '@rondo/logtalk-bridge';
+import {
+  createPrologProvider,
+  PrologCallError,
+  PrologConfigurationError,
+  PrologLoadError,
+  PrologProviderError,
+} from '@rondo/logtalk-bridge';
 import { serve } from '@rondo/server';
 import { createLogtalkHost, type LogtalkHostOptions } from './host.js';
 
@@ -11,9 +17,10 @@ export interface DevToolOutput {
 }
 
 /**
- * `rondo-logtalk check FILE...`: loads the files in one worker and reports what is wrong with
- * the provider without serving it, one `file:line: message` per problem. Exit code 0 when
- * nothing is wrong, 1 otherwise (a load error included).
+ * `rondo-logtalk check FILE...`: loads the files in one worker and runs the checks serving runs
+ * at start, without serving: one `file:line: message` per problem on `out`, the same lines the
+ * server prints before it exits. Exit code 0 when nothing is wrong, 1 otherwise (a load error
+ * included).
  */
 export async function runCheck(
   options: LogtalkHostOptions,
@@ -29,31 +36,36 @@ export async function runCheck(
   } = options;
   let provider;
   try {
-    provider = await createPrologProvider({ ...bridge, workers: 1, inspectOnly: true });
+    provider = await createPrologProvider({ ...bridge, workers: 1 });
   } catch (failure) {
-    if (failure instanceof PrologLoadError) {
-      output.out(loadErrorText(failure));
-      return 1;
-    }
-    if (failure instanceof PrologCallError) {
-      output.out(`${options.files[0]}: ${failure.message}`);
-      return 1;
-    }
-    throw failure;
+    const lines = startFailureLines(failure, options.files);
+    if (!lines) throw failure;
+    for (const line of lines) output.out(line);
+    output.err(`${options.files.join(' ')}: ${problemCount(lines.length)}`);
+    return 1;
   }
-  try {
-    const problems = await provider.problems();
-    for (const p of problems)
-      output.out(`${p.file ?? options.files[0]}${p.line ? `:${p.line}` : ''}: ${p.message}`);
-    output.err(
-      problems.length === 0
-        ? `${provider.name}: no problems found`
-        : `${provider.name}: ${problems.length} problem${problems.length === 1 ? '' : 's'}`,
-    );
-    return problems.length === 0 ? 0 : 1;
-  } finally {
-    await provider.close();
-  }
+  output.err(`${provider.name}: no problems found`);
+  await provider.close();
+  return 0;
+}
+
+const problemCount = (n: number) => `${n} problem${n === 1 ? '' : 's'}`;
+
+/**
+ * What a failed start says, one line each: the load error, the provider's problems, a bad
+ * option or a missing file. Undefined for a failure that is none of these (a bug: shown whole).
+ * Serving and `check` print these same lines.
+ */
+export function startFailureLines(
+  failure: unknown,
+  files: readonly string[],
+): string[] | undefined {
+  if (failure instanceof PrologProviderError) return [...failure.lines];
+  if (failure instanceof PrologLoadError) return [loadErrorText(failure)];
+  if (failure instanceof PrologConfigurationError) return [failure.message];
+  // A description the worker could not build (a result term of an unknown shape, say).
+  if (failure instanceof PrologCallError) return [`${files[0]}: ${failure.message}`];
+  return undefined;
 }
 
 /**
@@ -121,11 +133,13 @@ async function postCall(url: string, tool: string, args: JsonObject): Promise<Js
   return messages.filter((m) => m.id === 1).at(-1) ?? { error: { message: 'no answer' } };
 }
 
-/** `file:line: message`, without the location Prolog itself may have put before the message. */
+/**
+ * `file:line:column: message` (the column for a syntax error), without the location Prolog
+ * itself may have put before the message.
+ */
 export function loadErrorText(failure: PrologLoadError): string {
-  const where = failure.line === undefined ? failure.file : `${failure.file}:${failure.line}`;
   const detail = failure.detail.startsWith(`${failure.file}:`)
     ? failure.detail.slice(failure.file.length).replace(/^(:\d+)+:\s*/, '')
     : failure.detail;
-  return `${where}: ${detail}`;
+  return new PrologLoadError(failure.file, failure.line, detail, failure.column).message;
 }

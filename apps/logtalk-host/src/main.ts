@@ -1,10 +1,9 @@
 #!/usr/bin/env node
 import { ConfigurationError, SharedStateError, type SharedState } from '@rondo/core';
 import { createRedisState } from '@rondo/redis';
-import { PrologConfigurationError, PrologLoadError } from '@rondo/logtalk-bridge';
 import { serve } from '@rondo/server';
 import { HELP, parseHostArgs, USAGE, UsageError, type HostArgs } from './cliArgs.js';
-import { loadErrorText, runCall, runCheck } from './devTools.js';
+import { runCall, runCheck, startFailureLines } from './devTools.js';
 import { createLogtalkHost, type LogtalkHostOptions } from './host.js';
 import { watchFiles } from './watch.js';
 
@@ -19,7 +18,7 @@ async function main(argv: readonly string[]): Promise<void> {
   if (args.command !== 'serve') return runDevTool(args);
   // Replicas behind one balancer share their state in Redis; one process needs none.
   const shared = args.redis
-    ? await exitOnStartFailure(() => createRedisState({ url: args.redis! }))
+    ? await exitOnStartFailure(args, () => createRedisState({ url: args.redis! }))
     : undefined;
   const host = await startOrExit(args, shared);
   const unwatch = args.watch ? watchFiles(args.files, host.provider, say) : undefined;
@@ -63,7 +62,7 @@ async function runDevTool(args: HostArgs): Promise<void> {
     out: (line: string) => process.stdout.write(`${line}\n`),
     err: (line: string) => say(line),
   };
-  const code = await exitOnStartFailure(() =>
+  const code = await exitOnStartFailure(args, () =>
     args.command === 'check'
       ? runCheck(hostOptions(args), output)
       : runCall(hostOptions(args), args.tool!, args.toolArguments ?? {}, output),
@@ -89,28 +88,24 @@ function hostOptions(args: HostArgs): LogtalkHostOptions {
 
 /** Starts the workers; a file that fails to load ends the process with its file, line and message. */
 function startOrExit(args: HostArgs, shared: SharedState | undefined) {
-  return exitOnStartFailure(() =>
+  return exitOnStartFailure(args, () =>
     createLogtalkHost({ ...hostOptions(args), ...(shared ? { shared } : {}) }),
   );
 }
 
-async function exitOnStartFailure<T>(start: () => Promise<T>): Promise<T> {
+/** A start that fails with a diagnosis ends the process with it, one line each (as `check`). */
+async function exitOnStartFailure<T>(args: HostArgs, start: () => Promise<T>): Promise<T> {
   try {
     return await start();
   } catch (failure) {
-    if (failure instanceof PrologLoadError) {
-      say(`load error: ${loadErrorText(failure)}`);
-      process.exit(1);
-    }
-    if (
-      failure instanceof PrologConfigurationError ||
-      failure instanceof ConfigurationError ||
-      failure instanceof SharedStateError
-    ) {
-      say(failure.message);
-      process.exit(1);
-    }
-    throw failure;
+    // A server that cannot be made (a short requestState key) or Redis out of reach: one line too.
+    const lines =
+      failure instanceof ConfigurationError || failure instanceof SharedStateError
+        ? [failure.message]
+        : startFailureLines(failure, args.files);
+    if (!lines) throw failure;
+    for (const line of lines) say(line);
+    process.exit(1);
   }
 }
 

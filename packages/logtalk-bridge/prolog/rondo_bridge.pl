@@ -1,7 +1,8 @@
 /*  Entry point of a worker: `swipl ... -g rondo_bridge:main rondo_bridge.pl`.
 
     Node sends {"op":"init",...} first; the worker loads the user's files and answers
-    {"type":"ready","provider":Name} or {"type":"load_error","file":F,"line":L,"message":M}.
+    {"type":"ready","provider":Name} or {"type":"load_error","file":F,"line":L,"column":C,
+    "message":M}.
     Then it answers {"op":"call","id":N,"method":M,"params":P} with {"type":"result","id":N,
     "value":V} or {"type":"failure","id":N,"kind":K,"message":T}, one call at a time and in the
     order sent (Node may send the next calls before this one is answered); progress and elicit
@@ -18,6 +19,7 @@
 :- use_module(rondo_check, [check/1]).
 :- use_module(rondo_calls).
 :- use_module(rondo_load).
+:- use_module(rondo_errors, [error_description/3, log_raw_error/2]).
 :- use_module(rondo_client, [begin_call/1, end_call/0, replay/1]).
 
 % mcp_log/2,3, mcp_sample/2, mcp_roots/1, mcp_notify/1, mcp_broadcast/1 and mcp_close_stream/0
@@ -45,8 +47,8 @@ init(Init) :-
     nb_setval(rondo_skip, []),
     (   load_all(Flavour, Files, Scratch, Object, Name)
     ->  curly_pairs(J, [type-ready, provider-Name]), send(J)
-    ;   load_failure(File, Line, Message),
-        curly_pairs(J, [type-load_error, file-File, line-Line, message-Message]),
+    ;   load_failure(File, Line, Column, Message),
+        curly_pairs(J, [type-load_error, file-File, line-Line, column-Column, message-Message]),
         send(J), halt(1)
     ).
 
@@ -127,7 +129,8 @@ failure_text(rondo_invalid_result(What, T), invalid_result, Text) :- !,
 failure_text(error(type_error(json, T), _), invalid_result, Text) :- !,
     format(string(Text), 'not a JSON value: ~q', [T]).
 failure_text(E, exception, Text) :-
-    (   E = error(_, _), catch(error_text(E, Text), _, fail) -> true
+    (   catch(error_description(E, none, Text), _, fail) -> log_raw_error('a call', E)
+    ;   E = error(_, _), catch(error_text(E, Text), _, fail) -> log_raw_error('a call', E)
     ;   format(string(Text), '~w', [E])
     ).
 

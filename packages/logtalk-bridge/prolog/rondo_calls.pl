@@ -6,6 +6,8 @@
 :- use_module(rondo_provider).
 :- use_module(rondo_describe, [tool_spec/3, arg_specs/2]).
 :- use_module(rondo_vocab).
+:- use_module(rondo_types, [type_json/2]).
+:- use_module(rondo_errors, [error_description/3, log_raw_error/2]).
 :- use_module(rondo_json, [curly_pairs/2, curly_get/3, json_text/2]).
 :- use_module(rondo_channel, [send/1, receive_answer/1]).
 :- use_module(library(lists)).
@@ -14,14 +16,19 @@
 call_tool(Id, Name, Args, Ctx, J) :-
     (   tool_spec(Name, F, A) -> true ; throw(rondo_failed(unknown, 'Unknown tool')) ),
     curly_pairs(Args, Pairs),
-    catch(tool_outcome(Id, Name, F/A, Args, Pairs, Ctx, R), E, exception_result(E, R)),
+    catch(tool_outcome(Id, Name, F/A, Args, Pairs, Ctx, R), E, exception_result(Name, F/A, E, R)),
     round_value(tool, R, J).
 
 % Logtalk's rule: an exception raised by a tool is a tool error naming the exception. Rondo adds
-% mcp_error(Code, Message): the call fails with that JSON-RPC error (a task becomes failed).
-exception_result(mcp_error(Code, Message), _) :- integer(Code), !,
+% mcp_error(Code, Message): the call fails with that JSON-RPC error (a task becomes failed). An
+% ISO error term is named in words (error_description/3); the raw term goes to the server log.
+exception_result(_, _, mcp_error(Code, Message), _) :- integer(Code), !,
     text_of(Message, Text), throw(rondo_failed(mcp_error(Code), Text)).
-exception_result(E, error(E)).
+exception_result(Name, PI, E, error(Text)) :-
+    catch(error_description(E, PI, Text), _, fail), !,
+    format(atom(What), 'tool ~w', [Name]),
+    log_raw_error(What, E).
+exception_result(_, _, E, error(E)).
 
 tool_outcome(Id, Name, _, _, Pairs, Ctx, R) :-
     curly_get(Ctx, elicit, @(true)),
@@ -71,15 +78,15 @@ json_line(K, V, Line) :-
 % Output values are shaped to the inferred schema type, so the structured content keeps the
 % promise of the advertised outputSchema.
 output_json(_, V, @(null)) :- var(V), !.
-output_json(boolean, V, J) :- !, ( memberchk(V, [true, @(true)]) -> J = @(true) ; J = @(false) ).
-output_json(Type, V, V) :- memberchk(Type, [integer, float, number]), number(V), !.
-output_json(Type, V, J) :- memberchk(Type, [list, list(_)]), is_list(V), !, maplist(lenient_json, V, J).
-output_json(compound, V, V) :- V = {_}, json_text(V, _), !.
-output_json(compound, {}, {}) :- !.
-output_json(Type, V, V) :- string_type(Type), ( atom(V) ; string(V) ), !.
-output_json(_, V, A) :- format(atom(A), '~q', [V]).
+output_json(Type, V, J) :- type_json(Type, JT), output_value(JT, V, J).
 
-string_type(T) :- \+ memberchk(T, [integer, float, number, boolean, list, compound]), T \= list(_).
+output_value(boolean, V, J) :- !, ( memberchk(V, [true, @(true)]) -> J = @(true) ; J = @(false) ).
+output_value(JT, V, V) :- memberchk(JT, [integer, number]), number(V), !.
+output_value(array, V, J) :- is_list(V), !, maplist(lenient_json, V, J).
+output_value(object, V, V) :- V = {_}, json_text(V, _), !.
+output_value(object, {}, {}) :- !.
+output_value(string, V, V) :- ( atom(V) ; string(V) ), !.
+output_value(_, V, A) :- format(atom(A), '~q', [V]).
 
 lenient_json(V, V) :- catch(json_text(V, _), _, fail), !.
 lenient_json(V, A) :- format(atom(A), '~q', [V]).

@@ -1,7 +1,9 @@
-/*  What `rondo-logtalk check` reports that only the loaded provider can tell: tool descriptors
-    naming predicates that are not there, and mode directives that do not parse, each with the
-    file and line it comes from. Node adds what it checks itself (schemas, templates) at the
-    locations given here.
+/*  What is wrong with a loaded provider, found before it is served (and by `rondo-logtalk
+    check`): list hooks that are not lists, descriptors of the wrong shape, tools naming
+    predicates that are not there, modes that do not parse or name an unknown type, bad
+    task_support/2 values. Each problem is one message, "what was found; expected <shape>", with
+    the file and line of the clause it comes from. Node adds what it checks itself (schemas,
+    templates) at the locations given here.
 */
 :- module(rondo_check, [check/1]).
 
@@ -9,47 +11,120 @@
 :- use_module(rondo_describe, [auto_dispatched/1]).
 :- use_module(rondo_directives, [mode_location/4]).
 :- use_module(rondo_json, [curly_pairs/2]).
+:- use_module(rondo_types, [known_type/1, known_types_text/1]).
 :- use_module(library(lists)).
 
 %!  check(-Json) is det.
 %   {problems: [{file, line, message}], locations: {tools, ..., inputSchema, outputSchema}}.
 check(J) :-
-    findall(P, problem(P), Ps),
+    findall(P, problem(P), Ps0), list_to_set(Ps0, Ps),
     maplist(problem_json, Ps, PJ),
     findall(Key-L,
             ( member(Key-Head, [tools-tools(_), prompts-prompts(_), resources-resources(_),
                                 templates-resource_templates(_),
                                 inputSchema-input_schema(_, _), outputSchema-output_schema(_, _)]),
-              location(Head, F, Ln), location_json(F, Ln, L) ),
+              hook_defined(Head), location(Head, F, Ln), location_json(F, Ln, L) ),
             Locations),
     curly_pairs(LJ, Locations),
     curly_pairs(J, [problems-PJ, locations-LJ]).
 
-problem(problem(F, L, Message)) :-
-    hook(tools(Tools)), member(Descriptor, Tools),
-    descriptor_problem(Descriptor, Message),
-    location(tools(_), F, L).
-problem(problem(F, L, Message)) :-
-    hook(tools(Tools)), member(tool(_, Functor, Arity), Tools),
-    atom(Functor), integer(Arity),
+list_hook(tools(_)).
+list_hook(prompts(_)).
+list_hook(resources(_)).
+list_hook(resource_templates(_)).
+
+problem(problem(F, L, M)) :-
+    list_hook(Head), functor(Head, Name, 1),
+    catch(( hook(Head), arg(1, Head, V), \+ is_list(V),
+            format(string(M), '~w/1 gives ~q, which is not a list; expected ~w([...])', [Name, V, Name]) ),
+          E,
+          format(string(M), '~w/1 raised ~q; expected it to give a list', [Name, E])),
+    location(Head, F, L).
+problem(problem(F, L, M)) :-
+    listed(Head, Items), member(Item, Items),
+    descriptor_problem(Head, Item, M),
+    location(Head, F, L).
+problem(problem(F, L, M)) :-
+    listed(tools(_), Tools), member(tool(_, Functor, Arity), Tools),
+    atom(Functor), integer(Arity), Arity >= 0,
     functor(Head, Functor, Arity),
     mode_template(Head, Template, F, L),
-    Template =.. [_|Args], nth1(N, Args, Arg), \+ mode_argument(Arg),
-    format(string(Message), 'mode of ~w/~w: argument ~w (~q) is not a mode (+, -, ?, @, ++ or --, with an optional type)', [Functor, Arity, N, Arg]).
+    Template =.. [_|Args], nth1(N, Args, Arg),
+    mode_problem(Arg, What),
+    format(string(M), 'mode of ~w/~w: argument ~w ~w', [Functor, Arity, N, What]).
+problem(problem(F, L, M)) :-
+    hook_defined(task_support(_, _)),
+    catch(findall(N-S, provider_call(task_support(N, S)), Pairs), _, Pairs = []),
+    member(N-S, Pairs), \+ task_support_value(S),
+    format(string(M), 'task_support(~q, ~q) gives an unknown task support; expected forbidden, optional, required, optional(after_input) or required(after_input)', [N, S]),
+    location(task_support(_, _), F, L).
 
-descriptor_problem(tool(Name, F, A), Message) :- !,
-    (   \+ atom(Name) -> format(string(Message), 'tool name ~q is not an atom', [Name])
+listed(Head, Items) :-
+    list_hook(Head), catch(hook(Head), _, fail), arg(1, Head, Items), is_list(Items).
+
+descriptor_problem(tools(_), Item, M) :- tool_problem(Item, M).
+descriptor_problem(prompts(_), Item, M) :- prompt_problem(Item, M).
+descriptor_problem(resources(_), Item, M) :- resource_problem(resource, Item, M).
+descriptor_problem(resource_templates(_), Item, M) :- resource_problem(resource_template, Item, M).
+
+tool_problem(tool(Name, F, A), M) :- !,
+    (   \+ atom(Name)
+    ->  format(string(M), 'tool name ~q is not an atom; expected tool(Name, Predicate, Arity) with an atom Name', [Name])
     ;   \+ ( atom(F), integer(A), A >= 0 )
-    ->  format(string(Message), 'tool ~w: ~q/~q is not a predicate indicator', [Name, F, A])
+    ->  format(string(M), 'tool ~w names ~q/~q, which is not a predicate indicator; expected tool(~w, Predicate, Arity) with an atom Predicate and an integer Arity', [Name, F, A, Name])
     ;   \+ defined(F/A), auto_dispatched(Name)
-    ->  format(string(Message), 'tool ~w names ~w/~w, which is not defined (and no tool_call hook answers ~w)', [Name, F, A, Name])
+    ->  missing_predicate(Name, F, A, M)
     ).
-descriptor_problem(Other, Message) :-
-    format(string(Message), '~q is not a tool(Name, Functor, Arity) descriptor', [Other]).
+tool_problem(Other, M) :-
+    format(string(M), 'tools/1 lists ~q, which is not a tool descriptor; expected tool(Name, Predicate, Arity)', [Other]).
+
+missing_predicate(Name, F, A, M) :-
+    (   defined(F/Other), Other \== A
+    ->  format(string(M), 'tool ~w names ~w/~w, which is not defined (~w/~w is); expected tool(~w, ~w, ~w)', [Name, F, A, F, Other, Name, F, Other])
+    ;   format(string(M), 'tool ~w names ~w/~w, which is not defined; expected tool(~w, Predicate, Arity) naming a predicate of the provider, or a tool_call/3 clause for ~w', [Name, F, A, Name, Name])
+    ).
+
+prompt_problem(prompt(N, _, Args), M) :- !, prompt_parts_problem(N, Args, M).
+prompt_problem(prompt(N, _, _, Args), M) :- !, prompt_parts_problem(N, Args, M).
+prompt_problem(Other, M) :-
+    format(string(M), 'prompts/1 lists ~q, which is not a prompt descriptor; expected prompt(Name, Description, Arguments) or prompt(Name, Title, Description, Arguments)', [Other]).
+
+prompt_parts_problem(N, _, M) :- \+ atom(N), !,
+    format(string(M), 'prompt name ~q is not an atom; expected prompt(Name, Description, Arguments) with an atom Name', [N]).
+prompt_parts_problem(N, Args, M) :- \+ is_list(Args), !,
+    format(string(M), 'prompt ~w has the arguments ~q, which is not a list; expected a list of argument(Name, Description, Required)', [N, Args]).
+prompt_parts_problem(N, Args, M) :-
+    member(A, Args), \+ ( A = argument(AN, _, R), atom(AN), memberchk(R, [true, false]) ), !,
+    format(string(M), 'prompt ~w lists the argument ~q; expected argument(Name, Description, Required) with an atom Name and Required true or false', [N, A]).
+
+resource_problem(Kind, Item, M) :-
+    compound(Item), compound_name_arity(Item, Kind, Arity), memberchk(Arity, [4, 5]), !,
+    arg(1, Item, U), arg(2, Item, N),
+    \+ ( atom(U), atom(N) ),
+    format(string(M), '~w ~q has the URI ~q and the name ~q; expected atoms for both', [Kind, Item, U, N]).
+resource_problem(Kind, Item, M) :-
+    (   Kind == resource
+    ->  Shape = 'resource(Uri, Name, Description, MimeType) or resource(Uri, Name, Title, Description, MimeType)',
+        List = resources
+    ;   Shape = 'resource_template(UriTemplate, Name, Description, MimeType) or resource_template(UriTemplate, Name, Title, Description, MimeType)',
+        List = resource_templates
+    ),
+    format(string(M), '~w/1 lists ~q, which is not a ~w descriptor; expected ~w', [List, Item, Kind, Shape]).
+
+mode_problem(Arg, M) :- \+ mode_argument(Arg), !,
+    format(string(M), 'is ~q, which is not a mode; expected +, -, ?, @, ++ or --, with an optional type (as in +integer)', [Arg]).
+mode_problem(Arg, M) :-
+    compound(Arg), Arg =.. [_, Type], \+ known_type(Type),
+    known_types_text(Known),
+    format(string(M), 'has the unknown type ~q; expected one of ~w', [Type, Known]).
 
 mode_argument(A) :- atom(A), !, memberchk(A, [+, -, ?, @, ++, --]).
 mode_argument(A) :- compound(A), A =.. [Op, _], memberchk(Op, [+, -, ?, @, ++, --]).
 
+task_support_value(S) :- atom(S), memberchk(S, [forbidden, optional, required]), !.
+task_support_value(S) :- compound(S), S =.. [T, after_input], memberchk(T, [optional, required]).
+
+% defined(?F/?A): enumerates the arities of F when A is unbound.
 defined(F/A) :-
     provider(Flavour, Name),
     (   Flavour == logtalk
@@ -64,6 +139,7 @@ location(Head, File, Line) :-
     ;   predicate_property(Name:Head, file(File)),
         ( predicate_property(Name:Head, line_count(Line)) -> true ; Line = @(null) )
     ), !.
+location(_, @(null), @(null)).
 
 object_location(Object, Head, File, Line) :-
     object_file(Object, File),

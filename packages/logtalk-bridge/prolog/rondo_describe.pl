@@ -6,6 +6,7 @@
 :- use_module(rondo_provider).
 :- use_module(rondo_json, [curly_pairs/2]).
 :- use_module(rondo_vocab, [text_of/2]).
+:- use_module(rondo_types, [type_json/2]).
 :- use_module(library(lists)).
 
 obj(Pairs, Curly) :- curly_pairs(Curly, Pairs).
@@ -147,21 +148,10 @@ inferred_schema(Head, Direction, Schema) :-
     ).
 
 property_json(spec(Name, _, Type, Description), Name-J) :-
-    json_type(Type, JT),
+    type_json(Type, JT),
     (   Description == none -> obj([type-JT], J)
     ;   text_of(Description, D), obj([type-JT, description-D], J)
     ).
-
-% Logtalk's table (library mcp_server): anything not listed is a string.
-json_type(T, string) :- var(T), !.
-json_type(integer, integer) :- !.
-json_type(float, number) :- !.
-json_type(number, number) :- !.
-json_type(boolean, boolean) :- !.
-json_type(list, array) :- !.
-json_type(list(_), array) :- !.
-json_type(compound, object) :- !.
-json_type(_, string).
 
 prompt_json(prompt(N, D, Args), J) :- !, prompt_json(prompt(N, none, D, Args), J).
 prompt_json(prompt(N, T, D, Args), J) :- !,

@@ -1,31 +1,32 @@
 /*  Loading the user's files, with the first error kept (file, line, message) so that Node can
     stop start-up with it instead of serving a half-loaded provider.
 */
-:- module(rondo_load, [load_all/5, load_failure/3]).
+:- module(rondo_load, [load_all/5, load_failure/4]).
 
 :- use_module(rondo_provider, [set_provider/2, detect_provider/2]).
 :- use_module(library(memfile)).
 :- use_module(library(lists)).
 
-:- dynamic failure/3, loading/1.
+:- dynamic failure/4, loading/1.
 
 %!  load_all(+Flavour, +Files, +Scratch, +Object, -Name) is semidet.
 %   Fails after recording the first problem, which load_failure/3 then reports.
 load_all(Flavour, Files, Scratch, Object, Name) :-
-    retractall(failure(_, _, _)),
+    retractall(failure(_, _, _, _)),
     ( Flavour == logtalk -> prepare_logtalk(Scratch) ; true ),
     forall(member(File, Files), load_one(Flavour, File)),
-    \+ failure(_, _, _),
+    \+ failure(_, _, _, _),
     (   choose_provider(Flavour, Object, Name) -> set_provider(Flavour, Name)
     ;   Files = [First|_],
         ( Object == none -> What = 'no provider (a module or object with tools/1, prompts/1 or resources/1)'
         ; format(atom(What), 'provider ~w not found', [Object]) ),
-        assertz(failure(First, @(null), What)), fail
+        assertz(failure(First, @(null), @(null), What)), fail
     ).
 
-%!  load_failure(-File, -Line, -Message) is det.
-load_failure(File, Line, Message) :- failure(File, Line, Message), !.
-load_failure(unknown, @(null), 'load failed').
+%!  load_failure(-File, -Line, -Column, -Message) is det.
+%   Line and Column are @null when unknown; Message carries no location of its own.
+load_failure(File, Line, Column, Message) :- failure(File, Line, Column, Message), !.
+load_failure(unknown, @(null), @(null), 'load failed').
 
 choose_provider(Flavour, none, Name) :- !, detect_provider(Flavour, Name).
 choose_provider(logtalk, Object, Object) :- !, user:current_object(Object).
@@ -43,7 +44,7 @@ load_one(_, File) :-
 
 record_exception(File, E) :-
     message_text(E, Text),
-    ( failure(_, _, _) -> true ; assertz(failure(File, @(null), Text)) ).
+    ( failure(_, _, _, _) -> true ; assertz(failure(File, @(null), @(null), Text)) ).
 
 record_module(File) :-
     (   absolute_file_name(File, Abs, [file_type(prolog), access(read), file_errors(fail)]),
@@ -55,37 +56,74 @@ record_module(File) :-
 :- multifile user:message_hook/3.
 :- dynamic user:message_hook/3.
 
-% Keeps the first error printed while a user file loads; the message is still printed.
+% Keeps the first error printed while a user file loads, instead of printing it: Node reports
+% it, once, with its file, line and column. Later errors of the same load are printed as usual.
 user:message_hook(Term, error, Lines) :-
-    loading(File), \+ failure(_, _, _),
-    message_location(Term, File, F, L),
-    lines_text(Lines, Text),
-    assertz(failure(F, L, Text)),
-    fail.
+    loading(File), \+ failure(_, _, _, _),
+    message_location(Term, File, F, L, C),
+    error_lines_text(Term, Lines, Text),
+    assertz(failure(F, L, C, Text)).
 
-message_location(error(syntax_error(_), file(F, L, _, _)), _, F, L) :- !.
-message_location(_, _, F, L) :- source_location(F, L), !.
-message_location(_, File, File, @(null)).
+message_location(error(syntax_error(_), file(F, L, C, _)), _, F, L, C) :- !.
+message_location(_, _, F, L, @(null)) :- source_location(F, L), !.
+message_location(_, File, File, @(null), @(null)).
+
+error_lines_text(E, _, Text) :- E = error(existence_error(source_sink, _), _), !,
+    message_text(E, Text).
+error_lines_text(_, Lines0, Text) :-
+    located_lines(Lines0, Lines), lines_text(Lines, Text).
+
+% Prolog puts the location in front of some messages (url(File:Line:Column), ': '); it is
+% reported apart.
+located_lines([url(_), ': '|Lines], Lines) :- !.
+located_lines([url(_)|Lines], Lines) :- !.
+located_lines(Lines, Lines).
 
 lines_text(Lines, Text) :-
     with_output_to(string(S0), print_message_lines(current_output, '', Lines)),
     split_string(S0, "\n", " \t", Parts0), exclude(==(""), Parts0, Parts),
     atomic_list_concat(Parts, ' ', A), atom_string(A, Text).
 
+message_text(error(existence_error(source_sink, Spec), _), Text) :- !,
+    format(string(Text), 'file not found: ~w', [Spec]).
 message_text(E, Text) :-
     (   catch('$messages':translate_message(E, Lines, []), _, fail) -> lines_text(Lines, Text)
     ;   format(string(Text), '~q', [E])
     ).
 
 % Logtalk prints its compiler errors itself (lines starting with "!"), so they are read back
-% from a temporary standard error and then forwarded to the real one.
+% from a temporary standard error: after a clean load they are forwarded to the real one (they
+% are warnings); after a failed one the first error is reported, once, in one line.
 logtalk_outcome(File, Outcome, Text) :-
     (   Outcome == true, \+ sub_string(Text, _, _, _, "\n!"), \+ sub_string(Text, 0, 1, _, "!")
-    ->  true
-    ;   Outcome = exception(E) -> message_text(E, M0), atomic_list_concat([Text, M0], M),
-        assertz(failure(File, @(null), M))
-    ;   assertz(failure(File, @(null), Text))
+    ->  format(user_error, '~s', [Text])
+    ;   logtalk_error(Text, File, F, L, C, M) -> assertz(failure(F, L, C, M))
+    ;   Outcome = exception(E) -> message_text(E, M), assertz(failure(File, @(null), @(null), M))
+    ;   split_string(Text, "\n", " \t", Parts), exclude(==(""), Parts, Kept),
+        ( Kept == [] -> M = 'logtalk_load/1 failed' ; atomic_list_concat(Kept, ' ', M) ),
+        assertz(failure(File, @(null), @(null), M))
     ).
+
+% The first "!" line is what went wrong; a later one says where ("in file(F, L, C, _)", or
+% "in file F at or above line L" / "between lines L-M").
+logtalk_error(Text, File, F, L, C, Headline) :-
+    split_string(Text, "\n", "", Lines),
+    findall(S, ( member(L0, Lines), string_concat("!", R, L0),
+                 normalize_space(string(S), R), S \== "" ), [Headline|Rest]),
+    (   member(Where, Rest), logtalk_place(Where, F, L, C) -> true
+    ;   F = File, L = @(null), C = @(null)
+    ).
+
+logtalk_place(S, F, L, C) :-
+    string_concat("in ", T, S),
+    catch(term_string(file(F, L, C, _), T), _, fail), atom(F), integer(L), integer(C), !.
+logtalk_place(S, F, L, @(null)) :-
+    string_concat("in file ", T, S),
+    split_string(T, " ", "", [FS|Words]),
+    (   append(_, ["line", N], Words) -> true
+    ;   append(_, ["lines", Range], Words), split_string(Range, "-", "", [N|_])
+    ),
+    number_string(L, N), atom_string(F, FS).
 
 capture_stderr(Goal, Outcome, Text) :-
     stream_property(Err, alias(user_error)),
@@ -97,8 +135,7 @@ capture_stderr(Goal, Outcome, Text) :-
     ),
     set_stream(Err, alias(user_error)),
     close(S),
-    memory_file_to_string(MF, Text), free_memory_file(MF),
-    format(user_error, '~s', [Text]).
+    memory_file_to_string(MF, Text), free_memory_file(MF).
 
 prepare_logtalk(Scratch) :-
     (   Scratch == none -> true

@@ -1,36 +1,82 @@
 import { compileArgumentValidator } from '@rondo/core/internal';
 import type { Json, JsonObject } from '@rondo/protocol';
 import { z } from 'zod';
-import type { ProviderDescription } from './messages.js';
+import { PrologLoadError, PrologProviderError, type ProviderProblem } from './errors.js';
+import { parseDescription, type ProviderDescription } from './messages.js';
 import { uriTemplateProblem } from './uriTemplateCheck.js';
 
-/** One thing `rondo-logtalk check` reports: where (when known) and what. */
-export interface ProviderProblem {
-  file?: string;
-  line?: number;
-  message: string;
-}
+/** Runs one call on a worker. */
+type WorkerCall = (method: string, params: JsonObject) => Promise<Json>;
 
 const place = z.object({ file: z.string().nullable(), line: z.number().int().nullable() });
 const checkAnswer = z.object({
   problems: z.array(place.extend({ message: z.string() })),
   locations: z.record(z.string(), place),
 });
+type CheckAnswer = z.infer<typeof checkAnswer>;
+
+/**
+ * Reads a freshly loaded provider's description and checks it first: the one check behind both
+ * serving and `rondo-logtalk check`. Any problem throws a {@link PrologProviderError} listing
+ * them all, unless `inspectOnly` (then the description is returned when it can be read, and
+ * `problems()` reports them). A description Node cannot read at all is a `PrologLoadError`.
+ */
+export async function checkedDescription(
+  call: WorkerCall,
+  inspectOnly: boolean,
+  firstFile: string,
+): Promise<ProviderDescription> {
+  const answer = await askWorker(call);
+  const found = inOrder(answer.problems.map(toProblem));
+  let value: Json;
+  try {
+    value = await call('describe', {});
+  } catch (failure) {
+    // A descriptor of the wrong shape stops the description; the check has said why.
+    if (found.length > 0) throw new PrologProviderError(found, firstFile);
+    throw failure;
+  }
+  const description = parseDescription(value, false);
+  if (typeof description === 'string') throw new PrologLoadError(firstFile, undefined, description);
+  const problems = inOrder([...found, ...nodeProblems(description, answer)]);
+  if (problems.length > 0 && !inspectOnly) throw new PrologProviderError(problems, firstFile);
+  return description;
+}
 
 /**
  * Asks a worker what it finds wrong (descriptors, modes) and adds what Node checks itself:
  * every tool schema must compile as JSON Schema, every resource template must be RFC 6570.
  */
 export async function providerProblems(
-  call: (method: string, params: JsonObject) => Promise<Json>,
+  call: WorkerCall,
   description: ProviderDescription,
 ): Promise<ProviderProblem[]> {
-  const answer = checkAnswer.parse(await call('check', {}));
+  const answer = await askWorker(call);
+  return inOrder([...answer.problems.map(toProblem), ...nodeProblems(description, answer)]);
+}
+
+/** By file, then line (unplaced ones last), as an editor lists them. */
+function inOrder(problems: ProviderProblem[]): ProviderProblem[] {
+  const key = (p: ProviderProblem) => [p.file ?? '\uffff', p.line ?? Infinity] as const;
+  return problems.sort((a, b) => {
+    const [fa, la] = key(a);
+    const [fb, lb] = key(b);
+    return fa === fb ? la - lb : fa < fb ? -1 : 1;
+  });
+}
+
+async function askWorker(call: WorkerCall): Promise<CheckAnswer> {
+  return checkAnswer.parse(await call('check', {}));
+}
+
+function toProblem(p: CheckAnswer['problems'][number]): ProviderProblem {
+  return { ...located(p), message: p.message };
+}
+
+/** What only Node checks, located where the worker says each part was declared. */
+function nodeProblems(description: ProviderDescription, answer: CheckAnswer): ProviderProblem[] {
   const at = (key: string) => located(answer.locations[key]);
-  const problems: ProviderProblem[] = answer.problems.map((p) => ({
-    ...located(p),
-    message: p.message,
-  }));
+  const problems: ProviderProblem[] = [];
   for (const tool of description.tools)
     for (const [kind, schema] of [
       ['inputSchema', tool.inputSchema],
@@ -39,14 +85,18 @@ export async function providerProblems(
       const problem = schema === undefined ? undefined : schemaProblem(schema);
       // A schema given by input_schema/2 or output_schema/2 is located there, else at tools/1.
       const where = at(answer.locations[kind] ? kind : 'tools');
-      if (problem) problems.push({ ...where, message: `tool ${tool.name}: ${kind} ${problem}` });
+      if (problem)
+        problems.push({
+          ...where,
+          message: `tool ${tool.name}: ${kind} ${problem}; expected a JSON Schema object`,
+        });
     }
   for (const { uriTemplate } of description.templates) {
     const problem = uriTemplateProblem(uriTemplate);
     if (problem)
       problems.push({
         ...at('templates'),
-        message: `resource template "${uriTemplate}" is not a URI template: ${problem}`,
+        message: `resource template "${uriTemplate}" is not a URI template: ${problem}; expected an RFC 6570 template`,
       });
   }
   return problems;

@@ -9,16 +9,55 @@ export class PrologConfigurationError extends Error {
   override readonly name = 'PrologConfigurationError';
 }
 
-/** A user file failed to load; start-up stops with the file, line and the Prolog message. */
+/**
+ * A user file failed to load; start-up stops with the file, line (and for a syntax error the
+ * column) and the Prolog message: `file:line:column: detail` is its one-line message.
+ */
 export class PrologLoadError extends Error {
   override readonly name = 'PrologLoadError';
   constructor(
     readonly file: string,
     readonly line: number | undefined,
     readonly detail: string,
+    readonly column?: number,
   ) {
-    super(`${file}${line === undefined ? '' : `:${line}`}: ${detail}`);
+    const at = line === undefined ? '' : `:${line}${column === undefined ? '' : `:${column}`}`;
+    super(`${file}${at}: ${detail}`);
   }
+}
+
+/** One thing wrong with a loaded provider: where (when known) and what. */
+export interface ProviderProblem {
+  file?: string;
+  line?: number;
+  /** What was found and the expected shape: `tools/1 lists foo, ...; expected tool(...)`. */
+  message: string;
+}
+
+/**
+ * The files loaded, but the provider is not fit to serve: a descriptor names a predicate that
+ * is not there, a mode names an unknown type, a descriptor has the wrong shape, a schema is not
+ * JSON Schema. `lines` has one `file:line: message` per problem (the message is all of them).
+ */
+export class PrologProviderError extends Error {
+  override readonly name = 'PrologProviderError';
+  /** One `file:line: what was found; expected <shape>` per problem. */
+  readonly lines: readonly string[];
+  constructor(
+    readonly problems: readonly ProviderProblem[],
+    /** The file a problem without a known place is reported at. */
+    fallbackFile: string,
+  ) {
+    const lines = problems.map((p) => problemLine(p, fallbackFile));
+    super(lines.join('\n'));
+    this.lines = lines;
+  }
+}
+
+/** `file:line: message` for a problem (`file: message` when its line is unknown). */
+export function problemLine(problem: ProviderProblem, fallbackFile: string): string {
+  const line = problem.line === undefined ? '' : `:${problem.line}`;
+  return `${problem.file ?? fallbackFile}${line}: ${problem.message}`;
 }
 
 /** A worker died during a call, or could not be started. Only its own call fails. */

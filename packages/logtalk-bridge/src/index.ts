@@ -14,6 +14,8 @@ export {
   PrologCancelledError,
   PrologConfigurationError,
   PrologLoadError,
+  PrologProviderError,
+  type ProviderProblem,
   PrologProtocolError,
   PrologTimeoutError,
   PrologUnavailableError,

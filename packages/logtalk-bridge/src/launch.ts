@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PrologConfigurationError } from './errors.js';
@@ -32,6 +33,16 @@ export interface LaunchPlan {
 }
 
 const LOGTALK_EXTENSIONS = new Set(['.lgt', '.logtalk']);
+
+/**
+ * `file not found: <path as given> (resolved to <absolute path>)` for the first file that does
+ * not exist (relative paths resolve against the working directory), or undefined.
+ */
+export function missingFileProblem(files: readonly string[]): string | undefined {
+  const missing = files.find((file) => !existsSync(resolve(file)));
+  if (missing === undefined) return undefined;
+  return `file not found: ${missing} (resolved to ${resolve(missing)})`;
+}
 
 /**
  * The locale every worker runs in, whatever the client passed: Prolog reads source files in the

@@ -28,6 +28,8 @@ const workerMessage = z.discriminatedUnion('type', [
     type: z.literal('load_error'),
     file: z.string(),
     line: z.number().int().nullable(),
+    /** The column of a syntax error. */
+    column: z.number().int().nullable().optional(),
     message: z.string(),
   }),
   z.object({ type: z.literal('result'), id, value: json }),

@@ -20,17 +20,12 @@ import type {
 } from '@rondo/core';
 import { z } from 'zod';
 import { contextOf, handlersOf } from './callContext.js';
-import { providerProblems, type ProviderProblem } from './check.js';
+import { checkedDescription, providerProblems } from './check.js';
 import { reportedCall } from './diagnostics.js';
-import { PrologLoadError } from './errors.js';
-import { planLaunch, type Flavour } from './launch.js';
+import { PrologConfigurationError, type ProviderProblem } from './errors.js';
+import { missingFileProblem, planLaunch, type Flavour } from './launch.js';
 import { logtalkUserDirectory } from './logtalkHome.js';
-import {
-  completionAnswer,
-  parseDescription,
-  taskDeclarationOf,
-  type ProviderDescription,
-} from './messages.js';
+import { completionAnswer, taskDeclarationOf, type ProviderDescription } from './messages.js';
 import { WorkerPool } from './pool.js';
 import { PoolSlot } from './poolSlot.js';
 import { reloader } from './reload.js';
@@ -99,8 +94,11 @@ export interface PrologProviderOptions {
    */
   listChanged?: boolean;
   /**
-   * Start even when a resource template is malformed, so that `problems()` can report it with
-   * its location (`rondo-logtalk check`); such a provider must not be served. Default false.
+   * Start even when the provider has problems (a descriptor naming a missing predicate, an
+   * unknown mode type, a schema that is not JSON Schema, a malformed resource template), so that
+   * `problems()` can report them; such a provider must not be served. Default false: the
+   * problems are thrown as one `PrologProviderError`. A descriptor of the wrong shape is thrown
+   * either way, since no description can be read.
    */
   inspectOnly?: boolean;
 }
@@ -147,11 +145,15 @@ const CACHE_OPERATIONS: Record<CacheableMethod, string> = {
 /**
  * Starts the workers, loads the files in each, reads the provider's lists once and returns a
  * {@link PrologProvider}. Throws a `PrologLoadError` (file, line, message) when a file fails to
- * load, and a `PrologConfigurationError` for bad options.
+ * load, a `PrologProviderError` (one `file:line: message` per problem) when the loaded provider
+ * has problems (see `problems()`), and a `PrologConfigurationError` for bad options (a file
+ * that does not exist).
  */
 export async function createPrologProvider(
   options: PrologProviderOptions,
 ): Promise<PrologProvider> {
+  const missing = missingFileProblem(options.files);
+  if (missing) throw new PrologConfigurationError(missing);
   const plan = planLaunch(options.files, options.swipl ?? 'swipl', options.logtalkHome);
   const timeoutMs = options.timeoutMs ?? 30_000;
   const log = options.onLog ?? logToStderr;
@@ -214,12 +216,9 @@ async function startDescribedPool(
   });
   await pool.start();
   try {
-    const description = parseDescription(
-      await pool.run(timeoutMs, (w) => w.call('describe', {}, {}, timeoutMs)),
-      options.inspectOnly !== true,
-    );
-    if (typeof description === 'string')
-      throw new PrologLoadError(at.firstFile, undefined, description);
+    const call = (method: string, params: JsonObject) =>
+      pool.run(timeoutMs, (w) => w.call(method, params, {}, timeoutMs));
+    const description = await checkedDescription(call, options.inspectOnly === true, at.firstFile);
     return { pool, description };
   } catch (error) {
     await pool.close();

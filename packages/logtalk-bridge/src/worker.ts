@@ -205,7 +205,10 @@ export class PrologWorker {
       this.starting = undefined;
       if (message.type === 'ready') return starting.resolve();
       const line = message.line ?? lineFromText(message.message);
-      return starting.reject(new PrologLoadError(message.file, line, message.message.trim()));
+      const { file, column } = message;
+      return starting.reject(
+        new PrologLoadError(file, line, message.message.trim(), column ?? undefined),
+      );
     }
     if (message.type === 'changed') return this.launch.changed?.(message, this.id);
     if (message.type === 'broadcast')

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '@rondo/core';
 import {
   createPrologProvider,
+  PrologConfigurationError,
   PrologLoadError,
   PrologProtocolError,
   PrologTimeoutError,
@@ -86,13 +87,21 @@ describe('faults', () => {
     const error = (await failure.catch((e: unknown) => e)) as PrologLoadError;
     expect(error.file).toBe(fixture('broken.pl'));
     expect(error.line).toBe(4);
-    expect(error.detail).toMatch(/operator expected/i);
+    expect(error.column).toBe(16);
+    expect(error.detail).toBe('Syntax error: Operator expected');
+    expect(error.message).toBe(`${fixture('broken.pl')}:4:16: Syntax error: Operator expected`);
   });
 
-  it('reports a missing file as a load error', async () => {
-    await expect(
-      createPrologProvider({ files: [fixture('nope.pl')], workers: 1, onLog: logSink().onLog }),
-    ).rejects.toThrow(/nope\.pl.*does not exist/);
+  it('reports a missing file before starting any worker, as given and resolved', async () => {
+    const failure = await createPrologProvider({
+      files: [fixture('nope.pl')],
+      workers: 1,
+      onLog: logSink().onLog,
+    }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(PrologConfigurationError);
+    expect((failure as Error).message).toBe(
+      `file not found: ${fixture('nope.pl')} (resolved to ${fixture('nope.pl')})`,
+    );
   });
 });
 

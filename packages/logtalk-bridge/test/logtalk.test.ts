@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InputRequiredValue } from '@rondo/protocol';
-import { createPrologProvider, PrologLoadError, type PrologProvider } from '../src/index.js';
+import {
+  createPrologProvider,
+  PrologLoadError,
+  PrologProviderError,
+  type PrologProvider,
+} from '../src/index.js';
 import { logtalkHomeForTests } from '../../../test/support/logtalkHome.js';
 import { fixture, logSink, makeContext, nextRound } from './helpers.js';
 
@@ -103,6 +108,10 @@ describe('Logtalk flavour (objects through logtalk_load/1 and ::)', () => {
     expect(failure).toBeInstanceOf(PrologLoadError);
     expect((failure as PrologLoadError).file).toBe(fixture('broken.lgt'));
     expect((failure as PrologLoadError).line).toBe(4);
+    // Logtalk's own report, "!"-prefixed over several lines, becomes one line with the column.
+    expect((failure as PrologLoadError).message).toBe(
+      `${fixture('broken.lgt')}:4:22: Syntax error: operator_expected`,
+    );
   });
 });
 
@@ -130,9 +139,9 @@ describe('the mcp_server library names and checks, on Logtalk objects', () => {
       workers: 1,
       onLog: logSink().onLog,
     }).catch((e: unknown) => e);
-    expect(failure).toBeInstanceOf(PrologLoadError);
-    expect((failure as PrologLoadError).detail).toBe(
-      'resource template "logtalk://x/{path" is not a URI template: "{" at 13 is never closed',
-    );
+    expect(failure).toBeInstanceOf(PrologProviderError);
+    expect((failure as PrologProviderError).lines).toEqual([
+      `${fixture('badTemplate.lgt')}:6: resource template "logtalk://x/{path" is not a URI template: "{" at 13 is never closed; expected an RFC 6570 template`,
+    ]);
   });
 });

@@ -92,6 +92,9 @@ export class SessionRegistry {
   async fetch(id: string): Promise<Session | undefined> {
     const sharing = this.sharing;
     if (!sharing) return this.sessions.get(id);
+    // A copy here is refreshed by a load of this request's own: one sent before another replica
+    // saved a change the client has seen must not stand for it. Only rebuilds are shared.
+    if (this.sessions.has(id)) return this.load(id, sharing);
     const pending = this.restoring.get(id);
     if (pending) return pending;
     const work = this.load(id, sharing).finally(() => this.restoring.delete(id));
