@@ -35,12 +35,23 @@ const SCALE_OUT_CONTENDERS: Contender[] = [
   },
 ];
 
-/** Modern calls: stateless, every request carries its `_meta`; no Redis round trip is needed. */
+/**
+ * Modern calls: stateless, every request carries its `_meta`; no Redis round trip is needed. The
+ * extra contender, three in-memory replicas behind the same nginx, tells what the balancer and the
+ * extra processes cost apart from Redis.
+ */
 const modernOnRedis: Scenario = {
   id: 'http-modern-redis',
   title: `tools/call, modern wire over HTTP (JSON), concurrency ${CONNECTIONS}: memory, Redis, 3 replicas`,
   transport: 'http',
-  contenders: SCALE_OUT_CONTENDERS,
+  contenders: [
+    ...SCALE_OUT_CONTENDERS,
+    {
+      label: '3 in memory + nginx',
+      role: 'rondo-replicas-memory',
+      server: { script: 'replicas', args: ['--replicas', '3', '--redis', 'none'] },
+    },
+  ],
   bind: async (child) => ({
     run: httpDriver(child, {
       connections: CONNECTIONS,

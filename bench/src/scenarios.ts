@@ -27,7 +27,8 @@ export type Role =
   | 'rondo-noop-middleware'
   | 'rondo-otel'
   | 'rondo-redis'
-  | 'rondo-replicas';
+  | 'rondo-replicas'
+  | 'rondo-replicas-memory';
 
 /** The roles measured against plain Rondo (the `rondo` role) of the same scenario. */
 export const AGAINST_RONDO: readonly Role[] = [
@@ -36,6 +37,7 @@ export const AGAINST_RONDO: readonly Role[] = [
   'rondo-otel',
   'rondo-redis',
   'rondo-replicas',
+  'rondo-replicas-memory',
 ];
 
 /** One server measured in a scenario. */

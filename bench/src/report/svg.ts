@@ -19,6 +19,7 @@ const COLORS: Record<Role, string> = {
   'rondo-otel': '#c9a23f',
   'rondo-redis': '#d6453d',
   'rondo-replicas': '#8c2d28',
+  'rondo-replicas-memory': '#6b6b6b',
 };
 
 const WIDTH = 960;

@@ -12,7 +12,11 @@ import { startBenchRedis } from './redisServer.js';
  * its counters are the replicas' summed. All of it is this process's tree, so the orchestrator's
  * CPU time and peak RSS cover the whole deployment.
  *
- *   node replicas.js [--replicas 3]
+ * With `--redis none` the replicas keep everything in memory: a control for stateless modern
+ * calls (legacy sessions cannot move between such replicas), showing what the balancer and the
+ * extra processes cost without Redis.
+ *
+ *   node replicas.js [--replicas 3] [--redis own|none]
  */
 
 interface RunningNginx {
@@ -29,26 +33,27 @@ const NGINX_MODULE = new URL('../../../tooling/scripts/nginx.mjs', import.meta.u
 
 async function main(): Promise<void> {
   const count = Number(argument('replicas', '3'));
-  const redis = await startBenchRedis();
+  const redis = argument('redis', 'own') === 'none' ? undefined : await startBenchRedis();
   const replicas: ServerChild[] = [];
   const balancers: RunningNginx[] = [];
   // Cleanup must be synchronous: the control channel's disconnect handler exits at once.
   process.once('exit', () => {
     for (const nginx of balancers) killGroup(nginx.pid, nginx.prefix);
     for (const replica of replicas) replica.process.kill('SIGKILL');
-    redis.stop();
+    redis?.stop();
   });
   process.once('SIGTERM', () => process.exit(0));
   // Every replica must open the requestState the others seal.
   process.env.RONDO_STATE_KEY ??= randomBytes(32).toString('base64');
   for (let i = 0; i < count; i++) {
-    const args = ['--transport', 'http-node', '--redis', redis.url];
+    const args = ['--transport', 'http-node', ...(redis ? ['--redis', redis.url] : [])];
     replicas.push(await ServerChild.start({ script: 'rondo', args }));
   }
   const { startNginx } = (await import(NGINX_MODULE.href)) as NginxModule;
   const nginx = await startNginx({ upstreams: replicas.map((r) => r.ready.port ?? 0) });
   balancers.push(nginx);
   reportReady({ port: nginx.port, path: '/mcp' }, async () => {
+    if (!redis) return {};
     const counted = await Promise.all(replicas.map((r) => r.counters()));
     return { redisCommands: counted.reduce((sum, c) => sum + (c.redisCommands ?? 0), 0) };
   });
