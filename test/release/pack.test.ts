@@ -25,6 +25,7 @@ import {
   repoRoot,
   runProgram,
 } from './packedPackages.js';
+import { startRedisServer } from '../support/redisServer.js';
 
 const run = promisify(execFile);
 const packages = publishablePackages();
@@ -159,7 +160,13 @@ describe(
           );
           context.skip();
         }
-        const result = await runProgram(scratch, readme);
+        // The @rondo/redis example talks to a real Redis: one of its own, named by REDIS_URL.
+        const redis = pkg.name === '@rondo/redis' ? await startRedisServer() : undefined;
+        if (redis) process.env.REDIS_URL = redis.url;
+        const result = await runProgram(scratch, readme).finally(async () => {
+          delete process.env.REDIS_URL;
+          await redis?.stop();
+        });
         expect(result.exitCode, result.output).toBe(
           result.stoppedAsServer && result.exitCode === null ? null : 0,
         );

@@ -12,6 +12,10 @@ export interface RedisServer {
   stop(): Promise<void>;
   /** Kills the server (when it runs) and starts a new, empty one on the same port. */
   restart(): Promise<void>;
+  /** Kills the server and leaves it down until {@link up}: an outage. */
+  down(): Promise<void>;
+  /** Starts a new, empty server on the same port after {@link down}. */
+  up(): Promise<void>;
 }
 
 /**
@@ -32,6 +36,12 @@ export async function startRedisServer(): Promise<RedisServer> {
     },
     async restart() {
       await kill(child);
+      child = await launch(port, dir);
+    },
+    async down() {
+      await kill(child);
+    },
+    async up() {
       child = await launch(port, dir);
     },
   };

@@ -156,9 +156,13 @@ function printSummary(nginx, replicas, redis) {
 /** Reports a child that ends while the cluster runs; the others keep serving. */
 function watchChild({ name, child }, isStopping) {
   child.once('exit', (code, signal) => {
-    if (isStopping()) return;
-    const how = signal ?? `code ${code}`;
-    say(`[${name}] exited (${how})${name === 'redis' ? '' : '; nginx now skips it'}`);
+    // Ctrl-C reaches the whole terminal's process group: a child may end a moment before this
+    // process handles its own SIGINT, and that is no news.
+    setTimeout(() => {
+      if (isStopping()) return;
+      const how = signal ?? `code ${code}`;
+      say(`[${name}] exited (${how})${name === 'redis' ? '' : '; nginx now skips it'}`);
+    }, 100);
   });
 }
 

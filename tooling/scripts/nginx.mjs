@@ -67,7 +67,9 @@ export function renderMainConfig(prefix) {
     `error_log ${path('error.log')} warn;`,
     'events { worker_connections 1024; }',
     'http {',
-    `    access_log ${path('access.log')};`,
+    // Which replica served each request, for trying a cluster out and for the tests that check it.
+    `    log_format rondo '$request_method $status "$upstream_addr" $request_time';`,
+    `    access_log ${path('access.log')} rondo;`,
     ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
       (kind) => `    ${kind}_temp_path ${path(`${kind}_temp`)};`,
     ),

@@ -4,7 +4,9 @@ import { modernEra } from '@rondo/adapter-2026';
 import {
   createEndpoint,
   createServer,
+  contents,
   text,
+  textContent,
   type Connection,
   type Disposition,
   type Peer,
@@ -40,7 +42,7 @@ function request(id: number, method: string, params: JsonObject = {}): JsonRpcMe
 async function initializedSession() {
   const server = createServer({ name: 'snap', version: '1.0.0', log: () => {} })
     .tool('hello', {}, () => text('hi'))
-    .resource('test://r', {}, () => ({ contents: [{ uri: 'test://r', text: 'r' }] }));
+    .resource('test://r', { name: 'r' }, (uri) => contents([textContent(uri, 'text/plain', 'r')]));
   server.provider({ name: 'changes', capabilities: () => ({ subscribe: true }) });
   const endpoint = createEndpoint(server, { legacy: legacyEra(), modern: modernEra() });
   const peer = recordingPeer();
@@ -109,7 +111,7 @@ it('announces one change with the same key on every copy of a session', async ()
   endpoint.restore!(otherPeer, first.snapshot!()!);
   server.resourceUpdated('test://r');
   await new Promise((resolve) => setTimeout(resolve, 10));
-  const [[notification, options]] = peer.sent.slice(-1);
+  const [notification, options] = peer.sent.at(-1)!;
   expect(notification).toMatchObject({ method: 'notifications/resources/updated' });
   expect(options?.once).toEqual(expect.any(String));
   expect(otherPeer.sent).toEqual([[notification, { once: options!.once }]]);

@@ -131,20 +131,20 @@ export class RedisConnection {
   }
 
   /**
-   * Subscribes the subscriber client to `channel` (once; the client subscribes again by itself
-   * after a reconnect). Resolves when Redis confirmed the subscription.
+   * Subscribes the subscriber client to `channels`, in one round trip (the client subscribes again
+   * by itself after a reconnect). Resolves when Redis confirmed the subscriptions.
    */
-  async subscribe(channel: string): Promise<void> {
-    if (this.channels.has(channel)) return;
-    const listeners = new Set<(payload: string) => void>();
-    this.channels.set(channel, listeners);
+  async subscribe(channels: readonly string[]): Promise<void> {
+    for (const channel of channels) this.channels.set(channel, new Set());
     this.commands += 1;
     try {
-      await this.subscriber.subscribe(channel, (payload: string) => {
-        for (const listener of listeners) this.safely(() => listener(payload));
+      await this.subscriber.subscribe([...channels], (payload: string, channel: string) => {
+        for (const listener of this.channels.get(channel) ?? []) {
+          this.safely(() => listener(payload));
+        }
       });
     } catch (error) {
-      this.channels.delete(channel);
+      for (const channel of channels) this.channels.delete(channel);
       throw this.failure(error);
     }
   }

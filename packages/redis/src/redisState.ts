@@ -60,9 +60,7 @@ export async function createRedisState(options: RedisStateOptions): Promise<Redi
   });
   const keys = new Keys(options.prefix ?? 'rondo:');
   try {
-    for (const channel of [keys.changesChannel, keys.relayChannel, keys.tasksChannel]) {
-      await connection.subscribe(channel);
-    }
+    await connection.subscribe([keys.changesChannel, keys.relayChannel, keys.tasksChannel]);
   } catch (error) {
     await connection.close();
     throw error;

@@ -53,6 +53,8 @@ export class StreamFollower {
   private readerId: string | undefined;
   /** An unblock is on its way, so more changes in the meantime need no other. */
   private waking = false;
+  /** A resolution of "now" is queued for the follows of this tick. */
+  private resolveQueued = false;
   private closed = false;
 
   constructor(
@@ -82,6 +84,7 @@ export class StreamFollower {
     };
     this.follows.add(follow);
     this.changed = true;
+    if (afterEntryId === undefined) this.resolveSoon();
     if (this.running) this.wake();
     else void this.run();
     return () => {
@@ -107,11 +110,15 @@ export class StreamFollower {
   /** One read of every followed stream, or, when it fails, one wait before the next. */
   private async readOnce(): Promise<void> {
     try {
-      await this.resolveNow();
+      // A follow made while "now" was being resolved is resolved too before the read names it.
+      while ([...this.follows].some((follow) => follow.cursor === undefined)) {
+        await this.resolveNow();
+      }
       this.readerId ??= String(
         await this.connection.call(['CLIENT', 'ID'], this.connection.reader),
       );
       const streams = this.cursorsByStream();
+      if (streams.size === 0) return;
       this.changed = false;
       const args = ['XREAD', 'COUNT', String(this.options.batch), 'BLOCK'];
       args.push(String(this.options.blockMs), 'STREAMS', ...streams.keys(), ...streams.values());
@@ -125,6 +132,22 @@ export class StreamFollower {
       this.fail(error instanceof Error ? error : new Error(String(error)));
       await new Promise((resolve) => setTimeout(resolve, this.options.retryMs));
     }
+  }
+
+  /**
+   * Resolves "now" for new follows at once, without waiting for the read loop to come round, so
+   * "now" is as close as a round trip to the moment of the call. Follows made in one tick share
+   * one script; should it fail, the loop resolves them before its next read.
+   */
+  private resolveSoon(): void {
+    if (this.resolveQueued) return;
+    this.resolveQueued = true;
+    queueMicrotask(() => {
+      this.resolveQueued = false;
+      this.resolveNow().catch(() => {
+        // Redis is unreachable: the loop's read fails too, and it resolves them once back.
+      });
+    });
   }
 
   /** Gives each follow that starts "after now" the id of its stream's newest entry. */
@@ -145,7 +168,8 @@ export class StreamFollower {
   private cursorsByStream(): Map<string, string> {
     const streams = new Map<string, string>();
     for (const follow of this.follows) {
-      const cursor = follow.cursor ?? '0-0';
+      const cursor = follow.cursor;
+      if (cursor === undefined) continue;
       const known = streams.get(follow.key);
       if (known === undefined || compareEntryIds(cursor, known) < 0) {
         streams.set(follow.key, cursor);
@@ -162,12 +186,11 @@ export class StreamFollower {
         this.connection.report(`skipped a malformed event ${entryId} of ${key}`),
       );
       for (const follow of [...this.follows]) {
-        if (follow.key !== key) continue;
+        // A follow still resolving "now" reads from there on its next read, not from this one.
+        if (follow.key !== key || follow.cursor === undefined) continue;
         for (const entry of entries) {
           if (!this.follows.has(follow)) break;
-          if (follow.cursor !== undefined && compareEntryIds(entry.entryId, follow.cursor) <= 0) {
-            continue;
-          }
+          if (compareEntryIds(entry.entryId, follow.cursor) <= 0) continue;
           follow.cursor = entry.entryId;
           const event = { id: eventIdOf(follow.streamId, entry.entryId), message: entry.message };
           this.connection.safely(() => follow.onEvent(event));

@@ -67,9 +67,14 @@ describe('following streams other processes append to', () => {
     await vi.waitFor(() => expect(numbers(first)).toEqual([0]));
     const from = first[0]!.id;
     reader!.events.follow!('s.get', from, (event) => second.push(event));
+    // A third follow, from now, of a stream already read: it never sees what came before.
+    const third: StoredEvent[] = [];
+    reader!.events.follow!('s.get', undefined, (event) => third.push(event));
+    await new Promise((resolve) => setTimeout(resolve, 50));
     await writer!.events.append('s.get', note(1));
     await vi.waitFor(() => expect(numbers(second)).toEqual([1]));
     await vi.waitFor(() => expect(numbers(first)).toEqual([0, 1]));
+    await vi.waitFor(() => expect(numbers(third)).toEqual([1]));
     await closeAll([reader!, writer!]);
   });
 

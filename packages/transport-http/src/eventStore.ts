@@ -4,6 +4,13 @@ import type { JsonRpcMessage } from '@rondo/protocol';
 // The interface lives in the core, beside the other seams of state shared between processes.
 export type { EventStore, ReplayedEvents, StoredEvent };
 
+/** The in-memory {@link EventStore}: every member answers at once. */
+export interface MemoryEventStore extends EventStore {
+  append(streamId: string, message: JsonRpcMessage | undefined): string;
+  replayAfter(eventId: string): ReplayedEvents | undefined;
+  forget(streamId: string): void;
+}
+
 /** Limits of the in-memory event store. */
 export interface MemoryEventStoreOptions {
   /** Events kept per stream; the oldest go first. Default 1000. */
@@ -34,7 +41,7 @@ interface StreamLog {
  * answers at once, so one process's streams keep write order without waiting. It ignores `once`
  * keys: in one process each session exists once, and so does each announcement.
  */
-export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): EventStore {
+export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): MemoryEventStore {
   const perStream = options.maxEventsPerStream ?? 1000;
   const total = options.maxEvents ?? 10_000;
   const perSession = options.maxEventsPerSession ?? 2000;

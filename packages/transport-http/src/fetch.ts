@@ -7,6 +7,7 @@ export type { HttpTransportOptions } from './options.js';
 export {
   createMemoryEventStore,
   type EventStore,
+  type MemoryEventStore,
   type MemoryEventStoreOptions,
   type StoredEvent,
   type ReplayedEvents,
