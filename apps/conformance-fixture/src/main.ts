@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 import { createRedisState } from '@rondo/redis';
+import { ConfigurationError, SharedStateError } from '@rondo/core';
 import { serve } from '@rondo/server';
 import { parseFixtureArgs, USAGE, UsageError, type FixtureArgs } from './cliArgs.js';
 import { createFixtureEndpoint } from './endpoint.js';
 
 /**
  * The fixture CLI: `rondo-fixture --transport stdio|http|ws [--port N] [--host H] [--path P]
- * [--redis URL]`.
- * On stdio, stdout carries nothing but JSON-RPC lines; every diagnostic goes to stderr.
+ * [--allowed-hosts H1,H2] [--state-keys ID:SECRET,...] [--redis URL]`. On stdio, stdout carries nothing but
+ * JSON-RPC lines; every diagnostic goes to stderr. Exit codes: 2 on a usage mistake, 1 when the
+ * server cannot start (a configuration error such as a short requestState key).
  */
 async function main(argv: readonly string[]): Promise<void> {
   let args: FixtureArgs;
@@ -18,14 +20,22 @@ async function main(argv: readonly string[]): Promise<void> {
     process.stderr.write(`rondo-fixture: ${failure.message}\n${USAGE}\n`);
     process.exit(2);
   }
+  if (args.help) {
+    process.stdout.write(`${USAGE}\n`, () => process.exit(0));
+    return;
+  }
   // Replicas behind one balancer share their state in Redis; one process needs none.
   const shared = args.redis ? await createRedisState({ url: args.redis }) : undefined;
-  const endpoint = createFixtureEndpoint(shared ? { shared } : {});
+  const endpoint = createFixtureEndpoint({
+    ...(args.stateKeys ? { requestState: { keys: args.stateKeys } } : {}),
+    ...(shared ? { shared } : {}),
+  });
   const server = await serve(endpoint, {
     transport: args.transport,
     host: args.host,
     port: args.port,
     ...(args.path ? { path: args.path } : {}),
+    ...(args.allowedHosts && args.transport !== 'stdio' ? { allowedHosts: args.allowedHosts } : {}),
     stopOnSignals: ['SIGINT', 'SIGTERM'],
   });
   const where = server.url ? ` at ${server.url}` : '';
@@ -38,8 +48,13 @@ async function main(argv: readonly string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((failure: unknown) => {
-  process.stderr.write(
-    `rondo-fixture: ${failure instanceof Error ? (failure.stack ?? failure.message) : String(failure)}\n`,
-  );
+  // A configuration mistake (or Redis out of reach) is the user's to fix: its message says what.
+  const text =
+    failure instanceof ConfigurationError || failure instanceof SharedStateError
+      ? failure.message
+      : failure instanceof Error
+        ? (failure.stack ?? failure.message)
+        : String(failure);
+  process.stderr.write(`rondo-fixture: ${text}\n`);
   process.exit(1);
 });

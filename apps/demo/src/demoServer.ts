@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { createEndpoint, createServer, type Endpoint, type RondoServer } from '@rondo/core';
+import {
+  createEndpoint,
+  createServer,
+  type Endpoint,
+  type RequestStateOptions,
+  type RondoServer,
+  type StateKey,
+} from '@rondo/core';
 import { legacyEra } from '@rondo/adapter-2025';
 import { createRedisState } from '@rondo/redis';
 import { modernEra } from '@rondo/adapter-2026';
@@ -34,8 +41,20 @@ export interface DemoServerOptions {
   trafficCapacity?: number;
   /** The Redis server whose state this replica shares with the others behind one balancer. */
   redis?: string;
+  /** The requestState key ring; by default `RONDO_STATE_KEYS` or `RONDO_STATE_KEY`, else a random key. */
+  stateKeys?: StateKey[];
   /** Where the server's own diagnostics go (stderr by default: stdout may be the protocol). */
   log?: (level: 'info' | 'warning' | 'error', message: string) => void;
+}
+
+/**
+ * The keys given, else none so that the core reads the environment's; with neither, a random key
+ * given explicitly: one demo process needs no shared key, so it should not warn about one.
+ */
+function stateKeyOptions(keys: StateKey[] | undefined): RequestStateOptions {
+  if (keys) return { keys };
+  if (process.env.RONDO_STATE_KEYS || process.env.RONDO_STATE_KEY) return {};
+  return { key: randomBytes(32) };
 }
 
 /**
@@ -51,8 +70,7 @@ export async function createDemoServer(options: DemoServerOptions = {}): Promise
     description: 'TypeScript and Prolog providers behind one endpoint, for both MCP eras.',
     instructions:
       'Try send_postcard (elicitation), plan_trip (multi-round), brew_tea (progress), bake_bread (a task) and identify_bird.',
-    // One demo process may use a random key; replicas (--redis) are given one in RONDO_STATE_KEY.
-    requestState: { key: process.env.RONDO_STATE_KEY ?? randomBytes(32) },
+    requestState: stateKeyOptions(options.stateKeys),
     ...(shared ? { shared } : {}),
     ...(options.log ? { log: options.log } : {}),
   });

@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import type { Endpoint } from '@rondo/core';
+import type { Endpoint, HostGuardOptions } from '@rondo/core';
 import { mcpRouter } from '@rondo/transport-http';
 import { attachWebSocket } from '@rondo/transport-ws';
 import type { ServerTraffic } from './serverTraffic.js';
@@ -25,6 +25,8 @@ export interface DemoHttpOptions {
   publicDir: string;
   /** The calls to serve at /traffic; without it those routes are absent. */
   traffic?: ServerTraffic;
+  /** The Host / Origin guard of every route (/mcp, /ws, /traffic); default the transports' rule. */
+  guard?: HostGuardOptions;
 }
 
 /**
@@ -37,14 +39,15 @@ export async function startDemoHttp(
 ): Promise<DemoHttpServer> {
   const app = express();
   app.disable('x-powered-by');
-  const router = mcpRouter(endpoint, { path: '/mcp' });
+  const guard = options.guard ?? {};
+  const router = mcpRouter(endpoint, { path: '/mcp', ...guard });
   app.use(router);
-  const traffic = options.traffic ? trafficRoutes(options.traffic) : undefined;
+  const traffic = options.traffic ? trafficRoutes(options.traffic, { guard }) : undefined;
   if (traffic) app.use(traffic.router);
   app.use(express.static(options.publicDir, { index: 'index.html' }));
 
   const httpServer = createHttpServer(app);
-  const sockets = attachWebSocket(endpoint, { httpServer, path: '/ws' });
+  const sockets = attachWebSocket(endpoint, { httpServer, path: '/ws', ...guard });
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
     httpServer.listen(options.port, options.host, () => resolve());

@@ -20,6 +20,7 @@ async function runHttp(demo: DemoServer, options: DemoOptions): Promise<void> {
     port: options.port,
     publicDir,
     traffic: demo.traffic,
+    ...(options.allowedHosts ? { guard: { allowedHosts: options.allowedHosts } } : {}),
   });
   // One write, so whoever waits for the URL line also has the notes.
   say(
@@ -72,6 +73,7 @@ async function main(): Promise<void> {
     withoutProlog: options.withoutProlog,
     clockIntervalMs: options.clockIntervalMs,
     ...(options.redis ? { redis: options.redis } : {}),
+    ...(options.stateKeys ? { stateKeys: options.stateKeys } : {}),
   });
   switch (options.mode) {
     case 'stdio':

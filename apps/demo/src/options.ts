@@ -1,3 +1,5 @@
+import { parseAllowedHosts, parseStateKeys, type StateKey } from '@rondo/core';
+
 /** How the demo was asked to run. */
 export interface DemoOptions {
   mode: 'http' | 'stdio' | 'smoke' | 'help';
@@ -9,6 +11,13 @@ export interface DemoOptions {
   clockIntervalMs: number;
   /** The Redis server this replica shares its state with (`--redis`, `RONDO_REDIS_URL`). */
   redis?: string;
+  /**
+   * The Host names accepted on every route (`/mcp`, `/ws`, `/traffic`): `--allowed-hosts`, else
+   * `RONDO_ALLOWED_HOSTS`; without either, the default rule (localhost and IP literals).
+   */
+  allowedHosts?: readonly string[] | 'any';
+  /** The requestState key ring from `--state-keys`; without it the environment's, else a random key. */
+  stateKeys?: StateKey[];
 }
 
 /** The text of `--help`. */
@@ -22,8 +31,15 @@ export const USAGE = `rondo-demo: the Rondo demo server and playground
   --no-prolog                       skip the Prolog bird expert
   --redis URL                       share sessions, event logs, changes and tasks with other replicas
                                     in Redis (also RONDO_REDIS_URL); see docs/scale-out.md
+  --allowed-hosts H1,H2             the Host names accepted on /mcp, /ws and /traffic, e.g. the public name a
+                                    proxy forwards; the list replaces the default rule (localhost and IP
+                                    literals), "any" turns the check off (also RONDO_ALLOWED_HOSTS)
+  --state-keys ID:SECRET,...        the requestState key ring, newest (sealing) first, each secret 32 bytes or
+                                    more ("base64:..." for a secret with a comma); prefer RONDO_STATE_KEYS:
+                                    a command line is visible to other users
 
-Environment: PORT (default port), RONDO_DEMO_SMOKE=1 (same as --smoke), RONDO_STATE_KEY (requestState key, 32 bytes or more),
+Environment: PORT (default port), RONDO_DEMO_SMOKE=1 (same as --smoke), RONDO_STATE_KEY (one requestState key,
+32 bytes or more), RONDO_STATE_KEYS (a key ring, as --state-keys), RONDO_ALLOWED_HOSTS (as --allowed-hosts),
 RONDO_DEMO_CLOCK_MS (how often demo://clock changes, default 5000), RONDO_SWIPL (the swipl executable).`;
 
 function portFrom(value: string | undefined, what: string): number {
@@ -68,6 +84,12 @@ export function parseDemoOptions(argv: readonly string[], env: NodeJS.ProcessEnv
       case '--redis':
         options.redis = value();
         break;
+      case '--allowed-hosts':
+        options.allowedHosts = parseAllowedHosts(value() ?? '', '--allowed-hosts');
+        break;
+      case '--state-keys':
+        options.stateKeys = parseStateKeys(value() ?? '', '--state-keys');
+        break;
       case '--help':
       case '-h':
         options.mode = 'help';
@@ -76,6 +98,9 @@ export function parseDemoOptions(argv: readonly string[], env: NodeJS.ProcessEnv
         throw new Error(`unknown argument "${argument}"\n\n${USAGE}`);
     }
   }
+  // An empty variable is an unset one (`RONDO_ALLOWED_HOSTS=${HOSTS}` with HOSTS unset).
+  if (options.allowedHosts === undefined && env.RONDO_ALLOWED_HOSTS)
+    options.allowedHosts = parseAllowedHosts(env.RONDO_ALLOWED_HOSTS, 'RONDO_ALLOWED_HOSTS');
   if (!Number.isInteger(options.clockIntervalMs) || options.clockIntervalMs < 10) {
     throw new Error(
       `RONDO_DEMO_CLOCK_MS must be an integer of at least 10, got "${env.RONDO_DEMO_CLOCK_MS}"`,

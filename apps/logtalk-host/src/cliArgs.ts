@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { ConfigurationError, parseAllowedHosts, parseStateKeys, type StateKey } from '@rondo/core';
 
 /** The transports `rondo-logtalk` serves on. */
 export type HostTransport = 'stdio' | 'http' | 'ws';
@@ -37,6 +38,15 @@ export interface HostArgs {
   description?: string;
   /** The server's title (`serverInfo.title`); default `<provider> (rondo-logtalk)`. */
   title?: string;
+  /**
+   * The Host names accepted (http, ws): `--allowed-hosts`, else `RONDO_ALLOWED_HOSTS`; without
+   * either, the transports' default rule (localhost and IP literals).
+   */
+  allowedHosts?: readonly string[] | 'any';
+  /** The requestState key ring from `--state-keys`; without it the core reads the environment. */
+  stateKeys?: StateKey[];
+  /** The Redis server this replica shares its state with: `--redis`, else `RONDO_REDIS_URL`. */
+  redis?: string;
   /** The Prolog (`.pl`) or Logtalk (`.lgt`) files to load. */
   files: string[];
 }
@@ -50,7 +60,8 @@ export class UsageError extends Error {
 export const USAGE =
   'usage: rondo-logtalk [--watch] [--transport stdio|http|ws] [--host H] [--port N] [--path P] [--object NAME]\n' +
   '                     [--workers N] [--timeout S] [--swipl PATH] [--logtalk-home DIR] [--name NAME]\n' +
-  '                     [--title TEXT] [--description TEXT] FILE...\n' +
+  '                     [--title TEXT] [--description TEXT] [--allowed-hosts H1,H2]\n' +
+  '                     [--state-keys ID:SECRET,...] [--redis URL] FILE...\n' +
   '       rondo-logtalk check FILE...\n' +
   "       rondo-logtalk call FILE TOOL ['{json arguments}']";
 
@@ -101,6 +112,18 @@ Options:
                      default "<provider name> (rondo-logtalk)".
   --description TEXT the server description announced to clients (serverInfo.description, as
                      the mcp_server library's server_description/1 option).
+  --allowed-hosts H1,H2
+                     the Host names accepted (http, ws), comma-separated: behind a proxy, the
+                     name it forwards (mcp.example.com). The list replaces the default rule
+                     (localhost and IP literals); "any" turns the check off, for a proxy that
+                     checks Host itself. Default RONDO_ALLOWED_HOSTS.
+  --state-keys ID:SECRET,...
+                     the key ring that seals round-hook request state, newest (sealing) key
+                     first, each secret 32 bytes or more ("base64:..." for a secret with a
+                     comma). A command line is visible to other users: prefer RONDO_STATE_KEYS.
+  --redis URL        share sessions, event logs, changes and tasks with the other replicas behind
+                     one balancer, in Redis (redis://host:port); default RONDO_REDIS_URL.
+                     Give every replica the same RONDO_STATE_KEY(S). See docs/scale-out.md.
   --help             print this help and exit.
 
 Environment:
@@ -108,6 +131,10 @@ Environment:
   LOGTALKUSER        your Logtalk user directory (settings, libraries); default ~/logtalk. Workers
                      read it but never write into it.
   RONDO_STATE_KEY    the key (32 bytes or more) that seals round-hook request state (default: random per process).
+  RONDO_STATE_KEYS   a ring of such keys instead, as --state-keys: k2:new-secret,k1:old-secret; every
+                     listed key opens a state, the first seals, so keys rotate without failing a round.
+  RONDO_ALLOWED_HOSTS the Host names accepted, as --allowed-hosts.
+  RONDO_REDIS_URL    the Redis server replicas share their state in, as --redis.
 
 Examples:
   rondo-logtalk birds.pl                                  # stdio, for an MCP client config
@@ -116,8 +143,14 @@ Examples:
 
 const DEFAULT_PORTS: Record<HostTransport, number> = { stdio: 0, http: 3000, ws: 3001 };
 
-/** Parses the command line; throws a {@link UsageError} on a mistake. */
-export function parseHostArgs(argv: readonly string[]): HostArgs {
+/**
+ * Parses the command line, with `RONDO_ALLOWED_HOSTS` from `env` when `--allowed-hosts` is absent;
+ * throws a {@link UsageError} on a mistake.
+ */
+export function parseHostArgs(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+): HostArgs {
   let parsed;
   try {
     parsed = parseArgs({
@@ -135,6 +168,9 @@ export function parseHostArgs(argv: readonly string[]): HostArgs {
         name: { type: 'string' },
         description: { type: 'string' },
         title: { type: 'string' },
+        'allowed-hosts': { type: 'string' },
+        'state-keys': { type: 'string' },
+        redis: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
         watch: { type: 'boolean', default: false },
       },
@@ -176,9 +212,31 @@ export function parseHostArgs(argv: readonly string[]): HostArgs {
       );
     args.timeoutSeconds = seconds;
   }
+  readProxyOptions(args, values['allowed-hosts'], values['state-keys'], env);
+  const redis = values.redis ?? (env.RONDO_REDIS_URL || undefined);
+  if (redis !== undefined) args.redis = redis;
   subcommand(args);
   if (!args.help && args.files.length === 0) throw new UsageError('no FILE given');
   return args;
+}
+
+/** `--allowed-hosts` (else `RONDO_ALLOWED_HOSTS`) and `--state-keys`, checked by the core's rules. */
+function readProxyOptions(
+  args: HostArgs,
+  hostsFlag: string | undefined,
+  keysFlag: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): void {
+  try {
+    // An empty variable is an unset one (`RONDO_ALLOWED_HOSTS=${HOSTS}` with HOSTS unset).
+    const hosts = hostsFlag ?? (env.RONDO_ALLOWED_HOSTS || undefined);
+    const from = hostsFlag === undefined ? 'RONDO_ALLOWED_HOSTS' : '--allowed-hosts';
+    if (hosts !== undefined) args.allowedHosts = parseAllowedHosts(hosts, from);
+    if (keysFlag !== undefined) args.stateKeys = parseStateKeys(keysFlag, '--state-keys');
+  } catch (failure) {
+    if (failure instanceof ConfigurationError) throw new UsageError(failure.message);
+    throw failure;
+  }
 }
 
 /** `check FILE...` and `call FILE TOOL [JSON]` (a file named so is served as `./check`). */

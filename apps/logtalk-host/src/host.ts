@@ -6,6 +6,8 @@ import {
   type Endpoint,
   type RondoServer,
   type ServerOptions,
+  type SharedState,
+  type StateKey,
 } from '@rondo/core';
 import {
   createPrologProvider,
@@ -25,6 +27,10 @@ export interface LogtalkHostOptions extends PrologProviderOptions {
   serverTitle?: string;
   /** Where the server's own diagnostics go; default standard error. */
   serverLog?: ServerOptions['log'];
+  /** The requestState key ring; default `RONDO_STATE_KEYS` or `RONDO_STATE_KEY`, else a random key. */
+  stateKeys?: StateKey[];
+  /** State shared with the other replicas behind one balancer (`@rondo/redis`). */
+  shared?: SharedState;
 }
 
 /** A Prolog provider composed into a server and an endpoint that serves both eras. */
@@ -44,25 +50,36 @@ const LEGACY_REVISIONS = ['2025-11-25', '2025-06-18'];
  * and the legacy (2025-11-25, 2025-06-18) eras. The endpoint is ready when this resolves.
  */
 export async function createLogtalkHost(options: LogtalkHostOptions): Promise<LogtalkHost> {
-  const { serverName, serverVersion, serverDescription, serverTitle, serverLog, ...bridge } =
-    options;
+  const {
+    serverName,
+    serverVersion,
+    serverDescription,
+    serverTitle,
+    serverLog,
+    stateKeys,
+    shared,
+    ...bridge
+  } = options;
   const provider = await createPrologProvider(bridge);
-  const server = createServer({
-    name: serverName ?? 'rondo-logtalk',
-    version: serverVersion ?? '0.1.0',
-    title: serverTitle ?? `${provider.name} (rondo-logtalk)`,
-    ...(serverDescription !== undefined ? { description: serverDescription } : {}),
-    ...(serverLog ? { log: serverLog } : {}),
-  }).provider(provider);
-  const endpoint = createEndpoint(server, {
-    modern: modernEra({ alsoSupported: LEGACY_REVISIONS }),
-    legacy: legacyEra(),
-  });
   try {
+    const server = createServer({
+      name: serverName ?? 'rondo-logtalk',
+      version: serverVersion ?? '0.1.0',
+      title: serverTitle ?? `${provider.name} (rondo-logtalk)`,
+      ...(serverDescription !== undefined ? { description: serverDescription } : {}),
+      ...(serverLog ? { log: serverLog } : {}),
+      ...(stateKeys ? { requestState: { keys: stateKeys } } : {}),
+      ...(shared ? { shared } : {}),
+    }).provider(provider);
+    const endpoint = createEndpoint(server, {
+      modern: modernEra({ alsoSupported: LEGACY_REVISIONS }),
+      legacy: legacyEra(),
+    });
     await endpoint.ready();
+    return { provider, server, endpoint };
   } catch (failure) {
+    // A server that cannot be made (a short requestState key, say) must not leave workers running.
     await provider.close();
     throw failure;
   }
-  return { provider, server, endpoint };
 }

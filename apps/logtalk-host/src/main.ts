@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+import { ConfigurationError, SharedStateError, type SharedState } from '@rondo/core';
+import { createRedisState } from '@rondo/redis';
 import { PrologConfigurationError, PrologLoadError } from '@rondo/logtalk-bridge';
 import { serve } from '@rondo/server';
 import { HELP, parseHostArgs, USAGE, UsageError, type HostArgs } from './cliArgs.js';
@@ -9,18 +11,24 @@ import { watchFiles } from './watch.js';
 /**
  * `rondo-logtalk [options] FILE...`: serves a Prolog or Logtalk provider. On stdio, stdout
  * carries nothing but JSON-RPC lines; every diagnostic (and all Prolog output) goes to stderr.
- * Exit codes: 0 after a clean shutdown, 1 when the files fail to load, 2 on a usage mistake.
+ * Exit codes: 0 after a clean shutdown, 1 when the files fail to load or the server cannot be made
+ * (a requestState key shorter than 32 bytes, say), 2 on a usage mistake.
  */
 async function main(argv: readonly string[]): Promise<void> {
   const args = parseOrExit(argv);
   if (args.command !== 'serve') return runDevTool(args);
-  const host = await startOrExit(args);
+  // Replicas behind one balancer share their state in Redis; one process needs none.
+  const shared = args.redis
+    ? await exitOnStartFailure(() => createRedisState({ url: args.redis! }))
+    : undefined;
+  const host = await startOrExit(args, shared);
   const unwatch = args.watch ? watchFiles(args.files, host.provider, say) : undefined;
   const server = await serve(host.endpoint, {
     transport: args.transport,
     host: args.host,
     port: args.port,
     ...(args.path ? { path: args.path } : {}),
+    ...(args.allowedHosts && args.transport !== 'stdio' ? { allowedHosts: args.allowedHosts } : {}),
     stopOnSignals: ['SIGINT', 'SIGTERM'],
   });
   say(
@@ -29,13 +37,14 @@ async function main(argv: readonly string[]): Promise<void> {
   await server.closed;
   unwatch?.();
   await host.endpoint.close();
+  await shared?.close();
   // Exit once everything written has reached the pipe: leftover timers must not keep us alive.
   process.stdout.write('', () => process.exit(0));
 }
 
 function parseOrExit(argv: readonly string[]): HostArgs {
   try {
-    const args = parseHostArgs(argv);
+    const args = parseHostArgs(argv, process.env);
     if (args.help) {
       process.stdout.write(`${HELP}\n`);
       process.exit(0);
@@ -74,12 +83,15 @@ function hostOptions(args: HostArgs): LogtalkHostOptions {
     ...(args.description !== undefined ? { serverDescription: args.description } : {}),
     ...(args.title !== undefined ? { serverTitle: args.title } : {}),
     ...(args.watch ? { listChanged: true } : {}),
+    ...(args.stateKeys ? { stateKeys: args.stateKeys } : {}),
   };
 }
 
 /** Starts the workers; a file that fails to load ends the process with its file, line and message. */
-function startOrExit(args: HostArgs) {
-  return exitOnStartFailure(() => createLogtalkHost(hostOptions(args)));
+function startOrExit(args: HostArgs, shared: SharedState | undefined) {
+  return exitOnStartFailure(() =>
+    createLogtalkHost({ ...hostOptions(args), ...(shared ? { shared } : {}) }),
+  );
 }
 
 async function exitOnStartFailure<T>(start: () => Promise<T>): Promise<T> {
@@ -90,7 +102,11 @@ async function exitOnStartFailure<T>(start: () => Promise<T>): Promise<T> {
       say(`load error: ${loadErrorText(failure)}`);
       process.exit(1);
     }
-    if (failure instanceof PrologConfigurationError) {
+    if (
+      failure instanceof PrologConfigurationError ||
+      failure instanceof ConfigurationError ||
+      failure instanceof SharedStateError
+    ) {
       say(failure.message);
       process.exit(1);
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HELP, parseHostArgs } from '@rondo/logtalk-host';
+import { HELP, parseHostArgs, UsageError } from '@rondo/logtalk-host';
 
 describe('parseHostArgs', () => {
   it('defaults to stdio and takes files in any position', () => {
@@ -82,6 +82,49 @@ describe('parseHostArgs', () => {
     [['--bogus', 'a.pl'], /bogus/],
     [[], /no FILE given/],
   ])('rejects %j', (argv, message) => {
+    expect(() => parseHostArgs(argv)).toThrow(message);
+  });
+
+  it('takes --allowed-hosts, else RONDO_ALLOWED_HOSTS, and a --state-keys ring', () => {
+    const secret = 'a-secret-of-32-bytes-or-more-0123456789';
+    expect(
+      parseHostArgs([
+        '--allowed-hosts',
+        'mcp.example.com,localhost',
+        '--state-keys',
+        `k1:${secret}`,
+        'a.pl',
+      ]),
+    ).toMatchObject({
+      allowedHosts: ['mcp.example.com', 'localhost'],
+      stateKeys: [{ id: 'k1', secret }],
+    });
+    expect(parseHostArgs(['a.pl'], { RONDO_ALLOWED_HOSTS: 'any' })).toMatchObject({
+      allowedHosts: 'any',
+    });
+    expect(parseHostArgs(['a.pl'])).not.toHaveProperty('allowedHosts');
+    expect(parseHostArgs(['a.pl'], { RONDO_ALLOWED_HOSTS: '' })).not.toHaveProperty('allowedHosts');
+    for (const option of [
+      '--allowed-hosts',
+      '--state-keys',
+      'RONDO_STATE_KEYS',
+      'RONDO_ALLOWED_HOSTS',
+    ])
+      expect(HELP).toContain(option);
+  });
+
+  it.each([
+    [
+      ['--allowed-hosts', '*.example.com', 'a.pl'],
+      /--allowed-hosts: "\*.example.com" has a wildcard/,
+    ],
+    [
+      ['--state-keys', 'k1:short', 'a.pl'],
+      /--state-keys: the key "k1" is 5 bytes long; a requestState key needs at least 32 bytes/,
+    ],
+    [['--state-keys', 'no-colon', 'a.pl'], /--state-keys: entry 1 is not id:secret/],
+  ])('refuses %j as a usage mistake', (argv, message) => {
+    expect(() => parseHostArgs(argv)).toThrow(UsageError);
     expect(() => parseHostArgs(argv)).toThrow(message);
   });
 });

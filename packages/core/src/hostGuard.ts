@@ -110,18 +110,48 @@ export function checkHostAndOrigin(
   return refuse(403, `Origin ${JSON.stringify(origin)} is not allowed`);
 }
 
+/**
+ * Reads an `allowedHosts` list written as text, the form of a command-line flag or an environment
+ * variable (`RONDO_ALLOWED_HOSTS`): entries separated by commas, space around them dropped, each
+ * `name` or `name:port`; the single word `any` is {@link HostGuardOptions.allowedHosts}' `'any'`.
+ * An entry {@link resolveHostGuard} would refuse is a {@link ConfigurationError} here, naming
+ * `source`; so is a list with no entry.
+ */
+export function parseAllowedHosts(
+  text: string,
+  source = 'allowedHosts',
+): readonly string[] | 'any' {
+  const entries = text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  if (entries.length === 1 && entries[0] === ALLOW_ANY) return ALLOW_ANY;
+  if (entries.length === 0)
+    throw new ConfigurationError(`${source}: no host given (list names, or write ${ALLOW_ANY})`);
+  for (const entry of entries) {
+    if (entry === ALLOW_ANY)
+      throw new ConfigurationError(`${source}: ${ALLOW_ANY} stands alone, not in a list of hosts`);
+    hostRule(entry, source);
+  }
+  return entries;
+}
+
 function refuse(status: 400 | 403, reason: string): HostGuardVerdict {
   return { ok: false, status, reason };
 }
 
-function hostRule(entry: string): HostRule {
-  if (entry === '*')
-    throw new ConfigurationError(`Write allowedHosts: '${ALLOW_ANY}' to allow any host`);
-  if (entry.includes('*')) {
-    throw new ConfigurationError(`allowedHosts: "${entry}" has a wildcard; list each host instead`);
+function hostRule(entry: string, source = 'allowedHosts'): HostRule {
+  if (entry === '*') {
+    throw new ConfigurationError(
+      source === 'allowedHosts'
+        ? `Write allowedHosts: '${ALLOW_ANY}' to allow any host`
+        : `${source}: write ${ALLOW_ANY} to allow any host`,
+    );
   }
+  if (entry.includes('*'))
+    throw new ConfigurationError(`${source}: "${entry}" has a wildcard; list each host instead`);
   const parsed = parseHost(entry);
-  if (!parsed) throw new ConfigurationError(`allowedHosts: "${entry}" is not a host or host:port`);
+  if (!parsed) throw new ConfigurationError(`${source}: "${entry}" is not a host or host:port`);
   return parsed;
 }
 

@@ -97,11 +97,16 @@ export {
 } from './catalog.js';
 export {
   RequestStateSealer,
-  MIN_STATE_KEY_BYTES,
   type RequestStateOptions,
   type SealedStateBinding,
   type OpenedState,
 } from './requestState.js';
+export {
+  MIN_STATE_KEY_BYTES,
+  SINGLE_STATE_KEY_ID,
+  parseStateKeys,
+  type StateKey,
+} from './stateKeys.js';
 export type { SchemaInput, ArgumentCheck, ArgumentValidator } from './inputValidation.js';
 export { DEFAULT_MAX_ARGUMENT_DEPTH, type ServerLimits } from './limits.js';
 export {
@@ -113,6 +118,7 @@ export {
 } from './errors.js';
 export {
   checkHostAndOrigin,
+  parseAllowedHosts,
   resolveHostGuard,
   type HostGuardOptions,
   type HostGuardPolicy,

@@ -1,7 +1,7 @@
 import { ErrorCode, McpError, type Json } from '@rondo/protocol';
 import { base64UrlToText, bytesToBase64Url, textToBase64Url, utf8Bytes } from './base64.js';
-import { ConfigurationError } from './errors.js';
 import { stableStringify } from './stableJson.js';
+import { resolveKeyRing, type StateKey } from './stateKeys.js';
 
 /** What a sealed requestState binds together. */
 export interface SealedStateBinding {
@@ -21,10 +21,19 @@ export interface OpenedState {
   carry: Json;
 }
 
+/** How a server seals `requestState` (`createServer({ requestState })`). */
 export interface RequestStateOptions {
   /**
-   * The secret key, at least 32 bytes ({@link MIN_STATE_KEY_BYTES}); several server instances
-   * behind one endpoint need the same one.
+   * The key ring, newest first: the first key seals, every key opens what it sealed, so a key is
+   * rotated by listing the new one first and dropping the old one once the states it sealed have
+   * expired (`ttlMs`). Each secret is at least 32 bytes (`MIN_STATE_KEY_BYTES`); every
+   * server instance behind one endpoint needs the same ring. Without `keys` and `key`, the ring is
+   * read from `RONDO_STATE_KEYS` (in the format `parseStateKeys` reads) or `RONDO_STATE_KEY`.
+   */
+  keys?: readonly StateKey[];
+  /**
+   * One secret key, at least 32 bytes: a ring of one whose id is `SINGLE_STATE_KEY_ID` (`"0"`).
+   * Give `keys` or `key`, not both.
    */
   key?: string | Uint8Array;
   /** How long a state stays valid, in milliseconds (default 10 minutes). */
@@ -39,6 +48,9 @@ export interface RequestStateOptions {
   now?: () => number;
 }
 
+/** A WebCrypto key (the core is built without the DOM types that name `CryptoKey`). */
+type HmacKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
+
 const INVALID_STATE = 'Invalid or expired requestState';
 
 const RANDOM_KEY_WARNING =
@@ -46,18 +58,22 @@ const RANDOM_KEY_WARNING =
   'this endpoint (a second instance, or this one restarted) will refuse the next round with ' +
   '"Invalid or expired requestState". Fix: give every instance the same secret of 32 bytes or more, ' +
   'in RONDO_STATE_KEY (for example `export RONDO_STATE_KEY=$(openssl rand -base64 32)`) or in ' +
-  'createServer({ requestState: { key } })';
-
-/** The shortest requestState key accepted, in bytes (HMAC-SHA256's output size). */
-export const MIN_STATE_KEY_BYTES = 32;
+  'createServer({ requestState: { key } }); to rotate keys, a ring in RONDO_STATE_KEYS or ' +
+  'requestState: { keys }';
 
 /**
- * Seals and opens `requestState` tokens: base64url(payload).base64url(HMAC-SHA256). The payload
- * binds the provider's state to the method, a digest of the request's identity, an expiry and the
- * principal, so a client can neither forge a state nor replay it against other arguments.
+ * Seals and opens `requestState` tokens: `keyId.base64url(payload).base64url(HMAC-SHA256)`, the
+ * MAC taken over the key id and the payload. The payload binds the provider's state to the
+ * method, a digest of the request's identity, an expiry and the principal, so a client can
+ * neither forge a state nor replay it against other arguments. A token whose key id is not in the
+ * ring is refused like a forged one.
  */
 export class RequestStateSealer {
-  private readonly key: ReturnType<typeof crypto.subtle.importKey>;
+  /** The ring's keys by id, as WebCrypto HMAC keys. */
+  private readonly keys: ReadonlyMap<string, Promise<HmacKey>>;
+  /** The id of the newest key, which seals, and that key. */
+  private readonly sealingId: string;
+  private readonly sealingKey: Promise<HmacKey>;
   private readonly ttlMs: number;
   private readonly now: () => number;
   private readonly warn: ((message: string) => void) | undefined;
@@ -66,26 +82,13 @@ export class RequestStateSealer {
   private shared = false;
 
   constructor(options: RequestStateOptions = {}) {
-    // Read when a server is made, never at import: Workers have no `process` at all.
-    const configured = options.key ?? environmentKey();
-    this.warn = options.warn;
-    let raw: Uint8Array;
-    if (configured === undefined || configured.length === 0) {
-      this.randomKey = true;
-      raw = crypto.getRandomValues(new Uint8Array(32));
-    } else {
-      this.randomKey = false;
-      raw = typeof configured === 'string' ? utf8Bytes(configured) : configured;
-      if (raw.length < MIN_STATE_KEY_BYTES) throw shortKey(options.key, raw.length);
-    }
+    const ring = resolveKeyRing(options);
+    this.randomKey = ring.random;
+    this.sealingId = ring.keys[0].id;
     // WebCrypto (every runtime has it) rather than node:crypto; its operations are asynchronous.
-    this.key = crypto.subtle.importKey(
-      'raw',
-      new Uint8Array(raw),
-      { name: 'HMAC', hash: 'SHA-256' },
-      false,
-      ['sign'],
-    );
+    this.keys = new Map(ring.keys.map(({ id, bytes }) => [id, hmacKey(bytes)]));
+    this.sealingKey = this.keys.get(this.sealingId) ?? hmacKey(ring.keys[0].bytes);
+    this.warn = options.warn;
     this.ttlMs = options.ttlMs ?? 10 * 60_000;
     this.now = options.now ?? Date.now;
   }
@@ -114,21 +117,23 @@ export class RequestStateSealer {
       s: opened.state === undefined ? null : { v: opened.state },
       c: opened.carry,
     };
-    const body = textToBase64Url(JSON.stringify(payload));
-    const signature = await crypto.subtle.sign('HMAC', await this.key, utf8Bytes(body));
-    return `${body}.${bytesToBase64Url(new Uint8Array(signature))}`;
+    const signed = `${this.sealingId}.${textToBase64Url(JSON.stringify(payload))}`;
+    const signature = await crypto.subtle.sign('HMAC', await this.sealingKey, utf8Bytes(signed));
+    return `${signed}.${bytesToBase64Url(new Uint8Array(signature))}`;
   }
 
   /**
-   * Opens a token sealed by {@link seal}. A token that was tampered with, has expired, or belongs to
-   * another method, other params or another principal is refused with -32602.
+   * Opens a token sealed by {@link seal} with any key of the ring. A token that was tampered with,
+   * has expired, names a key the ring does not hold, or belongs to another method, other params or
+   * another principal is refused with -32602.
    */
   async open(token: unknown, binding: SealedStateBinding): Promise<OpenedState> {
     if (typeof token !== 'string') throw invalidState();
-    const dot = token.indexOf('.');
-    if (dot <= 0) throw invalidState();
-    const body = token.slice(0, dot);
-    if (!(await this.verify(body, token.slice(dot + 1)))) throw invalidState();
+    const [id, body, signature, ...more] = token.split('.');
+    const key = id === undefined ? undefined : this.keys.get(id);
+    if (key === undefined || body === undefined || signature === undefined || more.length > 0)
+      throw invalidState();
+    if (!(await verify(await key, `${id}.${body}`, signature))) throw invalidState();
     const payload = parsePayload(body);
     if (
       payload === undefined ||
@@ -141,23 +146,27 @@ export class RequestStateSealer {
     }
     return { state: payload.s === null ? undefined : payload.s.v, carry: payload.c };
   }
-
-  /** Recomputes the signature and compares it in constant time; only its canonical text passes. */
-  private async verify(body: string, signature: string): Promise<boolean> {
-    const expected = await crypto.subtle.sign('HMAC', await this.key, utf8Bytes(body));
-    const canonical = bytesToBase64Url(new Uint8Array(expected));
-    if (canonical.length !== signature.length) return false;
-    let difference = 0;
-    for (let index = 0; index < canonical.length; index += 1)
-      difference |= canonical.charCodeAt(index) ^ signature.charCodeAt(index);
-    return difference === 0;
-  }
 }
 
-/** RONDO_STATE_KEY from the environment, where the runtime has one. */
-function environmentKey(): string | undefined {
-  const host = globalThis as { process?: { env?: Record<string, string | undefined> } };
-  return host.process?.env?.RONDO_STATE_KEY;
+/** Recomputes the signature and compares it in constant time; only its canonical text passes. */
+async function verify(key: HmacKey, signed: string, signature: string): Promise<boolean> {
+  const expected = await crypto.subtle.sign('HMAC', key, utf8Bytes(signed));
+  const canonical = bytesToBase64Url(new Uint8Array(expected));
+  if (canonical.length !== signature.length) return false;
+  let difference = 0;
+  for (let index = 0; index < canonical.length; index += 1)
+    difference |= canonical.charCodeAt(index) ^ signature.charCodeAt(index);
+  return difference === 0;
+}
+
+function hmacKey(bytes: Uint8Array): Promise<HmacKey> {
+  return crypto.subtle.importKey(
+    'raw',
+    new Uint8Array(bytes),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
 }
 
 interface Payload {
@@ -187,11 +196,4 @@ async function digestIdentity(identity: unknown): Promise<string> {
 
 function invalidState(): McpError {
   return new McpError(ErrorCode.InvalidParams, INVALID_STATE);
-}
-
-function shortKey(option: RequestStateOptions['key'], bytes: number): ConfigurationError {
-  const source = option === undefined ? 'RONDO_STATE_KEY' : 'The requestState key';
-  return new ConfigurationError(
-    `${source} is ${bytes} bytes long; a requestState key needs at least ${MIN_STATE_KEY_BYTES} bytes`,
-  );
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ConfigurationError,
   checkHostAndOrigin,
+  parseAllowedHosts,
   resolveHostGuard,
   type HostGuardFacts,
   type HostGuardOptions,
@@ -183,5 +184,36 @@ describe('resolveHostGuard', () => {
       ConfigurationError,
     );
     expect(() => resolveHostGuard({ allowedOrigins: ['null'] })).toThrow(ConfigurationError);
+  });
+});
+
+describe('parseAllowedHosts', () => {
+  it('reads a comma-separated list, space around entries dropped, and the word any', () => {
+    expect(parseAllowedHosts(' mcp.example.com, localhost:3000 ,')).toEqual([
+      'mcp.example.com',
+      'localhost:3000',
+    ]);
+    expect(parseAllowedHosts('any')).toBe('any');
+    const policy = resolveHostGuard({ allowedHosts: parseAllowedHosts('mcp.example.com') });
+    expect(
+      checkHostAndOrigin(
+        { host: 'mcp.example.com', origin: undefined, localAddress: LOOPBACK },
+        policy,
+      ),
+    ).toEqual(allowed);
+  });
+
+  it('refuses, naming its source, what resolveHostGuard would refuse, an empty list and any in a list', () => {
+    const cases: [string, RegExp][] = [
+      ['', /--allowed-hosts: no host given/],
+      ['mcp.example.com,http://x', /--allowed-hosts: "http:\/\/x" is not a host or host:port/],
+      ['*', /--allowed-hosts: write any to allow any host/],
+      ['*.example.com', /--allowed-hosts: "\*.example.com" has a wildcard/],
+      ['any,localhost', /--allowed-hosts: any stands alone/],
+    ];
+    for (const [text, message] of cases) {
+      expect(() => parseAllowedHosts(text, '--allowed-hosts')).toThrow(ConfigurationError);
+      expect(() => parseAllowedHosts(text, '--allowed-hosts')).toThrow(message);
+    }
   });
 });

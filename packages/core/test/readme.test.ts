@@ -16,4 +16,13 @@ describe('README', () => {
     );
     expect(output.trim()).toBe('optional true');
   });
+
+  it('runs its key ring example: the newest key seals and names itself', async () => {
+    const output = await runReadmeExample(
+      fileURLToPath(new URL('..', import.meta.url)),
+      20_000,
+      'Sealed requestState and its key ring',
+    );
+    expect(output.trim()).toBe('k2 {"step":1}');
+  });
 });

@@ -122,6 +122,7 @@ describe('the random requestState key warning', () => {
       expect(warnings[0]).toContain('random per-process key');
       expect(warnings[0]).toContain('RONDO_STATE_KEY');
       expect(warnings[0]).toContain('requestState: { key }');
+      expect(warnings[0]).toContain('RONDO_STATE_KEYS');
     },
   );
 
