@@ -1,11 +1,11 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { MemoryMessage, ReadyMessage } from './servers/control.js';
+import type { CountersMessage, MemoryMessage, ReadyMessage } from './servers/control.js';
 
 /** How to start one contender: a server script under `dist/servers` and its arguments. */
 export interface ServerSpec {
-  script: 'ceiling' | 'sdk' | 'rondo' | 'bunHost' | 'swiplEcho';
+  script: 'ceiling' | 'sdk' | 'rondo' | 'bunHost' | 'swiplEcho' | 'replicas';
   args: string[];
 }
 
@@ -70,14 +70,27 @@ export class ServerChild {
 
   /** The server's memory, after a full GC when `gc` is set. */
   memory(gc: boolean): Promise<MemoryMessage> {
+    return this.ask<MemoryMessage>({ type: 'memory', gc });
+  }
+
+  /** What the server has counted so far (Redis commands sent, when it uses Redis). */
+  counters(): Promise<CountersMessage> {
+    return this.ask<CountersMessage>({ type: 'counters' });
+  }
+
+  /** Sends a control question and resolves with the first answer of the same type. */
+  private ask<Answer extends { type: string }>(question: {
+    type: Answer['type'];
+    gc?: boolean;
+  }): Promise<Answer> {
     return new Promise((resolve) => {
-      const onMessage = (message: MemoryMessage) => {
-        if (message.type !== 'memory') return;
+      const onMessage = (message: Answer) => {
+        if (message.type !== question.type) return;
         this.process.off('message', onMessage);
         resolve(message);
       };
       this.process.on('message', onMessage);
-      this.process.send({ type: 'memory', gc });
+      this.process.send(question);
     });
   }
 

@@ -5,6 +5,7 @@ import { runMemory, type MemoryResult } from './memory.js';
 import { parseOptions } from './options.js';
 import { checkGoals } from './report/ratios.js';
 import { renderSvg } from './report/svg.js';
+import { formatScaleOut } from './report/scaleOut.js';
 import { formatGoals, formatMemory, formatOverhead, formatTable } from './report/table.js';
 import { runScenario, type ScenarioResult } from './run.js';
 import { SCENARIOS } from './scenarios.js';
@@ -41,6 +42,8 @@ async function main(): Promise<void> {
   if (memory) log(`\nmemory\n${formatMemory(memory)}`);
   const overhead = formatOverhead(scenarios);
   if (overhead) log(`\nmiddleware against plain Rondo\n${overhead}`);
+  const scaleOut = formatScaleOut(scenarios);
+  if (scaleOut) log(`\nscale-out: Redis against the balancer and the extra processes\n${scaleOut}`);
   log(`\ngoals (reported, never asserted)\n${formatGoals(goals)}`);
   log(
     `\nload average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after: other work on this machine shows up as noise`,

@@ -17,6 +17,8 @@ export interface ContenderResult {
   peakRssBytes: number;
   requests: number;
   errors: number;
+  /** Redis commands sent per request answered, for a contender that keeps its state in Redis. */
+  redisCommandsPerRequest?: number;
 }
 
 /** A scenario's results. */
@@ -33,6 +35,8 @@ interface Running {
   driver: BoundDriver;
   slices: SliceResult[];
   cpuMs: number;
+  /** Redis commands sent during the slices, when the server counts them. */
+  redisCommands: number | undefined;
 }
 
 /**
@@ -54,14 +58,13 @@ export async function runScenario(
         driver: await scenario.bind(child, contender),
         slices: [],
         cpuMs: 0,
+        redisCommands: undefined,
       });
     }
     for (const entry of running) await entry.driver.run(options.warmupMs);
     for (let round = 0; round < options.rounds; round++) {
       for (const entry of running) {
-        const cpuBefore = entry.child.cpuMs();
-        entry.slices.push(await entry.driver.run(options.sliceMs));
-        entry.cpuMs += entry.child.cpuMs() - cpuBefore;
+        await measureSlice(entry, options.sliceMs);
         await settle(entry.child);
       }
       log(
@@ -80,6 +83,17 @@ export async function runScenario(
       await entry.child.stop();
     }
   }
+}
+
+/** One slice on one contender, with the server's CPU time and Redis commands it took. */
+async function measureSlice(entry: Running, sliceMs: number): Promise<void> {
+  const redisBefore = (await entry.child.counters()).redisCommands;
+  const cpuBefore = entry.child.cpuMs();
+  entry.slices.push(await entry.driver.run(sliceMs));
+  entry.cpuMs += entry.child.cpuMs() - cpuBefore;
+  const redisAfter = (await entry.child.counters()).redisCommands;
+  if (redisBefore !== undefined && redisAfter !== undefined)
+    entry.redisCommands = (entry.redisCommands ?? 0) + redisAfter - redisBefore;
 }
 
 /**
@@ -116,5 +130,8 @@ function summarise(entry: Running): ContenderResult {
     peakRssBytes: entry.child.peakRss(),
     requests,
     errors: entry.slices.reduce((sum, s) => sum + s.errors, 0),
+    ...(entry.redisCommands === undefined
+      ? {}
+      : { redisCommandsPerRequest: requests === 0 ? 0 : entry.redisCommands / requests }),
   };
 }

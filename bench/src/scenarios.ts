@@ -1,9 +1,10 @@
 import type { AutocannonRequest } from 'autocannon';
 import type { ServerChild, ServerSpec } from './child.js';
 import { stdioChannel, webSocketChannel } from './load/channels.js';
-import { httpDriver, openLegacySession } from './load/http.js';
+import { httpDriver, numbered, openLegacySession, single } from './load/http.js';
 import { pipelineDriver, type MessageChannel } from './load/pipeline.js';
 import type { Driver } from './load/slice.js';
+import { SCALE_OUT_SCENARIOS } from './scaleOut.js';
 import {
   legacyEcho,
   legacyHeaders,
@@ -24,13 +25,19 @@ export type Role =
   | 'rondo-bridge'
   | 'swipl-echo'
   | 'rondo-noop-middleware'
-  | 'rondo-otel';
+  | 'rondo-otel'
+  | 'rondo-redis'
+  | 'rondo-replicas'
+  | 'rondo-replicas-memory';
 
 /** The roles measured against plain Rondo (the `rondo` role) of the same scenario. */
 export const AGAINST_RONDO: readonly Role[] = [
   'rondo-bridge',
   'rondo-noop-middleware',
   'rondo-otel',
+  'rondo-redis',
+  'rondo-replicas',
+  'rondo-replicas-memory',
 ];
 
 /** One server measured in a scenario. */
@@ -117,28 +124,6 @@ function httpContenders(
 }
 
 const free = async (): Promise<void> => undefined;
-const single = (body: string, headers: Record<string, string>): AutocannonRequest[] => [
-  { method: 'POST', path: '/mcp', headers, body },
-];
-
-/**
- * Requests numbered 1, 2, 3, ...: within one legacy session an id must not be reused while a
- * request with it is in flight, so concurrent requests there need ids of their own.
- */
-const numbered = (
-  body: (id: number) => string,
-  headers: Record<string, string>,
-): AutocannonRequest[] => {
-  let next = 1;
-  return [
-    {
-      method: 'POST',
-      path: '/mcp',
-      headers,
-      setupRequest: (request) => ({ ...request, body: body(next++) }),
-    },
-  ];
-};
 
 function modernEchoScenario(connections: number): Scenario {
   return {
@@ -316,4 +301,5 @@ export const SCENARIOS: Scenario[] = [
   mrtrFlow,
   toolsList,
   middlewareOverhead,
+  ...SCALE_OUT_SCENARIOS,
 ];

@@ -22,6 +22,7 @@ export function formatTable(scenarios: ScenarioResult[]): string {
     pad('/ceiling', 9, true),
     pad('/SDK', 8, true),
     pad('/TS', 6, true),
+    pad('Redis/req', 9, true),
   ].join(' ');
   const blocks = scenarios.map((scenario) => {
     const rows = scenario.contenders.map((c) =>
@@ -36,6 +37,7 @@ export function formatTable(scenarios: ScenarioResult[]): string {
         pad(c.role === 'ceiling' ? '' : ratio(ratioTo(scenario, c, 'ceiling')), 9, true),
         pad(c.role.startsWith('rondo') ? ratio(ratioTo(scenario, c, 'sdk')) : '', 8, true),
         pad(AGAINST_RONDO.includes(c.role) ? ratio(ratioTo(scenario, c, 'rondo')) : '', 6, true),
+        pad(c.redisCommandsPerRequest?.toFixed(3) ?? '', 9, true),
       ].join(' '),
     );
     return [`${scenario.id}: ${scenario.title}`, header, ...rows].join('\n');
@@ -68,9 +70,10 @@ export function formatOverhead(scenarios: ScenarioResult[]): string {
 /** The goals, one line each. */
 export function formatGoals(checks: GoalCheck[]): string {
   return checks
-    .map(
-      (c) =>
-        `${c.met ? 'met   ' : 'MISSED'} ${c.goal}: ${c.contender} in ${c.scenario} = ${ratio(c.ratio)}, by CPU per request ${ratio(c.cpuRatio)} (goal ${ratio(c.target)})`,
+    .map((c) =>
+      c.figure === undefined
+        ? `${c.met ? 'met   ' : 'MISSED'} ${c.goal}: ${c.contender} in ${c.scenario} = ${ratio(c.ratio)}, by CPU per request ${ratio(c.cpuRatio)} (goal ${ratio(c.target)})`
+        : `${c.met ? 'met   ' : 'MISSED'} ${c.goal}: ${c.contender} in ${c.scenario} = ${c.figure}`,
     )
     .join('\n');
 }

@@ -19,9 +19,29 @@ export interface MemoryMessage {
   heapUsed: number;
 }
 
-/** Tells the orchestrator the server is ready, and answers its memory questions from now on. */
-export function reportReady(ready: Omit<ReadyMessage, 'type'> = {}): void {
+/** What a server has counted so far: Redis commands sent, when it keeps its state in Redis. */
+export interface CountersMessage {
+  type: 'counters';
+  /** Commands sent to Redis since the server started (`RedisState.stats().commands`, summed over replicas). */
+  redisCommands?: number;
+}
+
+/** Reads a server's counters when the orchestrator asks (between slices, never during one). */
+export type CounterSource = () => Promise<Omit<CountersMessage, 'type'>>;
+
+/**
+ * Tells the orchestrator the server is ready, and answers its memory questions (and, with
+ * `counters`, its counter questions) from now on.
+ */
+export function reportReady(
+  ready: Omit<ReadyMessage, 'type'> = {},
+  counters: CounterSource = async () => ({}),
+): void {
   process.on('message', (message: { type?: string; gc?: boolean }) => {
+    if (message.type === 'counters') {
+      void counters().then((counted) => process.send?.({ type: 'counters', ...counted }));
+      return;
+    }
     if (message.type !== 'memory') return;
     const collect = (globalThis as { gc?: () => void }).gc;
     if (message.gc && collect) {
