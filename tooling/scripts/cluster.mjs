@@ -30,7 +30,16 @@ const APPS = {
   fixture: {
     main: join(root, 'apps/conformance-fixture/dist/main.js'),
     args: (port, redisUrl) => [
-      ...['--transport', 'http', '--host', '127.0.0.1', '--port', String(port), '--redis', redisUrl],
+      ...[
+        '--transport',
+        'http',
+        '--host',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--redis',
+        redisUrl,
+      ],
     ],
     ready: /serving http at (http:\S+)/,
   },
@@ -55,8 +64,7 @@ function parseArguments(argv) {
       const name = inline ?? argv[++index];
       options.app = APPS[name];
       if (!Object.hasOwn(APPS, name)) throw new Error(`--app must be demo or fixture\n${USAGE}`);
-    }
-    else throw new Error(`unknown argument "${argv[index]}"\n${USAGE}`);
+    } else throw new Error(`unknown argument "${argv[index]}"\n${USAGE}`);
   }
   if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535)
     throw new Error(`--port must be a port number\n${USAGE}`);
@@ -77,7 +85,9 @@ function missingParts(app) {
           `(or: sudo apt-get install -y ${missing.join(' ')})`,
       ]
     : [];
-  return existsSync(app.main) ? packages : [...packages, `${app.main} is not built; run: pnpm build`];
+  return existsSync(app.main)
+    ? packages
+    : [...packages, `${app.main} is not built; run: pnpm build`];
 }
 
 /**
