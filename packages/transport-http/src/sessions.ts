@@ -245,9 +245,10 @@ function restoreConnection(
   return undefined;
 }
 
-/** The exchange of a message another process relayed: nothing answers it here. */
+/**
+ * The exchange of a message another process relayed: nothing answers it here. Its signal is made
+ * per message, not at import: Workers refuse such work in the global scope.
+ */
 function relayedExchange(): Exchange {
-  return { send: () => undefined, end: () => undefined, signal: NEVER_ABORTED };
+  return { send: () => undefined, end: () => undefined, signal: new AbortController().signal };
 }
-
-const NEVER_ABORTED = new AbortController().signal;
