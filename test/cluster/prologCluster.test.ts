@@ -28,7 +28,7 @@ function startReplica(redisUrl: string, key: string, port: number): Promise<Repl
   return new Promise((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => reject(new Error(`no start:\n${output}`)), 30_000);
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       output += chunk;
       const served = /serving .* at (http:\S+)/.exec(output);
       if (served) {
