@@ -6,39 +6,10 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../support/cluster.js';
+import { legacyCall, until } from './support/requests.js';
 
 // Issue 15: three fixture replicas share their state in a real redis-server behind a real nginx
 // round robin (no affinity); the official v1 client keeps one legacy session across all of them.
-
-const LEGACY_HEADERS = {
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  'mcp-protocol-version': '2025-11-25',
-};
-
-/** A tools/call of the session sent to one replica directly, past the balancer. */
-async function callOn(url: string, sessionId: string, name: string): Promise<number> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { ...LEGACY_HEADERS, 'mcp-session-id': sessionId },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: Date.now(),
-      method: 'tools/call',
-      params: { name },
-    }),
-  });
-  await response.text();
-  return response.status;
-}
-
-async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 function legacyClient(): { client: Client; listChanges: () => number } {
   const client = new Client(
@@ -107,9 +78,9 @@ describe('a legacy session across three replicas behind nginx', () => {
       // Give the client's GET stream a moment to open before the changes.
       await new Promise((resolve) => setTimeout(resolve, 300));
       for (const replica of cluster.replicas)
-        expect(await callOn(replica.url, transport.sessionId!, 'test_trigger_tool_change')).toBe(
-          200,
-        );
+        expect(
+          await legacyCall(replica.url, transport.sessionId!, 'test_trigger_tool_change'),
+        ).toBe(200);
       await until(() => listChanges() === 3, 'three list changes');
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(listChanges()).toBe(3);
@@ -166,7 +137,7 @@ describe('a legacy session across three replicas behind nginx', () => {
       const seen = listChanges();
       const deadline = Date.now() + 15_000;
       while (listChanges() <= seen && Date.now() < deadline) {
-        await callOn(survivor.url, transport.sessionId!, 'test_trigger_tool_change');
+        await legacyCall(survivor.url, transport.sessionId!, 'test_trigger_tool_change');
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
       expect(listChanges()).toBeGreaterThan(seen);

@@ -1,66 +1,10 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../support/cluster.js';
+import { INITIALIZE, legacyPost, modernCall, until } from './support/requests.js';
 
 // Issue 15: the official v2 client on the modern wire through three replicas behind nginx, and
 // what a Redis outage does to each era.
-
-const MODERN_META = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
-
-/** A modern tools/call sent to one replica directly, past the balancer. */
-async function modernCall(url: string, name: string): Promise<Response> {
-  return fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': name,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name, arguments: {}, _meta: MODERN_META },
-    }),
-  });
-}
-
-function legacyPost(url: string, body: object, sessionId?: string): Promise<Response> {
-  return fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-11-25',
-      ...(sessionId ? { 'mcp-session-id': sessionId } : {}),
-    },
-    body: JSON.stringify(body),
-  });
-}
-
-const INITIALIZE = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-11-25',
-    capabilities: {},
-    clientInfo: { name: 'raw', version: '1' },
-  },
-};
-
-async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 /** The status of `send` once it is no 503 (a replica still reconnecting to Redis), within 10 s. */
 async function settledStatus(send: () => Promise<Response>): Promise<number> {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/nginx.js';
 import { startRedisServer, type RedisServer } from '../support/redisServer.js';
 import { rpc, waitForStatus } from '../tasks/taskClient.js';
+import { INITIALIZE, legacyPost } from './support/requests.js';
 
 // Issue 15: two `rondo-logtalk --redis` replicas of the Prolog conformance fixture share one
 // redis-server: a legacy session opened on one is served by the other, and a task created on one
@@ -41,16 +42,7 @@ function startReplica(redisUrl: string, key: string, port: number): Promise<Repl
 }
 
 async function legacy(url: string, body: object, sessionId?: string) {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-11-25',
-      ...(sessionId ? { 'mcp-session-id': sessionId } : {}),
-    },
-    body: JSON.stringify(body),
-  });
+  const response = await legacyPost(url, body, sessionId);
   return {
     status: response.status,
     sessionId: response.headers.get('mcp-session-id'),
@@ -76,16 +68,7 @@ describe('Prolog replicas sharing Redis', () => {
   });
 
   it('serves a legacy session opened on one replica from the other', async () => {
-    const opened = await legacy(first.url, {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-        clientInfo: { name: 'p', version: '1' },
-      },
-    });
+    const opened = await legacy(first.url, INITIALIZE);
     expect(opened.status).toBe(200);
     const call = await legacy(
       second.url,
