@@ -2,6 +2,8 @@ import { createEndpoint, createServer } from '@rondo/core';
 import { modernEra } from '@rondo/adapter-2026';
 import { text } from '@rondo/protocol';
 import { createFetchHandler, type FetchHandler } from '@rondo/transport-http/fetch';
+import { mcpHono } from '@rondo/transport-http/hono';
+import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WITH_TASKS, type Json } from './taskClient.js';
 
@@ -91,5 +93,47 @@ describe('createFetchHandler with a per-request waitUntil', () => {
     const result = await resultOf(await handler(call, { waitUntil: (work) => kept.push(work) }));
     expect(result).toMatchObject({ content: [{ type: 'text', text: 'done' }] });
     expect(kept).toEqual([]);
+  });
+});
+
+describe('mcpHono on a runtime with an execution context', () => {
+  it("hands a task's run to the Worker's ctx.waitUntil that Hono was given", async () => {
+    const server = createServer({ name: 'hono-wait', version: '1.0.0', log: () => undefined });
+    let release: () => void = () => undefined;
+    server.tool('finish_later', { task: 'optional' }, async () => {
+      await new Promise<void>((resolve) => (release = resolve));
+      return text('finished');
+    });
+    const mcp = mcpHono(createEndpoint(server, { modern: modernEra() }));
+    const app = new Hono().use(mcp);
+    const kept: Promise<unknown>[] = [];
+    // What a Worker hands `app.fetch` as its third argument.
+    const executionCtx = {
+      waitUntil: (work: Promise<unknown>) => void kept.push(work),
+      passThroughOnException: () => undefined,
+      props: {},
+    };
+    try {
+      const call = mcpRequest(
+        1,
+        'tools/call',
+        { name: 'finish_later', arguments: {} },
+        'finish_later',
+      );
+      const created = await resultOf(await app.fetch(call, {}, executionCtx));
+      expect(created).toMatchObject({ resultType: 'task', status: 'working' });
+      expect(kept).toHaveLength(1);
+      expect(await settled(kept[0]!)).toBe(false);
+      release();
+      expect(await settled(kept[0]!)).toBe(true);
+      // Without an execution context (Node) Hono's getter throws; the call is served all the same.
+      const plain = await app.fetch(
+        mcpRequest(2, 'tools/call', { name: 'finish_later', arguments: {} }, 'finish_later'),
+      );
+      expect(await resultOf(plain)).toMatchObject({ resultType: 'task' });
+      release();
+    } finally {
+      await mcp.close();
+    }
   });
 });

@@ -9,6 +9,11 @@ import type { HttpTransportOptions } from './options.js';
 export interface HonoContextLike {
   req: { path: string; raw: Request };
   env: unknown;
+  /**
+   * The runtime's execution context (a Worker's `ctx`). Hono's getter throws where the runtime
+   * gave none (Node, Bun, Deno), so it is read inside a `try`.
+   */
+  readonly executionCtx?: { waitUntil(work: Promise<unknown>): void };
 }
 
 /**
@@ -33,7 +38,7 @@ export function mcpHono(endpoint: Endpoint, options?: HttpTransportOptions): Mcp
   ): Promise<Response | void> => {
     if (!ownsPath(c.req.path, path, options !== undefined && options.auth !== undefined))
       return next();
-    return handler(c.req.raw, localAddressOf(c.env));
+    return handler(c.req.raw, { ...localAddressOf(c.env), waitUntil: waitUntilOf(c) });
   };
   return Object.defineProperties(middleware, {
     close: { value: () => handler.close() },
@@ -54,4 +59,18 @@ function localAddressOf(env: unknown): { localAddress?: string | undefined } | u
   const incoming = (env as { incoming?: { socket?: { localAddress?: string } } } | undefined)
     ?.incoming;
   return incoming?.socket ? { localAddress: incoming.socket.localAddress } : undefined;
+}
+
+/**
+ * A Worker's `ctx.waitUntil`, so that a task's run outlives the response as it does through the
+ * fetch handler; undefined where the runtime keeps running anyway.
+ */
+function waitUntilOf(c: HonoContextLike): ((work: Promise<unknown>) => void) | undefined {
+  try {
+    const context = c.executionCtx;
+    return context ? (work) => context.waitUntil(work) : undefined;
+  } catch {
+    // Hono throws "This context has no ExecutionContext": nothing to keep alive.
+    return undefined;
+  }
 }
