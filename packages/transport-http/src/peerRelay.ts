@@ -21,11 +21,13 @@ export interface RelayTarget {
 
 export class PeerRelay implements Peer {
   private target: RelayTarget | undefined;
-  private early: JsonRpcMessage[] | undefined;
+  /** Messages sent before there is a session, each with its `once` key. */
+  private early: [JsonRpcMessage, string | undefined][] | undefined;
 
   send(message: JsonRpcMessage, options?: PeerSendOptions): void {
     if (this.target) this.target.write(message, options?.once);
-    else if ((this.early ??= []).length < MAX_EARLY_MESSAGES) this.early.push(message);
+    else if ((this.early ??= []).length < MAX_EARLY_MESSAGES)
+      this.early.push([message, options?.once]);
   }
 
   closeStream(): void {
@@ -37,6 +39,6 @@ export class PeerRelay implements Peer {
     this.target = target;
     const early = this.early;
     this.early = undefined;
-    for (const message of early ?? []) target.write(message);
+    for (const [message, once] of early ?? []) target.write(message, once);
   }
 }
