@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sendTenMegabytes } from './hugeBody.js';
 import { exportJWK, generateKeyPair, SignJWT, type JWK, type JWTPayload } from 'jose';
 
 /** How the key set endpoint answers, switchable while a test runs. */
@@ -80,13 +81,7 @@ export class LocalIdentityProvider {
       return;
     }
     if (this.mode === 'huge') {
-      // Chunked, with no Content-Length: the reader's own count must stop it.
-      res.writeHead(200, { 'content-type': 'application/json' });
-      const chunk = 'x'.repeat(64 * 1024);
-      res.write('{"keys":[],"padding":"');
-      for (let sent = 0; sent < 10 * 1024 * 1024 && !res.destroyed; sent += chunk.length)
-        res.write(chunk);
-      res.end('"}');
+      sendTenMegabytes(res, false);
       return;
     }
     res.writeHead(200, { 'content-type': 'application/json', 'cache-control': this.cacheControl });
