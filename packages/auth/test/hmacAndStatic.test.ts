@@ -54,6 +54,25 @@ describe('hmacVerifier', () => {
     });
   });
 
+  it('allows clockSkewSeconds of slack on exp, and none when it is 0', async () => {
+    const expiredJustNow = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer(ISSUER)
+      .setAudience(RESOURCE)
+      .setSubject('service-a')
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 5)
+      .sign(new TextEncoder().encode(SECRET));
+    const lenient = hmacVerifier({ secret: SECRET, issuer: ISSUER, audience: RESOURCE });
+    expect((await lenient(expiredJustNow))?.subject).toBe('service-a');
+    const strict = hmacVerifier({
+      secret: SECRET,
+      issuer: ISSUER,
+      audience: RESOURCE,
+      clockSkewSeconds: 0,
+    });
+    await expect(strict(expiredJustNow)).rejects.toMatchObject({ reason: 'expired' });
+  });
+
   it('refuses a short secret and asymmetric algorithms at configuration', () => {
     expect(() => hmacVerifier({ secret: 'short', issuer: ISSUER, audience: RESOURCE })).toThrow(
       ConfigurationError,

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { RunningServer } from '@rondo/server';
 import { ConfigurationError } from '@rondo/core';
 import { TokenRejectedError, jwksVerifier } from '@rondo/auth';
@@ -105,11 +105,8 @@ describe('jwksVerifier key set: rotation, failures and bounds, through a real Ro
 
 describe('jwksVerifier with a key set endpoint that is down from the start', () => {
   it('answers 503 after the fetch timeout, then from memory without asking again, and the server serves other requests', async () => {
-    await using idp = Object.assign(await new LocalIdentityProvider().start(), {
-      [Symbol.asyncDispose]() {
-        return this.close();
-      },
-    });
+    const idp = await new LocalIdentityProvider().start();
+    onTestFinished(() => idp.close());
     idp.keys = [await signingKey('key-1')];
     idp.mode = 'hang';
     const verifier = jwksVerifier({

@@ -6,10 +6,12 @@ import { exportJWK, generateKeyPair, SignJWT, type JWK, type JWTPayload } from '
 /** How the key set endpoint answers, switchable while a test runs. */
 export type KeySetMode = 'serve' | 'hang' | 'huge';
 
+type PrivateKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
+
 /** A signing key of the provider: its `kid`, its private key and its public JWK. */
 export interface SigningKey {
   kid: string;
-  privateKey: CryptoKey;
+  privateKey: PrivateKey;
   publicJwk: JWK;
 }
 
