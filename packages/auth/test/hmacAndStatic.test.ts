@@ -73,6 +73,30 @@ describe('hmacVerifier', () => {
     await expect(strict(expiredJustNow)).rejects.toMatchObject({ reason: 'expired' });
   });
 
+  it('refuses a token without exp, and one that names no subject or client', async () => {
+    const verify = hmacVerifier({ secret: SECRET, issuer: ISSUER, audience: RESOURCE });
+    const key = new TextEncoder().encode(SECRET);
+    const noExpiry = await new SignJWT({ sub: 'service-a' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer(ISSUER)
+      .setAudience(RESOURCE)
+      .sign(key);
+    await expect(verify(noExpiry)).rejects.toMatchObject({
+      reason: 'invalid_claims',
+      description: 'the token has no expiry (exp)',
+    });
+    const nobody = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer(ISSUER)
+      .setAudience(RESOURCE)
+      .setExpirationTime('5m')
+      .sign(key);
+    await expect(verify(nobody)).rejects.toMatchObject({
+      reason: 'invalid_claims',
+      description: 'the token names no subject (sub)',
+    });
+  });
+
   it('refuses a short secret and asymmetric algorithms at configuration', () => {
     expect(() => hmacVerifier({ secret: 'short', issuer: ISSUER, audience: RESOURCE })).toThrow(
       ConfigurationError,
