@@ -1,4 +1,13 @@
-import { TokenRejectedError } from '@rondo/core';
+import { ConfigurationError, TokenRejectedError } from '@rondo/core';
+
+/** A verifier's URL option, or a `ConfigurationError` naming it. */
+export function urlOption(value: string | URL, option: string, verifier: string): URL {
+  try {
+    return new URL(value);
+  } catch {
+    throw new ConfigurationError(`${verifier}: ${option} is not a URL (${String(value)})`);
+  }
+}
 
 /** How long and how large one fetch of a verifier may be. */
 export interface FetchBounds {

@@ -1,5 +1,5 @@
 import { TokenRejectedError, type TokenVerifier, type VerifiedToken } from '@rondo/core';
-import { fetchBounded, jsonObjectOf } from './boundedFetch.js';
+import { fetchBounded, jsonObjectOf, urlOption } from './boundedFetch.js';
 import { audienceOf, verifiedFromClaims } from './claims.js';
 import { DEFAULT_CLOCK_SKEW_SECONDS } from './jwt.js';
 import { VerdictCache } from './verdictCache.js';
@@ -42,7 +42,7 @@ const WHAT = 'the introspection endpoint';
  * times out, refuses this resource's credentials or answers too much is `verifier_unavailable`.
  */
 export function introspectionVerifier(options: IntrospectionVerifierOptions): TokenVerifier {
-  const endpoint = new URL(options.endpoint);
+  const endpoint = urlOption(options.endpoint, 'endpoint', 'introspectionVerifier');
   const skew = options.clockSkewSeconds ?? DEFAULT_CLOCK_SKEW_SECONDS;
   const bounds = { timeoutMs: options.timeoutMs ?? 5000, maxBytes: options.maxBytes ?? 64 * 1024 };
   const cache = new VerdictCache(options.cacheTtlMs ?? 30_000, options.maxCacheEntries ?? 10_000);

@@ -1,4 +1,5 @@
 import type { TokenVerifier } from '@rondo/core';
+import { urlOption } from './boundedFetch.js';
 import { checkAlgorithms, DEFAULT_CLOCK_SKEW_SECONDS, verifyJwt } from './jwt.js';
 import { RemoteKeySet } from './keySet.js';
 
@@ -55,7 +56,7 @@ export const ASYMMETRIC_ALGORITHMS: readonly string[] = [
 export function jwksVerifier(options: JwksVerifierOptions): TokenVerifier {
   const algorithms = options.algorithms ?? ASYMMETRIC_ALGORITHMS;
   checkAlgorithms(algorithms, false, 'jwksVerifier');
-  const keys = new RemoteKeySet(new URL(options.jwksUrl), {
+  const keys = new RemoteKeySet(urlOption(options.jwksUrl, 'jwksUrl', 'jwksVerifier'), {
     timeoutMs: options.timeoutMs ?? 5000,
     maxBytes: options.maxBytes ?? 256 * 1024,
     lifetime: {

@@ -186,6 +186,12 @@ describe('jwksVerifier cache and configuration', () => {
     await expect(verify(token)).rejects.toBeInstanceOf(TokenRejectedError);
   });
 
+  it('refuses a jwksUrl that is not a URL at configuration', () => {
+    expect(() =>
+      jwksVerifier({ jwksUrl: 'certs.json', issuer: idp.issuer, audience: RESOURCE }),
+    ).toThrow(ConfigurationError);
+  });
+
   it.each([[['none']], [['HS256']], [['RS256', 'HS512']], [[]]])(
     'refuses the algorithm list %j at configuration',
     (algorithms) => {
