@@ -48,6 +48,7 @@ const projects = [
   'otel',
   'create-rondo',
   'redis',
+  'auth',
 ].map((name) => ({
   extends: true as const,
   test: {

@@ -111,6 +111,8 @@ export type CacheableMethod =
 export interface Principal {
   id: string;
   scopes?: string[];
+  /** The OAuth client the token was issued to (`client_id` / `azp`), when the verifier knows it. */
+  clientId?: string;
   claims?: JsonObject;
 }
 

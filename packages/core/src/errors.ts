@@ -46,3 +46,42 @@ export class RoundLimitError extends Error {
 export class SharedStateError extends Error {
   override readonly name = 'SharedStateError';
 }
+
+/**
+ * Why a bearer token was refused. Each is a 401 `invalid_token`, except `verifier_unavailable`:
+ * the token was not judged at all (the key set or the introspection endpoint could not be read),
+ * which the HTTP transport answers 503 so the client keeps its token and retries.
+ */
+export type TokenRejectionReason =
+  | 'malformed'
+  | 'expired'
+  | 'not_yet_valid'
+  | 'wrong_issuer'
+  | 'wrong_audience'
+  | 'unknown_key'
+  | 'algorithm_not_allowed'
+  | 'invalid_signature'
+  | 'invalid_claims'
+  | 'inactive'
+  | 'verifier_unavailable';
+
+/**
+ * A token verifier's refusal with a reason a client may read. `description` goes into the
+ * `error_description` of the `WWW-Authenticate` challenge, so it never holds the token; it is kept
+ * to the characters RFC 6750 allows there.
+ */
+export class TokenRejectedError extends Error {
+  override readonly name = 'TokenRejectedError';
+  /** The description as sent: printable ASCII without `"` or `\`. */
+  readonly description: string;
+  constructor(
+    /** A stable code for logs and tests. */
+    readonly reason: TokenRejectionReason,
+    description: string,
+    options?: { cause?: unknown },
+  ) {
+    const safe = description.replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, ' ').slice(0, 200);
+    super(safe, options);
+    this.description = safe;
+  }
+}

@@ -115,7 +115,10 @@ export {
   MissingClientCapabilityError,
   RoundLimitError,
   SharedStateError,
+  TokenRejectedError,
+  type TokenRejectionReason,
 } from './errors.js';
+export type { TokenVerifier, VerifiedToken } from './tokens.js';
 export {
   checkHostAndOrigin,
   parseAllowedHosts,

@@ -1,20 +1,8 @@
 import type { HttpRequest, HttpResponse } from './edge.js';
-import type { Principal } from '@rondo/core';
+import { TokenRejectedError, type Principal, type VerifiedToken } from '@rondo/core';
 import { headerValue, reject } from './reply.js';
 
-/** What a token verifier learned from a valid access token. */
-export interface VerifiedToken {
-  /** Who the token acts for; becomes the principal's id. */
-  subject: string;
-  /** The scopes granted. */
-  scopes: readonly string[];
-  /** The audiences (`aud`) the token was issued for; one must be this resource. */
-  audience: string | readonly string[];
-  /** Expiry, in seconds since the epoch. */
-  expiresAt?: number;
-  /** Claims handed to providers on the principal. */
-  claims?: Principal['claims'];
-}
+export type { VerifiedToken } from '@rondo/core';
 
 /** OAuth 2.1 resource-server settings (the MCP authorization spec; RFC 9728 metadata). */
 export interface OAuthResourceOptions {
@@ -22,7 +10,12 @@ export interface OAuthResourceOptions {
   resource: string;
   /** Issuer URLs of the authorization servers that mint tokens for this resource. */
   authorizationServers: readonly string[];
-  /** Checks a bearer token (signature, issuer, revocation); undefined or a throw means invalid. */
+  /**
+   * Checks a bearer token (signature, issuer, revocation); undefined or a throw means invalid. A
+   * thrown `TokenRejectedError` puts its description into the 401's `error_description`; its
+   * reason `verifier_unavailable` answers 503 instead (the token was not judged). The verifiers of
+   * `@rondo/auth` are ready ones.
+   */
   verifyToken(token: string): VerifiedToken | undefined | Promise<VerifiedToken | undefined>;
   /** Scopes every MCP request needs (403 `insufficient_scope` without them). */
   requiredScopes?: readonly string[];
@@ -33,6 +26,9 @@ export interface OAuthResourceOptions {
 }
 
 const METADATA_PREFIX = '/.well-known/oauth-protected-resource';
+
+/** The `Retry-After` of the 503 answered while a verifier cannot judge tokens. */
+const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 /** The outcome of authenticating one request: its principal, or the refusal already sent. */
 export type AuthOutcome = { ok: true; principal: Principal | undefined } | { ok: false };
@@ -57,15 +53,18 @@ export async function authenticate(
     reject(res, 401, 'Unauthorized: a bearer token is required', challenge(scopeHint));
     return { ok: false };
   }
-  const token = await verifySafely(auth, match[1]);
-  const problem = !token
-    ? 'the token is invalid'
-    : !audienceIncludes(token.audience, auth.resource)
-      ? 'the token was not issued for this resource'
-      : token.expiresAt !== undefined && token.expiresAt * 1000 <= Date.now()
-        ? 'the token has expired'
-        : undefined;
-  if (!token || problem) {
+  const verdict = await verifySafely(auth, match[1]);
+  if (verdict instanceof TokenRejectedError && verdict.reason === 'verifier_unavailable') {
+    // The token was not judged: a 401 would send the client to re-authorize, which cannot help.
+    reject(res, 503, `Service Unavailable: ${verdict.description}`, {
+      'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS),
+    });
+    return { ok: false };
+  }
+  const token = verdict instanceof TokenRejectedError ? undefined : verdict;
+  const problem =
+    verdict instanceof TokenRejectedError ? verdict.description : problemOf(token, auth.resource);
+  if (!token || problem !== undefined) {
     const header = challenge(`error="invalid_token", error_description="${problem ?? ''}", `);
     reject(res, 401, `Unauthorized: ${problem ?? 'invalid token'}`, header);
     return { ok: false };
@@ -79,18 +78,30 @@ export async function authenticate(
     return { ok: false };
   }
   const principal: Principal = { id: token.subject, scopes: [...token.scopes] };
+  if (token.clientId !== undefined) principal.clientId = token.clientId;
   if (token.claims) principal.claims = token.claims;
   return { ok: true, principal };
+}
+
+/** Why a verified token still does not admit the request, if it does not. */
+function problemOf(token: VerifiedToken | undefined, resource: string): string | undefined {
+  if (!token) return 'the token is invalid';
+  if (!audienceIncludes(token.audience, resource))
+    return 'the token was not issued for this resource';
+  if (token.expiresAt !== undefined && token.expiresAt * 1000 <= Date.now())
+    return 'the token has expired';
+  return undefined;
 }
 
 async function verifySafely(
   auth: OAuthResourceOptions,
   token: string,
-): Promise<VerifiedToken | undefined> {
+): Promise<VerifiedToken | TokenRejectedError | undefined> {
   try {
     return await auth.verifyToken(token);
-  } catch {
-    return undefined;
+  } catch (error) {
+    // Any other throw may carry the token or a stack in its message: it stays generic.
+    return error instanceof TokenRejectedError ? error : undefined;
   }
 }
 

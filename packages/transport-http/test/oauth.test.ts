@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TokenRejectedError } from '@rondo/core';
 import { type HttpServerHandle, type VerifiedToken } from '@rondo/transport-http';
 import { serveHttp } from './support/edges.js';
 import { fakeEndpoint } from './support/fakeEndpoint.js';
@@ -15,6 +16,10 @@ describe('OAuth 2.1 resource server', () => {
   let server: HttpServerHandle;
   let resource: string;
   const tokens: Record<string, VerifiedToken> = {};
+  const rejections: Record<string, TokenRejectedError> = {
+    'wrong-kid': new TokenRejectedError('unknown_key', 'signed by a "key" this resource\\ lacks'),
+    'idp-down': new TokenRejectedError('verifier_unavailable', 'the key set could not be read'),
+  };
   beforeEach(async () => {
     server = await serveHttp(fakeEndpoint(), {
       auth: {
@@ -25,7 +30,12 @@ describe('OAuth 2.1 resource server', () => {
         authorizationServers: ['https://auth.example'],
         requiredScopes: ['mcp:read'],
         resourceName: 'Test MCP',
-        verifyToken: (token) => tokens[token],
+        verifyToken: (token) => {
+          if (token === 'crashes') throw new Error(`verifier bug with ${token}`);
+          const rejection = rejections[token];
+          if (rejection) throw rejection;
+          return tokens[token];
+        },
       },
     });
     resource = server.url;
@@ -119,5 +129,35 @@ describe('OAuth 2.1 resource server', () => {
       { authorization: 'Bearer other', 'mcp-session-id': sessionId },
     );
     expect(hijack.status).toBe(404);
+  });
+
+  it("puts a TokenRejectedError's description into error_description, in the characters RFC 6750 allows", async () => {
+    const response = await post(server.url, modernEcho, { authorization: 'Bearer wrong-kid' });
+    expect(response.status).toBe(401);
+    expect(response.headers['www-authenticate']).toBe(
+      `Bearer error="invalid_token", error_description="signed by a  key  this resource  lacks", resource_metadata="${metadataUrl()}"`,
+    );
+    expect(response.json().error.message).toBe(
+      'Unauthorized: signed by a  key  this resource  lacks',
+    );
+  });
+
+  it('answers 503 with Retry-After when the verifier is unavailable, not a 401 that would send the client to re-authorize', async () => {
+    const response = await post(server.url, modernEcho, { authorization: 'Bearer idp-down' });
+    expect(response.status).toBe(503);
+    expect(response.headers['retry-after']).toBe('5');
+    expect(response.headers['www-authenticate']).toBeUndefined();
+    expect(response.json().error.message).toBe(
+      'Service Unavailable: the key set could not be read',
+    );
+  });
+
+  it('keeps a plain throw generic, so its message (which may hold the token) stays inside', async () => {
+    const response = await post(server.url, modernEcho, { authorization: 'Bearer crashes' });
+    expect(response.status).toBe(401);
+    expect(response.headers['www-authenticate']).toContain(
+      'error_description="the token is invalid"',
+    );
+    expect(response.text).not.toContain('verifier bug');
   });
 });
