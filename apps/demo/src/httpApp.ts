@@ -1,7 +1,8 @@
-import { createServer as createHttpServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { isIP, type AddressInfo } from 'node:net';
 import express from 'express';
-import type { Endpoint, HostGuardOptions } from '@rondo/core';
+import type { ConnectionLimits, Endpoint, HostGuardOptions } from '@rondo/core';
+import { createLimitedServer } from '@rondo/core/node';
 import { mcpRouter } from '@rondo/transport-http';
 import { attachWebSocket } from '@rondo/transport-ws';
 import type { ServerTraffic } from './serverTraffic.js';
@@ -15,6 +16,8 @@ export interface DemoHttpServer {
   httpServer: Server;
   /** The base URL, e.g. `http://127.0.0.1:8080`. */
   url: string;
+  /** Whether /traffic and /traffic/stream are served. */
+  traffic: boolean;
   close(): Promise<void>;
 }
 
@@ -25,6 +28,13 @@ export interface DemoHttpOptions {
   publicDir: string;
   /** The calls to serve at /traffic; without it those routes are absent. */
   traffic?: ServerTraffic;
+  /**
+   * Whether to serve `traffic` at all: it shows every client's calls to whoever asks, so by
+   * default only when `host` is a loopback address (the demo on one's own machine).
+   */
+  showTraffic?: boolean;
+  /** serveHttp's connection limits (header, request, keep-alive timeouts, a connection cap). */
+  limits?: ConnectionLimits;
   /** The Host / Origin guard of every route (/mcp, /ws, /traffic); default the transports' rule. */
   guard?: HostGuardOptions;
 }
@@ -42,11 +52,14 @@ export async function startDemoHttp(
   const guard = options.guard ?? {};
   const router = mcpRouter(endpoint, { path: '/mcp', ...guard });
   app.use(router);
-  const traffic = options.traffic ? trafficRoutes(options.traffic, { guard }) : undefined;
+  const showTraffic = options.showTraffic ?? isLoopback(options.host);
+  const traffic =
+    options.traffic && showTraffic ? trafficRoutes(options.traffic, { guard }) : undefined;
   if (traffic) app.use(traffic.router);
   app.use(express.static(options.publicDir, { index: 'index.html' }));
 
-  const httpServer = createHttpServer(app);
+  // The same limits as serveHttp, so a slow or idle client is cut here as it is there.
+  const httpServer = createLimitedServer(options.limits ?? {}, app);
   const sockets = attachWebSocket(endpoint, { httpServer, path: '/ws', ...guard });
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
@@ -57,6 +70,7 @@ export async function startDemoHttp(
   return {
     httpServer,
     url: `http://${host}:${port}`,
+    traffic: traffic !== undefined,
     close: async () => {
       traffic?.close();
       await Promise.all([sockets.close(), router.close()]);
@@ -65,4 +79,11 @@ export async function startDemoHttp(
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
     },
   };
+}
+
+/** A host only this machine reaches: `localhost`, 127.0.0.0/8, `::1`. */
+export function isLoopback(host: string): boolean {
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return host === '::1' || host === '[::1]';
 }

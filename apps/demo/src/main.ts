@@ -20,6 +20,7 @@ async function runHttp(demo: DemoServer, options: DemoOptions): Promise<void> {
     port: options.port,
     publicDir,
     traffic: demo.traffic,
+    ...(options.traffic === undefined ? {} : { showTraffic: options.traffic }),
     ...(options.allowedHosts ? { guard: { allowedHosts: options.allowedHosts } } : {}),
   });
   // One write, so whoever waits for the URL line also has the notes.
@@ -29,7 +30,9 @@ async function runHttp(demo: DemoServer, options: DemoOptions): Promise<void> {
       `  playground  ${web.url}/`,
       `  MCP (HTTP)  ${web.url}/mcp   both eras: 2026-07-28 and 2025-11-25 / 2025-06-18`,
       `  WebSocket   ${web.url.replace(/^http/, 'ws')}/ws   subprotocol "mcp"`,
-      `  traffic     ${web.url}/traffic   what the server saw (JSON; /traffic/stream as SSE)`,
+      web.traffic
+        ? `  traffic     ${web.url}/traffic   what the server saw (JSON; /traffic/stream as SSE)`
+        : `  traffic     off (--traffic shows every client's calls to anyone who can connect)`,
       ...demo.notices.map((notice) => `  note: ${notice}`),
     ].join('\n'),
   );

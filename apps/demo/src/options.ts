@@ -18,6 +18,11 @@ export interface DemoOptions {
   allowedHosts?: readonly string[] | 'any';
   /** The requestState key ring from `--state-keys`; without it the environment's, else a random key. */
   stateKeys?: StateKey[];
+  /**
+   * Serve `/traffic` (`--traffic`, `RONDO_DEMO_TRAFFIC=1`) or not (`--no-traffic`,
+   * `RONDO_DEMO_TRAFFIC=0`); unset, only when bound to a loopback address.
+   */
+  traffic?: boolean;
 }
 
 /** The text of `--help`. */
@@ -37,6 +42,8 @@ export const USAGE = `rondo-demo: the Rondo demo server and playground
   --state-keys ID:SECRET,...        the requestState key ring, newest (sealing) first, each secret 32 bytes or
                                     more ("base64:..." for a secret with a comma); prefer RONDO_STATE_KEYS:
                                     a command line is visible to other users
+  --traffic, --no-traffic           serve /traffic (every client's calls, secrets hidden) or not; by default
+                                    only when bound to a loopback address (also RONDO_DEMO_TRAFFIC=1 or 0)
 
 Environment: PORT (default port), RONDO_DEMO_SMOKE=1 (same as --smoke), RONDO_STATE_KEY (one requestState key,
 32 bytes or more), RONDO_STATE_KEYS (a key ring, as --state-keys), RONDO_ALLOWED_HOSTS (as --allowed-hosts),
@@ -90,6 +97,10 @@ export function parseDemoOptions(argv: readonly string[], env: NodeJS.ProcessEnv
       case '--state-keys':
         options.stateKeys = parseStateKeys(value() ?? '', '--state-keys');
         break;
+      case '--traffic':
+      case '--no-traffic':
+        options.traffic = flag === '--traffic';
+        break;
       case '--help':
       case '-h':
         options.mode = 'help';
@@ -106,6 +117,8 @@ export function parseDemoOptions(argv: readonly string[], env: NodeJS.ProcessEnv
       `RONDO_DEMO_CLOCK_MS must be an integer of at least 10, got "${env.RONDO_DEMO_CLOCK_MS}"`,
     );
   }
+  if (options.traffic === undefined && env.RONDO_DEMO_TRAFFIC)
+    options.traffic = env.RONDO_DEMO_TRAFFIC === '1' || env.RONDO_DEMO_TRAFFIC === 'true';
   options.redis ??= env.RONDO_REDIS_URL || undefined;
   if (options.redis === undefined) delete options.redis;
   // A smoke run must not fight a demo the user already has on 8080.

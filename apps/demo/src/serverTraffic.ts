@@ -1,5 +1,6 @@
 import { ErrorCode, isMcpError, type Era } from '@rondo/protocol';
 import { MissingClientCapabilityError, type McpCall, type Middleware } from '@rondo/core';
+import { redactSecrets } from './redact.js';
 
 /** How many calls the demo remembers by default: enough to scroll through, small whatever clients do. */
 export const TRAFFIC_CAPACITY = 200;
@@ -36,8 +37,10 @@ export interface TrafficRecord {
 /** Receives each new record; see {@link ServerTraffic.subscribe}. */
 export type TrafficListener = (record: TrafficRecord) => void;
 
+/** What a client wrote, as the view may show it to others: secrets hidden, then cut. */
 function cut(text: string): string {
-  return text.length > TEXT_LIMIT ? `${text.slice(0, TEXT_LIMIT - 1)}…` : text;
+  const shown = redactSecrets(text);
+  return shown.length > TEXT_LIMIT ? `${shown.slice(0, TEXT_LIMIT - 1)}…` : shown;
 }
 
 /** What a call is about: the name or URI a reader looks for first. */
@@ -81,7 +84,8 @@ function roundResultOf(result: unknown): TrafficRecord['result'] {
 /**
  * The calls the server handled, newest last, in a ring of fixed size: a middleware records each
  * call (both eras, every transport), the playground reads them over `GET /traffic` and
- * `GET /traffic/stream`. It keeps neither params nor results, only what the traffic view shows.
+ * `GET /traffic/stream`. It keeps neither params nor results, only what the traffic view shows,
+ * with what looks like a secret (a URI's query values, tokens) hidden: other users may see it.
  */
 export class ServerTraffic {
   private readonly ring: (TrafficRecord | undefined)[];

@@ -5,6 +5,9 @@ import type { ServerTraffic, TrafficRecord } from './serverTraffic.js';
 /** How many `GET /traffic/stream` connections may be open at once; more are answered 503. */
 export const MAX_TRAFFIC_STREAMS = 8;
 
+/** How many of them one client (one remote address) may hold; more are answered 503. */
+export const MAX_TRAFFIC_STREAMS_PER_CLIENT = 2;
+
 /** A comment line this often keeps proxies and idle timers from closing a quiet stream. */
 const KEEP_ALIVE_MS = 15_000;
 
@@ -12,6 +15,8 @@ export interface TrafficRoutesOptions {
   /** The same Host / Origin options as the MCP transports get (default: theirs). */
   guard?: HostGuardOptions;
   maxStreams?: number;
+  /** Streams one remote address may hold (default {@link MAX_TRAFFIC_STREAMS_PER_CLIENT}). */
+  maxStreamsPerClient?: number;
 }
 
 /** The routes, and a way to end every open stream. */
@@ -91,7 +96,9 @@ export function trafficRoutes(
 ): TrafficRoutes {
   const guard = resolveHostGuard(options.guard);
   const maxStreams = options.maxStreams ?? MAX_TRAFFIC_STREAMS;
+  const perClient = options.maxStreamsPerClient ?? MAX_TRAFFIC_STREAMS_PER_CLIENT;
   const open = new Set<Response>();
+  const byClient = new Map<string, number>();
   const router = express.Router();
 
   router.use(['/traffic', '/traffic/stream'], (req, res, next) => {
@@ -117,13 +124,23 @@ export function trafficRoutes(
     const after = afterOf(req);
     if (after === undefined) return void res.status(400).type('text/plain').send('bad "after"');
     if (req.method === 'HEAD') return void res.status(200).type('text/event-stream').end();
-    if (open.size >= maxStreams) {
+    // One client must not take every slot from the others.
+    const client = req.socket.remoteAddress ?? '';
+    const held = byClient.get(client) ?? 0;
+    if (open.size >= maxStreams || held >= perClient) {
       res.status(503).set('retry-after', '5').type('text/plain');
-      return void res.send(`at most ${maxStreams} traffic streams at once`);
+      const limit = held >= perClient ? `${perClient} per client` : `${maxStreams}`;
+      return void res.send(`at most ${limit} traffic streams at once`);
     }
     open.add(res);
+    byClient.set(client, held + 1);
     streamTraffic(traffic, res, after);
-    res.once('close', () => open.delete(res));
+    res.once('close', () => {
+      open.delete(res);
+      const left = (byClient.get(client) ?? 1) - 1;
+      if (left > 0) byClient.set(client, left);
+      else byClient.delete(client);
+    });
   });
 
   return {

@@ -49,3 +49,14 @@ describe('parseDemoOptions, for running behind a proxy', () => {
       expect(USAGE).toContain(name);
   });
 });
+
+describe('parseDemoOptions, for the traffic view', () => {
+  it('leaves it to the address by default, and takes --traffic, --no-traffic and RONDO_DEMO_TRAFFIC', () => {
+    expect(parseDemoOptions([], {})).not.toHaveProperty('traffic');
+    expect(parseDemoOptions(['--traffic'], {}).traffic).toBe(true);
+    expect(parseDemoOptions(['--no-traffic'], { RONDO_DEMO_TRAFFIC: '1' }).traffic).toBe(false);
+    expect(parseDemoOptions([], { RONDO_DEMO_TRAFFIC: '1' }).traffic).toBe(true);
+    expect(parseDemoOptions([], { RONDO_DEMO_TRAFFIC: '0' }).traffic).toBe(false);
+    expect(USAGE).toContain('--no-traffic');
+  });
+});

@@ -1,6 +1,7 @@
 import { McpError } from '@rondo/protocol';
 import type { McpCall } from '@rondo/core';
 import { describe, expect, it } from 'vitest';
+import { redactSecrets } from '../src/redact.js';
 import { ServerTraffic, targetOf } from '../src/serverTraffic.js';
 
 function call(overrides: Partial<McpCall> = {}): McpCall {
@@ -85,5 +86,36 @@ describe('ServerTraffic', () => {
       }),
     ).toBe('haiku');
     expect(targetOf({ method: 'tools/list', params: {} })).toBeUndefined();
+  });
+});
+
+describe('redactSecrets', () => {
+  it.each([
+    [
+      'demo://notes?api_key=abc123&page=2#token=xyz',
+      'demo://notes?api_key=[redacted]&page=[redacted]#token=[redacted]',
+    ],
+    ['https://ann:hunter2@example.test/x', 'https://[redacted]@example.test/x'],
+    ['rejected Bearer abc.def-ghi', 'rejected Bearer [redacted]'],
+    ['bad password: hunter2, retry', 'bad password: [redacted], retry'],
+    ['jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl here', 'jwt [redacted] here'],
+    ['key 0123456789abcdef0123456789abcdef01 used', 'key [redacted] used'],
+    ['send_postcard', 'send_postcard'],
+    ['demo://birds/robin', 'demo://birds/robin'],
+  ])('shows %j as %j', (text, shown) => {
+    expect(redactSecrets(text)).toBe(shown);
+  });
+
+  it('is applied to what the traffic view keeps of a call', async () => {
+    const traffic = new ServerTraffic();
+    const uri = 'demo://notes?api_key=sk-live-0123456789';
+    await traffic
+      .middleware(call({ method: 'resources/read', params: { uri } }), () =>
+        Promise.reject(new Error(`no resource ${uri}`)),
+      )
+      .catch(() => undefined);
+    const [record] = traffic.records();
+    expect(JSON.stringify(record)).not.toContain('sk-live');
+    expect(record).toMatchObject({ target: 'demo://notes?api_key=[redacted]' });
   });
 });

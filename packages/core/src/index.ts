@@ -162,3 +162,8 @@ export type { SessionRecord, SessionStore } from './shared/sessionStore.js';
 export type { ChangeBus, PublishedChange } from './shared/changeBus.js';
 export type { SessionRelay } from './shared/sessionRelay.js';
 export type { SharedState } from './shared/sharedState.js';
+export {
+  DEFAULT_MAX_USED_STATES,
+  MemoryUsedStateStore,
+  type UsedStateStore,
+} from './shared/usedStates.js';

@@ -1,5 +1,6 @@
 import { ErrorCode, McpError, type Json } from '@rondo/protocol';
 import { base64UrlToText, bytesToBase64Url, textToBase64Url, utf8Bytes } from './base64.js';
+import { MemoryUsedStateStore, type UsedStateStore } from './shared/usedStates.js';
 import { stableStringify } from './stableJson.js';
 import { resolveKeyRing, type StateKey } from './stateKeys.js';
 
@@ -38,6 +39,19 @@ export interface RequestStateOptions {
   key?: string | Uint8Array;
   /** How long a state stays valid, in milliseconds (default 10 minutes). */
   ttlMs?: number;
+  /**
+   * States accepted once only (default: none). A sealed state can otherwise be sent again while
+   * it is valid, and the round it continues runs again (a confirm-then-pay round pays twice).
+   * `true` for every round request, or the tool and prompt names (and resource URIs) whose
+   * requestState is accepted once: a second retry with the same state is -32602
+   * `Invalid or expired requestState`. The ids of accepted states are kept until they expire, in
+   * `usedStates`, else the shared state's (`createServer({ shared })`), else this process's.
+   */
+  oneTime?: boolean | readonly string[];
+  /** Where accepted one-time states are recorded (see `oneTime`). */
+  usedStates?: UsedStateStore;
+  /** The cap of the in-process record of accepted one-time states (default 100,000). */
+  maxUsedStates?: number;
   /**
    * Called once, at the first state sealed with a random key (none was given) after
    * {@link RequestStateSealer.expectSeveralProcesses}: only then can another process be asked to
@@ -80,6 +94,9 @@ export class RequestStateSealer {
   /** True when no key was configured and a random one was drawn. */
   readonly randomKey: boolean;
   private shared = false;
+  private readonly oneTime: boolean | ReadonlySet<string>;
+  private usedStates: UsedStateStore | undefined;
+  private readonly maxUsedStates: number | undefined;
 
   constructor(options: RequestStateOptions = {}) {
     const ring = resolveKeyRing(options);
@@ -91,6 +108,10 @@ export class RequestStateSealer {
     this.warn = options.warn;
     this.ttlMs = options.ttlMs ?? 10 * 60_000;
     this.now = options.now ?? Date.now;
+    const { oneTime = false } = options;
+    this.oneTime = typeof oneTime === 'boolean' ? oneTime : new Set(oneTime);
+    this.usedStates = options.usedStates;
+    this.maxUsedStates = options.maxUsedStates;
   }
 
   /**
@@ -116,6 +137,8 @@ export class RequestStateSealer {
       e: this.now() + this.ttlMs,
       s: opened.state === undefined ? null : { v: opened.state },
       c: opened.carry,
+      // A nonce, so two rounds sealed alike in the same millisecond are two states (`oneTime`).
+      n: bytesToBase64Url(crypto.getRandomValues(new Uint8Array(12))),
     };
     const signed = `${this.sealingId}.${textToBase64Url(JSON.stringify(payload))}`;
     const signature = await crypto.subtle.sign('HMAC', await this.sealingKey, utf8Bytes(signed));
@@ -144,7 +167,21 @@ export class RequestStateSealer {
     ) {
       throw invalidState();
     }
+    // The signature names the state: accepted once, it is refused from then on, everywhere.
+    if (this.isOneTime(binding) && !(await this.used().claim(signature, payload.e)))
+      throw invalidState();
     return { state: payload.s === null ? undefined : payload.s.v, carry: payload.c };
+  }
+
+  private isOneTime(binding: SealedStateBinding): boolean {
+    if (typeof this.oneTime === 'boolean') return this.oneTime;
+    const target = targetOf(binding.identity);
+    return target !== undefined && this.oneTime.has(target);
+  }
+
+  private used(): UsedStateStore {
+    this.usedStates ??= new MemoryUsedStateStore(this.maxUsedStates, this.now);
+    return this.usedStates;
   }
 }
 
@@ -192,6 +229,15 @@ function parsePayload(body: string): Payload | undefined {
 async function digestIdentity(identity: unknown): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', utf8Bytes(stableStringify(identity)));
   return bytesToBase64Url(new Uint8Array(digest));
+}
+
+/** The tool or prompt name, or the resource URI, a request's identity names. */
+function targetOf(identity: unknown): string | undefined {
+  if (typeof identity === 'string') return identity;
+  if (typeof identity !== 'object' || identity === null) return undefined;
+  const { name, uri } = identity as { name?: unknown; uri?: unknown };
+  if (typeof name === 'string') return name;
+  return typeof uri === 'string' ? uri : undefined;
 }
 
 function invalidState(): McpError {

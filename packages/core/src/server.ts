@@ -106,7 +106,11 @@ export class RondoServer {
     this.info = info;
     // console.error rather than process.stderr: the core also runs where there is no `process`.
     this.log = log ?? ((level, message) => console.error(`[rondo ${level}] ${message}`));
-    this.sealer = new RequestStateSealer({ warn: (m) => this.log('warning', m), ...requestState });
+    this.sealer = new RequestStateSealer({
+      warn: (m) => this.log('warning', m),
+      ...(shared?.usedStates ? { usedStates: shared.usedStates } : {}),
+      ...requestState,
+    });
     this.roundLimit = roundLimit ?? 10;
     this.pageSize = pageSize ?? 100;
     this.maxArgumentDepth = limits?.maxArgumentDepth ?? DEFAULT_MAX_ARGUMENT_DEPTH;

@@ -78,6 +78,8 @@ json_line(K, V, Line) :-
 % Output values are shaped to the inferred schema type, so the structured content keeps the
 % promise of the advertised outputSchema.
 output_json(_, V, @(null)) :- var(V), !.
+output_json(list(T), V, J) :- nonvar(T), type_json(T, string), is_list(V), !,
+    maplist(output_json(T), V, J).
 output_json(Type, V, J) :- type_json(Type, JT), output_value(JT, V, J).
 
 output_value(boolean, V, J) :- !, ( memberchk(V, [true, @(true)]) -> J = @(true) ; J = @(false) ).
@@ -85,6 +87,8 @@ output_value(JT, V, V) :- memberchk(JT, [integer, number]), number(V), !.
 output_value(array, V, J) :- is_list(V), !, maplist(lenient_json, V, J).
 output_value(object, V, V) :- V = {_}, json_text(V, _), !.
 output_value(object, {}, {}) :- !.
+% The atom '{}' is also the empty object: as text it is sent as a string, so it stays text.
+output_value(string, V, S) :- V == {}, !, atom_string(V, S).
 output_value(string, V, V) :- ( atom(V) ; string(V) ), !.
 output_value(_, V, A) :- format(atom(A), '~q', [V]).
 

@@ -5,6 +5,8 @@ export interface LineHandlers {
   line(text: string): void;
   /** A line grew past the cap; no more lines are reported from this stream. */
   overflow(size: number): void;
+  /** The stream closed: every line it carried was reported. */
+  end?(): void;
 }
 
 /**
@@ -35,6 +37,8 @@ export function readLines(stream: Readable, maxBytes: number, handlers: LineHand
     pending.push(rest);
     pendingSize += rest.length;
   });
+
+  stream.once('close', () => handlers.end?.());
 
   function stop(size: number): void {
     stopped = true;

@@ -6,6 +6,7 @@ import {
   PrologWorkerError,
 } from './errors.js';
 import { PrologWorker } from './worker.js';
+import { PrologNotRunError } from './workerLoss.js';
 import type { WorkerLaunch } from './workerContract.js';
 
 /** How a {@link WorkerPool} is sized and how it restarts workers. */
@@ -22,6 +23,12 @@ export interface PoolOptions {
   /** The id of the first worker (default 1): pools that run at once (a reload) need distinct ids. */
   firstId?: number;
 }
+
+/**
+ * How many times a call its worker never started (the worker was lost to another call) is given
+ * to another worker before it fails with that loss.
+ */
+export const MAX_REQUEUES = 3;
 
 /**
  * A fixed number of workers, each running one call at a time with up to `maxInFlight` (the
@@ -71,14 +78,31 @@ export class WorkerPool {
 
   /**
    * Runs `work` on a free worker, waiting at most `timeoutMs` for one to be free; a caller whose
-   * `signal` aborts while it waits leaves the queue with a `PrologCancelledError`.
+   * `signal` aborts while it waits leaves the queue with a `PrologCancelledError`. A call its
+   * worker was lost before starting (a `PrologNotRunError`) goes back to the head of the queue,
+   * up to {@link MAX_REQUEUES} times: only a call that may have run fails with its worker.
    */
   async run<T>(
     timeoutMs: number,
     work: (worker: PrologWorker) => Promise<T>,
     signal?: AbortSignal,
   ): Promise<T> {
-    const worker = await this.acquire(timeoutMs, signal);
+    for (let requeues = 0; ; requeues++) {
+      try {
+        return await this.runOnce(timeoutMs, work, signal, requeues > 0);
+      } catch (error) {
+        if (!(error instanceof PrologNotRunError) || requeues >= MAX_REQUEUES) throw error;
+      }
+    }
+  }
+
+  private async runOnce<T>(
+    timeoutMs: number,
+    work: (worker: PrologWorker) => Promise<T>,
+    signal: AbortSignal | undefined,
+    requeued: boolean,
+  ): Promise<T> {
+    const worker = await this.acquire(timeoutMs, signal, requeued);
     try {
       return await work(worker);
     } finally {
@@ -121,14 +145,19 @@ export class WorkerPool {
     return worker;
   }
 
-  private acquire(timeoutMs: number, signal?: AbortSignal): Promise<PrologWorker> {
+  /** A free worker; a `requeued` call waits at the head of the queue, past the `maxQueue` cap. */
+  private acquire(
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+    requeued: boolean,
+  ): Promise<PrologWorker> {
     if (signal?.aborted) return Promise.reject(cancelledInQueue());
     const free = this.leastHeld();
     if (free) return Promise.resolve(this.hold(free));
     if (this.closing)
       return Promise.reject(new PrologWorkerError(0, 'the Prolog provider is closed'));
     if (this.unavailable && this.workers.size === 0) return Promise.reject(this.unavailable);
-    if (this.waiting.length >= this.options.maxQueue)
+    if (!requeued && this.waiting.length >= this.options.maxQueue)
       return Promise.reject(new PrologBusyError(this.options.maxQueue));
     return new Promise<PrologWorker>((resolve, reject) => {
       const leave = (error: Error): void => {
@@ -150,7 +179,8 @@ export class WorkerPool {
         timeoutMs,
       );
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiting.push(take);
+      if (requeued) this.waiting.unshift(take);
+      else this.waiting.push(take);
     });
   }
 

@@ -3,7 +3,6 @@ import type { Readable, Writable } from 'node:stream';
 import type { Json, JsonObject } from '@rondo/protocol';
 import {
   callFailure,
-  PrologLoadError,
   PrologProtocolError,
   PrologTimeoutError,
   PrologWorkerError,
@@ -21,11 +20,11 @@ import {
   clientQuestion,
   deliverNews,
   cancelledCall,
-  notRun,
   PIPELINE_BEHIND_MS,
   type InFlight,
 } from './workerCall.js';
-import { forwardOutput, lineFromText, logOutsideCall } from './workerOutput.js';
+import { LossRecord, PrologNotRunError } from './workerLoss.js';
+import { forwardOutput, loadError, logOutsideCall } from './workerOutput.js';
 
 /**
  * One `swipl` process running the bridge shim. It runs one call at a time, but up to
@@ -44,6 +43,8 @@ export class PrologWorker {
   private seq = 0;
   private exited = false;
   private killed = false;
+  /** Which calls the worker started, for when it is lost. */
+  private readonly loss: LossRecord;
   /** How many goals of the broadcast log this worker has seen. */
   private replayed = 0;
   private readonly stderrTail: string[] = [];
@@ -65,11 +66,13 @@ export class PrologWorker {
     const channel = this.child.stdio[3] as unknown as Readable & Writable;
     this.channel = new WorkerChannel(channel, () => !this.exited);
     this.interrupts = new InterruptList(id);
+    this.loss = new LossRecord(id, (failureOf) => this.endHeld(failureOf));
     channel.on('error', () => undefined); // a dead worker's socket errors; the exit handler reports it
     readLines(channel, launch.maxLineBytes, {
       line: (text) => this.onLine(text),
       overflow: (size) =>
         this.protocolFault(`a message of more than ${launch.maxLineBytes} bytes (${size})`),
+      end: () => this.loss.drainedChannel(),
     });
     forwardOutput(this.child.stderr!, 'stderr', id, launch, this.stderrTail);
     forwardOutput(this.child.stdout!, 'stdout', id, launch, this.stderrTail);
@@ -100,9 +103,10 @@ export class PrologWorker {
     timeoutMs: number,
     signal?: AbortSignal,
   ): Promise<Json> {
-    const refused = !this.alive ? 'is not running' : !this.accepting ? 'is busy' : undefined;
-    if (refused)
-      return Promise.reject(new PrologWorkerError(this.id, `Prolog worker ${this.id} ${refused}`));
+    if (!this.alive)
+      return Promise.reject(new PrologNotRunError(this.id, new Error('it is not running')));
+    if (!this.accepting)
+      return Promise.reject(new PrologWorkerError(this.id, `Prolog worker ${this.id} is busy`));
     if (signal?.aborted) return Promise.reject(cancelledCall(this.id));
     const id = ++this.seq;
     return new Promise<Json>((resolve, reject) => {
@@ -192,8 +196,10 @@ export class PrologWorker {
   }
 
   private onLine(text: string): void {
-    if (this.killed) return; // what a killed worker still had in the pipe concerns nobody
     const parsed = parseWorkerMessage(text, this.launch.maxMessageDepth);
+    const answer = parsed.ok ? parsed.message : undefined;
+    if (answer?.type === 'result' || answer?.type === 'failure') this.loss.answered(answer.id);
+    if (this.killed) return; // a killed worker's last answers only tell which calls it started
     if (!parsed.ok) return this.protocolFault(parsed.problem);
     this.onMessage(parsed.message);
   }
@@ -203,12 +209,7 @@ export class PrologWorker {
     if (message.type === 'ready' || message.type === 'load_error') {
       if (!starting) return this.protocolFault(`an unexpected ${message.type} message`);
       this.starting = undefined;
-      if (message.type === 'ready') return starting.resolve();
-      const line = message.line ?? lineFromText(message.message);
-      const { file, column } = message;
-      return starting.reject(
-        new PrologLoadError(file, line, message.message.trim(), column ?? undefined),
-      );
+      return message.type === 'ready' ? starting.resolve() : starting.reject(loadError(message));
     }
     if (message.type === 'changed') return this.launch.changed?.(message, this.id);
     if (message.type === 'broadcast')
@@ -244,12 +245,7 @@ export class PrologWorker {
     } catch (error) {
       if (call.abandoned) return;
       const reason = error instanceof Error ? error.message : String(error);
-      this.launch.log({
-        level: 'warning',
-        workerId: this.id,
-        source: 'bridge',
-        message: `${what} request failed: ${reason}`,
-      });
+      this.report('warning', `${what} request failed: ${reason}`);
       value = refusal(what, reason);
     }
     if (this.calls[0] !== call || call.abandoned) return; // abandon() has answered already
@@ -309,12 +305,11 @@ export class PrologWorker {
 
   private overstayed(call: InFlight): void {
     if (this.calls[0] !== call) return;
-    this.launch.log({
-      level: 'warning',
-      workerId: this.id,
-      source: 'bridge',
-      message: `worker ${this.id} did not finish a cancelled call within ${this.launch.cancelGraceMs} ms; it is replaced`,
-    });
+    const grace = this.launch.cancelGraceMs;
+    this.report(
+      'warning',
+      `worker ${this.id} did not finish a cancelled call within ${grace} ms; it is replaced`,
+    );
     this.kill();
   }
 
@@ -347,17 +342,24 @@ export class PrologWorker {
     if (this.alive) this.onFree?.();
   }
 
-  /** Fails every call the worker held: the running one with `error`, the others as not run. */
-  private failAll(error: Error): void {
-    for (let first = true; this.calls.length > 0; first = false) {
-      const call = this.calls[0]!;
-      this.settle(() => call.reject(first ? error : notRun(this.id, error)));
-    }
-  }
-
+  /**
+   * Fails the running call with `error` and kills the worker; the calls written behind it wait
+   * until its channel is read to the end, to learn which it started (see `LossRecord`).
+   */
   private abort(error: Error): void {
     this.kill();
-    this.failAll(error);
+    const running = this.calls[0];
+    if (running) this.settle(() => running.reject(error));
+    this.loss.blamedRunning();
+  }
+
+  /** Ends every call the lost worker held: never started ones go back to the pool's queue. */
+  private endHeld(failureOf: (call: InFlight) => Error): void {
+    while (this.calls.length > 0) {
+      const call = this.calls[0]!;
+      const error = failureOf(call);
+      this.settle(() => call.reject(error));
+    }
   }
 
   private protocolFault(what: string): void {
@@ -365,14 +367,14 @@ export class PrologWorker {
       this.id,
       `Prolog worker ${this.id} wrote ${what} on the protocol channel; it was replaced`,
     );
-    this.launch.log({
-      level: 'error',
-      workerId: this.id,
-      source: 'bridge',
-      message: error.message,
-    });
+    this.report('error', error.message);
     if (this.starting) this.starting.reject(error);
+    this.loss.unknowable();
     this.abort(error);
+  }
+
+  private report(level: 'warning' | 'error', message: string): void {
+    this.launch.log({ level, workerId: this.id, source: 'bridge', message });
   }
 
   private onExit(how: string): void {
@@ -385,7 +387,7 @@ export class PrologWorker {
       new PrologWorkerError(this.id, `Prolog worker ${this.id} ${how} while starting${tail}`),
     );
     this.interrupts.remove();
-    this.failAll(
+    this.loss.gone(
       new PrologWorkerError(
         this.id,
         `Prolog worker ${this.id} ${how} during the call; it was replaced`,

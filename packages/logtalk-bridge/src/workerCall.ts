@@ -1,5 +1,5 @@
 import type { Json } from '@rondo/protocol';
-import { PrologCancelledError, PrologWorkerError } from './errors.js';
+import { PrologCancelledError } from './errors.js';
 import type { WorkerMessage } from './messages.js';
 import type { CallHandlers, ClientQuestion } from './workerContract.js';
 
@@ -61,14 +61,6 @@ export function clientQuestion(
     case 'broadcast':
       return undefined;
   }
-}
-
-/** The failure of a call still waiting behind the running one when its worker was lost. */
-export function notRun(workerId: number, cause: Error): PrologWorkerError {
-  return new PrologWorkerError(
-    workerId,
-    `Prolog worker ${workerId} was lost before the call ran (${cause.message})`,
-  );
 }
 
 /** Passes on what a running call reports while it goes on: progress, a log line, a closed stream. */

@@ -1,6 +1,8 @@
 import type { Readable } from 'node:stream';
 import type { Json } from '@rondo/protocol';
+import { PrologLoadError } from './errors.js';
 import { readLines } from './lineReader.js';
+import type { WorkerMessage } from './messages.js';
 import type { PrologLogEntry, PrologLogLevel, WorkerLaunch } from './workerContract.js';
 
 /**
@@ -38,6 +40,19 @@ export function logOutsideCall(
 function toLocal(level: PrologLogLevel): PrologLogEntry['level'] {
   if (level === 'debug' || level === 'info' || level === 'warning') return level;
   return level === 'notice' ? 'info' : 'error';
+}
+
+/** The error a worker's `load_error` message reports: the file, line and column it names. */
+export function loadError(
+  message: Extract<WorkerMessage, { type: 'load_error' }>,
+): PrologLoadError {
+  const line = message.line ?? lineFromText(message.message);
+  return new PrologLoadError(
+    message.file,
+    line,
+    message.message.trim(),
+    message.column ?? undefined,
+  );
 }
 
 /** Logtalk prints "at or above line N" / "between lines N-M" rather than a structured line. */

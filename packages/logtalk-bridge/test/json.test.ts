@@ -48,6 +48,18 @@ describe('JSON <-> term', () => {
     expect(await echo(value)).toEqual(value);
   });
 
+  it('gives back the string "{}" through an atom-typed argument as a string, not an empty object', async () => {
+    // The atom '{}' is also Logtalk's empty object; an atom-typed output is text all the same.
+    for (const text of ['{}', '[]', 'plain']) {
+      expect(await provider.callTool!('same', { In: text }, makeContext())).toMatchObject({
+        structured: { Out: text },
+      });
+      expect(await provider.callTool!('twice', { In: text }, makeContext())).toMatchObject({
+        structured: { Out: [text, text] },
+      });
+    }
+  });
+
   it('round-trips floats, large and small exponents', async () => {
     const values = [
       0.1, 0.30000000000000004, 1e21, 1.5e-7, -2.5, 1.7976931348623157e308, 5e-324, 123456789.125,

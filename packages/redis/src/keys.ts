@@ -30,6 +30,11 @@ export class Keys {
     return `${this.prefix}once:${streamId}:${key}`;
   }
 
+  /** The record that a one-time requestState (named by its signature) was accepted. */
+  usedState(id: string): string {
+    return `${this.prefix}used-state:${id}`;
+  }
+
   /** A task's fields (a hash). */
   task(taskId: string): string {
     return `${this.prefix}task:${taskId}`;

@@ -6,6 +6,7 @@ import { Keys } from './keys.js';
 import { RedisSessionStore } from './sessionStore.js';
 import { StreamFollower } from './streamFollower.js';
 import { RedisTaskStore } from './taskStore.js';
+import { RedisUsedStateStore } from './usedStates.js';
 
 /** Where the shared state lives and how it is bounded. */
 export interface RedisStateOptions {
@@ -46,7 +47,8 @@ export interface RedisState extends SharedState {
 
 /**
  * Connects to Redis and returns the state the processes of one endpoint share: legacy sessions,
- * SSE event logs (Redis Streams), change notifications and relayed messages (pub/sub), and tasks.
+ * SSE event logs (Redis Streams), change notifications and relayed messages (pub/sub), tasks, and
+ * the one-time requestStates accepted (`requestState.oneTime`).
  * Pass it to `createServer({ shared })` in every process. Rejects with a `SharedStateError` when
  * Redis cannot be reached within `connectTimeoutMs`; once started, an operation while Redis is
  * unreachable fails at once with a `SharedStateError`, and the connections come back by themselves.
@@ -83,6 +85,7 @@ export async function createRedisState(options: RedisStateOptions): Promise<Redi
     tasks: new RedisTaskStore(connection, keys, {
       maxTaskTtlMs: options.maxTaskTtlMs ?? 86_400_000,
     }),
+    usedStates: new RedisUsedStateStore(connection, keys),
     stats: () => ({ commands: connection.commandCount }),
     close: async () => {
       follower.close();

@@ -3,6 +3,7 @@ import type { ChangeBus } from './changeBus.js';
 import type { EventStore } from './eventStore.js';
 import type { SessionRelay } from './sessionRelay.js';
 import type { SessionStore } from './sessionStore.js';
+import type { UsedStateStore } from './usedStates.js';
 
 /**
  * Everything the processes serving one endpoint share, so that any request of any session can go
@@ -15,6 +16,8 @@ export interface SharedState {
   readonly changes: ChangeBus;
   readonly relay: SessionRelay;
   readonly tasks: TaskStore;
+  /** The one-time requestStates accepted (`requestState.oneTime`); without it, per process. */
+  readonly usedStates?: UsedStateStore;
   /** Closes the connections to the shared store. */
   close(): Promise<void>;
 }
