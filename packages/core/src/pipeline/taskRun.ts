@@ -132,7 +132,9 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
     const store = this.server.tasks.store;
     try {
       for (;;) {
-        const outcome = await operation.invoke(this.server, this.call, identity);
+        const outcome = await this.unlessStopped(
+          operation.invoke(this.server, this.call, identity),
+        );
         if (this.stopped) return;
         if (outcome === undefined) throw new McpError(ErrorCode.InternalError, 'No result');
         if (outcome.kind === 'complete') {
@@ -193,6 +195,33 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
   private stop(reason: Error): void {
     this.controller.abort(reason);
     this.wake?.();
+  }
+
+  /**
+   * The handler's outcome, or `undefined` as soon as the run stops: a handler that ignores its
+   * signal is left behind (its promise detached, its failure ignored), so the run ends at its TTL
+   * or cancellation and the registry no longer holds it.
+   */
+  private unlessStopped<T>(outcome: Promise<T>): Promise<T | undefined> {
+    const signal = this.controller.signal;
+    if (signal.aborted) {
+      outcome.catch(() => undefined);
+      return Promise.resolve(undefined);
+    }
+    return new Promise<T | undefined>((resolve, reject) => {
+      const onStop = (): void => resolve(undefined);
+      signal.addEventListener('abort', onStop, { once: true });
+      outcome.then(
+        (value) => {
+          signal.removeEventListener('abort', onStop);
+          resolve(value);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onStop);
+          reject(error);
+        },
+      );
+    });
   }
 
   /**
