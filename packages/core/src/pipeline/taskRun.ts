@@ -12,7 +12,7 @@ import {
 import type { Principal } from '../definitions.js';
 import type { RondoServer } from '../server.js';
 import type { LocalTaskRun } from '../tasks/taskRegistry.js';
-import { isTerminal, type TaskRecord } from '../tasks/taskStore.js';
+import { isTerminal, type TaskChange, type TaskRecord } from '../tasks/taskStore.js';
 import type { Exchange } from '../transport.js';
 import { toWireError } from '../wireError.js';
 import { RequestCall, type ClientAsker } from './call.js';
@@ -32,6 +32,12 @@ import type { RoundOperation } from './operations.js';
  * asks for input parks the task in `input_required` until `tasks/update` has answered every
  * request; the final result or JSON-RPC error is stored on the task.
  */
+
+/** The first wait before storing a task's final state again, doubling up to the next. */
+const FIRST_RETRY_MS = 100;
+const MAX_RETRY_MS = 5_000;
+/** How long a final write of a task without a TTL is retried. */
+const FINAL_WRITE_PATIENCE_MS = 3_600_000;
 
 /** What a task starts from: the operation, the request's identity, and the round it is in. */
 export interface TaskLaunch<R, I extends Json> {
@@ -117,8 +123,7 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
     this.requestStop = requestStop;
     this.untrack = server.tasks.track(task.taskId, this);
     if (task.ttlMs !== null) {
-      this.expiry = setTimeout(() => this.stop(new Error('The task expired')), task.ttlMs);
-      (this.expiry as { unref?: () => void }).unref?.();
+      this.expiry = unref(setTimeout(() => this.stop(new Error('The task expired')), task.ttlMs));
     }
   }
 
@@ -129,7 +134,6 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
   /** Runs the rounds to the end; never rejects (every outcome is stored on the task). */
   async execute(): Promise<void> {
     const { operation, identity } = this.launch;
-    const store = this.server.tasks.store;
     try {
       for (;;) {
         const outcome = await this.unlessStopped(
@@ -139,7 +143,7 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
         if (outcome === undefined) throw new McpError(ErrorCode.InternalError, 'No result');
         if (outcome.kind === 'complete') {
           const result = operation.toWire(outcome.result) as JsonObject;
-          await store.update(this.task.taskId, { status: 'completed', result });
+          await this.finish({ status: 'completed', result });
           return;
         }
         assertInputRequired(outcome.requests, outcome.state);
@@ -152,13 +156,11 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
     } catch (failure) {
       if (this.stopped) return;
       const error = toWireError(failure);
-      await store
-        .update(this.task.taskId, {
-          status: 'failed',
-          error: error as unknown as JsonObject,
-          statusMessage: error.message,
-        })
-        .catch((reason: unknown) => this.report(reason));
+      await this.finish({
+        status: 'failed',
+        error: error as unknown as JsonObject,
+        statusMessage: error.message,
+      });
     } finally {
       if (this.expiry !== undefined) clearTimeout(this.expiry);
       this.untrack();
@@ -195,6 +197,29 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
   private stop(reason: Error): void {
     this.controller.abort(reason);
     this.wake?.();
+  }
+
+  /**
+   * Stores the task's final state. The handler's outcome is already known, so a store that fails
+   * (a shared store stalled or unreachable) is tried again with backoff until the task's TTL runs
+   * out; the write is idempotent, since a terminal task never changes. It never rejects, so a
+   * failure to store a result can never be mistaken for the handler's failure.
+   */
+  private async finish(change: TaskChange): Promise<void> {
+    const { taskId, createdAt, ttlMs } = this.task;
+    const deadline = createdAt + (ttlMs ?? FINAL_WRITE_PATIENCE_MS);
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await this.server.tasks.store.update(taskId, change);
+        if (attempt > 0) this.server.log('info', `task ${taskId}: its final state is stored`);
+        return;
+      } catch (reason) {
+        const delay = Math.min(FIRST_RETRY_MS * 2 ** attempt, MAX_RETRY_MS);
+        if (attempt === 0 || Date.now() + delay >= deadline) this.report(reason);
+        if (Date.now() + delay >= deadline) return;
+        await new Promise<void>((resolve) => unref(setTimeout(resolve, delay)));
+      }
+    }
   }
 
   /**
@@ -270,6 +295,12 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
     const text = reason instanceof Error ? reason.message : String(reason);
     this.server.log('error', `task ${this.task.taskId}: could not store its state: ${text}`);
   }
+}
+
+/** Lets a timer not keep the process alive (where the runtime's timers have `unref`). */
+function unref<T>(timer: T): T {
+  (timer as { unref?: () => void }).unref?.();
+  return timer;
 }
 
 /** Where a task's progress goes. */
