@@ -7,13 +7,13 @@ const NEW = { owner: 'alice', ttlMs: 60_000, pollIntervalMs: 500 } as const;
 
 const redis = useRedisServer();
 
-describeTaskStoreContract('in memory', async () => {
-  const store = new MemoryTaskStore();
+describeTaskStoreContract('in memory', async (limits) => {
+  const store = new MemoryTaskStore(limits);
   return { store, close: () => store.close() };
 });
 
-describeTaskStoreContract('in Redis', async () => {
-  const [state] = await openStates(redis().url, 1);
+describeTaskStoreContract('in Redis', async (limits) => {
+  const [state] = await openStates(redis().url, 1, limits);
   return { store: state!.tasks, close: () => state!.close() };
 });
 

@@ -12,6 +12,7 @@ import {
 import type { Principal } from '../definitions.js';
 import type { RondoServer } from '../server.js';
 import type { LocalTaskRun } from '../tasks/taskRegistry.js';
+import { TaskLimitError } from '../tasks/taskLimits.js';
 import { isTerminal, type TaskChange, type TaskRecord } from '../tasks/taskStore.js';
 import type { Exchange } from '../transport.js';
 import { toWireError } from '../wireError.js';
@@ -214,6 +215,17 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
         if (attempt > 0) this.server.log('info', `task ${taskId}: its final state is stored`);
         return;
       } catch (reason) {
+        // A refusal is the store's answer, not a stall: the task fails with it instead.
+        if (reason instanceof TaskLimitError && change.status === 'completed') {
+          const error = toWireError(reason);
+          change = {
+            status: 'failed',
+            error: error as unknown as JsonObject,
+            statusMessage: error.message,
+          };
+          continue;
+        }
+        if (reason instanceof TaskLimitError) return this.report(reason);
         const delay = Math.min(FIRST_RETRY_MS * 2 ** attempt, MAX_RETRY_MS);
         if (attempt === 0 || Date.now() + delay >= deadline) this.report(reason);
         if (Date.now() + delay >= deadline) return;
@@ -241,7 +253,7 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
           signal.removeEventListener('abort', onStop);
           resolve(value);
         },
-        (error: unknown) => {
+        (error: Error) => {
           signal.removeEventListener('abort', onStop);
           reject(error);
         },
