@@ -23,7 +23,7 @@ export interface MemoryTaskStoreOptions extends TaskShareLimits {
   /**
    * Bytes of stored values (results, errors, input requests) one owner's tasks may hold (default
    * 64 MiB); past it that owner's oldest finished tasks are dropped, and when only running ones
-   * are left the change is refused with a {@link TaskLimitError}.
+   * are left the change is refused with a `TaskLimitError` (from `@rondo/core`).
    */
   maxTaskBytesPerOwner?: number;
   /** The same across every owner (default 256 MiB), the oldest finished task of anyone first. */
