@@ -8,6 +8,8 @@ import { join } from 'node:path';
 export interface RedisServer {
   readonly url: string;
   readonly port: number;
+  /** The process id of the running server (to freeze it with SIGSTOP, say). */
+  readonly pid: number;
   /** Kills the server (SIGKILL: it keeps nothing anyway) and removes its folder. */
   stop(): Promise<void>;
   /** Kills the server (when it runs) and starts a new, empty one on the same port. */
@@ -30,6 +32,9 @@ export async function startRedisServer(): Promise<RedisServer> {
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
+    get pid() {
+      return child.pid ?? 0;
+    },
     async stop() {
       await kill(child);
       rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { TaskEvent, TaskStore } from '@rondo/core';
+import { TaskLimitError, type TaskEvent, type TaskShareLimits, type TaskStore } from '@rondo/core';
 import { formElicitation } from '@rondo/protocol';
 
 /** A store under test and how to release it. */
@@ -13,22 +13,23 @@ const ASK = formElicitation('Name?', { type: 'object', properties: { name: { typ
 
 /**
  * The rules every {@link TaskStore} keeps, run against one implementation: `open` gives a fresh,
- * empty store. Time passes for real (a TTL of a few hundred ms), so a store that expires tasks on
+ * empty store (with the given shares, where a scenario needs them). Time passes for real (a TTL of a few hundred ms), so a store that expires tasks on
  * its own clock (Redis) runs the same scenarios as one in memory.
  */
 export function describeTaskStoreContract(
   name: string,
-  open: () => Promise<OpenedTaskStore>,
+  open: (limits?: TaskShareLimits) => Promise<OpenedTaskStore>,
 ): void {
   describe(`the task store contract: ${name}`, () => {
-    const withStore = (run: (store: TaskStore) => Promise<void>) => async () => {
-      const opened = await open();
-      try {
-        await run(opened.store);
-      } finally {
-        await opened.close();
-      }
-    };
+    const withStore =
+      (run: (store: TaskStore) => Promise<void>, limits?: TaskShareLimits) => async () => {
+        const opened = await open(limits);
+        try {
+          await run(opened.store);
+        } finally {
+          await opened.close();
+        }
+      };
 
     it(
       'finds a task as soon as create resolves, and forgets it after its TTL',
@@ -132,6 +133,65 @@ export function describeTaskStoreContract(
         expect(events[1]?.task.taskId).toBe(task.taskId);
         stop();
       }),
+    );
+
+    // Issue 31, point 5: one owner filling its share leaves room for the others.
+    it(
+      'refuses a new task past maxTasksPerOwner for that owner alone, and has room once one ends',
+      withStore(
+        async (store) => {
+          const mine = [];
+          for (let index = 0; index < 3; index += 1) mine.push(await store.create(NEW));
+          const refusal = await store.create(NEW).catch((error: unknown) => error);
+          expect(refusal).toBeInstanceOf(TaskLimitError);
+          expect(refusal).toMatchObject({ limit: 'maxTasksPerOwner', value: 3 });
+          expect(String((refusal as Error).message)).toMatch(/limit maxTasksPerOwner: 3/);
+          // Another principal, and anonymous clients, still have their shares.
+          expect((await store.create({ ...NEW, owner: 'bob' })).owner).toBe('bob');
+          expect((await store.create({ ...NEW, owner: undefined })).owner).toBeUndefined();
+          // A finished task and a cancelled one each give their place back.
+          await store.update(mine[0]!.taskId, { status: 'completed', result: { content: [] } });
+          await store.requestCancel(mine[1]!.taskId);
+          await store.create(NEW);
+          await store.create(NEW);
+          await expect(store.create(NEW)).rejects.toBeInstanceOf(TaskLimitError);
+        },
+        { maxTasksPerOwner: 3 },
+      ),
+    );
+
+    it(
+      'counts an expired task out of its owner’s share',
+      withStore(
+        async (store) => {
+          await store.create({ ...NEW, ttlMs: 200 });
+          await expect(store.create(NEW)).rejects.toBeInstanceOf(TaskLimitError);
+          await new Promise((resolve) => setTimeout(resolve, 350));
+          expect((await store.create(NEW)).status).toBe('working');
+        },
+        { maxTasksPerOwner: 1 },
+      ),
+    );
+
+    // Issue 31, point 4: a value past maxTaskResultBytes is refused, precisely, and kept out.
+    it(
+      'refuses a result larger than maxTaskResultBytes and leaves the task as it was',
+      withStore(
+        async (store) => {
+          const task = await store.create(NEW);
+          const big = { content: [{ type: 'text', text: 'x'.repeat(2_000) }] };
+          const refusal = await store
+            .update(task.taskId, { status: 'completed', result: big })
+            .catch((error: unknown) => error);
+          expect(refusal).toBeInstanceOf(TaskLimitError);
+          expect(refusal).toMatchObject({ limit: 'maxTaskResultBytes', value: 1_000 });
+          expect(await store.get(task.taskId)).toMatchObject({ status: 'working' });
+          expect(
+            await store.update(task.taskId, { status: 'completed', result: { content: [] } }),
+          ).toMatchObject({ status: 'completed', result: { content: [] } });
+        },
+        { maxTaskResultBytes: 1_000 },
+      ),
     );
   });
 }

@@ -151,6 +151,13 @@ export {
   type TaskOptions,
 } from './tasks/taskRegistry.js';
 export { newTaskId } from './tasks/taskId.js';
+export {
+  TASK_LIMIT_DEFAULTS,
+  TaskLimitError,
+  changeBytes,
+  type TaskLimitName,
+  type TaskShareLimits,
+} from './tasks/taskLimits.js';
 export type {
   AppendOptions,
   Awaitable,

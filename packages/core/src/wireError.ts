@@ -1,5 +1,6 @@
 import { ErrorCode, McpError, isMcpError, type JsonRpcErrorObject } from '@rondo/protocol';
 import { MissingClientCapabilityError, RoundLimitError } from './errors.js';
+import { TaskLimitError } from './tasks/taskLimits.js';
 
 /**
  * The one place where a failure becomes a wire error: an {@link McpError} keeps its code, the
@@ -21,6 +22,12 @@ export function toMcpError(failure: unknown): McpError {
   }
   if (failure instanceof RoundLimitError) {
     return new McpError(ErrorCode.InternalError, failure.message, { roundLimit: failure.limit });
+  }
+  if (failure instanceof TaskLimitError) {
+    return new McpError(ErrorCode.InternalError, failure.message, {
+      limit: failure.limit,
+      [failure.limit]: failure.value,
+    });
   }
   const message = failure instanceof Error ? failure.message : String(failure);
   return new McpError(ErrorCode.InternalError, `Internal error: ${message}`);

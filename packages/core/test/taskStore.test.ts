@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   MemoryTaskStore,
   TaskCapacityError,
+  TaskLimitError,
   TaskRegistry,
   newTaskId,
   type TaskEvent,
@@ -118,6 +119,74 @@ describe('the in-memory task store', () => {
     await store.create(NEW);
     expect(await store.get(old.taskId)).toBeUndefined();
     expect(await store.get(running.taskId)).toBeDefined();
+  });
+});
+
+// Issue 31, point 4: byte budgets beside the counts.
+describe('the in-memory task store’s byte budgets', () => {
+  const result = (size: number) => ({ content: [{ type: 'text', text: 'x'.repeat(size) }] });
+
+  it('drops an owner’s oldest finished results past maxTaskBytesPerOwner, not others’', async () => {
+    const store = new MemoryTaskStore({ maxTaskBytesPerOwner: 10_000, maxTaskBytes: 1_000_000 });
+    const bobs = await store.create({ ...NEW, owner: 'bob' });
+    await store.update(bobs.taskId, { status: 'completed', result: result(5_000) });
+    const alices = [];
+    for (let index = 0; index < 10; index += 1) {
+      const task = await store.create(NEW);
+      await store.update(task.taskId, { status: 'completed', result: result(3_000) });
+      alices.push(task.taskId);
+    }
+    // Three results of about 3 kB fit in 10 kB: the newest three stay, the oldest went first.
+    const kept = [];
+    for (const taskId of alices) if (await store.get(taskId)) kept.push(taskId);
+    expect(kept).toEqual(alices.slice(-3));
+    expect(await store.get(bobs.taskId)).toMatchObject({ status: 'completed' });
+    expect(store.bytes).toBeLessThanOrEqual(10_000 + 6_000);
+  });
+
+  it('drops anyone’s oldest finished result past maxTaskBytes', async () => {
+    const store = new MemoryTaskStore({ maxTaskBytesPerOwner: 100_000, maxTaskBytes: 10_000 });
+    const owners = ['a', 'b', 'c', 'd', 'e'];
+    const ids = [];
+    for (const owner of owners) {
+      const task = await store.create({ ...NEW, owner });
+      await store.update(task.taskId, { status: 'completed', result: result(3_000) });
+      ids.push(task.taskId);
+    }
+    expect(store.bytes).toBeLessThanOrEqual(10_000);
+    expect(await store.get(ids[0]!)).toBeUndefined();
+    expect(await store.get(ids[4]!)).toBeDefined();
+  });
+
+  it('refuses a change when only running tasks hold the owner’s bytes', async () => {
+    const store = new MemoryTaskStore({ maxTaskBytesPerOwner: 5_000 });
+    const waiting = await store.create(NEW);
+    await store.update(waiting.taskId, {
+      status: 'input_required',
+      inputRequests: { a: formElicitation('x'.repeat(3_000), { type: 'object' }) },
+    });
+    const next = await store.create(NEW);
+    await expect(
+      store.update(next.taskId, { status: 'completed', result: result(3_000) }),
+    ).rejects.toMatchObject({ limit: 'maxTaskBytesPerOwner', value: 5_000 });
+    expect((await store.get(waiting.taskId))?.status).toBe('input_required');
+    expect((await store.get(next.taskId))?.status).toBe('working');
+    // Once the waiting task is cancelled its bytes may go, and the result is kept.
+    await store.requestCancel(waiting.taskId);
+    expect(
+      (await store.update(next.taskId, { status: 'completed', result: result(3_000) }))?.status,
+    ).toBe('completed');
+    expect(await store.get(waiting.taskId)).toBeUndefined();
+  });
+
+  it('gives a too large value a TaskLimitError naming maxTaskResultBytes', async () => {
+    const store = new MemoryTaskStore({ maxTaskResultBytes: 100 });
+    const task = await store.create(NEW);
+    const refusal = await store
+      .update(task.taskId, { status: 'completed', result: result(200) })
+      .catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(TaskLimitError);
+    expect((refusal as Error).message).toMatch(/limit maxTaskResultBytes: 100/);
   });
 });
 

@@ -40,6 +40,16 @@ export class Keys {
     return `${this.prefix}task:${taskId}`;
   }
 
+  /** The tasks of one owner that may still run (a sorted set of ids scored by expiry). */
+  ownerTasks(owner: string | undefined): string {
+    return `${this.prefix}owner-tasks:${owner ?? ''}`;
+  }
+
+  /** The prefix of every task's key; a task id follows it. */
+  get taskPrefix(): string {
+    return `${this.prefix}task:`;
+  }
+
   /** A task's outstanding input requests (a hash: key → JSON body). */
   taskRequests(taskId: string): string {
     return `${this.prefix}task:${taskId}:requests`;

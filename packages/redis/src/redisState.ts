@@ -1,4 +1,4 @@
-import type { SharedState, SharedStateError } from '@rondo/core';
+import { TASK_LIMIT_DEFAULTS, type SharedState, type SharedStateError } from '@rondo/core';
 import { RedisChangeBus, RedisSessionRelay } from './channels.js';
 import { RedisConnection } from './connection.js';
 import { RedisEventStore } from './eventStore.js';
@@ -20,6 +20,13 @@ export interface RedisStateOptions {
   streamTtlMs?: number;
   /** The longest any task is kept, in ms, `ttlMs: null` tasks included (default 24 hours). */
   maxTaskTtlMs?: number;
+  /**
+   * Tasks one owner (a principal; anonymous clients are one owner) may have that are neither
+   * finished nor expired (default 1,000, 0 for no cap); past it that owner's new task is refused.
+   */
+  maxTasksPerOwner?: number;
+  /** The largest result, error or set of input requests one task change stores, in bytes (default 4 MiB). */
+  maxTaskResultBytes?: number;
   /** How long a command may wait for Redis's answer before it fails, in ms (default 2,000). */
   commandTimeoutMs?: number;
   /** How long connecting at start may take before `createRedisState` fails, in ms (default 5,000). */
@@ -84,6 +91,8 @@ export async function createRedisState(options: RedisStateOptions): Promise<Redi
     relay: new RedisSessionRelay(connection, keys.relayChannel),
     tasks: new RedisTaskStore(connection, keys, {
       maxTaskTtlMs: options.maxTaskTtlMs ?? 86_400_000,
+      maxTasksPerOwner: options.maxTasksPerOwner ?? TASK_LIMIT_DEFAULTS.maxTasksPerOwner,
+      maxTaskResultBytes: options.maxTaskResultBytes ?? TASK_LIMIT_DEFAULTS.maxTaskResultBytes,
     }),
     usedStates: new RedisUsedStateStore(connection, keys),
     stats: () => ({ commands: connection.commandCount }),

@@ -37,8 +37,28 @@ end
 
 const task = (body: string) => luaScript(PRELUDE + body);
 
-/** KEYS: task. ARGV: meta JSON, now, ttl ms ('' for none), has message ('1'), message. */
+/**
+ * KEYS: task, the owner's running tasks (a sorted set: task id scored by its expiry). ARGV: meta
+ * JSON, now, ttl ms ('' for none), has message ('1'), message, most running tasks of the owner ('0'
+ * for no cap), the prefix of task keys, task id, expiry (ms since the epoch). Returns 0, storing
+ * nothing, when the owner already has that many tasks that are neither finished nor expired: the
+ * set is pruned of those only when it is full, so a create costs O(1) until then.
+ */
 export const CREATE = task(`
+local max = tonumber(ARGV[6])
+if max > 0 then
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[2])
+  if redis.call('ZCARD', KEYS[2]) >= max then
+    for _, id in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
+      local status = redis.call('HGET', ARGV[7] .. id, 'status')
+      if not status or isTerminal(status) then redis.call('ZREM', KEYS[2], id) end
+    end
+    if redis.call('ZCARD', KEYS[2]) >= max then return 0 end
+  end
+  redis.call('ZADD', KEYS[2], ARGV[9], ARGV[8])
+  local left = tonumber(ARGV[9]) - tonumber(ARGV[2])
+  if redis.call('PTTL', KEYS[2]) < left then redis.call('PEXPIRE', KEYS[2], left) end
+end
 redis.call('HSET', KEYS[1], 'meta', ARGV[1], 'status', 'working', 'lastUpdatedAt', ARGV[2])
 if ARGV[4] == '1' then redis.call('HSET', KEYS[1], 'statusMessage', ARGV[5]) end
 if ARGV[3] ~= '' then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end

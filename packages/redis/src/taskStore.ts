@@ -1,5 +1,7 @@
 import {
   SharedStateError,
+  TaskLimitError,
+  changeBytes,
   newTaskId,
   type NewTask,
   type TaskChange,
@@ -26,6 +28,10 @@ export interface TaskLimits {
    * as the store can") expires after this too, so no task stays in Redis for ever.
    */
   readonly maxTaskTtlMs: number;
+  /** Tasks of one owner that are neither finished nor expired (0 for no cap). */
+  readonly maxTasksPerOwner: number;
+  /** The largest result, error or set of input requests one change stores, in bytes of JSON. */
+  readonly maxTaskResultBytes: number;
 }
 
 const STATUSES: ReadonlySet<string> = new Set<TaskStatus>([
@@ -42,7 +48,8 @@ const STATUSES: ReadonlySet<string> = new Set<TaskStatus>([
  * changes, the last outstanding answer moves `input_required` back to `working`, a cancel ends a
  * task at once. Each change is published on `<prefix>tasks` by the same script, so a cancel made on
  * one process reaches the run on another. A task expires with its TTL (PX on its keys); the number
- * of tasks is bounded by their TTLs and Redis's memory, not by a count.
+ * of tasks is bounded by their TTLs, each owner's share of running tasks (`maxTasksPerOwner`) and
+ * the size of each value (`maxTaskResultBytes`); what they hold in total is Redis's memory to bound.
  */
 export class RedisTaskStore implements TaskStore {
   constructor(
@@ -72,17 +79,22 @@ export class RedisTaskStore implements TaskStore {
       pollIntervalMs: record.pollIntervalMs,
     };
     const keptMs = Math.min(task.ttlMs ?? Number.POSITIVE_INFINITY, this.limits.maxTaskTtlMs);
-    await this.connection.script(
+    const created = await this.connection.script(
       CREATE,
-      [this.keys.task(record.taskId)],
+      [this.keys.task(record.taskId), this.keys.ownerTasks(record.owner)],
       [
         JSON.stringify(meta),
         now,
         ttl(keptMs),
         task.statusMessage === undefined ? '0' : '1',
         task.statusMessage ?? '',
+        this.limits.maxTasksPerOwner,
+        this.keys.taskPrefix,
+        record.taskId,
+        now + keptMs,
       ],
     );
+    if (created === 0) throw TaskLimitError.ownerShareFull(this.limits.maxTasksPerOwner);
     return record;
   }
 
@@ -97,6 +109,10 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async update(taskId: string, change: TaskChange): Promise<TaskRecord | undefined> {
+    const bytes = changeBytes(change);
+    if (bytes > this.limits.maxTaskResultBytes) {
+      throw TaskLimitError.valueTooLarge(bytes, this.limits.maxTaskResultBytes);
+    }
     const requests = Object.entries(change.inputRequests ?? {}).flatMap(([key, body]) => [
       key,
       JSON.stringify(body),

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { MemoryTaskStore, TaskRegistry, type TaskEvent } from '@rondo/core';
+import { MemoryTaskStore, TaskLimitError, TaskRegistry, type TaskEvent } from '@rondo/core';
 import { describeTaskStoreContract } from '../../../test/support/taskStoreContract.js';
 import { closeAll, openStates, redisCommand, useRedisServer } from './support/harness.js';
 
@@ -7,13 +7,13 @@ const NEW = { owner: 'alice', ttlMs: 60_000, pollIntervalMs: 500 } as const;
 
 const redis = useRedisServer();
 
-describeTaskStoreContract('in memory', async () => {
-  const store = new MemoryTaskStore();
+describeTaskStoreContract('in memory', async (limits) => {
+  const store = new MemoryTaskStore(limits);
   return { store, close: () => store.close() };
 });
 
-describeTaskStoreContract('in Redis', async () => {
-  const [state] = await openStates(redis().url, 1);
+describeTaskStoreContract('in Redis', async (limits) => {
+  const [state] = await openStates(redis().url, 1, limits);
   return { store: state!.tasks, close: () => state!.close() };
 });
 
@@ -31,6 +31,19 @@ describe('tasks in Redis across processes', () => {
     );
     expect(heard[1]?.task).toMatchObject({ taskId: task.taskId, status: 'cancelled' });
     await closeAll([runner!, other!]);
+  });
+
+  // Issue 31, point 5: the share is the owner's across every process, not per process.
+  it('counts an owner’s running tasks across processes against maxTasksPerOwner', async () => {
+    const [one, two] = await openStates(redis().url, 2, { maxTasksPerOwner: 2 });
+    const first = await one!.tasks.create(NEW);
+    await two!.tasks.create(NEW);
+    await expect(one!.tasks.create(NEW)).rejects.toBeInstanceOf(TaskLimitError);
+    await expect(two!.tasks.create(NEW)).rejects.toMatchObject({ limit: 'maxTasksPerOwner' });
+    expect((await two!.tasks.create({ ...NEW, owner: 'bob' })).owner).toBe('bob');
+    await two!.tasks.update(first.taskId, { status: 'failed', error: { code: -1, message: 'x' } });
+    expect((await one!.tasks.create(NEW)).status).toBe('working');
+    await closeAll([one!, two!]);
   });
 
   it('finds a task only for its owner through the registry', async () => {

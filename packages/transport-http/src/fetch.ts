@@ -5,6 +5,7 @@
 export { createFetchHandler, type FetchHandler, type FetchConnectionInfo } from './fetchHandler.js';
 export type { HttpTransportOptions } from './options.js';
 export {
+  MEMORY_EVENT_STORE_DEFAULTS,
   createMemoryEventStore,
   type EventStore,
   type MemoryEventStore,

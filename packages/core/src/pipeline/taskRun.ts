@@ -12,7 +12,8 @@ import {
 import type { Principal } from '../definitions.js';
 import type { RondoServer } from '../server.js';
 import type { LocalTaskRun } from '../tasks/taskRegistry.js';
-import { isTerminal, type TaskRecord } from '../tasks/taskStore.js';
+import { TaskLimitError } from '../tasks/taskLimits.js';
+import { isTerminal, type TaskChange, type TaskRecord } from '../tasks/taskStore.js';
 import type { Exchange } from '../transport.js';
 import { toWireError } from '../wireError.js';
 import { RequestCall, type ClientAsker } from './call.js';
@@ -32,6 +33,12 @@ import type { RoundOperation } from './operations.js';
  * asks for input parks the task in `input_required` until `tasks/update` has answered every
  * request; the final result or JSON-RPC error is stored on the task.
  */
+
+/** The first wait before storing a task's final state again, doubling up to the next. */
+const FIRST_RETRY_MS = 100;
+const MAX_RETRY_MS = 5_000;
+/** How long a final write of a task without a TTL is retried. */
+const FINAL_WRITE_PATIENCE_MS = 3_600_000;
 
 /** What a task starts from: the operation, the request's identity, and the round it is in. */
 export interface TaskLaunch<R, I extends Json> {
@@ -117,8 +124,7 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
     this.requestStop = requestStop;
     this.untrack = server.tasks.track(task.taskId, this);
     if (task.ttlMs !== null) {
-      this.expiry = setTimeout(() => this.stop(new Error('The task expired')), task.ttlMs);
-      (this.expiry as { unref?: () => void }).unref?.();
+      this.expiry = unref(setTimeout(() => this.stop(new Error('The task expired')), task.ttlMs));
     }
   }
 
@@ -129,15 +135,16 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
   /** Runs the rounds to the end; never rejects (every outcome is stored on the task). */
   async execute(): Promise<void> {
     const { operation, identity } = this.launch;
-    const store = this.server.tasks.store;
     try {
       for (;;) {
-        const outcome = await operation.invoke(this.server, this.call, identity);
+        const outcome = await this.unlessStopped(
+          operation.invoke(this.server, this.call, identity),
+        );
         if (this.stopped) return;
         if (outcome === undefined) throw new McpError(ErrorCode.InternalError, 'No result');
         if (outcome.kind === 'complete') {
           const result = operation.toWire(outcome.result) as JsonObject;
-          await store.update(this.task.taskId, { status: 'completed', result });
+          await this.finish({ status: 'completed', result });
           return;
         }
         assertInputRequired(outcome.requests, outcome.state);
@@ -150,13 +157,11 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
     } catch (failure) {
       if (this.stopped) return;
       const error = toWireError(failure);
-      await store
-        .update(this.task.taskId, {
-          status: 'failed',
-          error: error as unknown as JsonObject,
-          statusMessage: error.message,
-        })
-        .catch((reason: unknown) => this.report(reason));
+      await this.finish({
+        status: 'failed',
+        error: error as unknown as JsonObject,
+        statusMessage: error.message,
+      });
     } finally {
       if (this.expiry !== undefined) clearTimeout(this.expiry);
       this.untrack();
@@ -193,6 +198,67 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
   private stop(reason: Error): void {
     this.controller.abort(reason);
     this.wake?.();
+  }
+
+  /**
+   * Stores the task's final state. The handler's outcome is already known, so a store that fails
+   * (a shared store stalled or unreachable) is tried again with backoff until the task's TTL runs
+   * out; the write is idempotent, since a terminal task never changes. It never rejects, so a
+   * failure to store a result can never be mistaken for the handler's failure.
+   */
+  private async finish(change: TaskChange): Promise<void> {
+    const { taskId, createdAt, ttlMs } = this.task;
+    const deadline = createdAt + (ttlMs ?? FINAL_WRITE_PATIENCE_MS);
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await this.server.tasks.store.update(taskId, change);
+        if (attempt > 0) this.server.log('info', `task ${taskId}: its final state is stored`);
+        return;
+      } catch (reason) {
+        // A refusal is the store's answer, not a stall: the task fails with it instead.
+        if (reason instanceof TaskLimitError && change.status === 'completed') {
+          const error = toWireError(reason);
+          change = {
+            status: 'failed',
+            error: error as unknown as JsonObject,
+            statusMessage: error.message,
+          };
+          continue;
+        }
+        if (reason instanceof TaskLimitError) return this.report(reason);
+        const delay = Math.min(FIRST_RETRY_MS * 2 ** attempt, MAX_RETRY_MS);
+        if (attempt === 0 || Date.now() + delay >= deadline) this.report(reason);
+        if (Date.now() + delay >= deadline) return;
+        await new Promise<void>((resolve) => unref(setTimeout(resolve, delay)));
+      }
+    }
+  }
+
+  /**
+   * The handler's outcome, or `undefined` as soon as the run stops: a handler that ignores its
+   * signal is left behind (its promise detached, its failure ignored), so the run ends at its TTL
+   * or cancellation and the registry no longer holds it.
+   */
+  private unlessStopped<T>(outcome: Promise<T>): Promise<T | undefined> {
+    const signal = this.controller.signal;
+    if (signal.aborted) {
+      outcome.catch(() => undefined);
+      return Promise.resolve(undefined);
+    }
+    return new Promise<T | undefined>((resolve, reject) => {
+      const onStop = (): void => resolve(undefined);
+      signal.addEventListener('abort', onStop, { once: true });
+      outcome.then(
+        (value) => {
+          signal.removeEventListener('abort', onStop);
+          resolve(value);
+        },
+        (error: Error) => {
+          signal.removeEventListener('abort', onStop);
+          reject(error);
+        },
+      );
+    });
   }
 
   /**
@@ -241,6 +307,12 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
     const text = reason instanceof Error ? reason.message : String(reason);
     this.server.log('error', `task ${this.task.taskId}: could not store its state: ${text}`);
   }
+}
+
+/** Lets a timer not keep the process alive (where the runtime's timers have `unref`). */
+function unref<T>(timer: T): T {
+  (timer as { unref?: () => void }).unref?.();
+  return timer;
 }
 
 /** Where a task's progress goes. */

@@ -1,4 +1,11 @@
 import type { InputRequestBody, JsonObject } from '@rondo/protocol';
+import { TaskLedger } from './taskLedger.js';
+import {
+  TASK_LIMIT_DEFAULTS,
+  TaskLimitError,
+  changeBytes,
+  type TaskShareLimits,
+} from './taskLimits.js';
 import { newTaskId } from './taskId.js';
 import {
   isTerminal,
@@ -10,9 +17,17 @@ import {
 } from './taskStore.js';
 
 /** How a {@link MemoryTaskStore} is bounded. */
-export interface MemoryTaskStoreOptions {
+export interface MemoryTaskStoreOptions extends TaskShareLimits {
   /** The most tasks kept at once (default 10,000); past it the oldest finished task is dropped. */
   maxTasks?: number;
+  /**
+   * Bytes of stored values (results, errors, input requests) one owner's tasks may hold (default
+   * 64 MiB); past it that owner's oldest finished tasks are dropped, and when only running ones
+   * are left the change is refused with a `TaskLimitError` (from `@rondo/core`).
+   */
+  maxTaskBytesPerOwner?: number;
+  /** The same across every owner (default 256 MiB), the oldest finished task of anyone first. */
+  maxTaskBytes?: number;
   /** The clock, in epoch milliseconds (tests use their own). */
   now?: () => number;
 }
@@ -29,6 +44,8 @@ interface Entry {
   record: TaskRecord;
   answers: Record<string, JsonObject>;
   expiresAt: number;
+  /** Bytes of the record's stored values, as the ledger counts them. */
+  bytes: number;
 }
 
 /** Expired tasks looked at from the oldest end on each creation: a sweep that costs O(1). */
@@ -39,16 +56,33 @@ const SWEEP_PER_CREATE = 2;
  * past its TTL is forgotten when it is next looked at or swept, and a new task that finds the store
  * full takes the place of the oldest expired or finished one; when every task is still running the
  * new one is refused ({@link TaskCapacityError}), so a client cannot make the server hold more.
+ * Each owner has a share: at most `maxTasksPerOwner` running tasks and `maxTaskBytesPerOwner` bytes
+ * of values, so one client filling its share leaves room for the others.
  */
 export class MemoryTaskStore implements TaskStore {
   private readonly entries = new Map<string, Entry>();
   private readonly listeners = new Set<(event: TaskEvent) => void>();
+  private readonly ledger = new TaskLedger();
   private readonly maxTasks: number;
+  private readonly limits: Required<TaskShareLimits> &
+    Required<Pick<MemoryTaskStoreOptions, 'maxTaskBytesPerOwner' | 'maxTaskBytes'>>;
   private readonly now: () => number;
 
   constructor(options: MemoryTaskStoreOptions = {}) {
     this.maxTasks = options.maxTasks ?? 10_000;
+    this.limits = {
+      maxTasksPerOwner: options.maxTasksPerOwner ?? TASK_LIMIT_DEFAULTS.maxTasksPerOwner,
+      maxTaskResultBytes: options.maxTaskResultBytes ?? TASK_LIMIT_DEFAULTS.maxTaskResultBytes,
+      maxTaskBytesPerOwner:
+        options.maxTaskBytesPerOwner ?? TASK_LIMIT_DEFAULTS.maxTaskBytesPerOwner,
+      maxTaskBytes: options.maxTaskBytes ?? TASK_LIMIT_DEFAULTS.maxTaskBytes,
+    };
     this.now = options.now ?? Date.now;
+  }
+
+  /** Bytes of the values (results, errors, input requests) the store holds. */
+  get bytes(): number {
+    return this.ledger.totalBytes;
   }
 
   /** Tasks held now, expired ones not yet swept included. */
@@ -59,6 +93,9 @@ export class MemoryTaskStore implements TaskStore {
   create(task: NewTask): Promise<TaskRecord> {
     const now = this.now();
     this.sweep(now);
+    if (!this.ownerHasRoom(task.owner, now)) {
+      return Promise.reject(TaskLimitError.ownerShareFull(this.limits.maxTasksPerOwner));
+    }
     if (this.entries.size >= this.maxTasks && !this.makeRoom(now)) {
       return Promise.reject(new TaskCapacityError(this.maxTasks));
     }
@@ -74,7 +111,8 @@ export class MemoryTaskStore implements TaskStore {
       ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
     };
     const expiresAt = task.ttlMs === null ? Number.POSITIVE_INFINITY : now + task.ttlMs;
-    this.entries.set(record.taskId, { record, answers: {}, expiresAt });
+    this.entries.set(record.taskId, { record, answers: {}, expiresAt, bytes: 0 });
+    this.ledger.started(record.owner, record.taskId);
     return Promise.resolve(record);
   }
 
@@ -91,6 +129,9 @@ export class MemoryTaskStore implements TaskStore {
       inputRequests === undefined
         ? entry.record.inputRequests
         : { ...entry.record.inputRequests, ...inputRequests };
+    const next = { ...entry.record, ...rest, inputRequests: requests };
+    const refusal = this.makeRoomFor(entry, next);
+    if (refusal !== undefined) return Promise.reject(refusal);
     this.replace(entry, { ...rest, inputRequests: requests });
     return Promise.resolve(entry.record);
   }
@@ -140,6 +181,7 @@ export class MemoryTaskStore implements TaskStore {
       lastUpdatedAt: this.now(),
     };
     entry.answers = {};
+    this.ledger.finished(entry.record.owner, taskId);
     this.emit({ kind: 'cancelled', task: entry.record });
     return Promise.resolve(entry.record);
   }
@@ -151,6 +193,7 @@ export class MemoryTaskStore implements TaskStore {
 
   close(): Promise<void> {
     this.entries.clear();
+    this.ledger.clear();
     this.listeners.clear();
     return Promise.resolve();
   }
@@ -160,13 +203,81 @@ export class MemoryTaskStore implements TaskStore {
     const entry = this.entries.get(taskId);
     if (entry === undefined) return undefined;
     if (entry.expiresAt > this.now()) return entry;
-    this.entries.delete(taskId);
+    this.forget(taskId, entry);
     return undefined;
   }
 
   private replace(entry: Entry, change: Partial<TaskRecord>): void {
     entry.record = { ...entry.record, ...change, lastUpdatedAt: this.now() };
+    const bytes = changeBytes(entry.record);
+    this.ledger.resized(entry.record.owner, bytes - entry.bytes);
+    entry.bytes = bytes;
+    if (isTerminal(entry.record.status))
+      this.ledger.finished(entry.record.owner, entry.record.taskId);
     this.emit({ kind: 'changed', task: entry.record });
+  }
+
+  private forget(taskId: string, entry: Entry): void {
+    this.entries.delete(taskId);
+    this.ledger.forgot(entry.record.owner, taskId, entry.bytes);
+  }
+
+  /** True when `owner` may start one more task; its expired tasks are forgotten to make room. */
+  private ownerHasRoom(owner: string | undefined, now: number): boolean {
+    const max = this.limits.maxTasksPerOwner;
+    const running = this.ledger.running(owner);
+    if (max <= 0 || running.size < max) return true;
+    for (const taskId of [...running]) {
+      const entry = this.entries.get(taskId);
+      if (entry !== undefined && entry.expiresAt <= now) this.forget(taskId, entry);
+    }
+    return running.size < max;
+  }
+
+  /**
+   * Makes room for `entry` to become `next`: refuses a value past `maxTaskResultBytes`, and drops
+   * the oldest finished tasks (its owner's, then anyone's) until the byte budgets hold it. The
+   * refusal, when only running tasks are left to drop.
+   */
+  private makeRoomFor(entry: Entry, next: TaskRecord): TaskLimitError | undefined {
+    const bytes = changeBytes(next);
+    const grown = bytes - entry.bytes;
+    if (grown <= 0) return undefined;
+    const { maxTaskResultBytes, maxTaskBytesPerOwner, maxTaskBytes } = this.limits;
+    if (bytes > maxTaskResultBytes) return TaskLimitError.valueTooLarge(bytes, maxTaskResultBytes);
+    const owner = entry.record.owner;
+    while (this.ledger.bytesOf(owner) + grown > maxTaskBytesPerOwner) {
+      if (!this.dropFinished(entry, (other) => other.record.owner === owner)) {
+        return new TaskLimitError(
+          'maxTaskBytesPerOwner',
+          maxTaskBytesPerOwner,
+          "The task store holds as much of this client's task data as it may",
+        );
+      }
+    }
+    while (this.ledger.totalBytes + grown > maxTaskBytes) {
+      if (!this.dropFinished(entry, () => true)) {
+        return new TaskLimitError(
+          'maxTaskBytes',
+          maxTaskBytes,
+          'The task store is full of task data',
+        );
+      }
+    }
+    return undefined;
+  }
+
+  /** Drops the oldest finished or expired task `which` accepts (never `keep`); false when none. */
+  private dropFinished(keep: Entry, which: (entry: Entry) => boolean): boolean {
+    const now = this.now();
+    for (const [taskId, entry] of this.entries) {
+      if (entry === keep || !which(entry) || entry.bytes === 0) continue;
+      if (entry.expiresAt <= now || isTerminal(entry.record.status)) {
+        this.forget(taskId, entry);
+        return true;
+      }
+    }
+    return false;
   }
 
   private emit(event: TaskEvent): void {
@@ -178,7 +289,7 @@ export class MemoryTaskStore implements TaskStore {
     let looked = 0;
     for (const [taskId, entry] of this.entries) {
       if (looked++ >= SWEEP_PER_CREATE) return;
-      if (entry.expiresAt <= now) this.entries.delete(taskId);
+      if (entry.expiresAt <= now) this.forget(taskId, entry);
     }
   }
 
@@ -186,7 +297,7 @@ export class MemoryTaskStore implements TaskStore {
   private makeRoom(now: number): boolean {
     for (const [taskId, entry] of this.entries) {
       if (entry.expiresAt <= now || isTerminal(entry.record.status)) {
-        this.entries.delete(taskId);
+        this.forget(taskId, entry);
         return true;
       }
     }

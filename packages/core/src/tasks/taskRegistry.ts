@@ -1,9 +1,16 @@
 import type { Principal } from '../definitions.js';
-import { MemoryTaskStore } from './memoryTaskStore.js';
+import { MemoryTaskStore, type MemoryTaskStoreOptions } from './memoryTaskStore.js';
 import type { TaskEvent, TaskRecord, TaskStore } from './taskStore.js';
 
-/** How a server keeps tasks (`createServer({ tasks: { ... } })`). Every member is optional. */
-export interface TaskOptions {
+/**
+ * How a server keeps tasks (`createServer({ tasks: { ... } })`). Every member is optional; the
+ * shares and byte budgets (`maxTasksPerOwner`, `maxTaskResultBytes`, `maxTaskBytesPerOwner`,
+ * `maxTaskBytes`) bound the default store, as {@link MemoryTaskStoreOptions} describes.
+ */
+export interface TaskOptions extends Pick<
+  MemoryTaskStoreOptions,
+  'maxTasksPerOwner' | 'maxTaskResultBytes' | 'maxTaskBytesPerOwner' | 'maxTaskBytes'
+> {
   /** Where tasks live (default: a {@link MemoryTaskStore} of `maxTasks` tasks). */
   store?: TaskStore;
   /** The most tasks the default store keeps (default 10,000). */
@@ -36,7 +43,15 @@ export class TaskRegistry {
   private stopWatching: (() => void) | undefined;
 
   constructor(options: TaskOptions = {}) {
-    this.store = options.store ?? new MemoryTaskStore({ maxTasks: options.maxTasks });
+    this.store =
+      options.store ??
+      new MemoryTaskStore({
+        maxTasks: options.maxTasks,
+        maxTasksPerOwner: options.maxTasksPerOwner,
+        maxTaskResultBytes: options.maxTaskResultBytes,
+        maxTaskBytesPerOwner: options.maxTaskBytesPerOwner,
+        maxTaskBytes: options.maxTaskBytes,
+      });
     this.ttlMs = options.ttlMs === undefined ? 3_600_000 : options.ttlMs;
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
   }
