@@ -38,10 +38,11 @@ describe('published to a local registry, installed as users install', { timeout:
     await publishWorkspace(registry);
   }, 300_000);
 
+  // Removing the scaffolded projects' node_modules takes a while on a loaded machine.
   afterAll(async () => {
     await registry?.close();
     if (work) rmSync(work, { recursive: true, force: true });
-  });
+  }, 300_000);
 
   it('publishes every package, rondo-logtalk included', async () => {
     const names = packages.map((pkg) => pkg.name);
