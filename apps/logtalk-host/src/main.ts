@@ -72,7 +72,7 @@ async function runDevTool(args: HostArgs): Promise<void> {
   const code = await exitOnStartFailure(args, () =>
     args.command === 'check'
       ? runCheck(hostOptions(args), output)
-      : runCall(hostOptions(args), args.tool!, args.toolArguments ?? {}, output),
+      : runCall(hostOptions(args), args.tool, args.toolArguments ?? {}, output),
   );
   process.stdout.write('', () => process.exit(code));
 }

@@ -182,7 +182,7 @@ export class ValidatorCache {
     if (known) return known;
     const compiled = compileArgumentValidator(
       definition.inputSchema,
-      `tool "${definition.name}" of ${provider.name}`,
+      `tool "${definition.name}"`,
     );
     this.byDefinition.set(definition, compiled);
     return compiled;
