@@ -53,9 +53,9 @@ describe.skipIf(!hasChromium)('the playground layout and states', { timeout: 120
         expect(await status.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
         expect(await status.isVisible()).toBe(true);
         await snap(page, `playground-${width}px`);
-        const scroll = await page.evaluate(() => ({
-          scrollWidth: document.documentElement.scrollWidth,
-          clientWidth: document.documentElement.clientWidth,
+        const scroll = await page.locator('html').evaluate((root) => ({
+          scrollWidth: root.scrollWidth,
+          clientWidth: root.clientWidth,
         }));
         expect(scroll.scrollWidth).toBeLessThanOrEqual(scroll.clientWidth);
       } finally {
@@ -140,7 +140,10 @@ describe.skipIf(!hasChromium)('the playground layout and states', { timeout: 120
       const bar = page.getByTestId('progress-bar').first();
       await expect
         .poll(() =>
-          bar.evaluate((el) => [(el as HTMLProgressElement).value, el.matches(':indeterminate')]),
+          bar.evaluate((el) => [
+            (el as unknown as { value: number }).value,
+            el.matches(':indeterminate'),
+          ]),
         )
         .toEqual([5, false]);
       expect(await bar.getAttribute('data-state')).toBe('done');
