@@ -43,7 +43,7 @@ export function packageNameOf(directory: string): string {
  * Every file of a new project, by path relative to its folder: package.json, tsconfig.json, the
  * provider (src/server.ts, or server.pl), a test calling its tool, prompt and resource with the
  * official MCP client, a README with the desktop-client configuration, a .gitignore, and an
- * .npmrc when {@link ScaffoldOptions.registry} is a registry of one's own.
+ * .npmrc when the `registry` option names a registry of one's own.
  */
 export function scaffoldFiles(options: ScaffoldOptions): Record<string, string> {
   const root = resolve(options.directory);
