@@ -185,7 +185,8 @@ tools([tool(lookup, lookup, 1), tool(unbound, unbound, 0), tool(divide, divide, 
        tool(typed, typed, 0), tool(custom, custom, 0)]).
 
 :- mode(lookup(-atom), one).
-lookup(X) :- foo(X, 1).
+% Called through a variable: check (which refuses an undefined helper) cannot see it; the call can.
+lookup(X) :- Goal = foo(X, 1), call(Goal).
 
 tool_call(unbound, _, text(ok)) :- atom_length(_, _).
 tool_call(divide, _, text(ok)) :- _ is 1 / 0.
@@ -207,7 +208,7 @@ describe('Prolog exceptions reaching a client', { timeout: 60_000 }, () => {
         expect(result.isError, name).toBe(true);
         return (result.content as { text: string }[])[0]!.text;
       };
-      expect(await call('lookup')).toBe('the predicate foo/2 does not exist');
+      expect(await call('lookup')).toBe('the predicate foo/2 does not exist (in lookup/1)');
       expect(await call('unbound')).toBe(
         'instantiation error: an argument was not bound (in atom_length/2)',
       );

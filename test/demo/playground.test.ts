@@ -1,40 +1,13 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { legacySession, postModern, repoRoot, startDemo, type RunningDemo } from './demoProcess.js';
+import { CHROMIUM, CHROMIUM_ARGS, connect, hasChromium, screenshots, snap } from './browser.js';
+import { legacySession, postModern, startDemo, type RunningDemo } from './demoProcess.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const screenshots = join(repoRoot, 'test-results', 'screenshots');
-const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium)
   console.warn(
     `playground browser test skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`,
   );
-
-async function snap(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(screenshots, `${name}.png`), fullPage: true });
-}
-
-/** Connects the page over a transport and waits until the catalog is listed. */
-async function connect(page: Page, transport: 'ws' | 'http'): Promise<void> {
-  await page.getByLabel('Transport').selectOption(transport);
-  await page.getByTestId('connect').click();
-  const expected = transport === 'ws' ? 'Connected over WebSocket' : 'Connected over HTTP';
-  await expect
-    .poll(() => page.getByTestId('connection-status').textContent(), { timeout: 15_000 })
-    .toBe(expected);
-}
 
 /** A row of the server traffic panel, as the page shows it. */
 interface ServerTrafficRow {

@@ -24,8 +24,18 @@ export function summarize(message: JsonRpcMessage): string {
  */
 export class ClientTrafficLog {
   private count = 0;
+  /** Whether the log keeps the newest entry in view: until the reader scrolls up, and again once back at the bottom. */
+  private following = true;
+  /** Where this log last scrolled itself, to tell its own scrolling from the reader's. */
+  private scrolledTo = 0;
 
-  constructor(private readonly list: HTMLElement) {}
+  constructor(private readonly list: HTMLElement) {
+    list.addEventListener('scroll', () => {
+      const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
+      if (atBottom) this.following = true;
+      else if (list.scrollTop < this.scrolledTo - 8) this.following = false;
+    });
+  }
 
   /** Appends one message. */
   add(direction: 'out' | 'in', message: JsonRpcMessage): void {
@@ -59,10 +69,12 @@ export class ClientTrafficLog {
         h('pre', {}, JSON.stringify(message, null, 2)),
       ),
     );
-    const stick = this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 8;
     this.list.append(entry);
     while (this.list.childElementCount > MAX_ENTRIES) this.list.firstElementChild?.remove();
-    if (stick) this.list.scrollTop = this.list.scrollHeight;
+    if (this.following) {
+      this.list.scrollTop = this.list.scrollHeight;
+      this.scrolledTo = this.list.scrollTop;
+    }
   }
 
   /** How many messages were logged since the page loaded. */
@@ -72,5 +84,7 @@ export class ClientTrafficLog {
 
   clear(): void {
     this.list.replaceChildren();
+    this.following = true;
+    this.scrolledTo = 0;
   }
 }

@@ -47,7 +47,9 @@ function elicitationCard(
     h(
       'p',
       { class: 'muted' },
-      `input request "${key}" · elicitation/create${isUrl ? ' (url)' : ''}`,
+      isUrl
+        ? 'The server asks you to open this link and finish there.'
+        : 'The server asks you to fill in this form.',
     ),
     isUrl
       ? h(
@@ -73,14 +75,15 @@ function elicitationCard(
 }
 
 /** A request kind the playground never declares; answered so the round can still go on. */
-function unsupportedCard(
-  key: string,
-  method: string,
-): { card: HTMLElement; answer: Promise<JsonObject> } {
+function unsupportedCard(method: string): { card: HTMLElement; answer: Promise<JsonObject> } {
   const card = h(
     'div',
     { class: 'card input-request' },
-    h('p', {}, `Input request "${key}" asks for ${method}, which this playground does not offer.`),
+    h(
+      'p',
+      {},
+      `The server asked for something this playground cannot give (${method}), so it answered with nothing.`,
+    ),
   );
   const answer = method === 'roots/list' ? { roots: [] } : { action: 'decline' };
   return { card, answer: Promise.resolve(answer) };
@@ -101,7 +104,7 @@ export async function askUser(
     const view =
       request.method === 'elicitation/create'
         ? elicitationCard(key, params)
-        : unsupportedCard(key, String(request.method));
+        : unsupportedCard(String(request.method));
     return { key, ...view };
   });
   container.replaceChildren(heading, ...cards.map((view) => view.card));

@@ -23,6 +23,7 @@ import { WebSocketChannel } from './wsChannel.js';
 const ui = {
   form: byId<HTMLFormElement>('connect-form'),
   transport: byId<HTMLSelectElement>('transport'),
+  connect: byId<HTMLButtonElement>('connect-button'),
   status: byId('status'),
   serverInfo: byId('server-info'),
   tools: byId('tools'),
@@ -45,10 +46,31 @@ const serverTraffic = new ServerTrafficView(
 const progress = new ProgressView(byId('progress'));
 let client: McpClient | undefined;
 let listening: AbortController | undefined;
+/** Request ids go on across reconnects, so the client traffic log never shows one id twice. */
+let lastRequestId = 0;
+const requestIds = { next: () => ++lastRequestId };
 
 function setStatus(text: string, state: 'idle' | 'busy' | 'ok' | 'error'): void {
   ui.status.textContent = text;
   ui.status.dataset.state = state;
+  updateConnectButton();
+}
+
+/** The button says what pressing it does: disconnect from the transport chosen, or connect. */
+function updateConnectButton(): void {
+  const connectedHere =
+    ui.status.dataset.state === 'ok' && client?.channel.kind === ui.transport.value;
+  ui.connect.textContent = connectedHere ? 'Disconnect' : 'Connect';
+  ui.connect.dataset.action = connectedHere ? 'disconnect' : 'connect';
+}
+
+function disconnect(): void {
+  stopListening();
+  client?.close();
+  client = undefined;
+  ui.listen.disabled = true;
+  showHint('Connect, then pick a tool, prompt or resource.');
+  setStatus('Not connected', 'idle');
 }
 
 async function openChannel(kind: string): Promise<Channel> {
@@ -96,8 +118,10 @@ async function connect(): Promise<void> {
   client?.close();
   setStatus('Connecting…', 'busy');
   try {
-    client = new McpClient(await openChannel(ui.transport.value), (direction, message) =>
-      traffic.add(direction, message),
+    client = new McpClient(
+      await openChannel(ui.transport.value),
+      (direction, message) => traffic.add(direction, message),
+      requestIds,
     );
     const discovered = await client.call('server/discover');
     const info =
@@ -174,6 +198,8 @@ async function run(action: Action): Promise<void> {
     showResult(ui.result, title, failure instanceof Error ? failure : new Error(String(failure)));
   } finally {
     ui.inputRequests.replaceChildren();
+    // Notifications that arrive after the answer must not move a bar the result has ended.
+    progress.finish();
   }
 }
 
@@ -243,8 +269,10 @@ async function toggleListen(): Promise<void> {
 
 ui.form.addEventListener('submit', (event) => {
   event.preventDefault();
-  void connect();
+  if (ui.connect.dataset.action === 'disconnect') disconnect();
+  else void connect();
 });
+ui.transport.addEventListener('change', updateConnectButton);
 ui.listen.addEventListener('click', () => void toggleListen());
 byId('clear-client-traffic').addEventListener('click', () => traffic.clear());
 byId('clear-server-traffic').addEventListener('click', () => serverTraffic.clear());

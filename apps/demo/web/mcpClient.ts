@@ -32,12 +32,13 @@ export interface CallOptions {
  * client's capabilities and identity in `params._meta`, and stands on its own.
  */
 export class McpClient {
-  private nextId = 1;
   private readonly toolSchemas = new Map<string, JsonObject>();
 
+  /** `ids` hands out request ids; share one among the clients of a page to keep them unique. */
   constructor(
     readonly channel: Channel,
     private readonly traffic: TrafficSink,
+    private readonly ids: { next(): number } = counter(),
   ) {}
 
   /** Remembers tools' input schemas, for the `Mcp-Param-*` headers of later calls. */
@@ -63,7 +64,7 @@ export class McpClient {
     params: JsonObject = {},
     options: CallOptions = {},
   ): Promise<JsonObject> {
-    const id = this.nextId++;
+    const id = this.ids.next();
     const meta: JsonObject = {
       'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION,
       'io.modelcontextprotocol/clientCapabilities': CLIENT_CAPABILITIES,
@@ -92,4 +93,9 @@ export class McpClient {
   close(): void {
     this.channel.close();
   }
+}
+
+function counter(): { next(): number } {
+  let last = 0;
+  return { next: () => ++last };
 }

@@ -7,11 +7,14 @@ import type { JsonObject } from './jsonRpc.js';
  */
 export class ProgressView {
   private readonly bars = new Map<string, { bar: HTMLProgressElement; label: HTMLElement }>();
+  /** Set once the call's answer came: later notifications change nothing. */
+  private finished = false;
 
   constructor(private readonly container: HTMLElement) {}
 
   /** Shows one progress notification's params in the bar called `key`. */
   update(key: string, params: JsonObject, title: string): void {
+    if (this.finished) return;
     let view = this.bars.get(key);
     if (!view) {
       const id = `progress-${slug(key)}`;
@@ -39,7 +42,18 @@ export class ProgressView {
     view.label.textContent = `${progress}${total !== undefined ? ` / ${total}` : ''}${message}`;
   }
 
+  /** The call answered: every bar shows it full and stops, an indeterminate one included. */
+  finish(): void {
+    this.finished = true;
+    for (const { bar, label } of this.bars.values()) {
+      bar.value = bar.max;
+      bar.dataset.state = 'done';
+      label.textContent = `${label.textContent ?? ''} (done)`;
+    }
+  }
+
   clear(): void {
+    this.finished = false;
     this.bars.clear();
     this.container.replaceChildren();
   }

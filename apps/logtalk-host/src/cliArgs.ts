@@ -12,7 +12,7 @@ export interface HostArgs {
   command: 'serve' | 'check' | 'call';
   /** `--watch`: reload the workers when a file changes (serve only). */
   watch: boolean;
-  /** The tool `call` runs. */
+  /** The tool `call` runs; without one, `call` lists the tools. */
   tool?: string;
   /** The arguments `call` passes (a JSON object; default `{}`). */
   toolArguments?: Record<string, unknown>;
@@ -63,7 +63,7 @@ export const USAGE =
   '                     [--title TEXT] [--description TEXT] [--allowed-hosts H1,H2]\n' +
   '                     [--state-keys ID:SECRET,...] [--redis URL] FILE...\n' +
   '       rondo-logtalk check FILE...\n' +
-  "       rondo-logtalk call FILE TOOL ['{json arguments}']";
+  "       rondo-logtalk call FILE [TOOL ['{json arguments}']]";
 
 /** What `rondo-logtalk --help` prints. */
 export const HELP = `${USAGE}
@@ -85,6 +85,7 @@ Commands:
                      each; exit 1 when anything is wrong.
   call FILE TOOL [J] run one tool with the JSON object J as arguments (default {}) and print its
                      result; exit 1 for a tool error or a tool that asks the client for input.
+  call FILE          list the tools FILE offers, one "name: description" each.
 
 Options:
   --watch            reload the workers when a FILE changes: calls in flight finish on the old
@@ -242,17 +243,22 @@ function readProxyOptions(
 /** `check FILE...` and `call FILE TOOL [JSON]` (a file named so is served as `./check`). */
 function subcommand(args: HostArgs): void {
   const [first, ...rest] = args.files;
+  // `call --help`, `check --help`: the help, which covers both.
+  if (args.help) return;
   if (first === 'check') {
     args.command = 'check';
     args.files = rest;
   } else if (first === 'call') {
     const [file, tool, json] = rest;
-    if (file === undefined || tool === undefined || rest.length > 3)
-      throw new UsageError("call takes FILE TOOL and optionally '{json arguments}'");
+    if (file === undefined || rest.length > 3)
+      throw new UsageError("call takes FILE, then TOOL and optionally '{json arguments}'");
     args.command = 'call';
     args.files = [file];
-    args.tool = tool;
-    args.toolArguments = jsonObject(json ?? '{}');
+    // Without a tool, `call` lists the tools there are to call.
+    if (tool !== undefined) {
+      args.tool = tool;
+      args.toolArguments = jsonObject(json ?? '{}');
+    }
   }
   if (args.watch && args.command !== 'serve') throw new UsageError('--watch is for serving');
 }

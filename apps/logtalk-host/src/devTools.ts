@@ -72,18 +72,20 @@ export function startFailureLines(
  * `rondo-logtalk call FILE TOOL '{json}'`: serves the provider on a private loopback HTTP port,
  * calls one tool as a 2026-07-28 client would (so schemas, validation and result shaping are
  * the server's own), prints the result as JSON and stops. Exit code 0 for a result, 1 for a tool
- * error, an input request (no client here to answer it) or a JSON-RPC error.
+ * error, an input request (no client here to answer it) or a JSON-RPC error. Without a tool, it
+ * prints the tools there are, one `name: description` line each, and exits 0.
  */
 export async function runCall(
   options: LogtalkHostOptions,
-  tool: string,
+  tool: string | undefined,
   args: JsonObject,
   output: DevToolOutput,
 ): Promise<number> {
   const host = await createLogtalkHost({ ...options, workers: 1 });
   const server = await serve(host.endpoint, { transport: 'http', host: '127.0.0.1', port: 0 });
   try {
-    const answer = await postCall(server.url, tool, args);
+    if (tool === undefined) return await listTools(server.url, output);
+    const answer = await post(server.url, 'tools/call', { name: tool, arguments: args }, tool);
     const result = answer.result as JsonObject | undefined;
     // The envelope (resultType, the serverInfo _meta) says nothing about the tool.
     const { _meta: _envelope, resultType: _type, ...shown } = result ?? {};
@@ -100,27 +102,41 @@ export async function runCall(
   }
 }
 
+async function listTools(url: string, output: DevToolOutput): Promise<number> {
+  const answer = await post(url, 'tools/list', {});
+  const tools = ((answer.result as JsonObject | undefined)?.tools ?? []) as JsonObject[];
+  if (tools.length === 0) output.err('the provider offers no tools');
+  for (const tool of tools)
+    output.out(
+      typeof tool.description === 'string'
+        ? `${String(tool.name)}: ${tool.description}`
+        : String(tool.name),
+    );
+  output.err("call one with: rondo-logtalk call FILE TOOL '{json arguments}'");
+  return answer.error ? 1 : 0;
+}
+
 const META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientCapabilities': {},
 };
 
-async function postCall(url: string, tool: string, args: JsonObject): Promise<JsonObject> {
+async function post(
+  url: string,
+  method: string,
+  params: JsonObject,
+  name?: string,
+): Promise<JsonObject> {
   const response = await fetch(url, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': tool,
+      'mcp-method': method,
+      ...(name !== undefined ? { 'mcp-name': name } : {}),
     },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name: tool, arguments: args, _meta: META },
-    }),
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: META } }),
   });
   const body = await response.text();
   if (!(response.headers.get('content-type') ?? '').includes('text/event-stream'))

@@ -4,6 +4,7 @@ import { createRedisState } from '@rondo/redis';
 import { serve } from '@rondo/server';
 import { HELP, parseHostArgs, USAGE, UsageError, type HostArgs } from './cliArgs.js';
 import { runCall, runCheck, startFailureLines } from './devTools.js';
+import { answerStartFailure } from './startFailure.js';
 import { createLogtalkHost, type LogtalkHostOptions } from './host.js';
 import { watchFiles } from './watch.js';
 
@@ -29,6 +30,12 @@ async function main(argv: readonly string[]): Promise<void> {
     ...(args.path ? { path: args.path } : {}),
     ...(args.allowedHosts && args.transport !== 'stdio' ? { allowedHosts: args.allowedHosts } : {}),
     stopOnSignals: ['SIGINT', 'SIGTERM'],
+  }).catch(async (failure: unknown) => {
+    const line = listenFailureLine(failure, args);
+    if (!line) throw failure;
+    say(line);
+    await host.endpoint.close();
+    process.exit(1);
   });
   say(
     `serving ${host.provider.name} over ${args.transport}${server.url ? ` at ${server.url}` : ''}`,
@@ -65,7 +72,7 @@ async function runDevTool(args: HostArgs): Promise<void> {
   const code = await exitOnStartFailure(args, () =>
     args.command === 'check'
       ? runCheck(hostOptions(args), output)
-      : runCall(hostOptions(args), args.tool!, args.toolArguments ?? {}, output),
+      : runCall(hostOptions(args), args.tool, args.toolArguments ?? {}, output),
   );
   process.stdout.write('', () => process.exit(code));
 }
@@ -105,8 +112,24 @@ async function exitOnStartFailure<T>(args: HostArgs, start: () => Promise<T>): P
         : startFailureLines(failure, args.files);
     if (!lines) throw failure;
     for (const line of lines) say(line);
+    // Over stdio the client sees only what comes back on stdout: answer its first request too.
+    if (args.command === 'serve' && args.transport === 'stdio')
+      await answerStartFailure(lines, { input: process.stdin, output: process.stdout });
     process.exit(1);
   }
+}
+
+/** A port in use or not ours to take: the user's to fix, so one line, no stack. */
+function listenFailureLine(failure: unknown, args: HostArgs): string | undefined {
+  const code = (failure as { code?: unknown }).code;
+  const where = `${args.host}:${args.port}`;
+  if (code === 'EADDRINUSE')
+    return `cannot listen on ${where}: the port is in use; pick another with --port (0 picks a free one)`;
+  if (code === 'EACCES')
+    return `cannot listen on ${where}: permission denied; pick a port above 1023 with --port`;
+  if (code === 'EADDRNOTAVAIL')
+    return `cannot listen on ${where}: no such address on this machine; check --host`;
+  return undefined;
 }
 
 function say(message: string): void {

@@ -34,9 +34,17 @@ describe('parseHostArgs', () => {
     expect(
       parseHostArgs(['--watch', '--logtalk-home', '/lt', '--description', 'D', 'a.lgt']),
     ).toMatchObject({ command: 'serve', watch: true, logtalkHome: '/lt', description: 'D' });
-    expect(() => parseHostArgs(['call', 'a.pl'])).toThrow('call takes FILE TOOL');
+    expect(() => parseHostArgs(['call'])).toThrow('call takes FILE, then TOOL');
     expect(() => parseHostArgs(['call', 'a.pl', 't', '{'])).toThrow('not JSON');
     expect(() => parseHostArgs(['--watch', 'check', 'a.pl'])).toThrow('--watch is for serving');
+  });
+
+  it('takes `call FILE` without a tool (to list them) and `call --help` as a call for help (issue 29)', () => {
+    const listing = parseHostArgs(['call', 'a.pl']);
+    expect(listing).toMatchObject({ command: 'call', files: ['a.pl'] });
+    expect(listing.tool).toBeUndefined();
+    expect(parseHostArgs(['call', '--help'])).toMatchObject({ help: true });
+    expect(parseHostArgs(['check', '--help'])).toMatchObject({ help: true });
   });
 
   it('defaults http to port 3000 and ws to 3001', () => {

@@ -180,10 +180,7 @@ export class ValidatorCache {
   get(provider: Provider, definition: ToolDefinition): ArgumentValidator {
     const known = this.overrides.get(definition) ?? this.byDefinition.get(definition);
     if (known) return known;
-    const compiled = compileArgumentValidator(
-      definition.inputSchema,
-      `tool "${definition.name}" of ${provider.name}`,
-    );
+    const compiled = compileArgumentValidator(definition.inputSchema, `tool "${definition.name}"`);
     this.byDefinition.set(definition, compiled);
     return compiled;
   }

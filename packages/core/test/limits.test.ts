@@ -67,3 +67,18 @@ describe('RondoServer with limits.maxArgumentDepth', () => {
     });
   });
 });
+
+describe('an invalid-arguments message (issue 29)', () => {
+  it('names the tool the user called, not the provider it lives in', async () => {
+    const server = createServer({ name: 's', version: '1', log: () => undefined }).tool(
+      'add',
+      { input: { type: 'object', properties: { a: { type: 'number' } }, required: ['a'] } },
+      () => text('ran'),
+    );
+    await server.ready();
+    const answer = await server.callTool('add', { a: 'two' }, testContext());
+    const shown = JSON.stringify(answer);
+    expect(shown).toContain('Invalid arguments for tool \\"add\\": ');
+    expect(shown).not.toMatch(/ of local/);
+  });
+});

@@ -23,16 +23,7 @@ export class UsageError extends Error {
 
 /** Reads the command line. */
 export function parseCreateArgs(argv: string[]): CreateArgs {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      kind: { type: 'string' },
-      typescript: { type: 'boolean' },
-      prolog: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  const { values, positionals } = parseOptions(argv);
   if (positionals.length > 1) throw new UsageError(`one folder, not ${positionals.length}`);
   const named = [
     values.kind,
@@ -44,4 +35,26 @@ export function parseCreateArgs(argv: string[]): CreateArgs {
   if (kind !== undefined && kind !== 'typescript' && kind !== 'prolog')
     throw new UsageError(`--kind is typescript or prolog, not "${kind}"`);
   return { directory: positionals[0], kind, help: values.help === true };
+}
+
+function parseOptions(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        kind: { type: 'string' },
+        typescript: { type: 'boolean' },
+        prolog: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (failure) {
+    // node:util's own wording ("Unknown option '--prolgo'. To specify a positional argument
+    // starting with a '-', place it at the end of the command after '--'...") is one sentence too
+    // many for a typo: keep its first.
+    if ((failure as { code?: string }).code?.startsWith('ERR_PARSE_ARGS_'))
+      throw new UsageError((failure as Error).message.split('. ')[0]!.replace(/\.$/, ''));
+    throw failure;
+  }
 }

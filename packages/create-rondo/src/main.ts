@@ -30,7 +30,10 @@ async function main(): Promise<number> {
       throw new UsageError(`"${answer}" is neither typescript nor prolog`);
     kind = answer;
   }
-  const files = writeScaffold({ directory, kind });
+  // npm hands its --registry (or the environment's) on as npm_config_registry: the registry
+  // create-rondo came from, where the project's @rondo packages are too.
+  const registry = process.env.npm_config_registry ?? process.env.NPM_CONFIG_REGISTRY;
+  const files = writeScaffold({ directory, kind, ...(registry ? { registry } : {}) });
   const where = relative(process.cwd(), directory) || '.';
   console.log(`Created ${where} (${kind} provider): ${files.join(', ')}`);
   console.log(`Next: cd ${where} && npm install && npm test`);
@@ -44,6 +47,13 @@ main().then(
       console.error(`create-rondo: ${failure.message}`);
       if (failure instanceof UsageError) console.error(USAGE);
       process.exitCode = 2;
+      return;
+    }
+    // The file system refused (a folder not writable, a file in the way): the user's to fix.
+    const code = (failure as { code?: unknown }).code;
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) {
+      console.error(`create-rondo: ${(failure as Error).message}`);
+      process.exitCode = 1;
       return;
     }
     throw failure;

@@ -3,6 +3,12 @@ export function prologFiles(name: string): Record<string, string> {
   return { 'server.pl': moduleSource(name), 'src/server.test.ts': TEST_SOURCE };
 }
 
+/** The module name a package name gives: a plain Prolog atom (`my-server` gives `my_server`). */
+export function moduleNameOf(name: string): string {
+  const atom = name.toLowerCase().replace(/[^a-z0-9_]+/g, '_');
+  return /^[a-z]/.test(atom) ? atom : `mcp_${atom}`;
+}
+
 /** A Prolog-quoted atom. */
 function quoted(value: string): string {
   return `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
@@ -10,7 +16,7 @@ function quoted(value: string): string {
 
 function moduleSource(name: string): string {
   return `% ${name}: an MCP provider in SWI-Prolog, served by rondo-logtalk (see @rondo/logtalk-bridge).
-:- module(provider, []).
+:- module(${moduleNameOf(name)}, []).
 
 capabilities([prompts, resources]).
 

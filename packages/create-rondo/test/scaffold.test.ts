@@ -1,6 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   desktopConfig,
@@ -11,6 +13,9 @@ import {
   UsageError,
   writeScaffold,
 } from 'create-rondo';
+
+/** tsconfig.json with its line comments taken out, for JSON.parse. */
+const withoutComments = (text: string) => text.replace(/^\s*\/\/.*$/gm, '');
 
 describe('scaffoldFiles', () => {
   it('makes a TypeScript project: ESM manifest, strict tsconfig, a server with a tool, a prompt and a resource, a test', () => {
@@ -28,7 +33,7 @@ describe('scaffoldFiles', () => {
     const manifest = JSON.parse(files['package.json']!);
     expect(manifest).toMatchObject({ name: 'my-server', type: 'module' });
     expect(Object.keys(manifest.dependencies)).toEqual(['@rondo/server', 'zod']);
-    expect(JSON.parse(files['tsconfig.json']!).compilerOptions.strict).toBe(true);
+    expect(JSON.parse(withoutComments(files['tsconfig.json']!)).compilerOptions.strict).toBe(true);
     for (const piece of ['.tool(', '.prompt(', '.resource(', "transport: 'stdio'"])
       expect(files['src/server.ts']).toContain(piece);
     expect(files['src/server.test.ts']).toContain('@modelcontextprotocol/sdk/client/stdio.js');
@@ -42,13 +47,51 @@ describe('scaffoldFiles', () => {
     expect(JSON.parse(files['package.json']!).dependencies).toHaveProperty('@rondo/logtalk-host');
   });
 
-  it('gives the desktop client absolute paths', () => {
-    const config = JSON.parse(desktopConfig('calc', 'typescript', '/home/ada/calc'));
+  it('gives the desktop client absolute paths, node included (issue 29)', () => {
+    const config = JSON.parse(desktopConfig('calc', 'typescript', '/home/ada/calc', '/opt/node'));
     expect(config).toEqual({
-      mcpServers: { calc: { command: 'node', args: ['/home/ada/calc/dist/server.js'] } },
+      mcpServers: { calc: { command: '/opt/node', args: ['/home/ada/calc/dist/server.js'] } },
     });
     const prolog = JSON.parse(desktopConfig('calc', 'prolog', '/home/ada/calc'));
-    expect(prolog.mcpServers.calc.command).toBe('/home/ada/calc/node_modules/.bin/rondo-logtalk');
+    expect(prolog.mcpServers.calc).toEqual({
+      command: process.execPath,
+      args: [
+        '/home/ada/calc/node_modules/@rondo/logtalk-host/dist/main.js',
+        '/home/ada/calc/server.pl',
+      ],
+    });
+  });
+
+  it('writes an .npmrc for a registry of ones own, none for the public one (issue 29)', () => {
+    const local = scaffoldFiles({
+      directory: '/tmp/calc',
+      kind: 'typescript',
+      registry: 'http://127.0.0.1:4873',
+    });
+    expect(local['.npmrc']).toMatch(/^@rondo:registry=http:\/\/127\.0\.0\.1:4873\/$/m);
+    for (const registry of [undefined, 'https://registry.npmjs.org/'])
+      expect(
+        scaffoldFiles({
+          directory: '/tmp/calc',
+          kind: 'prolog',
+          ...(registry ? { registry } : {}),
+        }),
+      ).not.toHaveProperty(['.npmrc']);
+  });
+
+  it('says what the docs say: skipLibCheck explained, no build step for Prolog, a module named after the project (issue 29)', () => {
+    const typescript = scaffoldFiles({ directory: '/tmp/my-calc', kind: 'typescript' });
+    expect(typescript['tsconfig.json']).toMatch(
+      /\/\/ .*\n.*four times faster.*\n.*\n\s+"skipLibCheck": true/,
+    );
+    expect(typescript['README.md']).toContain('`npm run build`');
+    const prolog = scaffoldFiles({ directory: '/tmp/my-calc', kind: 'prolog' });
+    expect(prolog['README.md']).not.toContain('npm run build');
+    expect(prolog['README.md']).toContain('no build step');
+    expect(prolog['server.pl']).toMatch(/^:- module\(my_calc, \[\]\)\.$/m);
+    expect(scaffoldFiles({ directory: '/tmp/1st', kind: 'prolog' })['server.pl']).toMatch(
+      /^:- module\(mcp_1st, \[\]\)\.$/m,
+    );
   });
 
   it('refuses a folder that gives no package name', () => {
@@ -90,5 +133,20 @@ describe('parseCreateArgs', () => {
     expect(() => parseCreateArgs(['--kind', 'rust'])).toThrow(UsageError);
     expect(() => parseCreateArgs(['--prolog', '--typescript'])).toThrow(/pick one kind/);
     expect(() => parseCreateArgs(['a', 'b'])).toThrow(/one folder/);
+  });
+
+  it('turns an unknown flag into a usage mistake of one sentence (issue 29)', () => {
+    expect(() => parseCreateArgs(['x', '--prolgo'])).toThrow(
+      new UsageError("Unknown option '--prolgo'"),
+    );
+    const main = join(dirname(createRequire(import.meta.url).resolve('create-rondo')), 'main.js');
+    const run = spawnSync(process.execPath, [main, 'x', '--prolgo'], {
+      cwd: tmpdir(),
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(2);
+    expect(run.stderr.split('\n')[0]).toBe("create-rondo: Unknown option '--prolgo'");
+    expect(run.stderr).toContain('npm create rondo [folder]');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 });

@@ -42,7 +42,13 @@ tool_outcome(_, Name, _, _, Pairs, _, R) :-
     hook(tool_call(Name, Pairs, R)), !.
 tool_outcome(_, _, F/A, Args, _, _, R) :-
     auto_dispatch(F, A, Args, R), !.
-tool_outcome(_, _, _, _, _, _, error('Tool predicate failed')).
+% A failure names the tool and its predicate: "Tool predicate failed" alone leaves a user with
+% several tools guessing which one.
+tool_outcome(_, Name, PI, _, _, _, error(Text)) :-
+    (   PI = F/A
+    ->  format(atom(Text), 'Tool ~w failed: its predicate ~w/~w has no solution for these arguments', [Name, F, A])
+    ;   format(atom(Text), 'Tool ~w failed: its predicate has no solution for these arguments', [Name])
+    ).
 
 %!  auto_dispatch(+Functor, +Arity, +Arguments, -Result) is semidet.
 %   Binds input-mode arguments by name, calls the predicate once, and returns the output-mode

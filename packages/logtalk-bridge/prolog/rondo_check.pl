@@ -59,6 +59,21 @@ problem(problem(F, L, M)) :-
     format(string(M), 'task_support(~q, ~q) gives an unknown task support; expected forbidden, optional, required, optional(after_input) or required(after_input)', [N, S]),
     location(task_support(_, _), F, L).
 
+problem(problem(F, L, M)) :-
+    provider(plain, Module),
+    listed(tools(_), Tools), member(tool(Name, Functor, Arity), Tools),
+    atom(Functor), integer(Arity), Arity >= 0,
+    functor(Head, Functor, Arity),
+    predicate_property(Module:Head, number_of_clauses(_)),
+    \+ predicate_property(Module:Head, imported_from(_)),
+    clause(Module:Head, Body, Ref),
+    body_goal(Module, Body, Goal),
+    \+ predicate_property(Module:Goal, visible),
+    functor(Goal, GF, GA),
+    clause_property(Ref, file(F)),
+    ( clause_property(Ref, line_count(L)) -> true ; L = @(null) ),
+    format(string(M), 'tool ~w: ~w/~w calls ~w/~w, which is not defined; expected a predicate of the provider or of a library it loads', [Name, Functor, Arity, GF, GA]).
+
 listed(Head, Items) :-
     list_hook(Head), catch(hook(Head), _, fail), arg(1, Head, Items), is_list(Items).
 
@@ -169,3 +184,25 @@ mode_template(Head, Template, File, Line) :-
 problem_json(problem(F, L, M), J) :- curly_pairs(J, [file-F, line-L, message-M]).
 
 location_json(F, L, J) :- curly_pairs(J, [file-F, line-L]).
+
+% body_goal(+Module, +Body, -Goal): each goal a clause body calls, through the control constructs
+% and the goal arguments of meta-predicates (findall/3, forall/2, catch/3 ...). A variable goal is
+% left alone: what it calls is known only when it runs.
+body_goal(_, Body, _) :- var(Body), !, fail.
+body_goal(M, _:Body, Goal) :- !, body_goal(M, Body, Goal).
+body_goal(M, Body, Goal) :-
+    control(Body, Parts), !,
+    member(Part, Parts), body_goal(M, Part, Goal).
+body_goal(M, Body, Goal) :-
+    callable(Body),
+    predicate_property(M:Body, meta_predicate(Spec)), !,
+    (   Goal = Body
+    ;   arg(N, Spec, 0), arg(N, Body, Arg), body_goal(M, Arg, Goal)
+    ).
+body_goal(_, Body, Body) :- callable(Body).
+
+control((A, B), [A, B]).
+control((A ; B), [A, B]).
+control((A -> B), [A, B]).
+control((A *-> B), [A, B]).
+control(\+ A, [A]).

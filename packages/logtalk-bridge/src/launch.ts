@@ -102,3 +102,15 @@ export function planLaunch(
     scratch: (key) => `${logtalkUserDirectory(key)}scratch/`,
   };
 }
+
+/** The one-line fix for a `swipl` that does not exist (the spawn failed with `ENOENT`). */
+export function swiplNotFound(command: string): PrologConfigurationError {
+  const where = command.includes('/')
+    ? `${command} does not exist`
+    : `"${command}" is not on the PATH (${process.env.PATH ?? ''})`;
+  return new PrologConfigurationError(
+    `SWI-Prolog not found: ${where}. Install it (Debian: apt-get install -y swi-prolog-nox) or give ` +
+      'its absolute path with the swipl option (rondo-logtalk --swipl /usr/bin/swipl; ' +
+      '`command -v swipl` prints it)',
+  );
+}

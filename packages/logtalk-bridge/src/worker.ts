@@ -7,6 +7,7 @@ import {
   PrologTimeoutError,
   PrologWorkerError,
 } from './errors.js';
+import { swiplNotFound } from './launch.js';
 import { readLines } from './lineReader.js';
 import { parseWorkerMessage, type WorkerMessage } from './messages.js';
 import { InterruptList, WorkerChannel } from './workerChannel.js';
@@ -76,9 +77,11 @@ export class PrologWorker {
     });
     forwardOutput(this.child.stderr!, 'stderr', id, launch, this.stderrTail);
     forwardOutput(this.child.stdout!, 'stdout', id, launch, this.stderrTail);
-    this.child.on('error', (error) =>
-      this.onExit(`could not start ${launch.command}: ${error.message}`),
-    );
+    this.child.on('error', (error: NodeJS.ErrnoException) => {
+      // No such executable is the user's to fix, not a worker fault: say how, in one line.
+      if (error.code === 'ENOENT') this.starting?.reject(swiplNotFound(launch.command));
+      this.onExit(`could not start ${launch.command}: ${error.message}`);
+    });
     this.child.on('exit', (code, signal) =>
       this.onExit(signal ? `killed by ${signal}` : `exited with code ${code}`),
     );

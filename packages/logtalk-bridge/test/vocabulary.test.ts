@@ -84,11 +84,11 @@ describe('tool results', () => {
     });
   });
 
-  it('turns an exception into a tool error naming it, and a failure into "Tool predicate failed"', async () => {
+  it('turns an exception into a tool error naming it, and a failure into one naming the tool and its predicate (issue 29)', async () => {
     expect(await call('throws')).toEqual({ kind: 'error', text: 'my_exception(42)' });
     expect(await call('fails', { X: 'a' })).toEqual({
       kind: 'error',
-      text: 'Tool predicate failed',
+      text: 'Tool fails failed: its predicate fails/1 has no solution for these arguments',
     });
   });
 

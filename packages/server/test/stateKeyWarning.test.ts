@@ -73,13 +73,15 @@ async function callOverStdio(warnings: string[], name: string): Promise<unknown>
 async function servedCall(
   transport: Exclude<ServeOptions['transport'], 'stdio'>,
   names: string[],
+  host = '0.0.0.0',
 ): Promise<{ warnings: string[]; answers: unknown[] }> {
   const warnings: string[] = [];
-  const running = await serve(keylessServer(warnings), { transport, port: 0 });
+  const running = await serve(keylessServer(warnings), { transport, port: 0, host });
   const call = transport === 'http' ? callOverHttp : callOverWebSocket;
   const answers: unknown[] = [];
   try {
-    for (const name of names) answers.push(await call(running.url, name));
+    const url = running.url.replace('//0.0.0.0:', '//127.0.0.1:');
+    for (const name of names) answers.push(await call(url, name));
   } finally {
     await running.close();
   }
@@ -125,6 +127,13 @@ describe('the random requestState key warning', () => {
       expect(warnings[0]).toContain('RONDO_STATE_KEYS');
     },
   );
+
+  // Issue 29: `serve(server, { transport: 'http' })` on a laptop is one process nobody balances.
+  it('stays quiet over http bound to loopback, a local dev server, even when a round seals a state', async () => {
+    const { warnings, answers } = await servedCall('http', ['twice'], '127.0.0.1');
+    expect(answers[0]).toMatchObject({ result: { resultType: 'input_required' } });
+    expect(warnings).toEqual([]);
+  });
 
   it('stays quiet over http when a key is configured', async () => {
     process.env.RONDO_STATE_KEY = 'state-key-warning-test-0123456789abcdef';

@@ -23,7 +23,7 @@ export async function serveHttp(
 ): Promise<HttpServerHandle> {
   await endpoint.ready();
   const host = options.host ?? '127.0.0.1';
-  const handler = createHttpHandler(endpoint, options);
+  const handler = createHttpHandler(onlyHere(endpoint, host), options);
   const listening = await listenOn(createLimitedServer(options, handler), options.port ?? 0, host);
   return {
     url: `http://${listening.urlHost}:${listening.port}${options.path ?? '/mcp'}`,
@@ -33,4 +33,17 @@ export async function serveHttp(
       await listening.close();
     },
   };
+}
+
+/** `127.0.0.1`, `::1`, `localhost`: an address only this machine reaches. */
+const LOOPBACK = /^(127(\.\d{1,3}){3}|::1|\[::1\]|localhost)$/i;
+
+/**
+ * A server bound to loopback is a local one (a dev server, a desktop helper): no balancer sends
+ * its clients to another process, so settings that hold only within one process (a random
+ * requestState key) are not worth a warning. Anywhere else the endpoint is handed on as it is.
+ */
+function onlyHere(endpoint: Endpoint, host: string): Endpoint {
+  if (!LOOPBACK.test(host) || endpoint.servedOverNetwork === undefined) return endpoint;
+  return Object.create(endpoint, { servedOverNetwork: { value: undefined } }) as Endpoint;
 }
