@@ -1,5 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import type { Readable, Writable } from 'node:stream';
 import type { Json, JsonObject } from '@rondo/protocol';
 import {
   callFailure,
@@ -7,7 +5,6 @@ import {
   PrologTimeoutError,
   PrologWorkerError,
 } from './errors.js';
-import { swiplNotFound } from './launch.js';
 import { readLines } from './lineReader.js';
 import { parseWorkerMessage, type WorkerMessage } from './messages.js';
 import { InterruptList, WorkerChannel } from './workerChannel.js';
@@ -25,7 +22,8 @@ import {
   type InFlight,
 } from './workerCall.js';
 import { LossRecord, PrologNotRunError } from './workerLoss.js';
-import { forwardOutput, loadError, logOutsideCall } from './workerOutput.js';
+import { loadError, logOutsideCall } from './workerOutput.js';
+import { WorkerProcess } from './workerProcess.js';
 
 /**
  * One `swipl` process running the bridge shim. It runs one call at a time, but up to
@@ -33,7 +31,7 @@ import { forwardOutput, loadError, logOutsideCall } from './workerOutput.js';
  * of `calls` is the one running, and only it has a deadline.
  */
 export class PrologWorker {
-  private readonly child: ChildProcess;
+  private readonly swipl: WorkerProcess;
   private readonly channel: WorkerChannel;
   private readonly interrupts: InterruptList;
   /** The calls written to the worker and not answered yet, in the order it runs them. */
@@ -48,7 +46,6 @@ export class PrologWorker {
   private readonly loss: LossRecord;
   /** How many goals of the broadcast log this worker has seen. */
   private replayed = 0;
-  private readonly stderrTail: string[] = [];
   /** False once the worker died or was killed: it takes no more calls. */
   alive = true;
   /** Called once when the process is gone (with how it ended), so the pool can replace it. */
@@ -60,11 +57,11 @@ export class PrologWorker {
     readonly id: number,
     private readonly launch: WorkerLaunch,
   ) {
-    this.child = spawn(launch.command, launch.args, {
-      env: launch.environment(id),
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+    this.swipl = new WorkerProcess(id, launch, {
+      ended: (how) => this.onExit(how),
+      notInstalled: (error) => this.starting?.reject(error),
     });
-    const channel = this.child.stdio[3] as unknown as Readable & Writable;
+    const channel = this.swipl.channel;
     this.channel = new WorkerChannel(channel, () => !this.exited);
     this.interrupts = new InterruptList(id);
     this.loss = new LossRecord(id, (failureOf) => this.endHeld(failureOf));
@@ -75,16 +72,6 @@ export class PrologWorker {
         this.protocolFault(`a message of more than ${launch.maxLineBytes} bytes (${size})`),
       end: () => this.loss.drainedChannel(),
     });
-    forwardOutput(this.child.stderr!, 'stderr', id, launch, this.stderrTail);
-    forwardOutput(this.child.stdout!, 'stdout', id, launch, this.stderrTail);
-    this.child.on('error', (error: NodeJS.ErrnoException) => {
-      // No such executable is the user's to fix, not a worker fault: say how, in one line.
-      if (error.code === 'ENOENT') this.starting?.reject(swiplNotFound(launch.command));
-      this.onExit(`could not start ${launch.command}: ${error.message}`);
-    });
-    this.child.on('exit', (code, signal) =>
-      this.onExit(signal ? `killed by ${signal}` : `exited with code ${code}`),
-    );
   }
 
   /** Starts a worker and waits until it has loaded the user's files. */
@@ -151,19 +138,15 @@ export class PrologWorker {
   kill(): void {
     this.alive = false;
     this.killed = true;
-    if (!this.exited) this.child.kill('SIGKILL');
+    this.swipl.signal('SIGKILL');
   }
 
   /** Ends the channel and sends SIGTERM, then SIGKILL if the process is still there after `graceMs`. */
   async close(graceMs: number): Promise<void> {
     this.alive = false;
     if (this.exited) return;
-    const gone = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
     this.channel.end();
-    this.child.kill('SIGTERM');
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
-    await gone;
-    clearTimeout(timer);
+    await this.swipl.stop(graceMs);
   }
 
   private handshake(): Promise<void> {
@@ -279,7 +262,7 @@ export class PrologWorker {
     if (this.exited) return;
     this.interrupts.write(this.calls.filter((call) => call.abandoned).map((call) => call.id));
     this.channel.flush(); // the call must be in the pipe before the worker looks for it
-    this.child.kill('SIGINT');
+    this.swipl.signal('SIGINT');
   }
 
   /** The call is the first now: its deadline runs, or its grace period if its caller gave up. */
@@ -385,7 +368,7 @@ export class PrologWorker {
     this.exited = true;
     this.alive = false;
     this.launch.cleanup?.(this.id);
-    const tail = this.stderrTail.length > 0 ? `: ${this.stderrTail.join(' | ')}` : '';
+    const tail = this.swipl.outputTail.length > 0 ? `: ${this.swipl.outputTail.join(' | ')}` : '';
     this.starting?.reject(
       new PrologWorkerError(this.id, `Prolog worker ${this.id} ${how} while starting${tail}`),
     );
