@@ -117,6 +117,15 @@ export {
   SharedStateError,
 } from './errors.js';
 export {
+  verifyBearer,
+  metadataUrlFor,
+  isMetadataPath,
+  metadataDocument,
+  type BearerVerdict,
+  type OAuthResourceOptions,
+  type VerifiedToken,
+} from './bearerAuth.js';
+export {
   checkHostAndOrigin,
   parseAllowedHosts,
   resolveHostGuard,

@@ -3,7 +3,13 @@ import type { Server as HttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { ConfigurationError, type Endpoint } from '@rondo/core';
 import { WebSocketServer } from 'ws';
-import { isForPath, refuseHandshake, writeRefusal } from './handshake.js';
+import {
+  authorizeUpgrade,
+  isForPath,
+  refuseHandshake,
+  writeRefusal,
+  type Access,
+} from './handshake.js';
 import { MCP_SUBPROTOCOL, resolveOptions, type WebSocketOptions } from './options.js';
 import { SocketSession } from './socketSession.js';
 import { totals, type WebSocketStats } from './stats.js';
@@ -59,6 +65,19 @@ export function attachWebSocket(endpoint: Endpoint, options: AttachOptions): Web
   const sessions = new Set<SocketSession>();
   let closing = false;
 
+  const accept = (
+    request: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    access?: Access,
+  ): void => {
+    sockets.handleUpgrade(request, socket, head, (webSocket) => {
+      if (closing) return webSocket.close(CLOSE_GOING_AWAY, 'The server is shutting down');
+      const done = (session: SocketSession): boolean => sessions.delete(session);
+      sessions.add(new SocketSession(webSocket, endpoint, resolved, done, access));
+    });
+  };
+
   const handleUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): boolean => {
     if (!isForPath(request, resolved.path)) return false;
     const refusal = closing
@@ -66,14 +85,18 @@ export function attachWebSocket(endpoint: Endpoint, options: AttachOptions): Web
       : refuseHandshake(request, resolved);
     if (refusal) {
       writeRefusal(socket, refusal);
-      return true;
-    }
-    sockets.handleUpgrade(request, socket, head, (webSocket) => {
-      if (closing) return webSocket.close(CLOSE_GOING_AWAY, 'The server is shutting down');
-      sessions.add(
-        new SocketSession(webSocket, endpoint, resolved, (done) => sessions.delete(done)),
+    } else if (!resolved.auth) {
+      accept(request, socket, head);
+    } else {
+      authorizeUpgrade(request, resolved.auth).then(
+        (outcome) => {
+          if (socket.destroyed) return;
+          if ('status' in outcome) writeRefusal(socket, outcome);
+          else accept(request, socket, head, outcome);
+        },
+        () => writeRefusal(socket, { status: 500, reason: 'The token could not be checked' }),
       );
-    });
+    }
     return true;
   };
 
