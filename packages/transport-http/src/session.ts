@@ -67,6 +67,8 @@ export class Session implements RelayTarget {
     readonly connection: Connection,
     /** The principal that opened the session; other principals cannot use it. */
     readonly principalId: string | undefined,
+    /** The client the session counts against (see `clientOf`): its principal, or its address. */
+    readonly client: string,
     private readonly store: EventStore | undefined,
     private readonly hooks: SessionHooks,
     readonly sharing?: SessionSharing,
