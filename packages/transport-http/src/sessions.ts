@@ -166,7 +166,7 @@ export class SessionRegistry {
   private register(session: Session, relay: PeerRelay): Session {
     this.sessions.set(session.id, session);
     let own = this.perClient.get(session.client);
-    if (!own) this.perClient.set(session.client, (own = new Map()));
+    if (!own) this.perClient.set(session.client, (own = new Map<string, Session>()));
     own.set(session.id, session);
     relay.bind(session);
     this.startSweeping();
