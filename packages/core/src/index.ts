@@ -127,6 +127,7 @@ export {
 } from './bearerAuth.js';
 export {
   checkHostAndOrigin,
+  countHostLines,
   parseAllowedHosts,
   resolveHostGuard,
   type HostGuardOptions,

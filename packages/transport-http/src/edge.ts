@@ -8,6 +8,8 @@ export interface HttpRequest {
   readonly method?: string | undefined;
   /** Lower-case header names, as node gives them. */
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The header lines as sent, names and values alternating (node's), where the runtime keeps them. */
+  readonly rawHeaders?: readonly string[] | undefined;
   /**
    * The connection, where the runtime tells its local address (the Host guard's default) and its
    * peer's address (who the client is, for the per-client caps, when no principal says so).

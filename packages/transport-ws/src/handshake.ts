@@ -3,6 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
   checkHostAndOrigin,
+  countHostLines,
   verifyBearer,
   type OAuthResourceOptions,
   type Principal,
@@ -37,6 +38,7 @@ export function refuseHandshake(
       host: request.headers.host,
       origin: request.headers.origin,
       localAddress: request.socket.localAddress,
+      hostLines: countHostLines(request.rawHeaders),
     },
     options.guard,
   );
