@@ -165,7 +165,7 @@ export type {
   ReplayedEvents,
   StoredEvent,
 } from './shared/eventStore.js';
-export type { SessionRecord, SessionStore } from './shared/sessionStore.js';
+export { streamKeyOf, type SessionRecord, type SessionStore } from './shared/sessionStore.js';
 export type { ChangeBus, PublishedChange } from './shared/changeBus.js';
 export type { SessionRelay } from './shared/sessionRelay.js';
 export type { SharedState } from './shared/sharedState.js';
