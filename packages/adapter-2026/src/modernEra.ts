@@ -1,5 +1,5 @@
 import { MODERN_REVISIONS } from '@rondo/protocol';
-import type { EndpointFacts, EraAdapter } from '@rondo/core';
+import { ConfigurationError, type EndpointFacts, type EraAdapter } from '@rondo/core';
 import type { ModernEraOptions } from './options.js';
 import { ModernServerView } from './serverView.js';
 import { ModernSession } from './session.js';
@@ -12,6 +12,9 @@ import { ModernSession } from './session.js';
  * `subscriptions/listen`.
  */
 export function modernEra(options: ModernEraOptions = {}): EraAdapter {
+  const idle = options.listenIdleTimeoutMs;
+  if (idle !== undefined && (!Number.isInteger(idle) || idle < 0))
+    throw new ConfigurationError(`listenIdleTimeoutMs must be a non-negative integer, got ${idle}`);
   // What the era derives from a server is built once per endpoint, not per connection: a stateless
   // HTTP endpoint opens a connection for every request.
   const views = new WeakMap<EndpointFacts, ModernServerView>();

@@ -13,4 +13,13 @@ export interface ModernEraOptions {
   experimental?: Record<string, JsonObject>;
   /** Announce the `logging` capability (per-request log messages); default true. */
   logging?: boolean;
+  /**
+   * A `subscriptions/listen` request on which nothing was sent for this long ends with its result
+   * (as when the server closes), so the client opens a new one: a forgotten subscription does not
+   * hold its stream and its slot for ever. 0 never ends one. Default 5 min.
+   */
+  listenIdleTimeoutMs?: number;
 }
+
+/** The default of {@link ModernEraOptions.listenIdleTimeoutMs}. */
+export const DEFAULT_LISTEN_IDLE_TIMEOUT_MS = 5 * 60_000;

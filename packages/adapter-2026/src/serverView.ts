@@ -7,7 +7,7 @@ import {
   type ServerCapabilitySet,
 } from '@rondo/core';
 import { CatalogMemo, type RequiredCapability, type WireResult } from '@rondo/core/internal';
-import type { ModernEraOptions } from './options.js';
+import { DEFAULT_LISTEN_IDLE_TIMEOUT_MS, type ModernEraOptions } from './options.js';
 
 /**
  * What the modern era derives from one server, built once per server rather than per request:
@@ -24,6 +24,8 @@ export class ModernServerView {
   private capabilitiesOf: Catalog | undefined;
   private capabilitySet: ServerCapabilitySet | undefined;
   private capabilityWire: JsonObject = {};
+  /** See {@link ModernEraOptions.listenIdleTimeoutMs}; 0 for never. */
+  readonly listenIdleTimeoutMs: number;
 
   constructor(
     readonly server: RondoServer,
@@ -38,6 +40,7 @@ export class ModernServerView {
     ];
     this.advertised = [...new Set(revisions)];
     this.resultMeta = Object.freeze({ [MetaKey.serverInfo]: implementationOf(server) });
+    this.listenIdleTimeoutMs = options.listenIdleTimeoutMs ?? DEFAULT_LISTEN_IDLE_TIMEOUT_MS;
   }
 
   /** The capabilities as `server/discover` announces them. */

@@ -9,7 +9,8 @@ import { detailedTask } from './tasks/taskWire.js';
  * `subscriptions/listen`: a long-lived request whose exchange carries list-change and
  * resource-update notifications. It is acknowledged first, every notification is tagged with the
  * listen request's id, only the kinds the client asked for (and the server offers) are sent, and it
- * ends gracefully (a result) when the session closes, silently when the client goes away or cancels.
+ * ends gracefully (a result) when the session closes or nothing was sent on it for the idle limit
+ * (`listenIdleTimeoutMs`), silently when the client goes away or cancels.
  */
 
 /** The notification kinds a client may ask for, as the schema's `SubscriptionFilter` has them. */
@@ -46,6 +47,9 @@ class Subscription implements RequestAttachment {
   private readonly stopListening: () => void;
   private readonly uris: ReadonlySet<string>;
   private readonly stopWatchingTasks: () => void;
+  /** When a notification last went out (`Date.now()`), for the idle limit. */
+  private lastSent = Date.now();
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly request: RequestCall,
@@ -58,16 +62,38 @@ class Subscription implements RequestAttachment {
     this.stopListening = view.server.onChange((change) => this.deliver(change));
     this.stopWatchingTasks = this.watchTasks(view, filter.taskIds ?? []);
     request.signal.addEventListener('abort', this, { once: true });
+    this.watchIdle(view.listenIdleTimeoutMs);
+  }
+
+  /**
+   * Ends the subscription gracefully once nothing was sent on it for `idleMs`. One timer per
+   * subscription, moved on only when it fires (not per notification), so a busy one costs nothing.
+   */
+  private watchIdle(idleMs: number): void {
+    if (idleMs <= 0) return;
+    const check = (): void => {
+      const left = this.lastSent + idleMs - Date.now();
+      if (left > 0) this.idleTimer = unref(setTimeout(check, left));
+      else this.closeGracefully();
+    };
+    this.idleTimer = unref(setTimeout(check, idleMs));
+  }
+
+  private send(method: string, params: JsonObject): void {
+    this.lastSent = Date.now();
+    this.request.send({ jsonrpc: '2.0', method, params });
   }
 
   /** The request was aborted (client gone or cancelled): end without an answer. */
   handleEvent(): void {
+    clearTimeout(this.idleTimer);
     this.stopListening();
     this.stopWatchingTasks();
     this.settle({});
   }
 
   closeGracefully(): void {
+    clearTimeout(this.idleTimer);
     this.stopListening();
     this.stopWatchingTasks();
     this.request.signal.removeEventListener('abort', this);
@@ -81,7 +107,7 @@ class Subscription implements RequestAttachment {
     return view.server.tasks.store.watch(({ task }) => {
       if (!followed.has(task.taskId)) return;
       const params: JsonObject = { _meta: this.tag, ...detailedTask(task) };
-      this.request.send({ jsonrpc: '2.0', method: 'notifications/tasks', params });
+      this.send('notifications/tasks', params);
     });
   }
 
@@ -90,7 +116,7 @@ class Subscription implements RequestAttachment {
     if (method === undefined) return;
     const params: JsonObject =
       change.kind === 'resource' ? { _meta: this.tag, uri: change.uri } : { _meta: this.tag };
-    this.request.send({ jsonrpc: '2.0', method, params });
+    this.send(method, params);
   }
 
   private methodFor(change: ServerChange): string | undefined {
@@ -135,4 +161,10 @@ function honour(requested: SubscriptionFilter, offered: ServerCapabilitySet): Su
     honoured.resourceSubscriptions = requested.resourceSubscriptions;
   }
   return honoured;
+}
+
+/** A timer that does not keep a Node process alive (other runtimes' timers have no `unref`). */
+function unref(timer: ReturnType<typeof setTimeout>): ReturnType<typeof setTimeout> {
+  (timer as { unref?: () => void }).unref?.();
+  return timer;
 }

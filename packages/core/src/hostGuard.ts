@@ -47,6 +47,26 @@ export interface HostGuardFacts {
   origin: string | undefined;
   /** The local address the connection arrived on (node's `socket.localAddress`), if known. */
   localAddress: string | undefined;
+  /**
+   * How many Host field lines the request carried, when the runtime tells (node's `rawHeaders`;
+   * node itself keeps the first and drops the rest). More than one is refused with 400 whatever the
+   * policy, as RFC 9112 requires: a proxy and the server could each read a different one.
+   */
+  hostLines?: number | undefined;
+}
+
+/**
+ * How many Host field lines node's `rawHeaders` (names and values alternating) hold; undefined
+ * without them (a runtime that joins repeated fields, as `fetch`'s `Headers` does).
+ */
+export function countHostLines(rawHeaders: readonly string[] | undefined): number | undefined {
+  if (rawHeaders === undefined) return undefined;
+  let count = 0;
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    const name = rawHeaders[index] as string;
+    if (name.length === 4 && name.toLowerCase() === 'host') count += 1;
+  }
+  return count;
 }
 
 /** The guard's answer: pass, or refuse with an HTTP status and a sentence for the body. */
@@ -87,6 +107,8 @@ export function checkHostAndOrigin(
   facts: HostGuardFacts,
   policy: HostGuardPolicy,
 ): HostGuardVerdict {
+  if (facts.hostLines !== undefined && facts.hostLines > 1)
+    return refuse(400, 'The request carries more than one Host header');
   if (policy.hosts !== ALLOW_ANY) {
     if (!facts.host) return refuse(400, 'The Host header is missing');
     const host = parseHost(facts.host);

@@ -1,5 +1,6 @@
 import type { JsonRpcMessage } from '@rondo/protocol';
 import { LazyAbortController } from './lazyAbort.js';
+import type { Principal } from './definitions.js';
 import type { Exchange } from './transport.js';
 
 /**
@@ -13,8 +14,14 @@ export class InFlightExchanges {
   private readonly open = new Set<ChannelExchange>();
   private idleListener: (() => void) | undefined;
 
-  /** `write` sends one message on the connection's channel. */
-  constructor(private readonly write: (message: JsonRpcMessage) => void) {}
+  /**
+   * `write` sends one message on the connection's channel; `principal`, when the transport
+   * authenticated the connection (a WebSocket upgrade's bearer token), is every exchange's.
+   */
+  constructor(
+    private readonly write: (message: JsonRpcMessage) => void,
+    private readonly principal?: Principal,
+  ) {}
 
   /** How many exchanges have not ended. */
   get size(): number {
@@ -24,6 +31,8 @@ export class InFlightExchanges {
   /** Opens the exchange for one inbound message. */
   create(): Exchange {
     const exchange = new ChannelExchange(this.write, this.settle);
+    // Defined only when there is one, as transports without authentication leave it out.
+    if (this.principal) Object.assign(exchange, { principal: this.principal });
     this.open.add(exchange);
     return exchange;
   }
@@ -57,6 +66,7 @@ export class InFlightExchanges {
  * headers of a WebSocket upgrade describe the connection, not the message).
  */
 class ChannelExchange implements Exchange {
+  declare readonly principal?: Principal;
   private readonly cancellation = new LazyAbortController();
   private ended = false;
 

@@ -120,7 +120,16 @@ export {
 } from './errors.js';
 export type { TokenVerifier, VerifiedToken } from './tokens.js';
 export {
+  verifyBearer,
+  metadataUrlFor,
+  isMetadataPath,
+  metadataDocument,
+  type BearerVerdict,
+  type OAuthResourceOptions,
+} from './bearerAuth.js';
+export {
   checkHostAndOrigin,
+  countHostLines,
   parseAllowedHosts,
   resolveHostGuard,
   type HostGuardOptions,
@@ -165,7 +174,7 @@ export type {
   ReplayedEvents,
   StoredEvent,
 } from './shared/eventStore.js';
-export type { SessionRecord, SessionStore } from './shared/sessionStore.js';
+export { streamKeyOf, type SessionRecord, type SessionStore } from './shared/sessionStore.js';
 export type { ChangeBus, PublishedChange } from './shared/changeBus.js';
 export type { SessionRelay } from './shared/sessionRelay.js';
 export type { SharedState } from './shared/sharedState.js';

@@ -1,4 +1,5 @@
 import { isRequest, parseMessage, type JsonRpcMessage } from '@rondo/protocol';
+import type { Principal } from './definitions.js';
 import { InFlightExchanges } from './inFlightExchanges.js';
 import type { Connection, Endpoint } from './transport.js';
 import { toWireError } from './wireError.js';
@@ -9,6 +10,8 @@ export interface MessageChannelOptions {
   write(message: JsonRpcMessage): void;
   /** Told when the connection throws while receiving a message; the message is answered anyway. */
   onReceiveFailure?(failure: Error): void;
+  /** Who the transport authenticated the channel as (a WebSocket upgrade's bearer token), if anyone. */
+  principal?: Principal;
 }
 
 /**
@@ -31,7 +34,7 @@ export class MessageChannel {
   constructor(endpoint: Endpoint, options: MessageChannelOptions) {
     this.write = (message) => options.write(message);
     this.onReceiveFailure = options.onReceiveFailure?.bind(options);
-    this.exchanges = new InFlightExchanges(this.write);
+    this.exchanges = new InFlightExchanges(this.write, options.principal);
     this.connection = endpoint.connect({ send: this.write });
   }
 

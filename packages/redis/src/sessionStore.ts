@@ -1,4 +1,4 @@
-import { SharedStateError, type SessionRecord, type SessionStore } from '@rondo/core';
+import { SharedStateError, streamKeyOf, type SessionRecord, type SessionStore } from '@rondo/core';
 import { isPlainObject, type JsonObject } from '@rondo/protocol';
 import { luaScript, type RedisConnection } from './connection.js';
 import type { Keys } from './keys.js';
@@ -40,7 +40,8 @@ export class RedisSessionStore implements SessionStore {
   async delete(sessionId: string): Promise<void> {
     await this.connection.script(
       DELETE_SESSION,
-      [this.keys.session(sessionId), this.keys.sessionStreams(sessionId)],
+      // The streams of a session are filed under the key their ids carry, not the session id.
+      [this.keys.session(sessionId), this.keys.sessionStreams(streamKeyOf(sessionId))],
       [this.keys.eventsPrefix],
     );
   }

@@ -5,6 +5,7 @@ export {
   type ServeCommonOptions,
   type ServeOptions,
   type ServeOnOptions,
+  type ServeStdioOptions,
   type ServeServerOptions,
   type Transport,
 } from './serve.js';
@@ -62,6 +63,8 @@ export {
   type TaskRecord,
   type TaskStore,
   type TaskSupport,
+  type OAuthResourceOptions,
+  type VerifiedToken,
 } from '@rondo/core';
 export {
   text,

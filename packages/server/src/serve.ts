@@ -33,12 +33,25 @@ export interface ServeCommonOptions {
   stopOnSignals?: readonly NodeJS.Signals[];
 }
 
-/** The options of {@link serve} for one transport: the common ones plus that transport's own. */
-export type ServeOnOptions<T extends Transport> = ServeCommonOptions & { transport: T } & {
-    stdio: StdioOptions;
-    http: ServeHttpOptions;
-    ws: ServeWebSocketOptions;
-  }[T];
+/**
+ * The options of stdio: no `auth`, since a pipe carries no token (the process that spawned the
+ * server is the one client); typed `never` so that passing it is a compile error.
+ */
+export type ServeStdioOptions = StdioOptions & { auth?: never };
+
+/**
+ * The options of {@link serve} for one transport: the common ones plus that transport's own. It
+ * distributes over a union of transports, so options for a transport only known at run time are
+ * checked against each one it may be (`auth` with a `Transport` that may be `'stdio'` does not
+ * compile).
+ */
+export type ServeOnOptions<T extends Transport> = T extends Transport
+  ? ServeCommonOptions & { transport: T } & {
+        stdio: ServeStdioOptions;
+        http: ServeHttpOptions;
+        ws: ServeWebSocketOptions;
+      }[T]
+  : never;
 
 /** The options of {@link serve}: `transport` picks the transport and the options it takes. */
 export type ServeOptions = ServeOnOptions<'stdio'> | ServeOnOptions<'http'> | ServeOnOptions<'ws'>;
@@ -119,6 +132,12 @@ async function start(endpoint: Endpoint, options: ServeOptions): Promise<Running
   switch (options.transport) {
     case 'stdio': {
       const { transport: _t, stopOnSignals: _s, host: _h, port: _p, path: _path, ...own } = options;
+      // For callers the types do not reach (plain JavaScript, options read from a file).
+      if ((own as { auth?: unknown }).auth !== undefined) {
+        throw new ConfigurationError(
+          'serve: `auth` needs a transport that carries a bearer token ("http" or "ws"); stdio has none',
+        );
+      }
       const { serveStdio } = await import('@rondo/transport-stdio');
       const server = serveStdio(endpoint, own);
       return {

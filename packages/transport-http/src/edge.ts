@@ -8,8 +8,15 @@ export interface HttpRequest {
   readonly method?: string | undefined;
   /** Lower-case header names, as node gives them. */
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-  /** The connection, where the runtime tells its local address (the Host guard's default). */
-  readonly socket?: { readonly localAddress?: string | undefined } | undefined;
+  /** The header lines as sent, names and values alternating (node's), where the runtime keeps them. */
+  readonly rawHeaders?: readonly string[] | undefined;
+  /**
+   * The connection, where the runtime tells its local address (the Host guard's default) and its
+   * peer's address (who the client is, for the per-client caps, when no principal says so).
+   */
+  readonly socket?:
+    | { readonly localAddress?: string | undefined; readonly remoteAddress?: string | undefined }
+    | undefined;
   /** Keeps the runtime alive for work that outlives the response (see `Exchange.waitUntil`). */
   readonly waitUntil?: ((work: Promise<unknown>) => void) | undefined;
 }

@@ -14,6 +14,11 @@ export interface FetchConnectionInfo {
    */
   localAddress?: string | undefined;
   /**
+   * The address of the peer the connection comes from. Known, it tells anonymous clients apart for
+   * the per-client caps (`maxStreamsPerClient`, `maxSessionsPerClient`); unknown, they share one.
+   */
+  remoteAddress?: string | undefined;
+  /**
    * Keeps the runtime alive until a promise settles, for work that outlives the response: a
    * task's run, a request whose SSE stream closed for polling. On Cloudflare Workers pass
    * `ctx.waitUntil.bind(ctx)`, as a Worker stops a request's pending work once its response is

@@ -54,11 +54,20 @@ function ownsPath(pathname: string, path: string, hasAuth: boolean): boolean {
   );
 }
 
-/** On Node (`@hono/node-server`), the socket's local address, for the Host guard's default. */
-function localAddressOf(env: unknown): { localAddress?: string | undefined } | undefined {
-  const incoming = (env as { incoming?: { socket?: { localAddress?: string } } } | undefined)
-    ?.incoming;
-  return incoming?.socket ? { localAddress: incoming.socket.localAddress } : undefined;
+/**
+ * On Node (`@hono/node-server`), the socket's addresses: the local one for the Host guard's
+ * default, the peer's for the per-client caps.
+ */
+function localAddressOf(
+  env: unknown,
+): { localAddress?: string | undefined; remoteAddress?: string | undefined } | undefined {
+  const incoming = (
+    env as { incoming?: { socket?: { localAddress?: string; remoteAddress?: string } } } | undefined
+  )?.incoming;
+  const socket = incoming?.socket;
+  return socket
+    ? { localAddress: socket.localAddress, remoteAddress: socket.remoteAddress }
+    : undefined;
 }
 
 /**

@@ -25,8 +25,29 @@ export interface HttpTransportOptions extends HostGuardOptions {
    * `Retry-After`. Default 10,000.
    */
   maxSessions?: number;
-  /** Most live sessions of one authenticated principal, enforced the same way. Default 100. */
+  /**
+   * Most live sessions of one client: the authenticated principal, or without `auth` the peer's
+   * address (see `clientAddressHeader`). At it, that client's own least recently used idle session
+   * is closed; when none is idle, its request that would open one gets 503. Default 100.
+   */
+  maxSessionsPerClient?: number;
+  /** @deprecated The former name of `maxSessionsPerClient`, which now counts anonymous clients too. */
   maxSessionsPerPrincipal?: number;
+  /**
+   * Most SSE responses one client (as for `maxSessionsPerClient`) has open at once: GET streams
+   * and POST streams, `subscriptions/listen` ones included. Past it that client's GET, or its POST
+   * whose answer would become a stream, gets 503 with `Retry-After`; other clients are not
+   * touched. 0 removes the cap. Default 100.
+   */
+  maxStreamsPerClient?: number;
+  /**
+   * Behind a reverse proxy every connection comes from the proxy: name the request header the proxy
+   * sets to the client's address (`x-real-ip`, or `x-forwarded-for`, whose last entry is taken) and
+   * anonymous clients are told apart by it instead. Only with a proxy that sets it on every
+   * request: a client reaching the server directly can send any value. Default: the connection's
+   * peer address.
+   */
+  clientAddressHeader?: string;
   /**
    * Most POST streams (a request answered as SSE, until its last event) open in one session. The
    * POST whose answer would pass it gets 503 with `Retry-After` and its request is cancelled.
@@ -76,9 +97,11 @@ export interface ResolvedHttpOptions {
   maxBodyBytes: number;
   sessionIdleTimeoutMs: number;
   maxSessions: number;
-  maxSessionsPerPrincipal: number;
+  maxSessionsPerClient: number;
   maxStreamsPerSession: number;
   maxOpenStreams: number;
+  maxStreamsPerClient: number;
+  clientAddressHeader: string | undefined;
   sessionRetryAfterSeconds: number;
   eventStore: EventStore | undefined;
   sseRetryMs: number;
@@ -107,12 +130,14 @@ export function resolveOptions(
     maxBodyBytes: options.maxBodyBytes ?? 4 * MIB,
     sessionIdleTimeoutMs: options.sessionIdleTimeoutMs ?? 30 * 60_000,
     maxSessions: atLeastOne('maxSessions', options.maxSessions ?? 10_000),
-    maxSessionsPerPrincipal: atLeastOne(
-      'maxSessionsPerPrincipal',
-      options.maxSessionsPerPrincipal ?? 100,
+    maxSessionsPerClient: atLeastOne(
+      'maxSessionsPerClient',
+      options.maxSessionsPerClient ?? options.maxSessionsPerPrincipal ?? 100,
     ),
     maxStreamsPerSession: atLeastOne('maxStreamsPerSession', options.maxStreamsPerSession ?? 32),
     maxOpenStreams: atLeastZero('maxOpenStreams', options.maxOpenStreams ?? 10_000),
+    maxStreamsPerClient: atLeastZero('maxStreamsPerClient', options.maxStreamsPerClient ?? 100),
+    clientAddressHeader: options.clientAddressHeader?.toLowerCase(),
     sessionRetryAfterSeconds: Math.max(0, Math.ceil(options.sessionRetryAfterSeconds ?? 5)),
     eventStore:
       options.eventStore === false

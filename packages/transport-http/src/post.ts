@@ -35,6 +35,7 @@ export async function handlePost(
   res: HttpResponse,
   body: BodySource,
   principal: Principal | undefined,
+  client: string,
   context: PostContext,
 ): Promise<void> {
   if (!isJsonContentType(headerValue(req.headers, 'content-type'))) {
@@ -54,10 +55,10 @@ export async function handlePost(
   const message = parsed.message;
 
   const sessionId = headerValue(req.headers, 'mcp-session-id');
-  if (sessionId === undefined) return deliver(req, res, message, principal, context, undefined);
-  return withSession(lookupSession(sessionId, res, principal, context.sessions), (session) =>
-    deliver(req, res, message, principal, context, session),
-  );
+  const caller = { principal, client };
+  if (sessionId === undefined) return deliver(req, res, message, caller, context, undefined);
+  const found = lookupSession(sessionId, res, principal, client, context.sessions);
+  return withSession(found, (session) => deliver(req, res, message, caller, context, session));
 }
 
 /**
@@ -68,7 +69,7 @@ function deliver(
   req: HttpRequest,
   res: HttpResponse,
   message: JsonRpcMessage,
-  principal: Principal | undefined,
+  { principal, client }: { principal: Principal | undefined; client: string },
   context: PostContext,
   session: Session | undefined,
 ): Awaitable<void> {
@@ -95,12 +96,14 @@ function deliver(
     connection,
     session,
     promote: () => {
-      const created = context.sessions.create(connection, fresh ?? new PeerRelay(), principal?.id);
+      const relay = fresh ?? new PeerRelay();
+      const created = context.sessions.create(connection, relay, principal?.id, client);
       // No room for the session: the connection that would have become it ends here.
       if (!created) connection.close();
       return created;
     },
     principal,
+    client,
     options: context.options,
     streams: context.streams,
     done: release,

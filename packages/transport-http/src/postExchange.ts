@@ -20,6 +20,8 @@ export interface PostExchangeContext {
   /** Registers a session for a fresh connection that became stateful; undefined when full. */
   promote(): Session | undefined;
   principal: Principal | undefined;
+  /** Who the request comes from, for the per-client stream cap (see `clientOf`). */
+  client: string;
   options: ResolvedHttpOptions;
   /** The SSE responses open over the handler. */
   streams: StreamBudget;
@@ -191,7 +193,7 @@ class PostExchange implements Exchange {
       this.cancellation.abort(new Error(`Refused: ${full}`));
       return false;
     }
-    streams.track(res);
+    streams.track(res, this.context.client);
     this.sse = new SseResponse(res, headers ?? {}, options);
     if (this.session) {
       this.stream = this.session.openStream();
@@ -210,7 +212,8 @@ class PostExchange implements Exchange {
 
   /** Why no stream may open now (a cap is reached), or undefined when one may. */
   private streamRefusal(): string | undefined {
-    if (this.context.streams.full) return 'too many open streams';
+    const full = this.context.streams.refusal(this.context.client);
+    if (full !== undefined) return full;
     if ((this.session?.streamCount ?? 0) >= this.context.options.maxStreamsPerSession)
       return 'too many streams in this session';
     return undefined;

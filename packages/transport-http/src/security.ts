@@ -1,5 +1,10 @@
 import type { HttpRequest } from './edge.js';
-import { checkHostAndOrigin, type HostGuardPolicy, type HostGuardVerdict } from '@rondo/core';
+import {
+  checkHostAndOrigin,
+  countHostLines,
+  type HostGuardPolicy,
+  type HostGuardVerdict,
+} from '@rondo/core';
 import { headerValue } from './reply.js';
 
 /** The Host / Origin guard of `@rondo/core`, fed from a request. */
@@ -9,6 +14,7 @@ export function guardHostAndOrigin(req: HttpRequest, guard: HostGuardPolicy): Ho
       host: headerValue(req.headers, 'host'),
       origin: headerValue(req.headers, 'origin'),
       localAddress: req.socket?.localAddress,
+      hostLines: countHostLines(req.rawHeaders),
     },
     guard,
   );

@@ -1,4 +1,5 @@
 import type { Endpoint } from '@rondo/core';
+import { clientOf } from './clients.js';
 import { applyCors } from './cors.js';
 import type { BodySource, HttpRequest, HttpResponse } from './edge.js';
 import { authenticate, isMetadataPath, serveMetadata, type AuthOutcome } from './oauth.js';
@@ -37,7 +38,7 @@ export function createMcpService(endpoint: Endpoint, options?: HttpTransportOpti
     resolved.sessionIdleTimeoutMs,
     {
       maxSessions: resolved.maxSessions,
-      maxSessionsPerPrincipal: resolved.maxSessionsPerPrincipal,
+      maxSessionsPerClient: resolved.maxSessionsPerClient,
     },
     resolved.onError,
     shared && {
@@ -48,7 +49,7 @@ export function createMcpService(endpoint: Endpoint, options?: HttpTransportOpti
     },
   );
   const open = new Set<() => void>();
-  const streams = new StreamBudget(resolved.maxOpenStreams);
+  const streams = new StreamBudget(resolved.maxOpenStreams, resolved.maxStreamsPerClient);
   const context = { endpoint, sessions, options: resolved, open, streams };
 
   const serve = async (req: HttpRequest, res: HttpResponse, body: BodySource): Promise<void> => {
@@ -58,13 +59,14 @@ export function createMcpService(endpoint: Endpoint, options?: HttpTransportOpti
     // Without auth there is nothing to wait for: no await, so no extra microtask turn.
     const auth = resolved.auth ? await authenticate(req, res, resolved.auth) : ANONYMOUS;
     if (!auth.ok) return;
+    const client = clientOf(req, auth.principal, resolved.clientAddressHeader);
     switch (req.method ?? '') {
       case 'POST':
-        return handlePost(req, res, body, auth.principal, context);
+        return handlePost(req, res, body, auth.principal, client, context);
       case 'GET':
-        return handleGet(req, res, auth.principal, context);
+        return handleGet(req, res, auth.principal, client, context);
       case 'DELETE':
-        return handleDelete(req, res, auth.principal, sessions);
+        return handleDelete(req, res, auth.principal, client, sessions);
       default:
         return reject(res, 405, `Method Not Allowed: ${req.method ?? ''}`, {
           allow: 'POST, GET, DELETE',

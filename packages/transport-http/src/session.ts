@@ -1,10 +1,11 @@
-import type {
-  Awaitable,
-  Connection,
-  EventStore,
-  ReplayedEvents,
-  SessionRelay,
-  SessionStore,
+import {
+  streamKeyOf,
+  type Awaitable,
+  type Connection,
+  type EventStore,
+  type ReplayedEvents,
+  type SessionRelay,
+  type SessionStore,
 } from '@rondo/core';
 import { randomToken } from '@rondo/core/internal';
 import type { JsonRpcMessage } from '@rondo/protocol';
@@ -53,8 +54,12 @@ export class Session implements RelayTarget {
   private live: Map<string, SessionStream> | undefined;
   /** Ids of POST streams whose events may still be stored, oldest first, for cleanup. */
   private known: Set<string> | undefined;
-  /** Stream ids are `<session id>.<n>`; a shared session's POST streams add a part of this process. */
+  /**
+   * Stream ids are `<key>.<n>`, the key a prefix of the session id (`streamKeyOf`), so an event id
+   * is no session credential; a shared session's POST streams add a part of this process.
+   */
   private readonly streamPrefix: string;
+  private readonly streamKey: string;
   private nextStream = 1;
   /** When the session was last used (`Date.now()`), for expiry. */
   lastUsed = Date.now();
@@ -67,12 +72,15 @@ export class Session implements RelayTarget {
     readonly connection: Connection,
     /** The principal that opened the session; other principals cannot use it. */
     readonly principalId: string | undefined,
+    /** The client the session counts against (see `clientOf`): its principal, or its address. */
+    readonly client: string,
     private readonly store: EventStore | undefined,
     private readonly hooks: SessionHooks,
     readonly sharing?: SessionSharing,
   ) {
-    this.standalone = this.makeStream(`${id}.0`, true);
-    this.streamPrefix = sharing ? `${id}.${randomToken(6)}-` : `${id}.`;
+    this.streamKey = streamKeyOf(id);
+    this.standalone = this.makeStream(`${this.streamKey}.0`, true);
+    this.streamPrefix = sharing ? `${this.streamKey}.${randomToken(6)}-` : `${this.streamKey}.`;
   }
 
   /** Opens the stream of one POST response. */
@@ -209,7 +217,7 @@ export class Session implements RelayTarget {
   /** True for the standalone stream and this session's POST streams (any process's, when shared). */
   private owns(streamId: string): boolean {
     if (streamId === this.standalone.id || this.known?.has(streamId)) return true;
-    return this.sharing !== undefined && streamId.startsWith(`${this.id}.`);
+    return this.sharing !== undefined && streamId.startsWith(`${this.streamKey}.`);
   }
 
   private makeStream(id: string, standalone: boolean): SessionStream {

@@ -10,34 +10,41 @@ export { Session } from './session.js';
 /** How many sessions a registry keeps live. */
 export interface SessionLimits {
   maxSessions: number;
-  /** For sessions opened by an authenticated principal. */
-  maxSessionsPerPrincipal: number;
+  /** For the sessions of one client (its principal, or its address). */
+  maxSessionsPerClient: number;
 }
 
 /**
- * The sessions of one handler, in least recently used order. At a cap, the least recently used
- * idle session (of the principal, for the per-principal cap) is closed to make room; when none is
- * idle, no session is created.
+ * The sessions of one handler, in least recently used order, and each client's among them. At a
+ * client's cap, that client's least recently used idle session is closed to make room. At the
+ * total cap the clients holding more than their share (the cap over the clients holding sessions)
+ * give up theirs first, the biggest first, so a client flooding the server with sessions evicts
+ * its own, never a well-behaved client's; only when no client holds more than its share does the
+ * least recently used idle session go, whoever's. When nothing can be evicted, no session is
+ * created.
  */
 export class SessionRegistry {
   /** Insertion order is use order: a touched session moves to the end. */
   private readonly sessions = new Map<string, Session>();
-  private readonly perPrincipal = new Map<string, number>();
+  /** The sessions of each client, in use order as well; a client without sessions has no entry. */
+  private readonly perClient = new Map<string, Map<string, Session>>();
   /** Sessions being rebuilt from the shared store, so concurrent requests rebuild one. */
   private readonly restoring = new Map<string, Promise<Session | undefined>>();
   private readonly stopRelay: (() => void) | undefined;
   private readonly hooks: SessionHooks = {
     storeFailed: (error) => this.onError(error),
     used: (session) => {
-      if (this.sessions.delete(session.id)) this.sessions.set(session.id, session);
+      if (!this.sessions.delete(session.id)) return;
+      this.sessions.set(session.id, session);
+      const own = this.perClient.get(session.client);
+      if (own?.delete(session.id)) own.set(session.id, session);
     },
     closed: (session) => {
       if (!this.sessions.delete(session.id)) return;
       if (this.sessions.size === 0) this.stopSweeping();
-      if (session.principalId === undefined) return;
-      const count = (this.perPrincipal.get(session.principalId) ?? 1) - 1;
-      if (count > 0) this.perPrincipal.set(session.principalId, count);
-      else this.perPrincipal.delete(session.principalId);
+      const own = this.perClient.get(session.client);
+      own?.delete(session.id);
+      if (own?.size === 0) this.perClient.delete(session.client);
     },
   };
 
@@ -73,12 +80,14 @@ export class SessionRegistry {
     connection: Connection,
     relay: PeerRelay,
     principalId: string | undefined,
+    /** Who opens it (see `clientOf`), for the per-client cap and fair eviction. */
+    client: string,
   ): Session | undefined {
-    if (!this.makeRoom(principalId)) return undefined;
+    if (!this.makeRoom(client)) return undefined;
     // 32 random bytes in base64url: visible ASCII only, as the session id rules require.
     const id = randomToken(32);
     return this.register(
-      new Session(id, connection, principalId, this.store, this.hooks, this.sharing),
+      new Session(id, connection, principalId, client, this.store, this.hooks, this.sharing),
       relay,
     );
   }
@@ -89,15 +98,15 @@ export class SessionRegistry {
    * cannot be served here), or when this process has no room for another session. Rejects with the
    * store's failure (a `SharedStateError`).
    */
-  async fetch(id: string): Promise<Session | undefined> {
+  async fetch(id: string, client: string): Promise<Session | undefined> {
     const sharing = this.sharing;
     if (!sharing) return this.sessions.get(id);
     // A copy here is refreshed by a load of this request's own: one sent before another replica
     // saved a change the client has seen must not stand for it. Only rebuilds are shared.
-    if (this.sessions.has(id)) return this.load(id, sharing);
+    if (this.sessions.has(id)) return this.load(id, client, sharing);
     const pending = this.restoring.get(id);
     if (pending) return pending;
-    const work = this.load(id, sharing).finally(() => this.restoring.delete(id));
+    const work = this.load(id, client, sharing).finally(() => this.restoring.delete(id));
     this.restoring.set(id, work);
     return work;
   }
@@ -120,6 +129,7 @@ export class SessionRegistry {
 
   private async load(
     id: string,
+    client: string,
     sharing: SessionSharing & { readonly endpoint: Endpoint },
   ): Promise<Session | undefined> {
     const record = await sharing.sessions.load(id, sharing.ttlMs);
@@ -134,7 +144,9 @@ export class SessionRegistry {
       local.savedState = text;
       return local;
     }
-    if (!this.makeRoom(record.principalId)) return undefined;
+    // A principal's session counts as the principal's; an anonymous one as the asking address's.
+    const owner = record.principalId === undefined ? client : `principal:${record.principalId}`;
+    if (!this.makeRoom(owner)) return undefined;
     const relay = new PeerRelay();
     const connection = restoreConnection(sharing.endpoint, relay, record.state);
     if (!connection) return undefined;
@@ -142,6 +154,7 @@ export class SessionRegistry {
       id,
       connection,
       record.principalId,
+      owner,
       this.store,
       this.hooks,
       sharing,
@@ -152,9 +165,9 @@ export class SessionRegistry {
 
   private register(session: Session, relay: PeerRelay): Session {
     this.sessions.set(session.id, session);
-    const principalId = session.principalId;
-    if (principalId !== undefined)
-      this.perPrincipal.set(principalId, (this.perPrincipal.get(principalId) ?? 0) + 1);
+    let own = this.perClient.get(session.client);
+    if (!own) this.perClient.set(session.client, (own = new Map<string, Session>()));
+    own.set(session.id, session);
     relay.bind(session);
     this.startSweeping();
     return session;
@@ -206,27 +219,37 @@ export class SessionRegistry {
     this.sweeper = undefined;
   }
 
-  /** Brings the counts below the caps a new session of `principalId` would reach. */
-  private makeRoom(principalId: string | undefined): boolean {
-    if (
-      principalId !== undefined &&
-      (this.perPrincipal.get(principalId) ?? 0) >= this.limits.maxSessionsPerPrincipal &&
-      !this.evictIdle((session) => session.principalId === principalId)
-    )
+  /** Brings the counts below the caps a new session of `client` would reach. */
+  private makeRoom(client: string): boolean {
+    const own = this.perClient.get(client);
+    if ((own?.size ?? 0) >= this.limits.maxSessionsPerClient && !evictIdle(own?.values() ?? []))
       return false;
-    return this.sessions.size < this.limits.maxSessions || this.evictIdle(() => true);
+    return this.sessions.size < this.limits.maxSessions || this.evictFairly();
   }
 
-  /** Closes the least recently used idle session `eligible` accepts; false when there is none. */
-  private evictIdle(eligible: (session: Session) => boolean): boolean {
-    for (const session of this.sessions.values()) {
-      if (eligible(session) && session.idle) {
-        session.close();
-        return true;
-      }
-    }
-    return false;
+  /**
+   * Makes room at the total cap: the idle sessions of the clients above their share go first, the
+   * biggest holder first; while any client is above its share, nobody else's session goes.
+   */
+  private evictFairly(): boolean {
+    const share = this.limits.maxSessions / Math.max(1, this.perClient.size);
+    const above = [...this.perClient.values()]
+      .filter((own) => own.size > share)
+      .sort((a, b) => b.size - a.size);
+    if (above.length > 0) return above.some((own) => evictIdle(own.values()));
+    return evictIdle(this.sessions.values());
   }
+}
+
+/** Closes the least recently used idle session of `sessions` (in use order); false when none is. */
+function evictIdle(sessions: Iterable<Session>): boolean {
+  for (const session of sessions) {
+    if (session.idle) {
+      session.close();
+      return true;
+    }
+  }
+  return false;
 }
 
 /** A connection rebuilt from a stored snapshot; undefined when the snapshot cannot be served here. */

@@ -23,10 +23,11 @@ export function handleGet(
   req: HttpRequest,
   res: HttpResponse,
   principal: Principal | undefined,
+  client: string,
   context: { sessions: SessionRegistry; options: ResolvedHttpOptions; streams: StreamBudget },
 ): Awaitable<void> {
-  return withSession(sessionOf(req, res, principal, context.sessions), (session) =>
-    streamSession(req, res, session, context),
+  return withSession(sessionOf(req, res, principal, client, context.sessions), (session) =>
+    streamSession(req, res, session, client, context),
   );
 }
 
@@ -34,6 +35,7 @@ function streamSession(
   req: HttpRequest,
   res: HttpResponse,
   session: Session,
+  client: string,
   context: { options: ResolvedHttpOptions; streams: StreamBudget },
 ): Awaitable<void> {
   const { options, streams } = context;
@@ -44,14 +46,15 @@ function streamSession(
   if (lastEventId && !options.eventStore) {
     return reject(res, 400, 'Bad Request: this server does not keep events for resumption');
   }
-  if (streams.full) {
-    return reject(res, 503, 'Service Unavailable: too many open streams', {
+  const full = streams.refusal(client);
+  if (full !== undefined) {
+    return reject(res, 503, `Service Unavailable: ${full}`, {
       'retry-after': String(options.sessionRetryAfterSeconds),
     });
   }
   session.touch();
   const open = (): SseResponse => {
-    streams.track(res);
+    streams.track(res, client);
     return new SseResponse(res, { 'mcp-session-id': session.id }, options);
   };
   if (!lastEventId) {
@@ -79,9 +82,10 @@ export function handleDelete(
   req: HttpRequest,
   res: HttpResponse,
   principal: Principal | undefined,
+  client: string,
   sessions: SessionRegistry,
 ): Awaitable<void> {
-  return withSession(sessionOf(req, res, principal, sessions), (session) => {
+  return withSession(sessionOf(req, res, principal, client, sessions), (session) => {
     if (!session.sharing) {
       session.close();
       return replyEmpty(res, 204);
@@ -98,10 +102,11 @@ function sessionOf(
   req: HttpRequest,
   res: HttpResponse,
   principal: Principal | undefined,
+  client: string,
   sessions: SessionRegistry,
 ): Awaitable<Session | undefined> {
   const id = headerValue(req.headers, 'mcp-session-id');
-  if (id !== undefined) return lookupSession(id, res, principal, sessions);
+  if (id !== undefined) return lookupSession(id, res, principal, client, sessions);
   reject(res, 405, `Method Not Allowed: ${req.method ?? ''} needs an Mcp-Session-Id`, ONLY_POST);
   return undefined;
 }
@@ -114,6 +119,8 @@ export function lookupSession(
   id: string,
   res: HttpResponse,
   principal: Principal | undefined,
+  /** Who asks (see `clientOf`): a session rebuilt here from the shared store is counted as theirs. */
+  client: string,
   sessions: SessionRegistry,
 ): Awaitable<Session | undefined> {
   const check = (session: Session | undefined): Session | undefined => {
@@ -123,7 +130,7 @@ export function lookupSession(
   };
   // In one process the session is here or nowhere: no await on the hot path.
   if (!sessions.shared) return check(sessions.get(id));
-  return sessions.fetch(id).then(check, (error: unknown) => {
+  return sessions.fetch(id, client).then(check, (error: unknown) => {
     storeDown(res, error);
     return undefined;
   });

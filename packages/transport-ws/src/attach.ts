@@ -1,9 +1,15 @@
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
-import { ConfigurationError, type Endpoint } from '@rondo/core';
+import { ConfigurationError, type Endpoint, type OAuthResourceOptions } from '@rondo/core';
 import { WebSocketServer } from 'ws';
-import { isForPath, refuseHandshake, writeRefusal } from './handshake.js';
+import {
+  authorizeUpgrade,
+  isForPath,
+  refuseHandshake,
+  writeRefusal,
+  type Access,
+} from './handshake.js';
 import { MCP_SUBPROTOCOL, resolveOptions, type WebSocketOptions } from './options.js';
 import { SocketSession } from './socketSession.js';
 import { totals, type WebSocketStats } from './stats.js';
@@ -34,6 +40,27 @@ export interface WebSocketAttachment {
 }
 
 const CLOSE_GOING_AWAY = 1001;
+
+/**
+ * Lets a checked upgrade through: at once without `auth`; with it, once its bearer token is
+ * verified, or answered with the refusal (401, 403) instead.
+ */
+function admit(
+  request: IncomingMessage,
+  socket: Duplex,
+  auth: OAuthResourceOptions | undefined,
+  accept: (access?: Access) => void,
+): void {
+  if (!auth) return accept();
+  authorizeUpgrade(request, auth).then(
+    (outcome) => {
+      if (socket.destroyed) return;
+      if ('status' in outcome) writeRefusal(socket, outcome);
+      else accept(outcome);
+    },
+    () => writeRefusal(socket, { status: 500, reason: 'The token could not be checked' }),
+  );
+}
 const CLOSE_GRACE_MS = 1000;
 
 /**
@@ -59,21 +86,20 @@ export function attachWebSocket(endpoint: Endpoint, options: AttachOptions): Web
   const sessions = new Set<SocketSession>();
   let closing = false;
 
+  const accept = (request: IncomingMessage, socket: Duplex, head: Buffer, access?: Access) => {
+    sockets.handleUpgrade(request, socket, head, (webSocket) => {
+      if (closing) return webSocket.close(CLOSE_GOING_AWAY, 'The server is shutting down');
+      const done = (session: SocketSession): boolean => sessions.delete(session);
+      sessions.add(new SocketSession(webSocket, endpoint, resolved, done, access));
+    });
+  };
   const handleUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): boolean => {
     if (!isForPath(request, resolved.path)) return false;
     const refusal = closing
       ? { status: 503, reason: 'The server is shutting down' }
       : refuseHandshake(request, resolved);
-    if (refusal) {
-      writeRefusal(socket, refusal);
-      return true;
-    }
-    sockets.handleUpgrade(request, socket, head, (webSocket) => {
-      if (closing) return webSocket.close(CLOSE_GOING_AWAY, 'The server is shutting down');
-      sessions.add(
-        new SocketSession(webSocket, endpoint, resolved, (done) => sessions.delete(done)),
-      );
-    });
+    if (refusal) writeRefusal(socket, refusal);
+    else admit(request, socket, resolved.auth, (access) => accept(request, socket, head, access));
     return true;
   };
 

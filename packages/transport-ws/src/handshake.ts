@@ -1,13 +1,21 @@
 import type { IncomingMessage } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { checkHostAndOrigin } from '@rondo/core';
+import {
+  checkHostAndOrigin,
+  countHostLines,
+  verifyBearer,
+  type OAuthResourceOptions,
+  type Principal,
+} from '@rondo/core';
 import { MCP_SUBPROTOCOL, type ResolvedOptions } from './options.js';
 
 /** Why an upgrade was refused, as an HTTP status and a sentence for the body. */
 export interface Refusal {
   status: number;
   reason: string;
+  /** Headers the answer carries besides the usual ones (a `WWW-Authenticate` challenge). */
+  headers?: Record<string, string>;
 }
 
 /** True when the upgrade request is for `path` (the query string is ignored). */
@@ -30,6 +38,7 @@ export function refuseHandshake(
       host: request.headers.host,
       origin: request.headers.origin,
       localAddress: request.socket.localAddress,
+      hostLines: countHostLines(request.rawHeaders),
     },
     options.guard,
   );
@@ -64,6 +73,7 @@ export function writeRefusal(socket: Duplex, refusal: Refusal): void {
     'Connection: close',
     'Content-Type: text/plain; charset=utf-8',
     `Content-Length: ${Buffer.byteLength(body)}`,
+    ...Object.entries(refusal.headers ?? {}).map(([name, value]) => `${name}: ${value}`),
   ];
   if (!socket.writable) {
     socket.destroy();
@@ -71,4 +81,24 @@ export function writeRefusal(socket: Duplex, refusal: Refusal): void {
   }
   socket.once('finish', () => socket.destroy());
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+}
+
+/** Who an authenticated upgrade acts for, and until when (seconds since the epoch), if it says. */
+export interface Access {
+  principal: Principal;
+  expiresAt: number | undefined;
+}
+
+/**
+ * Checks the upgrade's bearer token with the HTTP transport's rules: the principal it acts for, or
+ * the refusal (401 or 403 with its `WWW-Authenticate` challenge, 503 while the verifier cannot
+ * judge tokens) to write instead of upgrading.
+ */
+export async function authorizeUpgrade(
+  request: IncomingMessage,
+  auth: OAuthResourceOptions,
+): Promise<Access | Refusal> {
+  const verdict = await verifyBearer(request.headers.authorization, auth);
+  if (verdict.ok) return { principal: verdict.principal, expiresAt: verdict.expiresAt };
+  return { status: verdict.status, reason: verdict.reason, headers: verdict.headers };
 }

@@ -1,6 +1,7 @@
 import {
   ConfigurationError,
   resolveHostGuard,
+  type OAuthResourceOptions,
   type HostGuardOptions,
   type HostGuardPolicy,
 } from '@rondo/core';
@@ -27,6 +28,13 @@ export interface WebSocketOptions extends HostGuardOptions {
   keepAlive?: KeepAliveOptions | false;
   /** Limits on bytes queued for a peer that reads slowly. */
   backpressure?: BackpressureOptions;
+  /**
+   * OAuth 2.1 resource server, as on the HTTP transport: the upgrade request must carry an
+   * `Authorization: Bearer` token that `verifyToken` accepts with every `requiredScopes` scope
+   * (401 or 403 with `WWW-Authenticate` otherwise), and every call on the socket runs as the
+   * token's principal. The socket is closed (1008) when the token expires.
+   */
+  auth?: OAuthResourceOptions;
 }
 
 /** Keep-alive: ping every `intervalMs`; a peer that has not answered within `timeoutMs` is dropped. */
@@ -52,6 +60,7 @@ export interface ResolvedOptions {
   maxFrameBytes: number;
   keepAlive: Required<KeepAliveOptions> | false;
   backpressure: Required<BackpressureOptions>;
+  auth: OAuthResourceOptions | undefined;
 }
 
 const MIB = 1024 * 1024;
@@ -79,8 +88,12 @@ export function resolveOptions(options: WebSocketOptions): ResolvedOptions {
             timeoutMs: options.keepAlive?.timeoutMs ?? 10_000,
           },
     backpressure: { pauseAboveBytes, closeAboveBytes },
+    auth: options.auth,
   };
 }
 
 /** Close code for a frame type this transport does not accept (RFC 6455: unsupported data). */
 export const CLOSE_UNSUPPORTED_DATA = 1003;
+
+/** Close code for a socket whose access token expired (RFC 6455: policy violation). */
+export const CLOSE_POLICY_VIOLATION = 1008;

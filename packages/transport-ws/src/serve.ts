@@ -1,4 +1,10 @@
-import type { Endpoint, ListenOptions, ListeningServer } from '@rondo/core';
+import {
+  isMetadataPath,
+  metadataDocument,
+  type Endpoint,
+  type ListenOptions,
+  type ListeningServer,
+} from '@rondo/core';
 import { createLimitedServer, listenOn, type Listening } from '@rondo/core/node';
 import { attachWebSocket } from './attach.js';
 import type { WebSocketStats } from './stats.js';
@@ -25,7 +31,8 @@ export interface WebSocketServerHandle extends ListeningServer {
 
 /**
  * Serves an endpoint over WebSocket on its own port (default `ws://127.0.0.1:<port>/ws`). Plain
- * HTTP requests are answered 426 with a sentence naming the path and subprotocol.
+ * HTTP requests are answered 426 with a sentence naming the path and subprotocol; with `auth`, a
+ * GET of the Protected Resource Metadata path gets the metadata document.
  */
 export async function serveWebSocket(
   endpoint: Endpoint,
@@ -34,7 +41,18 @@ export async function serveWebSocket(
   await endpoint.ready();
   const path = options.path ?? DEFAULT_PATH;
   const host = options.host ?? DEFAULT_HOST;
-  const httpServer = createLimitedServer(options, (_request, response) => {
+  const auth = options.auth;
+  const httpServer = createLimitedServer(options, (request, response) => {
+    const pathname = (request.url ?? '/').split('?')[0] ?? '/';
+    if (auth && request.method === 'GET' && isMetadataPath(pathname, auth, path)) {
+      // Where the 401's challenge points the client for the authorization servers.
+      response.writeHead(200, {
+        'Content-Type': 'application/json',
+        'Cache-Control': 'public, max-age=3600',
+      });
+      response.end(metadataDocument(auth));
+      return;
+    }
     response.writeHead(426, { 'Content-Type': 'text/plain; charset=utf-8', Upgrade: 'websocket' });
     response.end(
       `This server speaks MCP over WebSocket (subprotocol "${MCP_SUBPROTOCOL}") at ${path}\n`,

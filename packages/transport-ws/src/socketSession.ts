@@ -4,7 +4,8 @@ import { serializeMessage, type JsonRpcMessage } from '@rondo/protocol';
 import type { RawData, WebSocket } from 'ws';
 import { FlowControl } from './flowControl.js';
 import { startKeepAlive } from './keepAlive.js';
-import { CLOSE_UNSUPPORTED_DATA, type ResolvedOptions } from './options.js';
+import type { Access } from './handshake.js';
+import { CLOSE_POLICY_VIOLATION, CLOSE_UNSUPPORTED_DATA, type ResolvedOptions } from './options.js';
 import type { SocketStats } from './stats.js';
 
 /**
@@ -28,9 +29,15 @@ export class SocketSession {
     endpoint: Endpoint,
     options: ResolvedOptions,
     onClosed: (session: SocketSession) => void,
+    /** Who the upgrade's bearer token acts for, when the transport requires one. */
+    access?: Access,
   ) {
     this.flow = new FlowControl(socket, options.backpressure, () => this.schedulePump());
-    this.channel = new MessageChannel(endpoint, { write: (message) => this.write(message) });
+    this.channel = new MessageChannel(endpoint, {
+      write: (message) => this.write(message),
+      ...(access ? { principal: access.principal } : {}),
+    });
+    const stopExpiry = access ? closeAtExpiry(socket, access.expiresAt) : undefined;
     this.stopKeepAlive = options.keepAlive
       ? startKeepAlive(socket, options.keepAlive)
       : () => undefined;
@@ -39,6 +46,7 @@ export class SocketSession {
     socket.on('error', () => undefined);
     this.closed = new Promise((resolve) => {
       socket.once('close', () => {
+        stopExpiry?.();
         this.release();
         onClosed(this);
         resolve();
@@ -124,4 +132,24 @@ export class SocketSession {
 function frameText(data: RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   return (Buffer.isBuffer(data) ? data : Buffer.from(data)).toString('utf8');
+}
+
+/** The longest a timer can wait (about 24.8 days); a later expiry is checked again then. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Closes the socket (1008) when its access token expires, as the HTTP transport refuses each
+ * request with an expired token; returns the function that stops waiting.
+ */
+function closeAtExpiry(socket: WebSocket, expiresAt: number | undefined): () => void {
+  if (expiresAt === undefined) return () => undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const wait = (): void => {
+    const left = expiresAt * 1000 - Date.now();
+    if (left <= 0) return socket.close(CLOSE_POLICY_VIOLATION, 'The access token has expired');
+    timer = setTimeout(wait, Math.min(left, MAX_TIMER_MS));
+    timer.unref();
+  };
+  wait();
+  return () => clearTimeout(timer);
 }

@@ -22,3 +22,17 @@ export interface SessionStore {
   /** Ends a session everywhere (a DELETE, an eviction). */
   delete(sessionId: string): Promise<void>;
 }
+
+/** How many characters of a session id its stream ids carry (66 of its 256 random bits). */
+const STREAM_KEY_LENGTH = 11;
+
+/**
+ * The part of a session id that names its SSE streams (stream ids are `<key>.<n>`, and event ids
+ * extend them), the same in every process serving the session. Only a prefix: a `Last-Event-ID`
+ * that leaks (a log, a proxy) does not give away the session id (the other 32 characters, 192
+ * random bits, stay secret), so it is no session credential; it is still enough to tell one
+ * session's streams from another's.
+ */
+export function streamKeyOf(sessionId: string): string {
+  return sessionId.slice(0, STREAM_KEY_LENGTH);
+}

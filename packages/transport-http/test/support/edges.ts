@@ -50,8 +50,14 @@ async function serveFetch(
       serveNodeFetch({
         port,
         hostname: '127.0.0.1',
-        fetch: (request, env: { incoming: { socket: { localAddress?: string } } }) =>
-          handler(request, { localAddress: env.incoming.socket.localAddress }),
+        fetch: (
+          request,
+          env: { incoming: { socket: { localAddress?: string; remoteAddress?: string } } },
+        ) =>
+          handler(request, {
+            localAddress: env.incoming.socket.localAddress,
+            remoteAddress: env.incoming.socket.remoteAddress,
+          }),
       }) as Server,
   );
   return handle(server, options, () => handler.close());

@@ -13,6 +13,8 @@ export interface RawRequest {
   method?: string;
   headers?: Record<string, string>;
   body?: string | Buffer;
+  /** The source address to send from (`127.0.0.2`, say, to look like another client). */
+  localAddress?: string;
 }
 
 /** The headers a well-behaved client sends with a JSON-RPC POST. */
@@ -26,7 +28,11 @@ export function send(url: string, options: RawRequest = {}): Promise<RawResponse
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       url,
-      { method: options.method ?? 'POST', headers: options.headers ?? {} },
+      {
+        method: options.method ?? 'POST',
+        headers: options.headers ?? {},
+        ...(options.localAddress ? { localAddress: options.localAddress } : {}),
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -94,7 +100,11 @@ export function openStream(url: string, options: RawRequest = {}): Promise<OpenS
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       url,
-      { method: options.method ?? 'POST', headers: options.headers ?? {} },
+      {
+        method: options.method ?? 'POST',
+        headers: options.headers ?? {},
+        ...(options.localAddress ? { localAddress: options.localAddress } : {}),
+      },
       (res) => {
         let buffer = '';
         const queue: ParsedEvent[] = [];
