@@ -20,7 +20,7 @@ import type {
 } from './definitions.js';
 import {
   compileArgumentValidator,
-  isZodSchema,
+  isSchemaObject,
   toJsonSchema,
   type SchemaInput,
 } from './inputValidation.js';
@@ -53,6 +53,7 @@ import type {
   TemplateSpec,
   ToolSpec,
 } from './serverTypes.js';
+import { checkObjectSchema, checkToolName } from './toolRules.js';
 import { VisibilityRules, isVisible } from './visibility.js';
 import { checkCompletionTarget, completeFromProviders } from './completionTarget.js';
 
@@ -116,25 +117,36 @@ export class RondoServer {
     this.watch(this.local);
   }
 
-  /** Registers a tool. `input` is a zod object schema or a JSON Schema; arguments are validated before the handler runs. */
+  /**
+   * Registers a tool. `input` (and `output`) is an object schema: zod, any Standard Schema that
+   * exports JSON Schema (ArkType; Valibot through `toStandardJsonSchema`), or JSON Schema;
+   * arguments are validated before the handler runs. A name outside the spec's characters or a
+   * schema that is not an object schema throws a {@link ToolDefinitionError}.
+   */
   tool<S extends SchemaInput>(
     name: string,
     spec: ToolSpec<S>,
     handler: ToolHandler<ArgsOf<S>>,
   ): this {
+    checkToolName(name);
+    const owner = `tool "${name}"`;
     const definition: ToolDefinition = {
       name,
-      inputSchema: spec.input ? toJsonSchema(spec.input) : EMPTY_SCHEMA,
+      inputSchema: spec.input ? toJsonSchema(spec.input, owner) : EMPTY_SCHEMA,
     };
+    checkObjectSchema(name, 'inputSchema', definition.inputSchema);
     if (spec.title !== undefined) definition.title = spec.title;
     if (spec.description !== undefined) definition.description = spec.description;
-    if (spec.output !== undefined) definition.outputSchema = toJsonSchema(spec.output);
+    if (spec.output !== undefined) {
+      definition.outputSchema = toJsonSchema(spec.output, owner);
+      checkObjectSchema(name, 'outputSchema', definition.outputSchema);
+    }
     if (spec.annotations !== undefined) definition.annotations = spec.annotations;
     if (spec.icons !== undefined) definition.icons = spec.icons;
     if (spec._meta !== undefined) definition._meta = spec._meta;
     this.visibility.set(definition, spec.visible);
-    if (spec.input && isZodSchema(spec.input)) {
-      this.validators.override(definition, compileArgumentValidator(spec.input, `tool "${name}"`));
+    if (spec.input && isSchemaObject(spec.input)) {
+      this.validators.override(definition, compileArgumentValidator(spec.input, owner));
     }
     this.local.addTool(definition, handler, taskDeclaration(name, spec.task));
     return this;
@@ -283,7 +295,9 @@ export class RondoServer {
     if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
     const given = admitToolArguments(name, args, this.maxArgumentDepth);
     if (!given.ok) return { kind: 'complete', result: { kind: 'error', text: given.message } };
-    const checked = entry.validate(given.value);
+    let checked = entry.validate(given.value);
+    // Only a library that validates asynchronously costs an await.
+    if (checked instanceof Promise) checked = await checked;
     if (!checked.ok) return { kind: 'complete', result: { kind: 'error', text: checked.message } };
     try {
       const outcome = await entry.provider.callTool!(name, checked.value as never, ctx);
