@@ -81,7 +81,12 @@ export async function runCall(
   output: DevToolOutput,
 ): Promise<number> {
   const host = await createLogtalkHost({ ...options, workers: 1 });
-  const server = await serve(host.endpoint, { transport: 'http', host: '127.0.0.1', port: 0 });
+  const server = await serve(host.endpoint, {
+    transport: 'http',
+    host: '127.0.0.1',
+    port: 0,
+    quiet: true,
+  });
   try {
     const answer = await postCall(server.url, tool, args);
     const result = answer.result as JsonObject | undefined;

@@ -29,6 +29,8 @@ async function main(argv: readonly string[]): Promise<void> {
     ...(args.path ? { path: args.path } : {}),
     ...(args.allowedHosts && args.transport !== 'stdio' ? { allowedHosts: args.allowedHosts } : {}),
     stopOnSignals: ['SIGINT', 'SIGTERM'],
+    // The line below says where it serves, in this command's words.
+    quiet: true,
   });
   say(
     `serving ${host.provider.name} over ${args.transport}${server.url ? ` at ${server.url}` : ''}`,
