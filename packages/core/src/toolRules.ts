@@ -31,9 +31,23 @@ export class ToolDefinitionError extends ConfigurationError {
   }
 }
 
+/** True when `name` is a tool name as the spec allows it. */
+export function isValidToolName(name: string): boolean {
+  return TOOL_NAME.test(name);
+}
+
+/**
+ * What an input or output schema's root has instead of `type: "object"` (`type "string"`,
+ * `no "type"`), or undefined when it is an object schema as the spec requires.
+ */
+export function objectSchemaProblem(schema: JsonObject): string | undefined {
+  if (schema.type === 'object') return undefined;
+  return schema.type === undefined ? 'no "type"' : `type ${JSON.stringify(schema.type)}`;
+}
+
 /** Refuses a tool name outside the spec's characters or length. */
 export function checkToolName(name: string): void {
-  if (!TOOL_NAME.test(name)) throw new ToolDefinitionError(name, 'name', TOOL_NAME_RULE);
+  if (!isValidToolName(name)) throw new ToolDefinitionError(name, 'name', TOOL_NAME_RULE);
 }
 
 /** Refuses an input or output schema whose root is not `type: "object"`, as the spec requires. */
@@ -42,8 +56,8 @@ export function checkObjectSchema(
   rule: 'inputSchema' | 'outputSchema',
   schema: JsonObject,
 ): void {
-  if (schema.type === 'object') return;
-  const found = schema.type === undefined ? 'no "type"' : `type ${JSON.stringify(schema.type)}`;
+  const found = objectSchemaProblem(schema);
+  if (found === undefined) return;
   const zodHint = rule === 'inputSchema' ? ' (with zod: z.object({...}))' : '';
   throw new ToolDefinitionError(
     tool,
