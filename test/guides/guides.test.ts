@@ -1,5 +1,13 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -103,8 +111,19 @@ describe('docs/guides/typescript.md', { timeout: 120_000 }, () => {
 
   it('shows package.json and tsconfig.json, and examples of every provider kind', () => {
     expect(blocks.filter((block) => block.language === 'json').map((block) => block.label)).toEqual(
-      ['package.json', 'tsconfig.json'],
+      ['package.json', 'tsconfig.json', 'claude_desktop_config.json'],
     );
+    // The desktop configuration starts the built server with absolute paths (issue 29).
+    const desktop = JSON.parse(
+      blocks.find((block) => block.label === 'claude_desktop_config.json')!.code,
+    ) as { mcpServers: Record<string, { command: string; args: string[] }> };
+    for (const entry of Object.values(desktop.mcpServers)) {
+      expect(entry.command).toMatch(/^\/.*\/node$/);
+      expect(entry.args[0]).toMatch(/^\/.*\/dist\/server\.js$/);
+    }
+    const prose = readFileSync(join(guides, 'typescript.md'), 'utf8');
+    for (const mention of ['@modelcontextprotocol/inspector', 'verbatim', 'console.log'])
+      expect(prose, mention).toContain(mention);
     const code = examples.map((example) => example.program.code).join('\n');
     for (const piece of [
       '.tool(',

@@ -29,7 +29,10 @@ async function post(headers: Record<string, string>, body: object) {
     },
     body: JSON.stringify(body),
   });
-  return { status: response.status, body: (await response.json()) as Record<string, any> };
+  return {
+    status: response.status,
+    body: (await response.json()) as { error: { code: number; message: string } },
+  };
 }
 
 describe('issue 29: a request without a session or _meta', () => {
