@@ -2,7 +2,6 @@ import {
   ErrorCode,
   McpError,
   isMcpError,
-  type JsonObject,
   type PromptResult,
   type ResourceResult,
   type RoundResult,
@@ -16,14 +15,8 @@ import type {
   CachePolicy,
   CompletionRequest,
   CompletionResult,
-  ToolDefinition,
 } from './definitions.js';
-import {
-  compileArgumentValidator,
-  isSchemaObject,
-  toJsonSchema,
-  type SchemaInput,
-} from './inputValidation.js';
+import type { SchemaInput } from './inputValidation.js';
 import {
   LocalProvider,
   type CompletionHandler,
@@ -53,11 +46,9 @@ import type {
   TemplateSpec,
   ToolSpec,
 } from './serverTypes.js';
-import { checkObjectSchema, checkToolName } from './toolRules.js';
+import { toolFromSpec } from './toolSpec.js';
 import { VisibilityRules, isVisible } from './visibility.js';
 import { checkCompletionTarget, completeFromProviders } from './completionTarget.js';
-
-const EMPTY_SCHEMA: JsonObject = { type: 'object' };
 
 /** Creates a server: register tools, prompts and resources, then hand it to an endpoint. */
 export function createServer(options: ServerOptions): RondoServer {
@@ -128,26 +119,9 @@ export class RondoServer {
     spec: ToolSpec<S>,
     handler: ToolHandler<ArgsOf<S>>,
   ): this {
-    checkToolName(name);
-    const owner = `tool "${name}"`;
-    const definition: ToolDefinition = {
-      name,
-      inputSchema: spec.input ? toJsonSchema(spec.input, owner) : EMPTY_SCHEMA,
-    };
-    checkObjectSchema(name, 'inputSchema', definition.inputSchema);
-    if (spec.title !== undefined) definition.title = spec.title;
-    if (spec.description !== undefined) definition.description = spec.description;
-    if (spec.output !== undefined) {
-      definition.outputSchema = toJsonSchema(spec.output, owner);
-      checkObjectSchema(name, 'outputSchema', definition.outputSchema);
-    }
-    if (spec.annotations !== undefined) definition.annotations = spec.annotations;
-    if (spec.icons !== undefined) definition.icons = spec.icons;
-    if (spec._meta !== undefined) definition._meta = spec._meta;
+    const { definition, validator } = toolFromSpec(name, spec);
     this.visibility.set(definition, spec.visible);
-    if (spec.input && isSchemaObject(spec.input)) {
-      this.validators.override(definition, compileArgumentValidator(spec.input, owner));
-    }
+    if (validator) this.validators.override(definition, validator);
     this.local.addTool(definition, handler, taskDeclaration(name, spec.task));
     return this;
   }
