@@ -112,7 +112,7 @@ export class RondoServer {
    * Registers a tool. `input` (and `output`) is an object schema: zod, any Standard Schema that
    * exports JSON Schema (ArkType; Valibot through `toStandardJsonSchema`), or JSON Schema;
    * arguments are validated before the handler runs. A name outside the spec's characters or a
-   * schema that is not an object schema throws a {@link ToolDefinitionError}.
+   * schema that is not an object schema throws a `ToolDefinitionError`.
    */
   tool<S extends SchemaInput>(
     name: string,

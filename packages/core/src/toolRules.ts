@@ -10,7 +10,7 @@ import { ConfigurationError } from './errors.js';
 /** Tool names as the 2025-11-25 and 2026-07-28 revisions define them. */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
-/** The rule {@link checkToolName} holds a name to, in words. */
+/** The rule a tool name is held to, in words (the spec's, 2025-11-25 on). */
 export const TOOL_NAME_RULE =
   'a tool name is 1 to 128 characters, each an ASCII letter, a digit, "_", "-" or "."';
 
