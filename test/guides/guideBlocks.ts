@@ -22,10 +22,14 @@ export function guideBlocks(path: string): GuideBlock[] {
   return blocks;
 }
 
-/** An example program and the client lines (a ```jsonl try block right after it) it is tried with. */
+/**
+ * An example program, the client lines (a ```jsonl try block right after it) it is tried with,
+ * and the retries of later rounds the guide shows (a ```jsonl retry block after those).
+ */
 export interface GuideExample {
   program: GuideBlock;
   tryLines: string[];
+  retryLines: string[];
 }
 
 /** Pairs each program block of `language` with the ```jsonl try block that follows it. */
@@ -37,31 +41,9 @@ export function examplesOf(blocks: GuideBlock[], language: string): GuideExample
       throw new Error(
         `the ${language} block at line ${block.line} has no \`\`\`jsonl try block after it`,
       );
-    return [{ program: block, tryLines: next.code.trim().split('\n') }];
+    const after = blocks[index + 2];
+    const retryLines =
+      after?.language === 'jsonl' && after.label === 'retry' ? after.code.trim().split('\n') : [];
+    return [{ program: block, tryLines: next.code.trim().split('\n'), retryLines }];
   });
-}
-
-/** The ids of the requests among the lines, and the answers among the output lines, by id. */
-export function answersById(
-  tryLines: string[],
-  output: string,
-): {
-  requested: (string | number)[];
-  answers: Map<string | number, { result?: unknown; error?: unknown }>;
-} {
-  const requested = tryLines
-    .map((line) => JSON.parse(line) as { id?: string | number; method?: string })
-    .filter((message) => message.id !== undefined && message.method !== undefined)
-    .map((message) => message.id!);
-  const answers = new Map<string | number, { result?: unknown; error?: unknown }>();
-  for (const line of output.split('\n').filter((entry) => entry.trim() !== '')) {
-    const message = JSON.parse(line) as {
-      id?: string | number;
-      method?: string;
-      result?: unknown;
-      error?: unknown;
-    };
-    if (message.id !== undefined && message.method === undefined) answers.set(message.id, message);
-  }
-  return { requested, answers };
 }

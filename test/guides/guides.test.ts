@@ -1,45 +1,83 @@
-import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answersById, examplesOf, guideBlocks, type GuideExample } from './guideBlocks.js';
+import {
+  ANSWERED_NAME,
+  converse,
+  resultText,
+  type Conversation,
+  type Message,
+} from './conversation.js';
+import { examplesOf, guideBlocks, type GuideExample } from './guideBlocks.js';
 
 const run = promisify(execFile);
 const repoRoot = join(import.meta.dirname, '..', '..');
 const guides = join(repoRoot, 'docs', 'guides');
 const hasSwipl = (process.env.PATH ?? '').split(':').some((dir) => existsSync(join(dir, 'swipl')));
 
-/** Runs a program with the example's client lines on stdin (then end of input); returns stdout. */
-async function tryWith(
+/** Talks to the example's program as a client would, through every round; checks every answer. */
+async function tryExample(
   command: string,
   args: string[],
   example: GuideExample,
   cwd: string,
-): Promise<string> {
-  const child = spawn(command, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  child.stdin.end(`${example.tryLines.join('\n')}\n`);
-  const deadline = setTimeout(() => child.kill('SIGKILL'), 20_000);
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  clearTimeout(deadline);
-  expect(code, `exit code; stderr:\n${stderr}`).toBe(0);
-  return stdout;
+): Promise<Conversation> {
+  const talk = await converse(command, args, cwd, example.tryLines, example.retryLines);
+  const where = `the block at line ${example.program.line}`;
+  expect(talk.code, `exit code of ${where}; stderr:\n${talk.stderr}`).toBe(0);
+  expect(talk.sent.length).toBeGreaterThan(0);
+  for (const request of talk.sent) {
+    const answer = talk.answers.get(request.id!);
+    expect(answer, `request ${request.id} of ${where}`).toBeDefined();
+    expect(answer?.error, `request ${request.id}: ${JSON.stringify(answer)}`).toBeUndefined();
+  }
+  expect(talk.unusedRetries, `retry lines of ${where} no round asked for`).toEqual([]);
+  return talk;
 }
 
-/** Every request of the example was answered, with a result, not a JSON-RPC error. */
-function expectAnswered(example: GuideExample, output: string): void {
-  const { requested, answers } = answersById(example.tryLines, output);
-  expect(requested.length).toBeGreaterThan(0);
-  for (const id of requested) {
-    const answer = answers.get(id);
-    expect(answer, `request ${id} of the block at line ${example.program.line}`).toBeDefined();
-    expect(answer?.error, `request ${id}: ${JSON.stringify(answer)}`).toBeUndefined();
+/** A round's last answer: a result that is not a tool error, greeting the name the client gave. */
+function expectGreeted(answer: Message | undefined): void {
+  expect(answer?.result?.isError, JSON.stringify(answer)).not.toBe(true);
+  expect(resultText(answer)).toContain(ANSWERED_NAME);
+}
+
+/**
+ * A round hook's example is tried in both eras, through every round: a modern call answered
+ * `input_required` and retried to its end, and a legacy call whose `elicitation/create` was
+ * answered; both end with the answer given (issue 29: round 2 was never run).
+ */
+function expectEveryRound(example: GuideExample, talk: Conversation): void {
+  const roundTrips = talk.sent.filter(
+    (request) => talk.answers.get(request.id!)?.result?.resultType === 'input_required',
+  );
+  expect(roundTrips.length, 'a modern call asked for input').toBeGreaterThan(0);
+  for (const request of roundTrips) {
+    const retried = talk.sent.find(
+      (later) => later.params?.requestState === talk.answers.get(request.id!)?.result?.requestState,
+    );
+    expect(retried, `the retry of request ${request.id}`).toBeDefined();
+    expectGreeted(talk.answers.get(retried!.id!));
   }
+  expect(talk.asked.length, 'a legacy call asked with elicitation/create').toBeGreaterThan(0);
+  const legacyCalls = talk.sent.filter(
+    (request) => request.method === 'tools/call' && request.params?._meta === undefined,
+  );
+  expect(
+    legacyCalls.length,
+    `legacy tools/call lines of line ${example.program.line}`,
+  ).toBeGreaterThan(0);
+  for (const request of legacyCalls) expectGreeted(talk.answers.get(request.id!));
 }
 
 describe('docs/guides/typescript.md', { timeout: 120_000 }, () => {
@@ -73,8 +111,19 @@ describe('docs/guides/typescript.md', { timeout: 120_000 }, () => {
 
   it('shows package.json and tsconfig.json, and examples of every provider kind', () => {
     expect(blocks.filter((block) => block.language === 'json').map((block) => block.label)).toEqual(
-      ['package.json', 'tsconfig.json'],
+      ['package.json', 'tsconfig.json', 'claude_desktop_config.json'],
     );
+    // The desktop configuration starts the built server with absolute paths (issue 29).
+    const desktop = JSON.parse(
+      blocks.find((block) => block.label === 'claude_desktop_config.json')!.code,
+    ) as { mcpServers: Record<string, { command: string; args: string[] }> };
+    for (const entry of Object.values(desktop.mcpServers)) {
+      expect(entry.command).toMatch(/^\/.*\/node$/);
+      expect(entry.args[0]).toMatch(/^\/.*\/dist\/server\.js$/);
+    }
+    const prose = readFileSync(join(guides, 'typescript.md'), 'utf8');
+    for (const mention of ['@modelcontextprotocol/inspector', 'verbatim', 'console.log'])
+      expect(prose, mention).toContain(mention);
     const code = examples.map((example) => example.program.code).join('\n');
     for (const piece of [
       '.tool(',
@@ -102,13 +151,13 @@ describe('docs/guides/typescript.md', { timeout: 120_000 }, () => {
   it.each(examples.map((example, index) => ({ example, index, line: example.program.line })))(
     'runs the example at line $line with its try lines',
     async ({ example, index }) => {
-      const output = await tryWith(
+      const talk = await tryExample(
         process.execPath,
         [join(project, 'dist', `example${index}.js`)],
         example,
         project,
       );
-      expectAnswered(example, output);
+      if (example.program.code.includes('inputRequired(')) expectEveryRound(example, talk);
     },
   );
 });
@@ -139,8 +188,8 @@ describe('docs/guides/prolog.md', { timeout: 60_000 }, () => {
       const folder = mkdtempSync(join(tmpdir(), 'rondo-guide-pl-'));
       try {
         writeFileSync(join(folder, 'server.pl'), example.program.code);
-        const output = await tryWith(process.execPath, [host, 'server.pl'], example, folder);
-        expectAnswered(example, output);
+        const talk = await tryExample(process.execPath, [host, 'server.pl'], example, folder);
+        if (example.program.code.includes('input_required(')) expectEveryRound(example, talk);
       } finally {
         rmSync(folder, { recursive: true, force: true });
       }

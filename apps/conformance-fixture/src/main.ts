@@ -37,6 +37,8 @@ async function main(argv: readonly string[]): Promise<void> {
     ...(args.path ? { path: args.path } : {}),
     ...(args.allowedHosts && args.transport !== 'stdio' ? { allowedHosts: args.allowedHosts } : {}),
     stopOnSignals: ['SIGINT', 'SIGTERM'],
+    // The line below says where it serves, in this command's words.
+    quiet: true,
   });
   const where = server.url ? ` at ${server.url}` : '';
   process.stderr.write(`rondo-fixture: serving ${args.transport}${where}\n`);

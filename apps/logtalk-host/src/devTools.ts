@@ -82,7 +82,12 @@ export async function runCall(
   output: DevToolOutput,
 ): Promise<number> {
   const host = await createLogtalkHost({ ...options, workers: 1 });
-  const server = await serve(host.endpoint, { transport: 'http', host: '127.0.0.1', port: 0 });
+  const server = await serve(host.endpoint, {
+    transport: 'http',
+    host: '127.0.0.1',
+    port: 0,
+    quiet: true,
+  });
   try {
     if (tool === undefined) return await listTools(server.url, output);
     const answer = await post(server.url, 'tools/call', { name: tool, arguments: args }, tool);

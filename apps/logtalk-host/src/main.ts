@@ -30,6 +30,8 @@ async function main(argv: readonly string[]): Promise<void> {
     ...(args.path ? { path: args.path } : {}),
     ...(args.allowedHosts && args.transport !== 'stdio' ? { allowedHosts: args.allowedHosts } : {}),
     stopOnSignals: ['SIGINT', 'SIGTERM'],
+    // The line below says where it serves, in this command's words.
+    quiet: true,
   }).catch(async (failure: unknown) => {
     const line = listenFailureLine(failure, args);
     if (!line) throw failure;

@@ -25,10 +25,14 @@ export interface RequestMeta {
  * Reads the `_meta` every modern request must carry. A missing or malformed required key is
  * -32602 naming it, refused before the request runs (so HTTP answers 400). The version is only checked for
  * presence here: header agreement is checked before support (see {@link assertSupportedVersion}).
+ * `missing` words the error when there is no `_meta` at all (made only then).
  */
-export function readRequestMeta(params: Record<string, unknown> | undefined): RequestMeta {
+export function readRequestMeta(
+  params: Record<string, unknown> | undefined,
+  missing: () => string = () => 'Invalid params: params._meta is required',
+): RequestMeta {
   const meta = params?._meta;
-  if (!isPlainObject(meta)) throw invalidMeta('_meta', 'Invalid params: params._meta is required');
+  if (!isPlainObject(meta)) throw invalidMeta('_meta', missing());
   const protocolVersion = meta[MetaKey.protocolVersion];
   if (typeof protocolVersion !== 'string') {
     throw invalidMeta(

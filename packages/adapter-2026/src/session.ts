@@ -18,6 +18,7 @@ import {
 } from '@rondo/core/internal';
 import { checkStandardHeaders } from './headerRules.js';
 import { assertSupportedVersion, readRequestMeta } from './meta.js';
+import { missingMetaMessage } from './sessionless.js';
 import { MODERN_METHODS } from './methodTable.js';
 import type { ModernServerView } from './serverView.js';
 
@@ -62,7 +63,9 @@ class ModernRules implements EraRules<ModernServerView> {
         supported: this.scope.advertised,
       });
     }
-    const meta = readRequestMeta(request.params);
+    const meta = readRequestMeta(request.params, () =>
+      missingMetaMessage(exchange.headers, this.scope.accepted, this.scope.advertised),
+    );
     if (exchange.headers !== undefined) {
       checkStandardHeaders(exchange.headers, request.method, request.params, meta.protocolVersion);
     }

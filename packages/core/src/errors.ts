@@ -4,7 +4,7 @@ import type { JsonObject } from '@rondo/protocol';
 
 /** The server was configured wrongly (a duplicate tool name, a bad schema). Thrown at build time. */
 export class ConfigurationError extends Error {
-  override readonly name = 'ConfigurationError';
+  override readonly name: string = 'ConfigurationError';
 }
 
 /** A server-to-client request was not answered in time, or was refused by the client. */

@@ -108,6 +108,8 @@ export {
   type StateKey,
 } from './stateKeys.js';
 export type { SchemaInput, ArgumentCheck, ArgumentValidator } from './inputValidation.js';
+export type { StandardIssue, StandardResult, StandardSchema } from './standardSchema.js';
+export { TOOL_NAME_RULE, ToolDefinitionError, type ToolRule } from './toolRules.js';
 export { DEFAULT_MAX_ARGUMENT_DEPTH, type ServerLimits } from './limits.js';
 export {
   ConfigurationError,

@@ -4,16 +4,28 @@ import { z } from 'zod';
 import type { JsonObject } from '@rondo/protocol';
 import { ConfigurationError } from './errors.js';
 import type { CompiledSchema, SchemaCompiler } from './schemaCompiler.js';
+import {
+  isStandardSchema,
+  issuePath,
+  standardJsonSchema,
+  type StandardResult,
+  type StandardSchema,
+} from './standardSchema.js';
 
-/** Either a zod object schema (the TypeScript API) or a JSON Schema object (any provider). */
-export type SchemaInput = z.ZodType | JsonObject;
+/**
+ * A tool's schema: a zod schema, any other Standard Schema that exports JSON Schema (ArkType,
+ * Valibot through `toStandardJsonSchema`), or a JSON Schema object (any provider).
+ */
+export type SchemaInput = z.ZodType | StandardSchema | JsonObject;
 
 /** The outcome of validating arguments: the (possibly defaulted) value, or a message naming the field. */
 export type ArgumentCheck =
   { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
 
-/** A compiled argument validator. */
-export type ArgumentValidator = (args: Record<string, unknown>) => ArgumentCheck;
+/** A compiled argument validator; a Standard Schema may validate asynchronously. */
+export type ArgumentValidator = (
+  args: Record<string, unknown>,
+) => ArgumentCheck | Promise<ArgumentCheck>;
 
 let sharedAjv: SchemaCompiler | undefined;
 
@@ -31,16 +43,47 @@ export function isZodSchema(schema: SchemaInput): schema is z.ZodType {
   return schema instanceof z.ZodType;
 }
 
-/** Converts a schema input to the JSON Schema advertised on the wire (zod is converted once). */
-export function toJsonSchema(schema: SchemaInput): JsonObject {
-  if (!isZodSchema(schema)) return schema;
-  const converted = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as JsonObject;
+/** True when `schema` is a schema library's object (zod or another Standard Schema), not JSON Schema. */
+export function isSchemaObject(schema: SchemaInput): schema is z.ZodType | StandardSchema {
+  return isZodSchema(schema) || isStandardSchema(schema);
+}
+
+/**
+ * Converts a schema input to the JSON Schema advertised on the wire (a library's schema is
+ * converted once, by the library). `owner` names the schema's tool in a {@link ConfigurationError}.
+ */
+export function toJsonSchema(schema: SchemaInput, owner = 'schema'): JsonObject {
+  let converted: JsonObject;
+  if (isZodSchema(schema)) {
+    converted = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as JsonObject;
+  } else if (isStandardSchema(schema)) {
+    const exported = standardJsonSchema(schema);
+    if (!exported)
+      throw new ConfigurationError(
+        `${owner}: the ${schema['~standard'].vendor} schema exports no JSON Schema, which clients need; wrap it with its converter (Valibot: toStandardJsonSchema from @valibot/to-json-schema)`,
+      );
+    converted = { ...(exported as JsonObject) };
+  } else {
+    return schema;
+  }
   delete converted.$schema;
   return converted;
 }
 
-/** Compiles a validator for a tool's arguments; a zod schema validates with zod, JSON Schema with ajv. */
+/**
+ * Compiles a validator for a tool's arguments: a zod schema validates with zod, another Standard
+ * Schema with its own library, JSON Schema with ajv. Every failure reads alike, naming the field.
+ */
 export function compileArgumentValidator(schema: SchemaInput, owner: string): ArgumentValidator {
+  if (!isZodSchema(schema) && isStandardSchema(schema)) {
+    const standard = schema['~standard'];
+    return (args) => {
+      const outcome = standard.validate(args);
+      return outcome instanceof Promise
+        ? outcome.then((settled) => standardCheck(settled, owner))
+        : standardCheck(outcome, owner);
+    };
+  }
   if (isZodSchema(schema)) {
     return (args) => {
       const parsed = schema.safeParse(args);
@@ -69,6 +112,15 @@ export function compileArgumentValidator(schema: SchemaInput, owner: string): Ar
       ok: false,
       message: `Invalid arguments for ${owner}: ${describeAjvError(validate.errors?.[0])}`,
     };
+  };
+}
+
+function standardCheck(outcome: StandardResult<unknown>, owner: string): ArgumentCheck {
+  if (!outcome.issues) return { ok: true, value: outcome.value as Record<string, unknown> };
+  const issue = outcome.issues[0];
+  return {
+    ok: false,
+    message: `Invalid arguments for ${owner}: ${issuePath(issue)}: ${issue?.message ?? 'invalid'}`,
   };
 }
 

@@ -12,6 +12,7 @@ export {
   describeAjvError,
   toJsonSchema,
 } from './inputValidation.js';
+export { isValidToolName, objectSchemaProblem } from './toolRules.js';
 export { interpretingCompiler } from './schemaInterpreter.js';
 export type { CompiledSchema, SchemaCompiler } from './schemaCompiler.js';
 export { compileTemplate, type CompiledTemplate } from './uriTemplate.js';

@@ -67,6 +67,15 @@ type HmacKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
 
 const INVALID_STATE = 'Invalid or expired requestState';
 
+/**
+ * Why a well-formed token fails its signature: almost always another process sealed it with other
+ * keys (a replica, or this process before a restart with a random key), so the fix is named.
+ */
+const FOREIGN_STATE =
+  `${INVALID_STATE}: it was not sealed with this server's keys. Another process (a replica, or ` +
+  'this one before a restart) sealed it with different keys, or it was altered: give every process ' +
+  'the same RONDO_STATE_KEY (or requestState.keys); see docs/scale-out.md';
+
 const RANDOM_KEY_WARNING =
   'a round hook sealed its requestState with a random per-process key; another process serving ' +
   'this endpoint (a second instance, or this one restarted) will refuse the next round with ' +
@@ -148,15 +157,17 @@ export class RequestStateSealer {
   /**
    * Opens a token sealed by {@link seal} with any key of the ring. A token that was tampered with,
    * has expired, names a key the ring does not hold, or belongs to another method, other params or
-   * another principal is refused with -32602.
+   * another principal is refused with -32602; one whose signature this ring cannot verify says that
+   * the keys differ between processes, and how to share them.
    */
   async open(token: unknown, binding: SealedStateBinding): Promise<OpenedState> {
     if (typeof token !== 'string') throw invalidState();
     const [id, body, signature, ...more] = token.split('.');
     const key = id === undefined ? undefined : this.keys.get(id);
-    if (key === undefined || body === undefined || signature === undefined || more.length > 0)
+    if (id === undefined || body === undefined || signature === undefined || more.length > 0)
       throw invalidState();
-    if (!(await verify(await key, `${id}.${body}`, signature))) throw invalidState();
+    if (key === undefined || !(await verify(await key, `${id}.${body}`, signature)))
+      throw invalidState(FOREIGN_STATE);
     const payload = parsePayload(body);
     if (
       payload === undefined ||
@@ -240,6 +251,6 @@ function targetOf(identity: unknown): string | undefined {
   return typeof uri === 'string' ? uri : undefined;
 }
 
-function invalidState(): McpError {
-  return new McpError(ErrorCode.InvalidParams, INVALID_STATE);
+function invalidState(message = INVALID_STATE): McpError {
+  return new McpError(ErrorCode.InvalidParams, message);
 }

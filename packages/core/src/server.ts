@@ -2,7 +2,6 @@ import {
   ErrorCode,
   McpError,
   isMcpError,
-  type JsonObject,
   type PromptResult,
   type ResourceResult,
   type RoundResult,
@@ -16,14 +15,8 @@ import type {
   CachePolicy,
   CompletionRequest,
   CompletionResult,
-  ToolDefinition,
 } from './definitions.js';
-import {
-  compileArgumentValidator,
-  isZodSchema,
-  toJsonSchema,
-  type SchemaInput,
-} from './inputValidation.js';
+import type { SchemaInput } from './inputValidation.js';
 import {
   LocalProvider,
   type CompletionHandler,
@@ -53,10 +46,9 @@ import type {
   TemplateSpec,
   ToolSpec,
 } from './serverTypes.js';
+import { toolFromSpec } from './toolSpec.js';
 import { VisibilityRules, isVisible } from './visibility.js';
 import { checkCompletionTarget, completeFromProviders } from './completionTarget.js';
-
-const EMPTY_SCHEMA: JsonObject = { type: 'object' };
 
 /** Creates a server: register tools, prompts and resources, then hand it to an endpoint. */
 export function createServer(options: ServerOptions): RondoServer {
@@ -120,26 +112,20 @@ export class RondoServer {
     this.watch(this.local);
   }
 
-  /** Registers a tool. `input` is a zod object schema or a JSON Schema; arguments are validated before the handler runs. */
+  /**
+   * Registers a tool. `input` (and `output`) is an object schema: zod, any Standard Schema that
+   * exports JSON Schema (ArkType; Valibot through `toStandardJsonSchema`), or JSON Schema;
+   * arguments are validated before the handler runs. A name outside the spec's characters or a
+   * schema that is not an object schema throws a `ToolDefinitionError`.
+   */
   tool<S extends SchemaInput>(
     name: string,
     spec: ToolSpec<S>,
     handler: ToolHandler<ArgsOf<S>>,
   ): this {
-    const definition: ToolDefinition = {
-      name,
-      inputSchema: spec.input ? toJsonSchema(spec.input) : EMPTY_SCHEMA,
-    };
-    if (spec.title !== undefined) definition.title = spec.title;
-    if (spec.description !== undefined) definition.description = spec.description;
-    if (spec.output !== undefined) definition.outputSchema = toJsonSchema(spec.output);
-    if (spec.annotations !== undefined) definition.annotations = spec.annotations;
-    if (spec.icons !== undefined) definition.icons = spec.icons;
-    if (spec._meta !== undefined) definition._meta = spec._meta;
+    const { definition, validator } = toolFromSpec(name, spec);
     this.visibility.set(definition, spec.visible);
-    if (spec.input && isZodSchema(spec.input)) {
-      this.validators.override(definition, compileArgumentValidator(spec.input, `tool "${name}"`));
-    }
+    if (validator) this.validators.override(definition, validator);
     this.local.addTool(definition, handler, taskDeclaration(name, spec.task));
     return this;
   }
@@ -287,7 +273,9 @@ export class RondoServer {
     if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
     const given = admitToolArguments(name, args, this.maxArgumentDepth);
     if (!given.ok) return { kind: 'complete', result: { kind: 'error', text: given.message } };
-    const checked = entry.validate(given.value);
+    let checked = entry.validate(given.value);
+    // Only a library that validates asynchronously costs an await.
+    if (checked instanceof Promise) checked = await checked;
     if (!checked.ok) return { kind: 'complete', result: { kind: 'error', text: checked.message } };
     try {
       const outcome = await entry.provider.callTool!(name, checked.value as never, ctx);

@@ -9,6 +9,7 @@ import type {
   ToolAnnotations,
 } from './definitions.js';
 import type { SchemaInput } from './inputValidation.js';
+import type { StandardSchema } from './standardSchema.js';
 import type { ServerLimits } from './limits.js';
 import type { ProviderChange } from './provider.js';
 import type { RequestStateOptions } from './requestState.js';
@@ -71,7 +72,11 @@ export interface ToolSpec<S extends SchemaInput> {
 }
 
 /** The arguments a handler of a tool with input schema `S` receives. */
-export type ArgsOf<S> = S extends z.ZodType ? z.output<S> : Record<string, unknown>;
+export type ArgsOf<S> = S extends z.ZodType
+  ? z.output<S>
+  : S extends StandardSchema<unknown, infer Output>
+    ? Output
+    : Record<string, unknown>;
 
 /** How a prompt is registered with `server.prompt(name, spec, handler)`. */
 export interface PromptSpec {

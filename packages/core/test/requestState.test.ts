@@ -72,12 +72,28 @@ describe('RequestStateSealer', () => {
     expect(opened.state).toBe(1);
   });
 
-  it('refuses states sealed with another key', async () => {
+  // Issue 29: a retry reaching another process failed with no hint why.
+  it('refuses states sealed with another key, saying keys differ between processes and the fix', async () => {
     const token = await new RequestStateSealer({
       key: 'one-key-0123456789abcdef0123456789abcdef',
     }).seal(binding, { state: 1, carry: null });
     const other = new RequestStateSealer({ key: 'two-key-0123456789abcdef0123456789abcdef' });
-    await expect(other.open(token, binding)).rejects.toThrow('Invalid or expired requestState');
+    await expect(other.open(token, binding)).rejects.toThrow(
+      "Invalid or expired requestState: it was not sealed with this server's keys. Another process (a replica, or this one before a restart) sealed it with different keys, or it was altered: give every process the same RONDO_STATE_KEY (or requestState.keys); see docs/scale-out.md",
+    );
+  });
+
+  it('refuses an expired state without the hint about keys', async () => {
+    let now = 1_000;
+    const sealer = new RequestStateSealer({
+      key: 'one-key-0123456789abcdef0123456789abcdef',
+      ttlMs: 10,
+      now: () => now,
+    });
+    const token = await sealer.seal(binding, { state: 1, carry: null });
+    now += 11;
+    const refusal = await sealer.open(token, binding).catch((failure: Error) => failure);
+    expect((refusal as Error).message).toBe('Invalid or expired requestState');
   });
 
   it('invents a key quietly, and warns once at the first seal after expectSeveralProcesses', async () => {

@@ -26,6 +26,8 @@
 % for every user module.
 :- user:use_module(rondo_client, [mcp_log/2, mcp_log/3, mcp_sample/2, mcp_roots/1, mcp_notify/1,
                                   mcp_broadcast/1, mcp_close_stream/0]).
+% mcp_json_get/3,4,5 read a member of the JSON objects providers receive.
+:- user:use_module(rondo_json_get, [mcp_json_get/3, mcp_json_get/4, mcp_json_get/5]).
 
 %!  main is det.
 main :-

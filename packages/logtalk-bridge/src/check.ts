@@ -1,4 +1,9 @@
-import { compileArgumentValidator } from '@rondo/core/internal';
+import { TOOL_NAME_RULE } from '@rondo/core';
+import {
+  compileArgumentValidator,
+  isValidToolName,
+  objectSchemaProblem,
+} from '@rondo/core/internal';
 import type { Json, JsonObject } from '@rondo/protocol';
 import { z } from 'zod';
 import { PrologLoadError, PrologProviderError, type ProviderProblem } from './errors.js';
@@ -77,20 +82,27 @@ function toProblem(p: CheckAnswer['problems'][number]): ProviderProblem {
 function nodeProblems(description: ProviderDescription, answer: CheckAnswer): ProviderProblem[] {
   const at = (key: string) => located(answer.locations[key]);
   const problems: ProviderProblem[] = [];
-  for (const tool of description.tools)
+  for (const tool of description.tools) {
+    // A name or schema clients reject makes them reject the whole tools/list: refused here.
+    if (!isValidToolName(tool.name))
+      problems.push({
+        ...at('tools'),
+        message: `tool ${JSON.stringify(tool.name)} has a name clients reject; expected ${TOOL_NAME_RULE.replace(/^a tool name is/, 'a name of')}`,
+      });
     for (const [kind, schema] of [
       ['inputSchema', tool.inputSchema],
       ['outputSchema', tool.outputSchema],
     ] as const) {
-      const problem = schema === undefined ? undefined : schemaProblem(schema);
+      const problem = schema === undefined ? undefined : schemaProblem(schema, kind);
       // A schema given by input_schema/2 or output_schema/2 is located there, else at tools/1.
       const where = at(answer.locations[kind] ? kind : 'tools');
       if (problem)
         problems.push({
           ...where,
-          message: `tool ${tool.name}: ${kind} ${problem}; expected a JSON Schema object`,
+          message: `tool ${tool.name}: ${kind} ${problem}`,
         });
     }
+  }
   for (const { uriTemplate } of description.templates) {
     const problem = uriTemplateProblem(uriTemplate);
     if (problem)
@@ -102,13 +114,16 @@ function nodeProblems(description: ProviderDescription, answer: CheckAnswer): Pr
   return problems;
 }
 
-function schemaProblem(schema: JsonObject): string | undefined {
+/** What is wrong with a tool's schema, as "found; expected": it must compile, and be an object schema. */
+function schemaProblem(schema: JsonObject, kind: string): string | undefined {
   try {
     compileArgumentValidator(schema, 'schema');
-    return undefined;
   } catch (failure) {
-    return (failure as Error).message.replace(/^schema: /, '');
+    return `${(failure as Error).message.replace(/^schema: /, '')}; expected a JSON Schema object`;
   }
+  const found = objectSchemaProblem(schema);
+  if (found === undefined) return undefined;
+  return `has ${found}; expected an object schema ({type-object, properties-{...}}), as the ${kind} of every tool is`;
 }
 
 function located(place: { file: string | null; line: number | null } | undefined) {

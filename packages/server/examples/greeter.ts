@@ -38,9 +38,9 @@ const running = await serve(server, {
   port: Number(process.env.PORT ?? 3000),
   stopOnSignals: ['SIGINT', 'SIGTERM'],
 });
-// On stdio, stdout carries nothing but JSON-RPC lines: the greeting goes to stderr there.
-const say = transport === 'stdio' ? console.error : console.log;
-say(`greeter: serving ${transport}${running.url ? ` at ${running.url}` : ''}`);
+// Over http and ws, serve prints where it listens on stderr (quiet: true leaves it out):
+//   rondo: serving greeter over http at http://127.0.0.1:3000/mcp
+// On stdio it prints nothing: stdout carries only JSON-RPC lines.
 
 // A signal arrived (or, on stdio, stdin ended): the transport and the server are closed.
 await running.closed;

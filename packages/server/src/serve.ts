@@ -22,7 +22,11 @@ export interface ServeCommonOptions {
    * can carry it whatever the transport.
    */
   host?: string;
-  /** The port (http, ws; default 0: a free one, read it from `url`). Ignored on stdio. */
+  /**
+   * The port (http, ws). Default 0: a free one, which the printed line and `url` tell, so that two
+   * servers (or tests) never collide; give a fixed one for a URL to put in a client's
+   * configuration. Ignored on stdio.
+   */
   port?: number;
   /** The URL path (http: default `/mcp`, ws: default `/ws`). Ignored on stdio. */
   path?: string;
@@ -31,6 +35,12 @@ export interface ServeCommonOptions {
    * CLI. Default none: the caller decides how the process ends.
    */
   stopOnSignals?: readonly NodeJS.Signals[];
+  /**
+   * Leaves out the one line (http, ws) that tells on stderr where the server listens
+   * (`rondo: serving greeter over http at http://127.0.0.1:3000/mcp`); for a program that prints
+   * its own. Default false. Nothing is printed on stdio, whose stdout carries only protocol frames.
+   */
+  quiet?: boolean;
 }
 
 /**
@@ -85,9 +95,11 @@ export interface RunningServer<T extends Transport = Transport> {
  * close it after `closed` resolves. The network transports are loaded only when asked for, so a
  * stdio server never loads `ws`.
  *
+ * Over http and ws it prints where it listens, one line on stderr (`quiet: true` leaves it out).
+ *
  * ```ts
  * const running = await serve(server, { transport: 'http', port: 8080 });
- * console.error(`listening at ${running.url}`);
+ * // stderr: rondo: serving greeter over http at http://127.0.0.1:8080/mcp
  * ```
  */
 export function serve<T extends Transport>(
@@ -102,7 +114,7 @@ export async function serve<T extends Transport>(
   servable: Servable,
   options: ServeOnOptions<T> & ServeServerOptions,
 ): Promise<RunningServer<T>> {
-  const { eras, ...rest } = options;
+  const { eras, quiet, ...rest } = options;
   const owned = !isEndpoint(servable);
   if (!owned && eras)
     throw new ConfigurationError('serve: `eras` applies to a server; an endpoint has its eras');
@@ -118,6 +130,10 @@ export async function serve<T extends Transport>(
     throw failure;
   }
   const running = owned ? closingToo(started, endpoint) : started;
+  if (running.url !== undefined && quiet !== true) {
+    const name = owned ? ` ${servable.info.name}` : '';
+    process.stderr.write(`rondo: serving${name} over ${running.transport} at ${running.url}\n`);
+  }
   for (const signal of options.stopOnSignals ?? []) {
     // A failure to close reaches whoever awaits `closed`; the signal handler only starts it.
     const stop = (): void => void running.close().catch(() => undefined);

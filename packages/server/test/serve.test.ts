@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { legacyEra } from '@rondo/adapter-2025';
 import { modernEra } from '@rondo/adapter-2026';
@@ -104,6 +104,59 @@ describe('serve(endpoint)', () => {
   });
 });
 
+/** What `run` wrote to this process's stderr. */
+async function stderrDuring(run: () => Promise<void>): Promise<string> {
+  const spy = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  try {
+    await run();
+    return spy.mock.calls.map(([chunk]) => String(chunk)).join('');
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+// Issue 29: serve over HTTP listened on a random port and said nothing.
+describe('issue 29: serve tells where it listens', () => {
+  it('prints one line with the URL over http and ws, naming a server it composed', async () => {
+    const server = () =>
+      createServer({ name: 'teller', version: '1.0.0', log: () => undefined }).tool(
+        'greet',
+        {},
+        () => text('Hello!'),
+      );
+    let urls: string[] = [];
+    const printed = await stderrDuring(async () => {
+      const http = await serve(server(), { transport: 'http' });
+      const ws = await serve(server(), { transport: 'ws' });
+      urls = [http.url, ws.url];
+      await Promise.all([http.close(), ws.close()]);
+    });
+    expect(printed).toBe(
+      `rondo: serving teller over http at ${urls[0]}\nrondo: serving teller over ws at ${urls[1]}\n`,
+    );
+  });
+
+  it('prints nothing with quiet: true, nor on stdio', async () => {
+    const printed = await stderrDuring(async () => {
+      await using _http = await served({ transport: 'http', quiet: true });
+      const input = new PassThrough();
+      await using stdio = await served({ transport: 'stdio', input, output: new PassThrough() });
+      input.end();
+      await stdio.server.closed;
+    });
+    expect(printed).toBe('');
+  });
+
+  it('prints the line for an endpoint too, without a server name', async () => {
+    let url = '';
+    const printed = await stderrDuring(async () => {
+      await using running = await served({ transport: 'http' });
+      url = running.server.url!;
+    });
+    expect(printed).toBe(`rondo: serving over http at ${url}\n`);
+  });
+});
+
 describe('the @rondo/server README', () => {
   const example = firstTypeScriptBlock(`${packageDir}README.md`);
 
@@ -119,7 +172,7 @@ describe('the @rondo/server README', () => {
           RONDO_STATE_KEY: 'readme-key-0123456789abcdef0123456789abc',
           ...env,
         },
-        stdio: ['pipe', 'pipe', 'inherit'],
+        stdio: ['pipe', 'pipe', 'pipe'],
       },
     );
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -151,13 +204,15 @@ describe('the @rondo/server README', () => {
     });
   });
 
-  it('runs its example on HTTP (the default) and exits 0 on SIGTERM', async () => {
+  // Issue 29: serve over HTTP listened on a port nobody was told about.
+  it('runs its example on HTTP (the default): serve prints where, and it exits 0 on SIGTERM', async () => {
     const { child, exited } = runExample({ PORT: '0' });
-    let stdout = '';
+    let stderr = '';
     const url = await new Promise<string>((resolve) =>
-      child.stdout.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString('utf8');
-        const found = /at (http:\/\/\S+)/.exec(stdout);
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString('utf8');
+        const found =
+          /^rondo: serving greeter over http at (http:\/\/127\.0\.0\.1:\d+\/mcp)$/m.exec(stderr);
         if (found?.[1]) resolve(found[1]);
       }),
     );

@@ -13,6 +13,13 @@ export interface StdioOptions {
   drainTimeoutMs?: number;
   /** Diagnostics: framing noise, write failures, a stuck drain. Default: one line on stderr. */
   onError?: (error: Error) => void;
+  /**
+   * While serving on `process.stdout`, `console.log`, `console.info`, `console.debug` (every console
+   * method) write to stderr, so a handler's debugging line cannot corrupt the protocol stream.
+   * Default true when `output` is `process.stdout`; `false` leaves the console alone. Writing to
+   * `process.stdout` directly is never redirected.
+   */
+  consoleToStderr?: boolean;
 }
 
 /** A running stdio server. */

@@ -1,6 +1,7 @@
 import { serializeMessage, type JsonRpcMessage } from '@rondo/protocol';
 import type { Endpoint } from '@rondo/core';
 import { MessageChannel } from '@rondo/core/internal';
+import { consoleToStderr } from './consoleToStderr.js';
 import { LineFramer, frameError, type FrameEvent } from './lineFramer.js';
 import {
   DEFAULT_DRAIN_TIMEOUT_MS,
@@ -13,7 +14,8 @@ import {
 /**
  * Serves an endpoint over newline-delimited JSON-RPC on stdin/stdout: one connection for the life of
  * the process, many requests in flight, answers written as they complete, reading paused while the
- * output is full. End of input drains in-flight work, then resolves `closed`.
+ * output is full. End of input drains in-flight work, then resolves `closed`. While it serves on
+ * `process.stdout`, the console writes to stderr (see {@link StdioOptions.consoleToStderr}).
  */
 export function serveStdio(endpoint: Endpoint, options: StdioOptions = {}): StdioServer {
   return new StdioSession(endpoint, options).start();
@@ -32,6 +34,7 @@ class StdioSession {
   private flushScheduled = false;
   private finished = false;
   private drainTimer: NodeJS.Timeout | undefined;
+  private restoreConsole: (() => void) | undefined;
   private resolveClosed!: () => void;
   private readonly closed = new Promise<void>((resolve) => (this.resolveClosed = resolve));
 
@@ -57,6 +60,8 @@ class StdioSession {
     // Both kept for the session's whole life: an 'error' nobody listens to crashes the process.
     this.input.on('error', this.onInputError);
     this.output.on('error', this.onOutputError);
+    if (this.options.consoleToStderr ?? this.output === process.stdout)
+      this.restoreConsole = consoleToStderr();
     return { closed: this.closed, close: () => this.finish() };
   }
 
@@ -133,6 +138,7 @@ class StdioSession {
       clearTimeout(this.drainTimer);
       this.detachInput();
       this.channel.close();
+      this.restoreConsole?.();
       this.resolveClosed();
     }
     return this.closed;
