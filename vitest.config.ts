@@ -48,6 +48,7 @@ const projects = [
   'otel',
   'create-rondo',
   'redis',
+  'client',
 ].map((name) => ({
   extends: true as const,
   test: {

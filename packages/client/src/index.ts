@@ -1,0 +1,1 @@
+export type { HttpAuthorizer } from './http/authorizer.js';
