@@ -48,6 +48,13 @@ describe('oauth(): what it refuses', () => {
     },
   );
 
+  it('gives up when every new token is refused at once with 401, after maxReauthorizations', async () => {
+    await using pair = await startPair({}, { verify: () => undefined });
+    const response = await callWith(testOAuth({ maxReauthorizations: 1 }), pair.rs.mcpUrl, 'ping', 50);
+    expect(response.status).toBe(401);
+    expect(seenAt(pair.as, '/authorize')).toHaveLength(2);
+  });
+
   it('accepts a response without iss from a server that never promised one', async () => {
     await using pair = await startPair({ issInRedirect: 'omit', issSupported: false });
     expect((await callWith(testOAuth(), pair.rs.mcpUrl, 'ping')).status).toBe(200);
