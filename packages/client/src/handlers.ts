@@ -73,7 +73,7 @@ export async function answerInput(
       // A legacy URL elicitation may leave out its id; both shapes reach the handler as one type.
       const request: ElicitRequestParams =
         context.era === 'legacy'
-          ? (parse(LegacyElicitRequestParamsSchema, params, method))
+          ? parse(LegacyElicitRequestParamsSchema, params, method)
           : parse(ElicitRequestParamsSchema, params, method);
       const result = await handler(request, context);
       return withDefaults(request, result);

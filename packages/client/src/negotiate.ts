@@ -80,7 +80,11 @@ function remember(key: string, era: Era): void {
 
 /** True for the ways a legacy server turns down `server/discover`. */
 function answersAsLegacy(error: unknown): boolean {
-  if (isMcpError(error)) return error.code !== ErrorCode.InternalError;
+  if (isMcpError(error)) {
+    return (
+      error.code !== ErrorCode.InternalError && error.code !== ErrorCode.UnsupportedProtocolVersion
+    );
+  }
   if (error instanceof LegacyOnly) return true;
   return (
     error instanceof TransportError &&
@@ -93,12 +97,37 @@ function answersAsLegacy(error: unknown): boolean {
 /** `server/discover` answered, but with legacy revisions only. */
 class LegacyOnly extends Error {}
 
+/**
+ * Sends `server/discover`. A server that refuses the revision (-32022) names the ones it supports:
+ * the client asks once more with a modern one of those, or reports that the server is legacy only.
+ */
 async function discover(n: Negotiation): Promise<ServerFacts> {
+  try {
+    return await discoverWith(n, LATEST_MODERN_REVISION);
+  } catch (error) {
+    if (!isMcpError(error) || error.code !== ErrorCode.UnsupportedProtocolVersion) throw error;
+    const supported = supportedOf(error.data);
+    const modern = supported.find(isModernRevision);
+    if (modern !== undefined) return discoverWith(n, modern);
+    if (supported.some(isLegacyRevision)) throw new LegacyOnly();
+    throw error;
+  }
+}
+
+function supportedOf(data: unknown): string[] {
+  const supported = (data as { supported?: unknown } | undefined)?.supported;
+  return Array.isArray(supported)
+    ? supported.filter((v): v is string => typeof v === 'string')
+    : [];
+}
+
+async function discoverWith(n: Negotiation, revision: string): Promise<ServerFacts> {
   const identity: ModernIdentity = { capabilities: n.capabilities, clientInfo: n.clientInfo };
   const result = await n.rpc.request(
     'server/discover',
-    { _meta: modernMeta(LATEST_MODERN_REVISION, identity) },
+    { _meta: modernMeta(revision, identity) },
     { timeoutMs: n.timeoutMs },
+    { headers: { 'MCP-Protocol-Version': revision, 'Mcp-Method': 'server/discover' } },
   );
   const parsed = DiscoverResultSchema.safeParse(result);
   if (!parsed.success) {

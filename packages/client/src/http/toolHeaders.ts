@@ -25,7 +25,8 @@ const NAME_SOURCE: Readonly<Record<string, string>> = {
 
 /** RFC 9110 token characters: what a header name may hold. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const PRIMITIVE_TYPES = new Set(['string', 'number', 'integer', 'boolean']);
+// A number's text form is not canonical (1e3, 1000.0), so only integers may be mirrored.
+const PRIMITIVE_TYPES = new Set(['string', 'integer', 'boolean']);
 
 /** The headers that mirror a modern request's method and name. */
 export function standardHeaders(
@@ -94,7 +95,7 @@ function headerProblem(
   if (seen.has(header.toLowerCase())) return `x-mcp-header "${header}" is declared twice`;
   const type = property.type;
   if (typeof type !== 'string' || !PRIMITIVE_TYPES.has(type)) {
-    return 'x-mcp-header is only allowed on string, number, integer and boolean properties';
+    return 'x-mcp-header is only allowed on string, integer and boolean properties';
   }
   return undefined;
 }
