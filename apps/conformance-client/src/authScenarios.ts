@@ -3,29 +3,37 @@ import {
   clientCredentials,
   httpTransport,
   oauth,
-  type EraChoice,
   type HttpAuthorizer,
 } from '@rondo/client';
+import { eraOf } from './connect.js';
 import type { ScenarioHandler, ScenarioRun, ScenarioTable } from './scenario.js';
 
 /** The client ID metadata document URL the suite expects a CIMD-capable client to present. */
 const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
 /** Never visited: the suite's authorization server redirects at once and the URL is read from `Location`. */
 const REDIRECT_URI = 'http://localhost:3000/callback';
-const ERAS: readonly string[] = ['2026-07-28', '2025-11-25', '2025-06-18'];
+/**
+ * The suite runs every scenario at once: on a small, busy machine its servers answer slowly, so the
+ * fixture waits longer than the client's defaults before calling a server silent.
+ */
+const PATIENT = { timeoutMs: 90_000 };
+const REQUEST_TIMEOUT_MS = 120_000;
 
-/** The headless redirect: ask the authorization URL, don't follow the redirect, return where it points. */
+/**
+ * The headless redirect: ask the authorization URL, don't follow the redirect, return where it
+ * points. Asked once more if the connection failed before an answer (a kept-alive socket the busy
+ * suite server closed meanwhile).
+ */
 async function readRedirect(authorizationUrl: URL): Promise<string> {
-  const response = await fetch(authorizationUrl, { redirect: 'manual' });
+  const response = await fetch(authorizationUrl, { redirect: 'manual' }).catch(() =>
+    fetch(authorizationUrl, { redirect: 'manual' }),
+  );
   await response.body?.cancel();
   const location = response.headers.get('location');
-  if (!location)
+  if (!location) {
     throw new Error(`the authorization endpoint answered ${response.status} without a redirect`);
+  }
   return location;
-}
-
-function eraOf(run: ScenarioRun): EraChoice {
-  return ERAS.includes(run.protocolVersion ?? '') ? (run.protocolVersion as EraChoice) : 'auto';
 }
 
 function contextString(run: ScenarioRun, name: string): string {
@@ -44,6 +52,7 @@ async function session(
   const client = new Client({
     transport,
     era: eraOf(run),
+    requestTimeoutMs: REQUEST_TIMEOUT_MS,
     clientInfo: { name: 'rondo-conformance-client', version: '1.0.0' },
   });
   try {
@@ -60,6 +69,7 @@ const userFlow: ScenarioHandler = (run) =>
   session(
     run,
     oauth({
+      ...PATIENT,
       onRedirect: readRedirect,
       redirectUri: REDIRECT_URI,
       clientName: 'rondo-conformance-client',
@@ -71,6 +81,7 @@ const preRegistered: ScenarioHandler = (run) =>
   session(
     run,
     oauth({
+      ...PATIENT,
       onRedirect: readRedirect,
       redirectUri: REDIRECT_URI,
       client: {
@@ -85,6 +96,7 @@ const clientCredentialsJwt: ScenarioHandler = (run) =>
   session(
     run,
     clientCredentials({
+      ...PATIENT,
       clientId: contextString(run, 'client_id'),
       privateKey: {
         privateKey: contextString(run, 'private_key_pem'),
@@ -101,6 +113,7 @@ const clientCredentialsBasic: ScenarioHandler = (run) =>
   session(
     run,
     clientCredentials({
+      ...PATIENT,
       clientId: contextString(run, 'client_id'),
       clientSecret: contextString(run, 'client_secret'),
     }),

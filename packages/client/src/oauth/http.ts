@@ -31,13 +31,7 @@ export async function send(
   init: RequestInit = {},
 ): Promise<OAuthAnswer> {
   const signal = AbortSignal.timeout(http.timeoutMs);
-  let response: Response;
-  try {
-    response = await http.fetch(url, { ...init, redirect: 'manual', signal });
-  } catch (error) {
-    const why = signal.aborted ? `no answer within ${http.timeoutMs} ms` : describe(error);
-    throw new OAuthResponseError(`request to ${url} failed: ${why}`, url);
-  }
+  const response = await fetchWithin(http, url, { ...init, redirect: 'manual', signal }, signal);
   try {
     const text = await readBounded(response, http.maxBodyBytes, url);
     return { status: response.status, headers: response.headers, text };
@@ -49,6 +43,35 @@ export async function send(
       url,
       response.status,
     );
+  }
+}
+
+/**
+ * One fetch; a GET whose connection failed before any answer (a kept-alive socket the server had
+ * just closed) is sent once more within the same deadline. Other methods are not repeated: a token
+ * request may have reached the server.
+ */
+async function fetchWithin(
+  http: OAuthHttp,
+  url: string,
+  init: RequestInit,
+  signal: AbortSignal,
+): Promise<Response> {
+  const repeatable = (init.method ?? 'GET') === 'GET';
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await http.fetch(url, init);
+    } catch (error) {
+      if (signal.aborted) {
+        throw new OAuthResponseError(
+          `request to ${url} failed: no answer within ${http.timeoutMs} ms`,
+          url,
+        );
+      }
+      if (!repeatable || attempt >= 2) {
+        throw new OAuthResponseError(`request to ${url} failed: ${describe(error)}`, url);
+      }
+    }
   }
 }
 
@@ -107,6 +130,9 @@ function tooLarge(url: string, status: number, maxBytes: number): OAuthResponseE
   return new OAuthResponseError(`${url} answered with a body over ${maxBytes} bytes`, url, status);
 }
 
+/** The error's message and, for fetch's generic `fetch failed`, the underlying cause. */
 function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
+  return `${error.message}${cause}`;
 }

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { memoryTokenStore } from '@rondo/client';
 import { PRE_REGISTERED } from './support/authorizationServer.js';
@@ -36,6 +37,19 @@ describe('oauth(): the authorization code flow against a real authorization serv
       '/.well-known/oauth-protected-resource/mcp',
       '/.well-known/oauth-protected-resource',
     ]);
+  });
+
+  it('asks a metadata URL once more when the connection drops before an answer', async () => {
+    await using pair = await startPair();
+    let dropped = 0;
+    pair.rs.server.prependListener('request', (req: IncomingMessage) => {
+      if (req.url?.startsWith('/.well-known/') && dropped === 0) {
+        dropped += 1;
+        req.socket.destroy();
+      }
+    });
+    expect((await callWith(testOAuth(), pair.rs.mcpUrl, 'ping')).status).toBe(200);
+    expect(dropped).toBe(1);
   });
 
   it('finds the metadata of an issuer with a path at the path-inserted RFC 8414 URL', async () => {
