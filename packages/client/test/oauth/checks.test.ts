@@ -50,7 +50,12 @@ describe('oauth(): what it refuses', () => {
 
   it('gives up when every new token is refused at once with 401, after maxReauthorizations', async () => {
     await using pair = await startPair({}, { verify: () => undefined });
-    const response = await callWith(testOAuth({ maxReauthorizations: 1 }), pair.rs.mcpUrl, 'ping', 50);
+    const response = await callWith(
+      testOAuth({ maxReauthorizations: 1 }),
+      pair.rs.mcpUrl,
+      'ping',
+      50,
+    );
     expect(response.status).toBe(401);
     expect(seenAt(pair.as, '/authorize')).toHaveLength(2);
   });

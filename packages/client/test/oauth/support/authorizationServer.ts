@@ -39,7 +39,10 @@ export interface TestAuthServer extends Listening {
   /** Access tokens issued, with what they were issued for. */
   tokens: Map<string, { scope: string; resource: string; clientId: string }>;
   /** Registered clients by id. */
-  clients: Map<string, { secret?: string; method: string; body: { token_endpoint_auth_method?: string } }>;
+  clients: Map<
+    string,
+    { secret?: string; method: string; body: { token_endpoint_auth_method?: string } }
+  >;
 }
 
 /**
