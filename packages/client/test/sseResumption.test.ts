@@ -46,7 +46,7 @@ async function start(answerOnGet: number, lastEventIds: (string | undefined)[]):
     });
   });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server!.address() as AddressInfo).port}/mcp`;
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
 }
 
 describe('SSE resumption', () => {
