@@ -3,14 +3,9 @@ import type { ScenarioRun } from './scenario.js';
 
 /** The revision the harness asks for, as the client's era choice (`auto` when it names none). */
 export function eraOf(run: ScenarioRun): EraChoice {
-  switch (run.protocolVersion) {
-    case '2026-07-28':
-    case '2025-11-25':
-    case '2025-06-18':
-      return run.protocolVersion;
-    default:
-      return 'auto';
-  }
+  const pinned: readonly string[] = ['2026-07-28', '2025-11-25', '2025-06-18'];
+  const version = run.protocolVersion;
+  return version !== undefined && pinned.includes(version) ? (version as EraChoice) : 'auto';
 }
 
 /** Handlers that answer whatever a scenario's server asks: accept with no content, a canned reply, no roots. */

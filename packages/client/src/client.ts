@@ -41,6 +41,14 @@ export interface ClientOptions extends FrameLimits {
   readonly maxInputRounds?: number;
 }
 
+/** What Rondo's own code adds to a request: extensions for it alone, and the schema its result fits. */
+export interface InternalRequestOptions {
+  /** Extensions declared on this request only (the Tasks extension on a call made as a task). */
+  readonly extensions?: Record<string, unknown>;
+  /** The method whose result schema the result is checked against; `''` checks nothing here. */
+  readonly checkAs?: string;
+}
+
 const DEFAULT_CLIENT_INFO: Implementation = { name: 'rondo-client', version: '0.1.0' };
 
 /** Requests of the modern era a server may answer with `input_required`. */
@@ -127,11 +135,27 @@ export class ClientCore {
     method: string,
     params: Record<string, unknown> | undefined,
     options: CallOptions = {},
+    internal: InternalRequestOptions = {},
   ): Promise<Record<string, unknown>> {
-    const wire = this.wire;
-    if (!wire) throw new ClientStateError('the client is not connected');
+    const { extensions, checkAs = method } = internal;
+    const base = this.wire;
+    if (!base) throw new ClientStateError('the client is not connected');
+    // Extensions declared for one request (the Tasks extension on a call made as a task).
+    const wire =
+      extensions && base.era === 'modern'
+        ? modernWire(base.protocolVersion, {
+            ...this.identity,
+            capabilities: {
+              ...this.identity.capabilities,
+              extensions: {
+                ...this.identity.capabilities.extensions,
+                ...(extensions as Record<string, Record<string, unknown>>),
+              },
+            },
+          })
+        : base;
     const send = (sent: Record<string, unknown> | undefined): Promise<Record<string, unknown>> =>
-      this.sendOnce(wire, method, sent, options);
+      this.sendOnce(wire, method, checkAs, sent, options);
     if (wire.era === 'legacy' || !ROUND_METHODS.has(method)) return send(params);
     return runRounds({
       method,
@@ -159,6 +183,11 @@ export class ClientCore {
     return this.rpc.close();
   }
 
+  /** The client's handlers (for task input). */
+  get clientHandlers(): ClientHandlers {
+    return this.handlers;
+  }
+
   /** The era in use. */
   get era(): Era {
     return this.server.era;
@@ -177,13 +206,14 @@ export class ClientCore {
   private async sendOnce(
     wire: EraWire,
     method: string,
+    checkAs: string,
     params: Record<string, unknown> | undefined,
     options: CallOptions,
   ): Promise<Record<string, unknown>> {
     const sent = wire.params(params);
     const headers = wire.era === 'modern' ? this.modernHeaders(wire, method, params) : undefined;
     const result = await this.rpc.request(method, sent, options, headers ? { headers } : {});
-    return wire.check(method, result);
+    return wire.check(checkAs, result);
   }
 
   private modernHeaders(

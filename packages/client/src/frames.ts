@@ -17,7 +17,13 @@ export const DEFAULT_MAX_DEPTH = 64;
 
 /** The outcome of decoding one frame: a message, or why the frame was refused. */
 export type FrameOutcome =
-  { ok: true; message: JsonRpcMessage } | { ok: false; error: ProtocolViolationError };
+  | { ok: true; message: JsonRpcMessage }
+  | {
+      ok: false;
+      error: ProtocolViolationError;
+      /** The frame's top-level `id`, when it could be read: the request the bad answer was for. */
+      id?: string | number;
+    };
 
 /**
  * Decodes one frame from the server. Checks come in the order that bounds the work: the size before
@@ -37,12 +43,19 @@ export function decodeFrame(text: string, limits: FrameLimits = {}): FrameOutcom
     return refuse('a frame that is not JSON');
   }
   const maxDepth = limits.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const id = topLevelId(value);
   if (nestsDeeperThan(value, maxDepth)) {
-    return refuse(`a message nesting deeper than ${maxDepth} levels (limit maxDepth)`);
+    return refuse(`a message nesting deeper than ${maxDepth} levels (limit maxDepth)`, id);
   }
   const outcome = validateMessage(value);
-  if (!outcome.ok) return refuse(`not a JSON-RPC message: ${outcome.error.error.message}`);
+  if (!outcome.ok) return refuse(`not a JSON-RPC message: ${outcome.error.error.message}`, id);
   return { ok: true, message: outcome.message };
+}
+
+function topLevelId(value: unknown): string | number | undefined {
+  if (typeof value !== 'object' || value === null || 'method' in value) return undefined;
+  const id = (value as { id?: unknown }).id;
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
 }
 
 const utf8 = new TextEncoder();
@@ -51,6 +64,7 @@ function byteLength(text: string): number {
   return utf8.encode(text).length;
 }
 
-function refuse(what: string): FrameOutcome {
-  return { ok: false, error: new ProtocolViolationError(`the server sent ${what}`) };
+function refuse(what: string, id?: string | number): FrameOutcome {
+  const error = new ProtocolViolationError(`the server sent ${what}`);
+  return id === undefined ? { ok: false, error } : { ok: false, error, id };
 }

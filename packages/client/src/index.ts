@@ -7,6 +7,7 @@ export type { CallOptions } from './rpc.js';
 export type { ProgressUpdate } from './pending.js';
 export type { ClientEvents, ClientEventName } from './events.js';
 export { Subscription, type SubscriptionTargets } from './subscription.js';
+export { ToolTask, TaskEndedError, type TaskState, type TaskWaitOptions } from './tasks.js';
 export { walkPages, DEFAULT_MAX_PAGES } from './pagination.js';
 export type {
   Page,

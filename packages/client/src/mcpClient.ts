@@ -14,6 +14,7 @@ import type { ServerFacts } from './negotiate.js';
 import { walkPages } from './pagination.js';
 import type { CallOptions } from './rpc.js';
 import { Subscription, type SubscriptionTargets } from './subscription.js';
+import { ToolTask } from './tasks.js';
 import type {
   CallToolResult,
   CompleteResult,
@@ -90,6 +91,18 @@ export class Client {
     const result = await this.#core.request('tools/call', { name, arguments: args }, options);
     this.#core.tools.checkOutput(name, result);
     return result as CallToolResult;
+  }
+
+  /**
+   * Calls a tool as a task (the Tasks extension in the modern era, the `task` member of 2025-11-25):
+   * resolves once the server created the task; `result()` on it waits for the outcome.
+   */
+  callToolAsTask(
+    name: string,
+    args: Record<string, unknown> = {},
+    options?: CallOptions & { ttlMs?: number },
+  ): Promise<ToolTask> {
+    return ToolTask.start(this.#core, name, args, options);
   }
 
   /** One page of the server's prompts. */

@@ -163,7 +163,10 @@ export class RpcSession {
     const outcome = decodeFrame(frame, this.limits);
     if (!outcome.ok) {
       this.handlers.violation(outcome.error);
-      return undefined;
+      // A refused answer still ends its request, with the violation as its error.
+      const call = outcome.id === undefined ? undefined : this.pending.take(outcome.id);
+      call?.reject(outcome.error);
+      return outcome.id;
     }
     return this.dispatch(outcome.message);
   }
