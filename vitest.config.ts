@@ -49,6 +49,7 @@ const projects = [
   'create-rondo',
   'redis',
   'auth',
+  'client',
 ].map((name) => ({
   extends: true as const,
   test: {

@@ -1,0 +1,97 @@
+import { McpError } from '@rondo/protocol';
+
+export { McpError };
+
+/**
+ * Local failures of the client, one class each, so a caller can tell a server that said no (an
+ * {@link McpError} carrying the server's code and data) from a connection that broke.
+ */
+export abstract class ClientError extends Error {}
+
+/** The transport could not deliver a message or lost its connection (a socket closed, an HTTP failure). */
+export class TransportError extends ClientError {
+  override readonly name: string = 'TransportError';
+  constructor(
+    message: string,
+    /** The HTTP status, when an HTTP answer caused the failure. */
+    readonly status?: number,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/** An HTTP request was refused with 401 or 403 and the authorizer gave up (or there was none). */
+export class HttpAuthError extends TransportError {
+  override readonly name: string = 'HttpAuthError';
+}
+
+/** A request got no answer within its deadline; the client sent a cancellation. */
+export class RequestTimeoutError extends ClientError {
+  override readonly name = 'RequestTimeoutError';
+  constructor(
+    readonly method: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`${method}: no answer within ${timeoutMs} ms`);
+  }
+}
+
+/** The caller aborted a request through its `AbortSignal`; the client sent a cancellation. */
+export class RequestAbortedError extends ClientError {
+  override readonly name = 'RequestAbortedError';
+  constructor(
+    readonly method: string,
+    readonly reason?: unknown,
+  ) {
+    super(`${method}: aborted`);
+  }
+}
+
+/** The server process ended (or closed its output) while requests were open. */
+export class ServerExitedError extends ClientError {
+  override readonly name = 'ServerExitedError';
+  constructor(
+    message: string,
+    /** The exit code, when the process exited. */
+    readonly exitCode: number | null,
+    /** The signal that ended the process, if any. */
+    readonly signal: string | null,
+    /** The tail of what the server wrote to stderr (bounded). */
+    readonly stderr: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The server broke the protocol: a frame too large or too deeply nested, a message that is not
+ * JSON-RPC, a result that does not fit its method's schema, an answer to an id never sent.
+ */
+export class ProtocolViolationError extends ClientError {
+  override readonly name = 'ProtocolViolationError';
+}
+
+/** The client's table of open requests is full: the caller sends faster than the server answers. */
+export class TooManyPendingRequestsError extends ClientError {
+  override readonly name = 'TooManyPendingRequestsError';
+  constructor(readonly limit: number) {
+    super(`too many open requests (limit maxPendingRequests = ${limit})`);
+  }
+}
+
+/** The client was used before `connect()` or after `close()`. */
+export class ClientStateError extends ClientError {
+  override readonly name = 'ClientStateError';
+}
+
+/** The server asked for input more times than the round limit allows (MRTR). */
+export class InputRoundsExceededError extends ClientError {
+  override readonly name = 'InputRoundsExceededError';
+  constructor(
+    readonly method: string,
+    readonly limit: number,
+  ) {
+    super(`${method}: the server asked for input more than ${limit} times (limit maxInputRounds)`);
+  }
+}

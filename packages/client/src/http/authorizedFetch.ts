@@ -1,0 +1,52 @@
+import { HttpAuthError, TransportError } from '../errors.js';
+import type { HttpAuthorizer } from './authorizer.js';
+
+/** What every HTTP request of the transport goes through: the authorizer and a fetch. */
+export interface AuthorizedFetchOptions {
+  readonly fetch: typeof fetch;
+  readonly authorizer?: HttpAuthorizer | undefined;
+  /** How many times a request is sent again after the authorizer obtained a new token. */
+  readonly maxAuthRetries: number;
+}
+
+/**
+ * Sends one request with the authorizer's `Authorization` header; on 401 or 403 asks the
+ * authorizer whether to try again (with a new token), at most `maxAuthRetries` times, then fails
+ * with {@link HttpAuthError}. A network failure is a {@link TransportError}.
+ */
+export async function authorizedFetch(
+  url: URL,
+  init: RequestInit & { headers: Record<string, string> },
+  options: AuthorizedFetchOptions,
+): Promise<Response> {
+  for (let attempt = 0; ; attempt += 1) {
+    const headers = { ...init.headers };
+    const authorization = await options.authorizer?.authorization(url);
+    if (authorization !== undefined) headers.Authorization = authorization;
+    let response: Response;
+    try {
+      response = await options.fetch(url, { ...init, headers });
+    } catch (error) {
+      if (init.signal?.aborted) throw init.signal.reason;
+      throw new TransportError(
+        `${init.method ?? 'GET'} ${url.href} failed: ${(error as Error).message}`,
+        undefined,
+        {
+          cause: error,
+        },
+      );
+    }
+    if (response.status !== 401 && response.status !== 403) return response;
+    const again =
+      options.authorizer !== undefined &&
+      attempt < options.maxAuthRetries &&
+      (await options.authorizer.challenged(response, url));
+    await response.body?.cancel().catch(() => undefined);
+    if (!again) {
+      throw new HttpAuthError(
+        `${init.method ?? 'GET'} ${url.href} was refused with HTTP ${response.status}`,
+        response.status,
+      );
+    }
+  }
+}

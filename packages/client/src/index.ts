@@ -1,0 +1,68 @@
+export { Client } from './mcpClient.js';
+export type { ClientOptions } from './client.js';
+export type { ServerFacts, EraChoice } from './negotiate.js';
+export { forgetNegotiatedEras } from './negotiate.js';
+export type { ClientHandlers, HandlerContext } from './handlers.js';
+export type { CallOptions } from './rpc.js';
+export type { ProgressUpdate } from './pending.js';
+export type { ClientEvents, ClientEventName } from './events.js';
+export { Subscription, type SubscriptionTargets } from './subscription.js';
+export { ToolTask, TaskEndedError, type TaskState, type TaskWaitOptions } from './tasks.js';
+export { walkPages, DEFAULT_MAX_PAGES } from './pagination.js';
+export type {
+  Page,
+  ToolsPage,
+  PromptsPage,
+  ResourcesPage,
+  ResourceTemplatesPage,
+  CallToolResult,
+  GetPromptResult,
+  ReadResourceResult,
+  CompleteResult,
+} from './types.js';
+export {
+  McpError,
+  ClientError,
+  TransportError,
+  HttpAuthError,
+  RequestTimeoutError,
+  RequestAbortedError,
+  ServerExitedError,
+  ProtocolViolationError,
+  TooManyPendingRequestsError,
+  ClientStateError,
+  InputRoundsExceededError,
+} from './errors.js';
+export type { ClientTransport, TransportSink, SendContext } from './transport.js';
+export { DEFAULT_MAX_FRAME_BYTES, DEFAULT_MAX_DEPTH, type FrameLimits } from './frames.js';
+export type { HttpAuthorizer } from './http/authorizer.js';
+export {
+  httpTransport,
+  type HttpTransportOptions,
+  type HttpClientTransport,
+} from './http/streamableHttp.js';
+export { inMemoryTransport } from './transports/memory.js';
+export {
+  oauth,
+  clientCredentials,
+  memoryTokenStore,
+  OAuthError,
+  OAuthResponseError,
+  OAuthDiscoveryError,
+  OAuthResourceMismatchError,
+  OAuthIssuerMismatchError,
+  OAuthRegistrationError,
+  OAuthAuthorizationError,
+  OAuthTokenError,
+} from './oauth/index.js';
+export type {
+  OAuthOptions,
+  OAuthCommonOptions,
+  ClientCredentialsOptions,
+  RedirectHandler,
+  PrivateKeyJwtKey,
+  PreRegisteredClient,
+  TokenStore,
+  OAuthTokens,
+  OAuthClientInformation,
+} from './oauth/index.js';

@@ -1,0 +1,48 @@
+import type { HttpAuthorizer } from '../http/authorizer.js';
+import type { PrivateKeyJwtKey } from './clientAuth.js';
+import type { AuthContext } from './discovery.js';
+import { bounds, oauthHttp, type OAuthCommonOptions } from './oauth.js';
+import { requestToken } from './tokenRequest.js';
+import { TokenAuthorizer } from './tokenAuthorizer.js';
+import { memoryTokenStore, type OAuthClientInformation } from './tokenStore.js';
+
+/** Options of {@link clientCredentials}: a machine client with its own credentials, no user. */
+export interface ClientCredentialsOptions extends OAuthCommonOptions {
+  clientId: string;
+  /** A shared secret, sent as `client_secret_basic` (or `client_secret_post` where only that is offered). */
+  clientSecret?: string;
+  /** A private key, sent as a signed `private_key_jwt` assertion (RFC 7523). */
+  privateKey?: PrivateKeyJwtKey;
+  /** The scope to ask for; default: what the resource challenges or lists, like `oauth()`. */
+  scope?: string;
+}
+
+/**
+ * An authorizer for the client credentials grant (the MCP OAuth client credentials extension):
+ * the same discovery as `oauth()`, then a token for the client itself, authenticated with a secret
+ * or a signed JWT assertion. An expired token is simply replaced.
+ */
+export function clientCredentials(options: ClientCredentialsOptions): HttpAuthorizer {
+  if (!options.clientSecret && !options.privateKey) {
+    throw new TypeError('clientCredentials needs a clientSecret or a privateKey');
+  }
+  const http = oauthHttp(options);
+  const store = options.store ?? memoryTokenStore();
+  const client: OAuthClientInformation = { clientId: options.clientId };
+  if (options.clientSecret) client.clientSecret = options.clientSecret;
+  const obtain = (context: AuthContext, scope: string | undefined) => {
+    const chosen = options.scope ?? scope;
+    const grant = {
+      params: { grant_type: 'client_credentials' },
+      resource: context.resource,
+      ...(chosen ? { scope: chosen } : {}),
+    };
+    return requestToken(http, context.server, client, grant, options.privateKey);
+  };
+  const source = {
+    offlineAccess: false,
+    obtain,
+    renew: (context: AuthContext) => obtain(context, options.scope),
+  };
+  return new TokenAuthorizer({ http, store, source, ...bounds(options) });
+}

@@ -1,0 +1,35 @@
+import { discoverAuthorizationServer, type AuthorizationServer } from './authorizationServer.js';
+import type { OAuthHttp } from './http.js';
+import { canonicalResource, discoverProtectedResource } from './protectedResource.js';
+
+/** Everything discovery learned about where a resource's tokens come from. */
+export interface AuthContext {
+  /** The `resource` parameter: the metadata's identifier as published, else the canonical server URL. */
+  resource: string;
+  /** The resource metadata's `scopes_supported`, when it lists them. */
+  resourceScopes?: string[];
+  server: AuthorizationServer;
+}
+
+/**
+ * Discovers the authorization context of `serverUrl`: its protected-resource metadata (from the
+ * challenge's `resource_metadata`, else the well-known URLs) and the first authorization server it
+ * names. A server without metadata is one of the 2025-03-26 era: its origin is the issuer, with that
+ * revision's metadata and default-endpoint fallbacks.
+ */
+export async function discover(
+  http: OAuthHttp,
+  serverUrl: URL,
+  resourceMetadataUrl?: string,
+): Promise<AuthContext> {
+  const metadata = await discoverProtectedResource(http, serverUrl, resourceMetadataUrl);
+  if (!metadata) {
+    const server = await discoverAuthorizationServer(http, serverUrl.origin, true);
+    return { resource: canonicalResource(serverUrl), server };
+  }
+  const issuer = metadata.authorizationServers[0] ?? '';
+  const server = await discoverAuthorizationServer(http, issuer);
+  const context: AuthContext = { resource: metadata.resource, server };
+  if (metadata.scopesSupported) context.resourceScopes = metadata.scopesSupported;
+  return context;
+}

@@ -1,0 +1,21 @@
+export { oauth, type OAuthOptions, type OAuthCommonOptions } from './oauth.js';
+export { clientCredentials, type ClientCredentialsOptions } from './clientCredentials.js';
+export type { RedirectHandler } from './authorizationCode.js';
+export type { PrivateKeyJwtKey } from './clientAuth.js';
+export type { PreRegisteredClient } from './registration.js';
+export {
+  memoryTokenStore,
+  type TokenStore,
+  type OAuthTokens,
+  type OAuthClientInformation,
+} from './tokenStore.js';
+export {
+  OAuthError,
+  OAuthResponseError,
+  OAuthDiscoveryError,
+  OAuthResourceMismatchError,
+  OAuthIssuerMismatchError,
+  OAuthRegistrationError,
+  OAuthAuthorizationError,
+  OAuthTokenError,
+} from './errors.js';

@@ -1,0 +1,252 @@
+import {
+  ErrorCode,
+  McpError,
+  isNotification,
+  isRequest,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type RequestId,
+} from '@rondo/protocol';
+import {
+  ClientStateError,
+  ProtocolViolationError,
+  RequestAbortedError,
+  RequestTimeoutError,
+} from './errors.js';
+import { decodeFrame, type FrameLimits } from './frames.js';
+import { PendingCalls, type PendingCall, type ProgressUpdate } from './pending.js';
+import type { ClientTransport, SendContext } from './transport.js';
+
+/** Options of one request. */
+export interface CallOptions {
+  /** Aborting sends `notifications/cancelled` and rejects with {@link RequestAbortedError}. */
+  readonly signal?: AbortSignal | undefined;
+  /** Overrides the client's request timeout for this call (ms); 0 for none. */
+  readonly timeoutMs?: number | undefined;
+  /** Called with each progress notification of this call; asks the server for progress. */
+  readonly onProgress?: ((progress: ProgressUpdate) => void) | undefined;
+}
+
+/** How the session treats what the server sends besides answers. */
+export interface RpcHandlers {
+  /** A request from the server (legacy era): resolves with the result or throws an `McpError`. */
+  request(message: JsonRpcRequest): Promise<Record<string, unknown>>;
+  /** A notification from the server. */
+  notification(message: JsonRpcNotification): void;
+  /** Something the server sent was refused; the session goes on. */
+  violation(error: Error): void;
+  /** The connection ended. */
+  closed(error: Error | undefined): void;
+}
+
+/** Bounds of the session. */
+export interface RpcLimits extends FrameLimits {
+  /** Open requests at most. Default 1024. */
+  readonly maxPendingRequests?: number;
+  /** A request's deadline (ms). Default 60,000. */
+  readonly requestTimeoutMs?: number;
+}
+
+/**
+ * JSON-RPC over one transport: ids, the table of open requests, deadlines, cancellation, progress,
+ * and the server's own requests and notifications handed to {@link RpcHandlers}.
+ */
+export class RpcSession {
+  private readonly pending: PendingCalls;
+  private nextId = 1;
+  private state: 'new' | 'open' | 'closed' = 'new';
+  private closeError: Error | undefined;
+
+  constructor(
+    private readonly transport: ClientTransport,
+    private readonly handlers: RpcHandlers,
+    private readonly limits: RpcLimits = {},
+  ) {
+    this.pending = new PendingCalls(limits.maxPendingRequests ?? 1024);
+  }
+
+  /** Open requests now. */
+  get openRequests(): number {
+    return this.pending.size;
+  }
+
+  /** Starts the transport. */
+  async start(): Promise<void> {
+    this.state = 'open';
+    await this.transport.start({
+      receive: (frame) => this.receive(frame),
+      refused: (error) => this.handlers.violation(error),
+      closed: (error) => this.ended(error),
+    });
+  }
+
+  /** Sends a request and resolves with its result; a JSON-RPC error rejects as an `McpError`. */
+  request(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: CallOptions = {},
+    context: Omit<SendContext, 'signal'> = {},
+  ): Promise<Record<string, unknown>> {
+    if (this.state !== 'open') {
+      return Promise.reject(this.closeError ?? new ClientStateError('the client is not connected'));
+    }
+    const id = this.nextId++;
+    const sentParams = options.onProgress ? withProgressToken(params, id) : params;
+    const message: JsonRpcRequest = { jsonrpc: '2.0', id, method };
+    if (sentParams !== undefined) message.params = sentParams;
+    return new Promise((resolve, reject) => {
+      const controller = new AbortController();
+      const timeoutMs = options.timeoutMs ?? this.limits.requestTimeoutMs ?? 60_000;
+      const giveUp = (error: Error): void => {
+        if (!this.pending.take(id)) return;
+        controller.abort(error);
+        this.cancel(id, error.message);
+        reject(error);
+      };
+      // A deadline of 0 means none: a `subscriptions/listen` stream stays open until closed.
+      const timer =
+        timeoutMs > 0
+          ? setTimeout(() => giveUp(new RequestTimeoutError(method, timeoutMs)), timeoutMs)
+          : undefined;
+      const onAbort = (): void => giveUp(new RequestAbortedError(method, options.signal?.reason));
+      const call: PendingCall = {
+        method,
+        resolve,
+        reject,
+        onProgress: options.onProgress,
+        dispose: () => {
+          clearTimeout(timer);
+          options.signal?.removeEventListener('abort', onAbort);
+        },
+      };
+      this.pending.add(id, call);
+      if (options.signal?.aborted) return onAbort();
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      this.transport.send(message, { ...context, signal: controller.signal }).catch((error) => {
+        if (this.pending.take(id)) reject(error as Error);
+      });
+    });
+  }
+
+  /** Sends a notification. */
+  async notify(method: string, params?: Record<string, unknown>): Promise<void> {
+    if (this.state !== 'open') return;
+    const message: JsonRpcNotification = { jsonrpc: '2.0', method };
+    if (params !== undefined) message.params = params;
+    await this.transport.send(message);
+  }
+
+  /** Closes the transport and fails every open request. */
+  async close(): Promise<void> {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    this.closeError = new ClientStateError('the client is closed');
+    this.pending.failAll(this.closeError);
+    await this.transport.close();
+  }
+
+  private cancel(id: RequestId, reason: string): void {
+    this.notify('notifications/cancelled', { requestId: id, reason }).catch(() => undefined);
+  }
+
+  private ended(error: Error | undefined): void {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    this.closeError = error ?? new ClientStateError('the connection closed');
+    this.pending.failAll(this.closeError);
+    this.handlers.closed(error);
+  }
+
+  private receive(frame: string): RequestId | undefined {
+    const outcome = decodeFrame(frame, this.limits);
+    if (!outcome.ok) {
+      this.handlers.violation(outcome.error);
+      // A refused answer still ends its request, with the violation as its error.
+      const call = outcome.id === undefined ? undefined : this.pending.take(outcome.id);
+      call?.reject(outcome.error);
+      return outcome.id;
+    }
+    return this.dispatch(outcome.message);
+  }
+
+  private dispatch(message: JsonRpcMessage): RequestId | undefined {
+    if (isRequest(message)) {
+      void this.answer(message);
+      return undefined;
+    }
+    if (isNotification(message)) {
+      this.notified(message);
+      return undefined;
+    }
+    this.settle(message);
+    return message.id ?? undefined;
+  }
+
+  private settle(response: JsonRpcResponse): void {
+    const call = response.id === null ? undefined : this.pending.take(response.id);
+    if (call === undefined) {
+      const what = 'error' in response ? `error ${response.error.message}` : 'result';
+      return this.handlers.violation(
+        new ProtocolViolationError(
+          `the server answered (${what}) an id the client has no request open for: ${JSON.stringify(response.id)}`,
+        ),
+      );
+    }
+    if ('error' in response) {
+      const { code, message, data } = response.error;
+      call.reject(new McpError(code, message, data));
+    } else {
+      call.resolve(response.result);
+    }
+  }
+
+  private notified(message: JsonRpcNotification): void {
+    if (message.method === 'notifications/progress') {
+      const params = message.params ?? {};
+      const token = params.progressToken;
+      const call =
+        typeof token === 'string' || typeof token === 'number'
+          ? this.pending.byProgressToken(token)
+          : undefined;
+      if (call?.onProgress && typeof params.progress === 'number') {
+        call.onProgress(progressOf(params));
+        return;
+      }
+    }
+    this.handlers.notification(message);
+  }
+
+  private async answer(request: JsonRpcRequest): Promise<void> {
+    let response: JsonRpcResponse;
+    try {
+      const result = await this.handlers.request(request);
+      response = { jsonrpc: '2.0', id: request.id, result };
+    } catch (error) {
+      const wire =
+        error instanceof McpError
+          ? error
+          : new McpError(ErrorCode.InternalError, (error as Error).message);
+      response = { jsonrpc: '2.0', id: request.id, error: wire.toJson() };
+    }
+    if (this.state === 'open') await this.transport.send(response).catch(() => undefined);
+  }
+}
+
+function withProgressToken(
+  params: Record<string, unknown> | undefined,
+  token: RequestId,
+): Record<string, unknown> {
+  const meta = (params?._meta ?? {}) as Record<string, unknown>;
+  return { ...params, _meta: { ...meta, progressToken: token } };
+}
+
+function progressOf(params: Record<string, unknown>): ProgressUpdate {
+  const update: { progress: number; total?: number; message?: string } = {
+    progress: params.progress as number,
+  };
+  if (typeof params.total === 'number') update.total = params.total;
+  if (typeof params.message === 'string') update.message = params.message;
+  return update;
+}

@@ -1,0 +1,152 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { serializeMessage, type JsonRpcMessage } from '@rondo/protocol';
+import { ClientStateError, ServerExitedError, TransportError } from '../errors.js';
+import { DEFAULT_MAX_FRAME_BYTES } from '../frames.js';
+import type { ClientTransport, TransportSink } from '../transport.js';
+import { LineSplitter } from './lineSplitter.js';
+import { StderrTail } from './stderrTail.js';
+
+/** How to start a server process. */
+export interface StdioTransportOptions {
+  /** The command to run. */
+  readonly command: string;
+  readonly args?: readonly string[];
+  /** Added to the client's own environment (a value of `undefined` removes a variable). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly cwd?: string;
+  /** Longest line the server may write (bytes). Default 16 MiB. */
+  readonly maxLineBytes?: number;
+  /** How much of the server's stderr is kept (the tail, in bytes). Default 64 KiB. */
+  readonly stderrBytes?: number;
+  /** Called with each chunk the server writes to stderr, besides keeping its tail. */
+  readonly onStderr?: (text: string) => void;
+  /** How long `close()` waits after SIGTERM before SIGKILL (ms). Default 2,000. */
+  readonly killAfterMs?: number;
+}
+
+/** A transport to a server run as a child process speaking newline-delimited JSON on stdio. */
+export interface StdioClientTransport extends ClientTransport {
+  /** The tail of what the server wrote to stderr so far. */
+  readonly stderr: string;
+  /** The child's process id, once started. */
+  readonly pid: number | undefined;
+}
+
+/** Spawns a server and talks to it over its stdin and stdout; stderr is kept apart. */
+export function stdioTransport(options: StdioTransportOptions): StdioClientTransport {
+  return new StdioTransport(options);
+}
+
+class StdioTransport implements StdioClientTransport {
+  readonly endpointKey: string;
+  private child: ChildProcess | undefined;
+  private readonly tail: StderrTail;
+  private closing = false;
+  private exited: Promise<void> | undefined;
+
+  constructor(private readonly options: StdioTransportOptions) {
+    this.endpointKey = `stdio:${[options.command, ...(options.args ?? [])].join(' ')}`;
+    this.tail = new StderrTail(options.stderrBytes ?? 64 * 1024);
+  }
+
+  get stderr(): string {
+    return this.tail.text;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  async start(sink: TransportSink): Promise<void> {
+    const child = spawn(this.options.command, [...(this.options.args ?? [])], {
+      cwd: this.options.cwd,
+      env: mergedEnv(this.options.env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+      // Its own process group, so close() ends whatever the server started too.
+      detached: process.platform !== 'win32',
+    });
+    this.child = child;
+    const lines = new LineSplitter(
+      this.options.maxLineBytes ?? DEFAULT_MAX_FRAME_BYTES,
+      (line) => sink.receive(line),
+      (error) => sink.refused(error),
+    );
+    child.stdout.on('data', (chunk: Buffer) => lines.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => {
+      this.tail.push(chunk);
+      this.options.onStderr?.(chunk.toString('utf8'));
+    });
+    // A write to a child that has gone is reported by 'exit'; the stream error adds nothing.
+    child.stdin.on('error', () => undefined);
+    this.exited = new Promise((resolve) => {
+      child.once('close', (code, signal) => {
+        resolve();
+        if (this.closing) return sink.closed();
+        sink.closed(
+          new ServerExitedError(
+            `the server process exited (code ${String(code)}, signal ${String(signal)})`,
+            code,
+            signal,
+            this.tail.text,
+          ),
+        );
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', resolve);
+      child.once('error', (error) =>
+        reject(new TransportError(`cannot start ${this.options.command}: ${error.message}`)),
+      );
+    });
+  }
+
+  send(message: JsonRpcMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || !stdin.writable) {
+      return Promise.reject(new ClientStateError('the server process is not running'));
+    }
+    return new Promise((resolve, reject) => {
+      stdin.write(`${serializeMessage(message)}\n`, (error) =>
+        error
+          ? reject(new TransportError(`cannot write to the server: ${error.message}`))
+          : resolve(),
+      );
+    });
+  }
+
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child || this.closing) return this.exited;
+    this.closing = true;
+    child.stdin?.end();
+    if (child.exitCode === null && child.signalCode === null) {
+      this.signal(child, 'SIGTERM');
+      const timer = setTimeout(
+        () => this.signal(child, 'SIGKILL'),
+        this.options.killAfterMs ?? 2000,
+      );
+      await this.exited;
+      clearTimeout(timer);
+    }
+  }
+
+  private signal(child: ChildProcess, signal: NodeJS.Signals): void {
+    try {
+      if (child.pid !== undefined && process.platform !== 'win32') process.kill(-child.pid, signal);
+      else child.kill(signal);
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+function mergedEnv(
+  extra: Readonly<Record<string, string | undefined>> | undefined,
+): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const [name, value] of Object.entries(extra ?? {})) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  return env;
+}

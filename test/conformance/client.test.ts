@@ -1,0 +1,64 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// Issue 25, done-when 1 (the non-auth part): `pnpm conformance:client` runs the official suite's
+// client leg against the conformance client fixture for 2025-11-25 and 2026-07-28 (the runner on
+// Node 22), and every scored scenario below passes. The `auth/*` scenarios are answered by
+// apps/conformance-client/src/authScenarios.ts.
+const root = join(import.meta.dirname, '..', '..');
+
+const CORE_SCENARIOS: Record<string, string[]> = {
+  '2025-11-25': [
+    'initialize',
+    'tools_call',
+    'elicitation-sep1034-client-defaults',
+    'sse-retry',
+    'json-schema-2020-12-preservation',
+  ],
+  '2026-07-28': [
+    'tools_call',
+    'request-metadata',
+    'sep-2322-client-request-state',
+    'http-standard-headers',
+    'http-custom-headers',
+    'http-invalid-tool-headers',
+    'json-schema-ref-no-deref',
+    'json-schema-2020-12-preservation',
+  ],
+};
+
+function runClientConformance(): Promise<string> {
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      [join(root, 'tooling/scripts/conformanceClient.mjs'), '--no-build'],
+      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('close', () => resolve(output));
+  });
+}
+
+describe('the official conformance suite against the client fixture', () => {
+  it(
+    'passes every non-auth client scenario for 2025-11-25 and 2026-07-28',
+    { timeout: 900_000 },
+    async () => {
+      const output = await runClientConformance();
+      console.log(
+        output
+          .split('\n')
+          .filter((line) => line.startsWith('conformance client'))
+          .join('\n'),
+      );
+      for (const [run, names] of Object.entries(CORE_SCENARIOS)) {
+        for (const name of names) {
+          expect(output, `${run} ${name}`).toMatch(new RegExp(`^  ${run} PASS ${name}$`, 'm'));
+        }
+      }
+    },
+  );
+});
