@@ -12,10 +12,12 @@ describe('tool calls as tasks, 2026-07-28', () => {
       transport: inMemoryTransport(createFixtureEndpoint()),
       era: '2026-07-28',
       handlers: {
-        elicitation: (params) =>
-          params.message.startsWith('Delete')
-            ? { action: 'accept', content: { confirm: true } }
-            : { action: 'accept', content: { name: 'Ada' } },
+        elicitation: (params) => {
+          const content: Record<string, string | boolean> = params.message.startsWith('Delete')
+            ? { confirm: true }
+            : { name: 'Ada' };
+          return { action: 'accept', content };
+        },
       },
     });
     await client.connect();
