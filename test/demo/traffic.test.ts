@@ -13,6 +13,7 @@ const LEGACY = '2025-06-18';
 /** The demo's default ring size and stream limit (apps/demo/src/serverTraffic.ts, trafficRoutes.ts). */
 const CAPACITY = 200;
 const MAX_STREAMS = 8;
+const MAX_STREAMS_PER_CLIENT = 2;
 async function traffic(url: string, query = ''): Promise<WireJson> {
   const response = await fetch(`${url}/traffic${query}`);
   expect(response.status).toBe(200);
@@ -25,6 +26,19 @@ function rawGet(url: string, path: string, headers: Record<string, string>): Pro
     const request = httpRequest(new URL(path, url), { headers }, (response) => {
       response.resume();
       resolve(response.statusCode ?? 0);
+    });
+    request.once('error', reject);
+    request.end();
+  });
+}
+
+/** A `/traffic/stream` opened from `localAddress` (a client of its own), and how to close it. */
+function openStream(url: string, localAddress: string): Promise<{ status: number; close(): void }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(new URL('/traffic/stream', url), { localAddress }, (response) => {
+      const status = response.statusCode ?? 0;
+      if (status !== 200) response.resume();
+      resolve({ status, close: () => request.destroy() });
     });
     request.once('error', reject);
     request.end();
@@ -156,24 +170,33 @@ describe('the demo server traffic at /traffic', { timeout: 60_000 }, () => {
     expect(text).toContain(`id: ${total + 1}\n`);
   });
 
-  it(`refuses more than ${MAX_STREAMS} streams at once, and a bad "after"`, async () => {
-    const aborts: AbortController[] = [];
+  it(`refuses more than ${MAX_STREAMS} streams at once, ${MAX_STREAMS_PER_CLIENT} per client, and a bad "after"`, async () => {
+    const held: { close(): void }[] = [];
+    const open = async (address: string): Promise<number> => {
+      const stream = await openStream(demo.url, address);
+      if (stream.status === 200) held.push(stream);
+      return stream.status;
+    };
     try {
+      // Each loopback address is a client of its own to the demo.
+      expect(await open('127.0.0.10')).toBe(200);
+      expect(await open('127.0.0.10')).toBe(200);
+      expect(await open('127.0.0.10')).toBe(503);
       // One stream at a time: the server may not have seen the previous test's stream close yet.
+      const perAddress = new Map<string, number>();
+      let client = 11;
       await expect
         .poll(async () => {
-          const abort = new AbortController();
-          const stream = await fetch(`${demo.url}/traffic/stream`, { signal: abort.signal });
-          if (stream.status === 200) aborts.push(abort);
-          else await stream.text();
-          return aborts.length;
+          const address = `127.0.0.${client}`;
+          if ((await open(address)) === 200)
+            perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
+          if ((perAddress.get(address) ?? 0) >= MAX_STREAMS_PER_CLIENT) client += 1;
+          return held.length;
         })
         .toBe(MAX_STREAMS);
-      const extra = await fetch(`${demo.url}/traffic/stream`);
-      expect(extra.status).toBe(503);
-      await extra.text();
+      expect(await open('127.0.0.99')).toBe(503);
     } finally {
-      for (const abort of aborts) abort.abort();
+      for (const stream of held) stream.close();
     }
     expect((await fetch(`${demo.url}/traffic?after=-1`)).status).toBe(400);
     // A closed stream frees its place.
