@@ -127,8 +127,9 @@ export async function runProgram(
       child.kill('SIGTERM');
     }, settleMs);
   };
+  // A server says where it listens on stderr (serve's line), so either stream counts as speaking.
   child.stdout.on('data', heard);
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr.on('data', heard);
   const exitCode = await new Promise<number | null>((resolve) =>
     child.once('exit', (code) => resolve(code)),
   );
