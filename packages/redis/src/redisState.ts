@@ -21,8 +21,8 @@ export interface RedisStateOptions {
   /** The longest any task is kept, in ms, `ttlMs: null` tasks included (default 24 hours). */
   maxTaskTtlMs?: number;
   /**
-   * Tasks one owner (a principal; anonymous clients are one owner) may have that are neither
-   * finished nor expired (default 1,000, 0 for no cap); past it that owner's new task is refused.
+   * Tasks one owner (a principal, or an anonymous client's address over HTTP) may have that are
+   * neither finished nor expired (default 1,000, 0 for no cap); past it that owner's new task is refused.
    */
   maxTasksPerOwner?: number;
   /** The largest result, error or set of input requests one task change stores, in bytes (default 4 MiB). */
