@@ -160,6 +160,27 @@ export function describeTaskStoreContract(
       ),
     );
 
+    // Issue 31, point 5: anonymous clients the transport tells apart each draw on their own share,
+    // while their tasks stay anonymous (readable by any anonymous caller, as before).
+    it(
+      'counts anonymous tasks against their share key, one share per client',
+      withStore(
+        async (store) => {
+          const first = { ...NEW, owner: undefined, share: 'client:a' };
+          for (let index = 0; index < 2; index += 1) await store.create(first);
+          await expect(store.create(first)).rejects.toBeInstanceOf(TaskLimitError);
+          const other = await store.create({ ...NEW, owner: undefined, share: 'client:b' });
+          expect(other.owner).toBeUndefined();
+          expect(await store.get(other.taskId)).toMatchObject({ owner: undefined });
+          await store.create({ ...NEW, owner: undefined, share: 'client:b' });
+          await expect(
+            store.create({ ...NEW, owner: undefined, share: 'client:b' }),
+          ).rejects.toBeInstanceOf(TaskLimitError);
+        },
+        { maxTasksPerOwner: 2 },
+      ),
+    );
+
     it(
       'counts an expired task out of its owner’s share',
       withStore(

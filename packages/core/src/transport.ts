@@ -42,6 +42,12 @@ export interface Exchange {
   readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
   /** The principal the transport authenticated, if any. */
   readonly principal?: Principal;
+  /**
+   * Who the client is as the transport tells clients apart without a principal (say, the peer's
+   * address): an opaque key for the fair shares a client draws on (its running tasks). Left out
+   * when the transport cannot tell; a principal, when there is one, comes first.
+   */
+  readonly client?: string;
   /** The id the transport keeps this connection's session under (an HTTP `Mcp-Session-Id`), if any. */
   readonly sessionId?: string;
   /**

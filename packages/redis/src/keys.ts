@@ -25,6 +25,16 @@ export class Keys {
     return `${this.eventsPrefix}${streamId}`;
   }
 
+  /** The prefix of every stream's byte count; a stream id follows it. */
+  get eventBytesPrefix(): string {
+    return `${this.prefix}event-bytes:`;
+  }
+
+  /** The bytes of the events one SSE stream keeps (a counter beside its Redis Stream). */
+  eventBytes(streamId: string): string {
+    return `${this.eventBytesPrefix}${streamId}`;
+  }
+
   /** The marker of a once-key appended to a stream. */
   once(streamId: string, key: string): string {
     return `${this.prefix}once:${streamId}:${key}`;

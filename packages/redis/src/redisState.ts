@@ -8,21 +8,30 @@ import { StreamFollower } from './streamFollower.js';
 import { RedisTaskStore } from './taskStore.js';
 import { RedisUsedStateStore } from './usedStates.js';
 
+/** The default bytes of events kept per stream: the memory event store's. */
+const REDIS_EVENT_BYTES_PER_STREAM = 8 * 1024 * 1024;
+
 /** Where the shared state lives and how it is bounded. */
 export interface RedisStateOptions {
   /** The Redis server: `redis://[[user]:password@]host[:port][/db]` (`rediss://` for TLS). */
   url: string;
   /** Put before every key and channel, so several endpoints can share one Redis (default `rondo:`). */
   prefix?: string;
-  /** Events kept per SSE stream (default 1,000; Redis trims approximately, so a few more may stay). */
+  /** Events kept per SSE stream (default 1,000), the oldest dropped first. */
   maxEventsPerStream?: number;
+  /**
+   * Bytes of events (their JSON) kept per SSE stream (default 8 MiB, as the memory store's), the
+   * oldest dropped first; a `Last-Event-ID` before a dropped event gets 400. The newest event stays
+   * even when it alone is larger, until the next event of its stream.
+   */
+  maxEventBytesPerStream?: number;
   /** How long an SSE stream's events are kept after its last event, in ms (default 1 hour). */
   streamTtlMs?: number;
   /** The longest any task is kept, in ms, `ttlMs: null` tasks included (default 24 hours). */
   maxTaskTtlMs?: number;
   /**
-   * Tasks one owner (a principal; anonymous clients are one owner) may have that are neither
-   * finished nor expired (default 1,000, 0 for no cap); past it that owner's new task is refused.
+   * Tasks one owner (a principal, or an anonymous client's address over HTTP) may have that are
+   * neither finished nor expired (default 1,000, 0 for no cap); past it that owner's new task is refused.
    */
   maxTasksPerOwner?: number;
   /** The largest result, error or set of input requests one task change stores, in bytes (default 4 MiB). */
@@ -81,6 +90,7 @@ export async function createRedisState(options: RedisStateOptions): Promise<Redi
   });
   const limits = {
     maxEventsPerStream: options.maxEventsPerStream ?? 1_000,
+    maxEventBytesPerStream: options.maxEventBytesPerStream ?? REDIS_EVENT_BYTES_PER_STREAM,
     streamTtlMs: options.streamTtlMs ?? 3_600_000,
   };
   return {

@@ -6,7 +6,7 @@ import type { Keys } from './keys.js';
 // Ends a session: its record, and every stream it appended to (named in its set of streams).
 const DELETE_SESSION = luaScript(`
 for _, streamId in ipairs(redis.call('SMEMBERS', KEYS[2])) do
-  redis.call('DEL', ARGV[1] .. streamId)
+  redis.call('DEL', ARGV[1] .. streamId, ARGV[2] .. streamId)
 end
 redis.call('DEL', KEYS[1], KEYS[2])
 return 1
@@ -42,7 +42,7 @@ export class RedisSessionStore implements SessionStore {
       DELETE_SESSION,
       // The streams of a session are filed under the key their ids carry, not the session id.
       [this.keys.session(sessionId), this.keys.sessionStreams(streamKeyOf(sessionId))],
-      [this.keys.eventsPrefix],
+      [this.keys.eventsPrefix, this.keys.eventBytesPrefix],
     );
   }
 

@@ -27,6 +27,22 @@ describe('following streams other processes append to', () => {
     await closeAll([reader!, writer!]);
   });
 
+  it('delivers an event larger than maxEventBytesPerStream to a process following the stream', async () => {
+    const [reader, writer] = await openStates(redis().url, 2, { maxEventBytesPerStream: 1_000 });
+    const start = (await writer!.events.append('s.get', undefined))!;
+    const seen: StoredEvent[] = [];
+    const stop = reader!.events.follow!('s.get', start, (event) => seen.push(event));
+    const big: JsonRpcMessage = {
+      jsonrpc: '2.0',
+      method: 'n',
+      params: { n: 7, pad: 'z'.repeat(5_000) },
+    };
+    await writer!.events.append('s.get', big);
+    await vi.waitFor(() => expect(numbers(seen)).toEqual([7]));
+    stop();
+    await closeAll([reader!, writer!]);
+  });
+
   it('follows a thousand streams with one blocking connection', async () => {
     const [reader, writer] = await openStates(redis().url, 2);
     const seen = new Map<string, number[]>();

@@ -43,6 +43,7 @@ export function createPostExchange(context: PostExchangeContext): Exchange {
 class PostExchange implements Exchange {
   readonly headers: HttpRequest['headers'];
   declare readonly principal?: Principal;
+  readonly client: string;
   private readonly cancellation = new LazyAbortController();
   private session: Session | undefined;
   private sse: SseResponse | undefined;
@@ -55,6 +56,7 @@ class PostExchange implements Exchange {
   constructor(private readonly context: PostExchangeContext) {
     this.headers = context.req.headers;
     this.session = context.session;
+    this.client = context.client;
     // Defined only when there is one, as transports without authentication leave it out.
     if (context.principal) Object.assign(this, { principal: context.principal });
     context.res.once('close', this.onClose);

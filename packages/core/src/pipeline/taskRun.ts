@@ -68,8 +68,11 @@ export async function startTask<R, I extends Json>(
   launch: TaskLaunch<R, I>,
 ): Promise<TaskRecord> {
   const tasks = server.tasks;
+  const client = call.principal ? undefined : call.exchange.client;
   const task = await tasks.store.create({
     owner: call.principal?.id,
+    // An anonymous client's share is its own; the key cannot be taken for a principal's id.
+    ...(client === undefined ? {} : { share: `\u0000client:${client}` }),
     ttlMs: tasks.ttlMs,
     pollIntervalMs: tasks.pollIntervalMs,
   });

@@ -9,6 +9,7 @@ import {
 import { newTaskId } from './taskId.js';
 import {
   isTerminal,
+  shareOf,
   type NewTask,
   type TaskChange,
   type TaskEvent,
@@ -46,6 +47,8 @@ interface Entry {
   expiresAt: number;
   /** Bytes of the record's stored values, as the ledger counts them. */
   bytes: number;
+  /** The share the task counts against (see {@link NewTask.share}). */
+  share: string | undefined;
 }
 
 /** Expired tasks looked at from the oldest end on each creation: a sweep that costs O(1). */
@@ -93,7 +96,8 @@ export class MemoryTaskStore implements TaskStore {
   create(task: NewTask): Promise<TaskRecord> {
     const now = this.now();
     this.sweep(now);
-    if (!this.ownerHasRoom(task.owner, now)) {
+    const share = shareOf(task);
+    if (!this.ownerHasRoom(share, now)) {
       return Promise.reject(TaskLimitError.ownerShareFull(this.limits.maxTasksPerOwner));
     }
     if (this.entries.size >= this.maxTasks && !this.makeRoom(now)) {
@@ -111,8 +115,8 @@ export class MemoryTaskStore implements TaskStore {
       ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
     };
     const expiresAt = task.ttlMs === null ? Number.POSITIVE_INFINITY : now + task.ttlMs;
-    this.entries.set(record.taskId, { record, answers: {}, expiresAt, bytes: 0 });
-    this.ledger.started(record.owner, record.taskId);
+    this.entries.set(record.taskId, { record, answers: {}, expiresAt, bytes: 0, share });
+    this.ledger.started(share, record.taskId);
     return Promise.resolve(record);
   }
 
@@ -181,7 +185,7 @@ export class MemoryTaskStore implements TaskStore {
       lastUpdatedAt: this.now(),
     };
     entry.answers = {};
-    this.ledger.finished(entry.record.owner, taskId);
+    this.ledger.finished(entry.share, taskId);
     this.emit({ kind: 'cancelled', task: entry.record });
     return Promise.resolve(entry.record);
   }
@@ -210,16 +214,15 @@ export class MemoryTaskStore implements TaskStore {
   private replace(entry: Entry, change: Partial<TaskRecord>): void {
     entry.record = { ...entry.record, ...change, lastUpdatedAt: this.now() };
     const bytes = changeBytes(entry.record);
-    this.ledger.resized(entry.record.owner, bytes - entry.bytes);
+    this.ledger.resized(entry.share, bytes - entry.bytes);
     entry.bytes = bytes;
-    if (isTerminal(entry.record.status))
-      this.ledger.finished(entry.record.owner, entry.record.taskId);
+    if (isTerminal(entry.record.status)) this.ledger.finished(entry.share, entry.record.taskId);
     this.emit({ kind: 'changed', task: entry.record });
   }
 
   private forget(taskId: string, entry: Entry): void {
     this.entries.delete(taskId);
-    this.ledger.forgot(entry.record.owner, taskId, entry.bytes);
+    this.ledger.forgot(entry.share, taskId, entry.bytes);
   }
 
   /** True when `owner` may start one more task; its expired tasks are forgotten to make room. */
@@ -245,9 +248,9 @@ export class MemoryTaskStore implements TaskStore {
     if (grown <= 0) return undefined;
     const { maxTaskResultBytes, maxTaskBytesPerOwner, maxTaskBytes } = this.limits;
     if (bytes > maxTaskResultBytes) return TaskLimitError.valueTooLarge(bytes, maxTaskResultBytes);
-    const owner = entry.record.owner;
-    while (this.ledger.bytesOf(owner) + grown > maxTaskBytesPerOwner) {
-      if (!this.dropFinished(entry, (other) => other.record.owner === owner)) {
+    const share = entry.share;
+    while (this.ledger.bytesOf(share) + grown > maxTaskBytesPerOwner) {
+      if (!this.dropFinished(entry, (other) => other.share === share)) {
         return new TaskLimitError(
           'maxTaskBytesPerOwner',
           maxTaskBytesPerOwner,

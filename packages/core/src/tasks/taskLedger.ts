@@ -5,8 +5,9 @@ interface OwnerShare {
 }
 
 /**
- * The in-memory store's account of who holds what: per owner (anonymous clients are one owner),
- * the tasks not yet finished and the bytes of stored values, and the bytes in total. It decides
+ * The in-memory store's account of who holds what: per share (a principal, or an anonymous
+ * client the transport tells apart), the tasks not yet finished and the bytes of stored values,
+ * and the bytes in total. It decides
  * nothing; the store asks it before it keeps more.
  */
 export class TaskLedger {

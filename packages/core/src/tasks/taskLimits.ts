@@ -6,9 +6,10 @@ import type { TaskChange } from './taskStore.js';
  */
 export interface TaskShareLimits {
   /**
-   * Tasks one owner (a principal; anonymous clients share one owner) may have that are neither
-   * finished nor expired; past it a new task of that owner is refused with a
-   * {@link TaskLimitError}, while other owners go on creating theirs. 0 for no cap.
+   * Tasks one owner (a principal; an anonymous client as its transport tells it apart, by its
+   * address over HTTP, see `Exchange.client`) may have that are neither finished nor expired;
+   * past it a new task of that owner is refused with a {@link TaskLimitError}, while other owners
+   * go on creating theirs. 0 for no cap.
    */
   maxTasksPerOwner?: number;
   /**

@@ -63,9 +63,20 @@ export interface TaskRecord {
 /** What a new task starts with. */
 export interface NewTask {
   readonly owner: string | undefined;
+  /**
+   * Whose share of the per-owner caps the task counts against, when not its owner's: the server
+   * sets it for an anonymous client the transport can tell apart (by its address), so anonymous
+   * clients do not all draw on one share. Lookups stay bound to `owner`.
+   */
+  readonly share?: string;
   readonly ttlMs: number | null;
   readonly pollIntervalMs: number;
   readonly statusMessage?: string;
+}
+
+/** The key of the share `task` counts against: its `share` if set, otherwise its owner. */
+export function shareOf(task: NewTask): string | undefined {
+  return task.share ?? task.owner;
 }
 
 /** A change to a task that is not terminal. */
