@@ -6,10 +6,11 @@ export type {
   PromptSpec,
   ServerCapabilitySet,
   ServerChange,
+  ServerLogMessage,
   ResourceSpec,
   TemplateSpec,
 } from './serverTypes.js';
-export type { ChangeListener } from './serverChanges.js';
+export type { ChangeListener, LogListener } from './serverChanges.js';
 export {
   text,
   error,

@@ -2,13 +2,15 @@ import {
   ErrorCode,
   McpError,
   isMcpError,
+  type Json,
   type PromptResult,
   type ResourceResult,
   type RoundResult,
   type ToolResult,
 } from '@rondo/protocol';
+import { resolveCachePolicy } from './cachePolicies.js';
 import { Catalog, ValidatorCache, readLists, seenBy, type ProviderLists } from './catalog.js';
-import type { HandlerContext } from './context.js';
+import type { HandlerContext, LogLevel } from './context.js';
 import type {
   CacheableMethod,
   Principal,
@@ -28,7 +30,7 @@ import {
 import type { Provider, ProviderChange } from './provider.js';
 import { RequestStateSealer } from './requestState.js';
 import type { SharedState } from './shared/sharedState.js';
-import { ServerChanges, type ChangeListener } from './serverChanges.js';
+import { ServerChanges, type ChangeListener, type LogListener } from './serverChanges.js';
 import { TaskRegistry } from './tasks/taskRegistry.js';
 import { taskDeclaration } from './tasks/declaration.js';
 import { checkToolOutput } from './outputValidation.js';
@@ -218,6 +220,20 @@ export class RondoServer {
   }
 
   /**
+   * Sends a `notifications/message` about the whole server to each legacy session of this process
+   * whose `logging/setLevel` admits `level`. The 2026-07-28 wire has no session-wide log channel:
+   * write the message to stderr too.
+   */
+  broadcastLog(level: LogLevel, data: Json, logger?: string): void {
+    this.changes.broadcast({ level, data, ...(logger !== undefined ? { logger } : {}) });
+  }
+
+  /** Hears the {@link RondoServer.broadcastLog} messages (era adapters do); returns the function that stops. */
+  onLog(listener: LogListener): () => void {
+    return this.changes.addLog(listener);
+  }
+
+  /**
    * Listens for list and resource changes, from this process or (with `shared`) any process of the
    * endpoint; `changeId` names the change alike everywhere. Returns the function that stops.
    */
@@ -344,13 +360,7 @@ export class RondoServer {
   /** The cache policy of a cacheable result: a rule set on the server, then the providers', then the default. */
   cachePolicyFor(method: CacheableMethod, key?: string): CachePolicy {
     const rule = this.cacheRules.get(method);
-    const fromRule = typeof rule === 'function' ? rule(key) : rule;
-    if (fromRule) return fromRule;
-    for (const provider of this.providers) {
-      const policy = provider.cachePolicy?.(method, key);
-      if (policy) return policy;
-    }
-    return this.defaultCachePolicy;
+    return resolveCachePolicy(rule, method, key, this.providers, this.defaultCachePolicy);
   }
 
   /** True when some tool may run as a task, so the Tasks extension is worth announcing. */

@@ -1,4 +1,4 @@
-import type { JsonObject } from '@rondo/protocol';
+import type { Json, JsonObject } from '@rondo/protocol';
 import type { z } from 'zod';
 import type {
   CachePolicy,
@@ -10,6 +10,7 @@ import type {
 } from './definitions.js';
 import type { SchemaInput } from './inputValidation.js';
 import type { StandardSchema } from './standardSchema.js';
+import type { LogLevel } from './context.js';
 import type { ServerLimits } from './limits.js';
 import type { ProviderChange } from './provider.js';
 import type { RequestStateOptions } from './requestState.js';
@@ -115,3 +116,13 @@ export interface ServerCapabilitySet {
 
 /** A change a server announces to every connected era adapter. */
 export type ServerChange = ProviderChange;
+
+/**
+ * A message about the whole server rather than one request (`RondoServer.broadcastLog`): a legacy
+ * session whose `logging/setLevel` admits `level` receives it as a `notifications/message`.
+ */
+export interface ServerLogMessage {
+  level: LogLevel;
+  data: Json;
+  logger?: string;
+}

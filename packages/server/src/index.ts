@@ -22,6 +22,7 @@ export {
   type PromptSpec,
   type ServerCapabilitySet,
   type ServerChange,
+  type ServerLogMessage,
   type HandlerContext,
   type LogLevel,
   type ToolHandler,
