@@ -4,6 +4,7 @@ export type {
   ServerOptions,
   ToolSpec,
   PromptSpec,
+  PromptArgsOf,
   ServerCapabilitySet,
   ServerChange,
   ServerLogMessage,

@@ -9,11 +9,13 @@ import {
   type ToolResult,
 } from '@rondo/protocol';
 import { resolveCachePolicy } from './cachePolicies.js';
+import { checkRequiredArguments } from './promptArguments.js';
 import { Catalog, ValidatorCache, readLists, seenBy, type ProviderLists } from './catalog.js';
 import type { HandlerContext, LogLevel } from './context.js';
 import type {
   CacheableMethod,
   Principal,
+  PromptArgument,
   CachePolicy,
   CompletionRequest,
   CompletionResult,
@@ -40,6 +42,7 @@ import { normaliseRound } from './rounds.js';
 import type {
   ArgsOf,
   CachePolicyRule,
+  PromptArgsOf,
   PromptSpec,
   ResourceSpec,
   ServerCapabilitySet,
@@ -137,12 +140,17 @@ export class RondoServer {
     return this.local.removeTool(name);
   }
 
-  /** Registers a prompt. */
-  prompt(name: string, spec: PromptSpec, handler: PromptHandler): this {
-    const { visible, ...described } = spec;
-    const definition = { name, ...described };
+  /** Registers a prompt; the handler's arguments follow the declared ones ({@link PromptArgsOf}). */
+  prompt<const A extends readonly PromptArgument[] = PromptArgument[]>(
+    name: string,
+    spec: PromptSpec<A>,
+    handler: PromptHandler<PromptArgsOf<A>>,
+  ): this {
+    const { visible, arguments: declared, ...described } = spec;
+    const definition = { name, ...described, ...(declared ? { arguments: [...declared] } : {}) };
     this.visibility.set(definition, visible);
-    this.local.addPrompt(definition, handler);
+    // getPrompt refuses a call missing a required argument (checkRequiredArguments): the type holds.
+    this.local.addPrompt(definition, handler as PromptHandler);
     return this;
   }
 
@@ -315,14 +323,7 @@ export class RondoServer {
     const entry = seenBy(this.catalog.prompt(name), ctx.principal);
     if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`, { name });
     checkArgumentDepth(args, this.maxArgumentDepth);
-    for (const argument of entry.definition.arguments ?? []) {
-      if (argument.required && args[argument.name] === undefined) {
-        throw new McpError(
-          ErrorCode.InvalidParams,
-          `Missing required argument "${argument.name}" for prompt "${name}"`,
-        );
-      }
-    }
+    checkRequiredArguments(entry.definition, args);
     return normaliseRound(await entry.provider.getPrompt!(name, args, ctx));
   }
 

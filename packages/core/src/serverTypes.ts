@@ -79,11 +79,27 @@ export type ArgsOf<S> = S extends z.ZodType
     ? Output
     : Record<string, unknown>;
 
-/** How a prompt is registered with `server.prompt(name, spec, handler)`. */
-export interface PromptSpec {
+/**
+ * The arguments a handler of a prompt declaring `A` receives: each required argument a `string`,
+ * each other one `string | undefined`. Arguments not written out as a literal list (or none
+ * declared) give the plain string map.
+ */
+export type PromptArgsOf<A extends readonly PromptArgument[]> = number extends A['length']
+  ? Record<string, string>
+  : {
+      [P in A[number] as P extends { required: true } ? P['name'] : never]: string;
+    } & {
+      [P in A[number] as P extends { required: true } ? never : P['name']]?: string | undefined;
+    };
+
+/**
+ * How a prompt is registered with `server.prompt(name, spec, handler)`; `A`, the declared
+ * arguments, types the handler's arguments (see {@link PromptArgsOf}).
+ */
+export interface PromptSpec<A extends readonly PromptArgument[] = PromptArgument[]> {
   description?: string;
   title?: string;
-  arguments?: PromptArgument[];
+  arguments?: A;
   icons?: Icon[];
   /** Who may see the prompt; hidden, it is left out of lists and answers like an unknown prompt. */
   visible?: Visibility;

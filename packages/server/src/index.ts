@@ -20,6 +20,7 @@ export {
   type RequestStateOptions,
   type ToolSpec,
   type PromptSpec,
+  type PromptArgsOf,
   type ServerCapabilitySet,
   type ServerChange,
   type ServerLogMessage,
