@@ -22,6 +22,7 @@ const LOGTALK_TEST_FILES: Record<string, string[]> = {
     'test/bridge/fidelityWire.test.ts',
     'test/bridge/desktopEnvironment.test.ts',
     'test/bridge/devTools.test.ts',
+    'test/bridge/watchReloadLog.test.ts',
   ],
 };
 const withoutLogtalk = (project: string): string[] =>

@@ -1,12 +1,17 @@
 #!/usr/bin/env node
-import { ConfigurationError, SharedStateError, type SharedState } from '@rondo/core';
+import {
+  ConfigurationError,
+  SharedStateError,
+  type RondoServer,
+  type SharedState,
+} from '@rondo/core';
 import { createRedisState } from '@rondo/redis';
 import { serve } from '@rondo/server';
 import { HELP, parseHostArgs, USAGE, UsageError, type HostArgs } from './cliArgs.js';
 import { runCall, runCheck, startFailureLines } from './devTools.js';
 import { answerStartFailure } from './startFailure.js';
 import { createLogtalkHost, type LogtalkHostOptions } from './host.js';
-import { watchFiles } from './watch.js';
+import { watchFiles, type WatchReport } from './watch.js';
 
 /**
  * `rondo-logtalk [options] FILE...`: serves a Prolog or Logtalk provider. On stdio, stdout
@@ -22,7 +27,9 @@ async function main(argv: readonly string[]): Promise<void> {
     ? await exitOnStartFailure(args, () => createRedisState({ url: args.redis! }))
     : undefined;
   const host = await startOrExit(args, shared);
-  const unwatch = args.watch ? watchFiles(args.files, host.provider, say) : undefined;
+  const unwatch = args.watch
+    ? watchFiles(args.files, host.provider, reloadReport(host.server))
+    : undefined;
   const server = await serve(host.endpoint, {
     transport: args.transport,
     host: args.host,
@@ -132,6 +139,19 @@ function listenFailureLine(failure: unknown, args: HostArgs): string | undefined
   if (code === 'EADDRNOTAVAIL')
     return `cannot listen on ${where}: no such address on this machine; check --host`;
   return undefined;
+}
+
+/** A failed reload goes to stderr and, at level error, to the legacy sessions that enabled logging. */
+function reloadReport(server: RondoServer): WatchReport {
+  return {
+    reloaded: () => say('reloaded: new calls run on the new code'),
+    failed: (message) => {
+      const line = `reload failed, still serving the previous code: ${message}`;
+      say(line);
+      // A 2026-07-28 client has no session-wide log channel: for it, stderr is the only trace.
+      server.broadcastLog('error', line, 'rondo-logtalk');
+    },
+  };
 }
 
 function say(message: string): void {

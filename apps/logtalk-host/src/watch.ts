@@ -6,6 +6,14 @@ export interface Reloadable {
   reload(): Promise<void>;
 }
 
+/** Where `--watch` tells what became of a reload. */
+export interface WatchReport {
+  /** New calls run on the new code. */
+  reloaded(): void;
+  /** The files failed to load (`message` says where and why); the previous code still serves. */
+  failed(message: string): void;
+}
+
 /**
  * `rondo-logtalk --watch`: reloads the provider when one of its files changes. The directories
  * are watched, not the files, since editors often save by replacing a file. Changes within
@@ -14,7 +22,7 @@ export interface Reloadable {
 export function watchFiles(
   files: readonly string[],
   provider: Reloadable,
-  say: (message: string) => void,
+  report: WatchReport,
   settleMs = 150,
 ): () => void {
   const wanted = new Map<string, Set<string>>();
@@ -28,9 +36,8 @@ export function watchFiles(
     clearTimeout(timer);
     timer = setTimeout(() => {
       provider.reload().then(
-        () => say('reloaded: new calls run on the new code'),
-        (failure: unknown) =>
-          say(`reload failed, still serving the previous code: ${(failure as Error).message}`),
+        () => report.reloaded(),
+        (failure: unknown) => report.failed((failure as Error).message),
       );
     }, settleMs);
   };

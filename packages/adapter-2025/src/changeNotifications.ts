@@ -1,4 +1,11 @@
-import type { Peer, RondoServer, ServerChange } from '@rondo/core';
+import {
+  LOG_LEVELS,
+  type LogLevel,
+  type Peer,
+  type RondoServer,
+  type ServerChange,
+  type ServerLogMessage,
+} from '@rondo/core';
 import { isPlainObject, type JsonRpcNotification } from '@rondo/protocol';
 import type { SessionState } from './sessionState.js';
 
@@ -40,9 +47,23 @@ export function announceChange(
   if (notification) peer.send(notification, { once: changeId });
 }
 
-/** A session that announces the server's changes to its client. */
+/**
+ * A server-wide message, sent on the session's own channel when the level the client set with
+ * `logging/setLevel` (or the era's default) admits it.
+ */
+export function relayLog(state: SessionState, peer: Peer, message: ServerLogMessage): void {
+  if (!state.negotiated || !admits(state.logLevel, message.level)) return;
+  peer.send({ jsonrpc: '2.0', method: 'notifications/message', params: { ...message } });
+}
+
+function admits(threshold: LogLevel | 'off', level: LogLevel): boolean {
+  return threshold !== 'off' && LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(threshold);
+}
+
+/** A session that announces the server's changes and messages to its client. */
 export interface ChangeListener {
   announce(change: ServerChange, changeId: string): void;
+  relay(message: ServerLogMessage): void;
 }
 
 /**
@@ -57,14 +78,25 @@ export class SessionChanges {
 
   add(session: ChangeListener): void {
     this.sessions.add(session);
-    this.stop ??= this.server.onChange((change, changeId) => {
-      for (const listener of this.sessions) listener.announce(change, changeId);
-    });
+    this.stop ??= this.listen();
   }
 
   delete(session: ChangeListener): void {
     if (!this.sessions.delete(session) || this.sessions.size > 0) return;
     this.stop?.();
     this.stop = undefined;
+  }
+
+  private listen(): () => void {
+    const stopChanges = this.server.onChange((change, changeId) => {
+      for (const listener of this.sessions) listener.announce(change, changeId);
+    });
+    const stopLogs = this.server.onLog((message) => {
+      for (const listener of this.sessions) listener.relay(message);
+    });
+    return () => {
+      stopChanges();
+      stopLogs();
+    };
   }
 }

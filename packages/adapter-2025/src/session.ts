@@ -5,6 +5,7 @@ import type {
   Peer,
   RondoServer,
   ServerChange,
+  ServerLogMessage,
 } from '@rondo/core';
 import {
   RequestPipeline,
@@ -28,7 +29,12 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from '@rondo/protocol';
-import { announceChange, type ChangeListener, type SessionChanges } from './changeNotifications.js';
+import {
+  announceChange,
+  relayLog,
+  type ChangeListener,
+  type SessionChanges,
+} from './changeNotifications.js';
 import { openCall } from './handlerContext.js';
 import { BEFORE_INITIALIZE, LEGACY_METHODS } from './methods.js';
 import type { ResolvedLegacyOptions } from './options.js';
@@ -151,6 +157,11 @@ export class LegacySession implements EraSession, ChangeListener {
   /** A change of the server, told to this session's client when it concerns it. */
   announce(change: ServerChange, changeId: string): void {
     announceChange(this.state, this.peer, change, changeId);
+  }
+
+  /** A server-wide message, told to this session's client when its log level admits it. */
+  relay(message: ServerLogMessage): void {
+    relayLog(this.state, this.peer, message);
   }
 
   /** The session's state as plain JSON once `initialize` settled it. */

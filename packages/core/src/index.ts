@@ -4,12 +4,14 @@ export type {
   ServerOptions,
   ToolSpec,
   PromptSpec,
+  PromptArgsOf,
   ServerCapabilitySet,
   ServerChange,
+  ServerLogMessage,
   ResourceSpec,
   TemplateSpec,
 } from './serverTypes.js';
-export type { ChangeListener } from './serverChanges.js';
+export type { ChangeListener, LogListener } from './serverChanges.js';
 export {
   text,
   error,

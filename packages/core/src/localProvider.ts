@@ -24,8 +24,8 @@ export type ToolHandler<A = Arguments> = (
   args: A,
   ctx: HandlerContext,
 ) => ToolOutcome | string | Promise<ToolOutcome | string>;
-export type PromptHandler = (
-  args: Record<string, string>,
+export type PromptHandler<A = Record<string, string>> = (
+  args: A,
   ctx: HandlerContext,
 ) => PromptOutcome | Promise<PromptOutcome>;
 export type ResourceHandler = (

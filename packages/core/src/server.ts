@@ -2,16 +2,20 @@ import {
   ErrorCode,
   McpError,
   isMcpError,
+  type Json,
   type PromptResult,
   type ResourceResult,
   type RoundResult,
   type ToolResult,
 } from '@rondo/protocol';
+import { resolveCachePolicy } from './cachePolicies.js';
+import { checkRequiredArguments } from './promptArguments.js';
 import { Catalog, ValidatorCache, readLists, seenBy, type ProviderLists } from './catalog.js';
-import type { HandlerContext } from './context.js';
+import type { HandlerContext, LogLevel } from './context.js';
 import type {
   CacheableMethod,
   Principal,
+  PromptArgument,
   CachePolicy,
   CompletionRequest,
   CompletionResult,
@@ -28,7 +32,7 @@ import {
 import type { Provider, ProviderChange } from './provider.js';
 import { RequestStateSealer } from './requestState.js';
 import type { SharedState } from './shared/sharedState.js';
-import { ServerChanges, type ChangeListener } from './serverChanges.js';
+import { ServerChanges, type ChangeListener, type LogListener } from './serverChanges.js';
 import { TaskRegistry } from './tasks/taskRegistry.js';
 import { taskDeclaration } from './tasks/declaration.js';
 import { checkToolOutput } from './outputValidation.js';
@@ -38,6 +42,7 @@ import { normaliseRound } from './rounds.js';
 import type {
   ArgsOf,
   CachePolicyRule,
+  PromptArgsOf,
   PromptSpec,
   ResourceSpec,
   ServerCapabilitySet,
@@ -135,12 +140,17 @@ export class RondoServer {
     return this.local.removeTool(name);
   }
 
-  /** Registers a prompt. */
-  prompt(name: string, spec: PromptSpec, handler: PromptHandler): this {
-    const { visible, ...described } = spec;
-    const definition = { name, ...described };
+  /** Registers a prompt; the handler's arguments follow the declared ones ({@link PromptArgsOf}). */
+  prompt<const A extends readonly PromptArgument[] = PromptArgument[]>(
+    name: string,
+    spec: PromptSpec<A>,
+    handler: PromptHandler<PromptArgsOf<A>>,
+  ): this {
+    const { visible, arguments: declared, ...described } = spec;
+    const definition = { name, ...described, ...(declared ? { arguments: [...declared] } : {}) };
     this.visibility.set(definition, visible);
-    this.local.addPrompt(definition, handler);
+    // getPrompt refuses a call missing a required argument (checkRequiredArguments): the type holds.
+    this.local.addPrompt(definition, handler as PromptHandler);
     return this;
   }
 
@@ -215,6 +225,20 @@ export class RondoServer {
   /** Announces that a resource's contents changed (to subscribed legacy clients and listening modern ones). */
   resourceUpdated(uri: string): void {
     this.local.resourceUpdated(uri);
+  }
+
+  /**
+   * Sends a `notifications/message` about the whole server to each legacy session of this process
+   * whose `logging/setLevel` admits `level`. The 2026-07-28 wire has no session-wide log channel:
+   * write the message to stderr too.
+   */
+  broadcastLog(level: LogLevel, data: Json, logger?: string): void {
+    this.changes.broadcast({ level, data, ...(logger !== undefined ? { logger } : {}) });
+  }
+
+  /** Hears the {@link RondoServer.broadcastLog} messages (era adapters do); returns the function that stops. */
+  onLog(listener: LogListener): () => void {
+    return this.changes.addLog(listener);
   }
 
   /**
@@ -299,14 +323,7 @@ export class RondoServer {
     const entry = seenBy(this.catalog.prompt(name), ctx.principal);
     if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`, { name });
     checkArgumentDepth(args, this.maxArgumentDepth);
-    for (const argument of entry.definition.arguments ?? []) {
-      if (argument.required && args[argument.name] === undefined) {
-        throw new McpError(
-          ErrorCode.InvalidParams,
-          `Missing required argument "${argument.name}" for prompt "${name}"`,
-        );
-      }
-    }
+    checkRequiredArguments(entry.definition, args);
     return normaliseRound(await entry.provider.getPrompt!(name, args, ctx));
   }
 
@@ -344,13 +361,7 @@ export class RondoServer {
   /** The cache policy of a cacheable result: a rule set on the server, then the providers', then the default. */
   cachePolicyFor(method: CacheableMethod, key?: string): CachePolicy {
     const rule = this.cacheRules.get(method);
-    const fromRule = typeof rule === 'function' ? rule(key) : rule;
-    if (fromRule) return fromRule;
-    for (const provider of this.providers) {
-      const policy = provider.cachePolicy?.(method, key);
-      if (policy) return policy;
-    }
-    return this.defaultCachePolicy;
+    return resolveCachePolicy(rule, method, key, this.providers, this.defaultCachePolicy);
   }
 
   /** True when some tool may run as a task, so the Tasks extension is worth announcing. */

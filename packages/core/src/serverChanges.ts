@@ -1,8 +1,12 @@
 import type { ProviderChange } from './provider.js';
+import type { ServerLogMessage } from './serverTypes.js';
 import type { ChangeBus, PublishedChange } from './shared/changeBus.js';
 
 /** Hears a server's changes; `changeId` is the same in every process that hears the change. */
 export type ChangeListener = (change: ProviderChange, changeId: string) => void;
+
+/** Hears the messages a server sends to all its clients (`RondoServer.broadcastLog`). */
+export type LogListener = (message: ServerLogMessage) => void;
 
 /**
  * Where a server's changes go: straight to its listeners in one process, or through the shared
@@ -11,6 +15,7 @@ export type ChangeListener = (change: ProviderChange, changeId: string) => void;
  */
 export class ServerChanges {
   private readonly listeners = new Set<ChangeListener>();
+  private readonly logListeners = new Set<LogListener>();
   private stopBus: (() => void) | undefined;
   private nextId = 0;
 
@@ -32,6 +37,20 @@ export class ServerChanges {
         `a ${change.kind} change was not published to the other processes: ${reason}`,
       );
     });
+  }
+
+  /**
+   * Tells this process's log listeners a server-wide message. Not published on the bus: it is about
+   * this process (a reload of its own workers, say), and each replica reports its own.
+   */
+  broadcast(message: ServerLogMessage): void {
+    for (const listener of this.logListeners) listener(message);
+  }
+
+  /** Listens to {@link ServerChanges.broadcast}; the returned function stops. */
+  addLog(listener: LogListener): () => void {
+    this.logListeners.add(listener);
+    return () => this.logListeners.delete(listener);
   }
 
   /** Listens; the returned function stops. */

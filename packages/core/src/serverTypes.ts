@@ -1,4 +1,4 @@
-import type { JsonObject } from '@rondo/protocol';
+import type { Json, JsonObject } from '@rondo/protocol';
 import type { z } from 'zod';
 import type {
   CachePolicy,
@@ -10,6 +10,7 @@ import type {
 } from './definitions.js';
 import type { SchemaInput } from './inputValidation.js';
 import type { StandardSchema } from './standardSchema.js';
+import type { LogLevel } from './context.js';
 import type { ServerLimits } from './limits.js';
 import type { ProviderChange } from './provider.js';
 import type { RequestStateOptions } from './requestState.js';
@@ -78,11 +79,27 @@ export type ArgsOf<S> = S extends z.ZodType
     ? Output
     : Record<string, unknown>;
 
-/** How a prompt is registered with `server.prompt(name, spec, handler)`. */
-export interface PromptSpec {
+/**
+ * The arguments a handler of a prompt declaring `A` receives: each required argument a `string`,
+ * each other one `string | undefined`. Arguments not written out as a literal list (or none
+ * declared) give the plain string map.
+ */
+export type PromptArgsOf<A extends readonly PromptArgument[]> = number extends A['length']
+  ? Record<string, string>
+  : {
+      [P in A[number] as P extends { required: true } ? P['name'] : never]: string;
+    } & {
+      [P in A[number] as P extends { required: true } ? never : P['name']]?: string | undefined;
+    };
+
+/**
+ * How a prompt is registered with `server.prompt(name, spec, handler)`; `A`, the declared
+ * arguments, types the handler's arguments (see {@link PromptArgsOf}).
+ */
+export interface PromptSpec<A extends readonly PromptArgument[] = PromptArgument[]> {
   description?: string;
   title?: string;
-  arguments?: PromptArgument[];
+  arguments?: A;
   icons?: Icon[];
   /** Who may see the prompt; hidden, it is left out of lists and answers like an unknown prompt. */
   visible?: Visibility;
@@ -115,3 +132,13 @@ export interface ServerCapabilitySet {
 
 /** A change a server announces to every connected era adapter. */
 export type ServerChange = ProviderChange;
+
+/**
+ * A message about the whole server rather than one request (`RondoServer.broadcastLog`): a legacy
+ * session whose `logging/setLevel` admits `level` receives it as a `notifications/message`.
+ */
+export interface ServerLogMessage {
+  level: LogLevel;
+  data: Json;
+  logger?: string;
+}

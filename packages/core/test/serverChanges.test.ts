@@ -4,6 +4,7 @@ import {
   type ChangeBus,
   type ProviderChange,
   type PublishedChange,
+  type ServerLogMessage,
   type SharedState,
 } from '@rondo/core';
 
@@ -81,4 +82,25 @@ it('logs a change it could not publish and goes on serving', async () => {
   expect(warnings).toEqual([
     'warning: a resource change was not published to the other processes: Redis is unreachable',
   ]);
+});
+
+it('tells its log listeners each broadcastLog message, in this process only, until they stop', () => {
+  const bus = localBus();
+  const server = createServer({
+    name: 'one',
+    version: '1',
+    log: () => {},
+    shared: sharedWith(bus),
+  });
+  const heard: ServerLogMessage[] = [];
+  const stop = server.onLog((message) => heard.push(message));
+  server.broadcastLog('error', 'reload failed', 'rondo-logtalk');
+  server.broadcastLog('info', { count: 2 });
+  stop();
+  server.broadcastLog('error', 'not heard');
+  expect(heard).toEqual([
+    { level: 'error', data: 'reload failed', logger: 'rondo-logtalk' },
+    { level: 'info', data: { count: 2 } },
+  ]);
+  expect(bus.published).toEqual([]);
 });
