@@ -81,17 +81,11 @@ export class SseResponse {
     this.res.once('close', listener);
   }
 
-  /**
-   * Ends the response. An ended response may still hold bytes its client has not read (a replay
-   * after `Last-Event-ID`, a large result): the backlog rule keeps watching it until it closes, so
-   * a finished answer nobody reads is cut like a live one.
-   */
+  /** Ends the response. */
   end(): void {
+    this.stopTimers();
     this.closed = true;
     if (!this.res.writableEnded) this.res.end();
-    if (this.keepAlive) clearInterval(this.keepAlive);
-    this.keepAlive = undefined;
-    if ((this.res.writableLength ?? 0) === 0 || this.res.destroyed) this.stopTimers();
   }
 
   /**
@@ -108,7 +102,7 @@ export class SseResponse {
     this.writtenSinceCheck = 0;
     this.queuedAtCheck = queued;
     const max = this.limits.maxStreamBacklogBytes;
-    if (stale <= max || drained >= max || this.res.destroyed) return;
+    if (stale <= max || drained >= max || !this.open) return;
     this.stopTimers();
     this.closed = true;
     // Nothing more can reach a client behind that backlog: the connection goes, not an end.
