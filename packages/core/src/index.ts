@@ -5,6 +5,7 @@ export type {
   ToolSpec,
   PromptSpec,
   PromptArgsOf,
+  PromptArguments,
   ServerCapabilitySet,
   ServerChange,
   ServerLogMessage,
@@ -112,6 +113,7 @@ export {
 export type { SchemaInput, ArgumentCheck, ArgumentValidator } from './inputValidation.js';
 export type { StandardIssue, StandardResult, StandardSchema } from './standardSchema.js';
 export { TOOL_NAME_RULE, ToolDefinitionError, type ToolRule } from './toolRules.js';
+export { PromptDefinitionError } from './promptSpec.js';
 export { DEFAULT_MAX_ARGUMENT_DEPTH, type ServerLimits } from './limits.js';
 export {
   ConfigurationError,

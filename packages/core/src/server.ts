@@ -43,6 +43,7 @@ import type {
   ArgsOf,
   CachePolicyRule,
   PromptArgsOf,
+  PromptArguments,
   PromptSpec,
   ResourceSpec,
   ServerCapabilitySet,
@@ -52,6 +53,7 @@ import type {
   ToolSpec,
 } from './serverTypes.js';
 import { toolFromSpec } from './toolSpec.js';
+import { promptFromSpec } from './promptSpec.js';
 import { VisibilityRules, isVisible } from './visibility.js';
 import { checkCompletionTarget, completeFromProviders } from './completionTarget.js';
 
@@ -140,17 +142,21 @@ export class RondoServer {
     return this.local.removeTool(name);
   }
 
-  /** Registers a prompt; the handler's arguments follow the declared ones ({@link PromptArgsOf}). */
-  prompt<const A extends readonly PromptArgument[] = PromptArgument[]>(
+  /**
+   * Registers a prompt. Its `arguments` are a list of descriptors, or an object schema of string
+   * fields (zod, Standard Schema, JSON Schema) that the list is derived from and the arguments are
+   * validated with (-32602 naming the field); the handler's arguments follow ({@link PromptArgsOf}).
+   * A schema that is not an object of strings throws a `PromptDefinitionError`.
+   */
+  prompt<const A extends PromptArguments = PromptArgument[]>(
     name: string,
     spec: PromptSpec<A>,
     handler: PromptHandler<PromptArgsOf<A>>,
   ): this {
-    const { visible, arguments: declared, ...described } = spec;
-    const definition = { name, ...described, ...(declared ? { arguments: [...declared] } : {}) };
-    this.visibility.set(definition, visible);
     // getPrompt refuses a call missing a required argument (checkRequiredArguments): the type holds.
-    this.local.addPrompt(definition, handler as PromptHandler);
+    const prompt = promptFromSpec(name, spec, handler);
+    this.visibility.set(prompt.definition, spec.visible);
+    this.local.addPrompt(prompt.definition, prompt.handler);
     return this;
   }
 

@@ -80,23 +80,35 @@ export type ArgsOf<S> = S extends z.ZodType
     : Record<string, unknown>;
 
 /**
- * The arguments a handler of a prompt declaring `A` receives: each required argument a `string`,
- * each other one `string | undefined`. Arguments not written out as a literal list (or none
- * declared) give the plain string map.
+ * The arguments a handler of a prompt declaring `A` receives. For a literal list: each required
+ * argument a `string`, each other one `string | undefined`; arguments not written out as a literal
+ * list (or none declared) give the plain string map. For a schema (zod, any Standard Schema): its
+ * output type, as the schema parsed the arguments.
  */
-export type PromptArgsOf<A extends readonly PromptArgument[]> = number extends A['length']
-  ? Record<string, string>
-  : {
-      [P in A[number] as P extends { required: true } ? P['name'] : never]: string;
-    } & {
-      [P in A[number] as P extends { required: true } ? never : P['name']]?: string | undefined;
-    };
+export type PromptArgsOf<A extends PromptArguments> = A extends readonly PromptArgument[]
+  ? number extends A['length']
+    ? Record<string, string>
+    : {
+        [P in A[number] as P extends { required: true } ? P['name'] : never]: string;
+      } & {
+        [P in A[number] as P extends { required: true } ? never : P['name']]?: string | undefined;
+      }
+  : A extends z.ZodType | StandardSchema
+    ? ArgsOf<A>
+    : Record<string, string>;
+
+/**
+ * A prompt's arguments as registered: a list of descriptors, or an object schema whose fields are
+ * strings (zod, any Standard Schema that exports JSON Schema, or JSON Schema), from which the list
+ * is derived and with which the arguments are validated.
+ */
+export type PromptArguments = readonly PromptArgument[] | SchemaInput;
 
 /**
  * How a prompt is registered with `server.prompt(name, spec, handler)`; `A`, the declared
  * arguments, types the handler's arguments (see {@link PromptArgsOf}).
  */
-export interface PromptSpec<A extends readonly PromptArgument[] = PromptArgument[]> {
+export interface PromptSpec<A extends PromptArguments = PromptArgument[]> {
   description?: string;
   title?: string;
   arguments?: A;
