@@ -1,6 +1,7 @@
 import { ErrorCode, McpError } from '@rondo/protocol';
 import type { Catalog } from './catalog.js';
 import type { CompletionRequest, CompletionResult, Principal } from './definitions.js';
+import type { McpCall } from './middleware.js';
 import type { Provider } from './provider.js';
 import { compileTemplate } from './uriTemplate.js';
 import { isVisible } from './visibility.js';
@@ -50,9 +51,10 @@ const MAX_COMPLETION_VALUES = 100;
 export async function completeFromProviders(
   providers: readonly Provider[],
   request: CompletionRequest,
+  call?: McpCall,
 ): Promise<CompletionResult> {
   for (const provider of providers) {
-    const answer = await provider.complete?.(request);
+    const answer = await provider.complete?.(request, call);
     if (!answer) continue;
     if (answer.values.length <= MAX_COMPLETION_VALUES) return answer;
     return {

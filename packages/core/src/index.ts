@@ -114,6 +114,8 @@ export type { SchemaInput, ArgumentCheck, ArgumentValidator } from './inputValid
 export type { StandardIssue, StandardResult, StandardSchema } from './standardSchema.js';
 export { TOOL_NAME_RULE, ToolDefinitionError, type ToolRule } from './toolRules.js';
 export { PromptDefinitionError } from './promptSpec.js';
+export { MountConflictError, type ItemOrigin } from './mount/mountTable.js';
+export { NAMESPACE_SEPARATOR, type ItemKind, type MountOptions } from './mount/naming.js';
 export { DEFAULT_MAX_ARGUMENT_DEPTH, type ServerLimits } from './limits.js';
 export {
   ConfigurationError,

@@ -10,6 +10,7 @@ import type {
   ToolDefinition,
 } from './definitions.js';
 import { ConfigurationError } from './errors.js';
+import type { ItemKind } from './mount/naming.js';
 import type { TaskDeclaration } from './tasks/taskStore.js';
 import type {
   PromptOutcome,
@@ -130,6 +131,14 @@ export class LocalProvider implements Provider {
 
   capabilities() {
     return { subscribe: true, listChanged: true, completions: this.completions.size > 0 };
+  }
+
+  /** The names (URIs, URI templates) of one kind registered now. */
+  names(kind: ItemKind): string[] {
+    if (kind === 'tool') return [...this.toolMap.keys()];
+    if (kind === 'prompt') return [...this.promptMap.keys()];
+    if (kind === 'resource') return [...this.resourceMap.keys()];
+    return this.templateList.map((entry) => entry.definition.uriTemplate);
   }
 
   tools(): ToolDefinition[] {

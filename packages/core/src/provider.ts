@@ -1,5 +1,6 @@
 import type { PromptResult, ResourceResult, RoundResult, ToolResult } from '@rondo/protocol';
 import type { HandlerContext } from './context.js';
+import type { McpCall } from './middleware.js';
 import type { TaskDeclaration } from './tasks/taskStore.js';
 import type {
   Arguments,
@@ -48,8 +49,11 @@ export interface Provider {
   resourceTemplates?(): ResourceTemplateDefinition[] | Promise<ResourceTemplateDefinition[]>;
   /** `resource_read/3` and `resource_read_round/4`; `undefined` when the provider has no such resource. */
   readResource?(uri: string, ctx: HandlerContext): Promise<ResourceOutcome | undefined>;
-  /** `completion/4`; `undefined` when the provider does not complete that argument. */
-  complete?(request: CompletionRequest): Promise<CompletionResult | undefined>;
+  /**
+   * `completion/4`; `undefined` when the provider does not complete that argument. `call` is the
+   * request as middleware sees it (absent outside a request pipeline).
+   */
+  complete?(request: CompletionRequest, call?: McpCall): Promise<CompletionResult | undefined>;
   /** `cache_policy/4`; `undefined` leaves the server's default. */
   cachePolicy?(method: CacheableMethod, key: string | undefined): CachePolicy | undefined;
   /** Registers a listener for changes; returns the function that removes it. */

@@ -10,7 +10,7 @@ import {
 } from '@rondo/protocol';
 import { resolveCachePolicy } from './cachePolicies.js';
 import { checkRequiredArguments } from './promptArguments.js';
-import { Catalog, ValidatorCache, readLists, seenBy, type ProviderLists } from './catalog.js';
+import { seenBy, type Catalog } from './catalog.js';
 import type { HandlerContext, LogLevel } from './context.js';
 import type {
   CacheableMethod,
@@ -29,7 +29,11 @@ import {
   type TemplateHandler,
   type ToolHandler,
 } from './localProvider.js';
-import type { Provider, ProviderChange } from './provider.js';
+import type { Provider } from './provider.js';
+import { ProviderCatalog } from './providerCatalog.js';
+import { MountedProvider } from './mount/mountedProvider.js';
+import { MountTable } from './mount/mountTable.js';
+import { MountNaming, type ItemKind, type MountOptions } from './mount/naming.js';
 import { RequestStateSealer } from './requestState.js';
 import type { SharedState } from './shared/sharedState.js';
 import { ServerChanges, type ChangeListener, type LogListener } from './serverChanges.js';
@@ -37,7 +41,7 @@ import { TaskRegistry } from './tasks/taskRegistry.js';
 import { taskDeclaration } from './tasks/declaration.js';
 import { checkToolOutput } from './outputValidation.js';
 import { DEFAULT_MAX_ARGUMENT_DEPTH, admitToolArguments, checkArgumentDepth } from './limits.js';
-import type { Middleware } from './middleware.js';
+import type { McpCall, Middleware } from './middleware.js';
 import { normaliseRound } from './rounds.js';
 import type {
   ArgsOf,
@@ -54,7 +58,7 @@ import type {
 } from './serverTypes.js';
 import { toolFromSpec } from './toolSpec.js';
 import { promptFromSpec } from './promptSpec.js';
-import { VisibilityRules, isVisible } from './visibility.js';
+import { isVisible } from './visibility.js';
 import { checkCompletionTarget, completeFromProviders } from './completionTarget.js';
 
 /** Creates a server: register tools, prompts and resources, then hand it to an endpoint. */
@@ -77,17 +81,14 @@ export class RondoServer {
   readonly tasks: TaskRegistry;
   /** State shared with the other processes of the endpoint, when configured. */
   readonly shared: SharedState | undefined;
+  /** The servers this one mounts and the servers mounting it (`mount`). */
+  readonly mounts: MountTable;
   private readonly local = new LocalProvider();
-  private readonly providers: Provider[] = [this.local];
-  private readonly lists = new Map<Provider, ProviderLists>();
-  private readonly validators = new ValidatorCache();
-  private readonly visibility = new VisibilityRules();
+  private readonly sources: ProviderCatalog;
   private readonly cacheRules = new Map<CacheableMethod, CachePolicyRule>();
   private readonly changes: ServerChanges;
   private readonly chain: Middleware[] = [];
   private readonly defaultCachePolicy: CachePolicy;
-  private current: Catalog | undefined;
-  private loading: Promise<void> | undefined;
 
   constructor(options: ServerOptions) {
     const {
@@ -116,7 +117,9 @@ export class RondoServer {
     this.defaultCachePolicy = defaultCachePolicy ?? { ttlMs: 0, cacheScope: 'private' };
     this.tasks = new TaskRegistry({ ...(shared ? { store: shared.tasks } : {}), ...tasks });
     this.changes = new ServerChanges(shared?.changes, this.log);
-    this.watch(this.local);
+    this.sources = new ProviderCatalog(info.name, (change) => this.changes.emit(change), this.log);
+    this.sources.add(this.local);
+    this.mounts = new MountTable({ name: info.name, ownNames: (kind) => this.ownNames(kind) });
   }
 
   /**
@@ -131,8 +134,9 @@ export class RondoServer {
     handler: ToolHandler<ArgsOf<S>>,
   ): this {
     const { definition, validator } = toolFromSpec(name, spec);
-    this.visibility.set(definition, spec.visible);
-    if (validator) this.validators.override(definition, validator);
+    this.mounts.claimOwn('tool', name);
+    this.sources.visibility.set(definition, spec.visible);
+    if (validator) this.sources.validators.override(definition, validator);
     this.local.addTool(definition, handler, taskDeclaration(name, spec.task));
     return this;
   }
@@ -155,7 +159,8 @@ export class RondoServer {
   ): this {
     // getPrompt refuses a call missing a required argument (checkRequiredArguments): the type holds.
     const prompt = promptFromSpec(name, spec, handler);
-    this.visibility.set(prompt.definition, spec.visible);
+    this.mounts.claimOwn('prompt', name);
+    this.sources.visibility.set(prompt.definition, spec.visible);
     this.local.addPrompt(prompt.definition, prompt.handler);
     return this;
   }
@@ -169,7 +174,8 @@ export class RondoServer {
   resource(uri: string, spec: ResourceSpec, handler: ResourceHandler): this {
     const { visible, ...described } = spec;
     const definition = { uri, ...described };
-    this.visibility.set(definition, visible);
+    this.mounts.claimOwn('resource', uri);
+    this.sources.visibility.set(definition, visible);
     this.local.addResource(definition, handler);
     return this;
   }
@@ -183,7 +189,8 @@ export class RondoServer {
   resourceTemplate(uriTemplate: string, spec: TemplateSpec, handler: TemplateHandler): this {
     const { visible, ...described } = spec;
     const definition = { uriTemplate, ...described };
-    this.visibility.set(definition, visible);
+    this.mounts.claimOwn('template', uriTemplate);
+    this.sources.visibility.set(definition, visible);
     this.local.addTemplate(definition, handler);
     return this;
   }
@@ -221,11 +228,24 @@ export class RondoServer {
 
   /** Adds a whole provider (a Prolog bridge, say). */
   provider(provider: Provider): this {
-    this.providers.push(provider);
-    this.watch(provider);
-    this.current = undefined;
-    this.loading = undefined;
+    this.sources.add(provider);
     return this;
+  }
+
+  /**
+   * Mounts another Rondo server: its tools and prompts are offered here under `namespace_name`,
+   * its resources and templates as they are or prefixed (`options.resources`), its completions,
+   * changes and log messages pass through. A call runs this server's middleware, then the mounted
+   * server's (which sees its own names), then its handler. A name that would be offered twice
+   * throws a `MountConflictError`, now or when either server registers it later. See
+   * docs/composition.md.
+   */
+  mount(other: RondoServer, options: MountOptions = {}): this {
+    const naming = new MountNaming(options.namespace ?? '', options.resources ?? 'keep');
+    const mounted = new MountedProvider(other, naming, this.sources, options.visible);
+    this.mounts.mount(mounted);
+    other.onLog((message) => this.changes.broadcast(message));
+    return this.provider(mounted);
   }
 
   /** Announces that a resource's contents changed (to subscribed legacy clients and listening modern ones). */
@@ -257,37 +277,22 @@ export class RondoServer {
 
   /** Reads every provider's lists; requests wait for this once, then use the catalog synchronously. */
   ready(): Promise<void> {
-    if (this.current) return Promise.resolve();
-    this.loading ??= this.loadAll();
-    return this.loading;
+    return this.sources.ready();
   }
 
   /** True once the catalog is loaded, so a caller may skip awaiting {@link ready} (an await costs a turn of the microtask queue). */
   get isReady(): boolean {
-    return this.current !== undefined;
+    return this.sources.isReady;
   }
 
   /** The current catalog; {@link ready} must have resolved. */
   get catalog(): Catalog {
-    if (!this.current)
-      throw new McpError(ErrorCode.InternalError, 'Server catalog used before ready()');
-    return this.current;
+    return this.sources.catalog;
   }
 
   /** What the providers offer, for capability negotiation. */
   capabilities(): ServerCapabilitySet {
-    const catalog = this.catalog;
-    const flags = this.providers.map((p) => p.capabilities?.() ?? {});
-    return {
-      tools: catalog.tools.length > 0 || this.providers.some((p) => p.tools !== undefined),
-      prompts: catalog.prompts.length > 0,
-      resources: catalog.resources.length > 0 || catalog.templates.length > 0,
-      subscribe: flags.some((f) => f.subscribe === true),
-      listChanged: flags.some((f) => f.listChanged === true),
-      completions: this.providers.some(
-        (p, i) => p.complete !== undefined && flags[i]!.completions !== false,
-      ),
-    };
+    return this.sources.capabilities();
   }
 
   /**
@@ -356,18 +361,22 @@ export class RondoServer {
   /**
    * Completes an argument. A prompt or template that is unknown (or that the caller may not
    * see), or an argument it does not have: -32602. No completion known gives an empty list; a
-   * list longer than 100 is cut to 100 with `hasMore: true`.
+   * list longer than 100 is cut to 100 with `hasMore: true`. `call` reaches the providers.
    */
-  async complete(request: CompletionRequest, principal?: Principal): Promise<CompletionResult> {
+  async complete(
+    request: CompletionRequest,
+    principal?: Principal,
+    call?: McpCall,
+  ): Promise<CompletionResult> {
     if (!this.isReady) await this.ready();
     checkCompletionTarget(this.catalog, request, principal);
-    return completeFromProviders(this.providers, request);
+    return completeFromProviders(this.sources.providers, request, call);
   }
 
   /** The cache policy of a cacheable result: a rule set on the server, then the providers', then the default. */
   cachePolicyFor(method: CacheableMethod, key?: string): CachePolicy {
     const rule = this.cacheRules.get(method);
-    return resolveCachePolicy(rule, method, key, this.providers, this.defaultCachePolicy);
+    return resolveCachePolicy(rule, method, key, this.sources.providers, this.defaultCachePolicy);
   }
 
   /** True when some tool may run as a task, so the Tasks extension is worth announcing. */
@@ -379,25 +388,11 @@ export class RondoServer {
   async close(): Promise<void> {
     this.changes.close();
     await this.tasks.close();
-    await Promise.all(this.providers.map(async (p) => p.close?.()));
+    await Promise.all(this.sources.providers.map(async (p) => p.close?.()));
   }
 
-  private watch(provider: Provider): void {
-    provider.onChange?.((change) => void this.applyChange(provider, change));
-  }
-
-  private async applyChange(provider: Provider, change: ProviderChange): Promise<void> {
-    if (change.kind !== 'resource' && this.lists.has(provider)) {
-      this.lists.set(provider, await readLists(provider));
-      this.current = new Catalog(this.providers, this.lists, this.validators, this.visibility);
-    }
-    this.changes.emit(change);
-  }
-
-  private async loadAll(): Promise<void> {
-    for (const provider of this.providers) {
-      if (!this.lists.has(provider)) this.lists.set(provider, await readLists(provider));
-    }
-    this.current = new Catalog(this.providers, this.lists, this.validators, this.visibility);
+  /** The names this server's own providers (its mounts aside) offer now. */
+  private ownNames(kind: ItemKind): string[] {
+    return [...this.local.names(kind), ...this.sources.loadedNames(kind, this.local)];
   }
 }

@@ -123,7 +123,7 @@ export async function completeArgument(
     argument: { name: argument.name, value: argument.value },
   };
   if (context?.arguments !== undefined) request.context = { arguments: context.arguments };
-  const completion = await call.intercept(() => server.complete(request, call.principal));
+  const completion = await call.intercept(() => server.complete(request, call.principal, call));
   const wire: WireResult = { values: completion.values };
   if (completion.total !== undefined) wire.total = completion.total;
   if (completion.hasMore !== undefined) wire.hasMore = completion.hasMore;

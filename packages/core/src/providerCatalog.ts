@@ -1,0 +1,145 @@
+import { ErrorCode, McpError } from '@rondo/protocol';
+import { Catalog, ValidatorCache, readLists, type ProviderLists } from './catalog.js';
+import { MountedProvider } from './mount/mountedProvider.js';
+import { MountConflictError } from './mount/mountTable.js';
+import type { ItemKind } from './mount/naming.js';
+import type { Provider, ProviderChange } from './provider.js';
+import type { ServerCapabilitySet } from './serverTypes.js';
+import { VisibilityRules } from './visibility.js';
+
+/**
+ * A server's providers and the catalog built from their lists: read once when the server gets
+ * ready, read again for the provider that announces a change, never per request. A mounted
+ * server's item offered under a name another provider offers too is a {@link MountConflictError}:
+ * thrown by {@link ProviderCatalog.ready} (the server does not start), logged when a change brings
+ * it (the first provider keeps the name until it is fixed).
+ */
+export class ProviderCatalog {
+  readonly providers: Provider[] = [];
+  readonly validators = new ValidatorCache();
+  readonly visibility = new VisibilityRules();
+  private readonly lists = new Map<Provider, ProviderLists>();
+  private current: Catalog | undefined;
+  private loading: Promise<void> | undefined;
+
+  constructor(
+    private readonly serverName: string,
+    private readonly changed: (change: ProviderChange) => void,
+    private readonly log: (level: 'error', message: string) => void,
+  ) {}
+
+  /** Adds a provider; the catalog is read again at the next {@link ready}. */
+  add(provider: Provider): void {
+    this.providers.push(provider);
+    provider.onChange?.((change) => void this.apply(provider, change));
+    this.current = undefined;
+    this.loading = undefined;
+  }
+
+  /** Reads every provider's lists once. */
+  ready(): Promise<void> {
+    if (this.current) return Promise.resolve();
+    this.loading ??= this.loadAll();
+    return this.loading;
+  }
+
+  get isReady(): boolean {
+    return this.current !== undefined;
+  }
+
+  get catalog(): Catalog {
+    if (!this.current)
+      throw new McpError(ErrorCode.InternalError, 'Server catalog used before ready()');
+    return this.current;
+  }
+
+  /** What the providers offer, for capability negotiation. */
+  capabilities(): ServerCapabilitySet {
+    const catalog = this.catalog;
+    const providers = this.providers;
+    const flags = providers.map((p) => p.capabilities?.() ?? {});
+    return {
+      tools: catalog.tools.length > 0 || providers.some((p) => p.tools !== undefined),
+      prompts: catalog.prompts.length > 0,
+      resources: catalog.resources.length > 0 || catalog.templates.length > 0,
+      subscribe: flags.some((f) => f.subscribe === true),
+      listChanged: flags.some((f) => f.listChanged === true),
+      completions: providers.some(
+        (p, i) => p.complete !== undefined && flags[i]!.completions !== false,
+      ),
+    };
+  }
+
+  /** The names that loaded providers other than mounts offer (with `local`'s, the server's own). */
+  loadedNames(kind: ItemKind, except: Provider): string[] {
+    const names: string[] = [];
+    for (const [provider, lists] of this.lists)
+      if (provider !== except && !(provider instanceof MountedProvider))
+        names.push(...namesOf(lists, kind));
+    return names;
+  }
+
+  private async apply(provider: Provider, change: ProviderChange): Promise<void> {
+    if (change.kind !== 'resource' && this.lists.has(provider)) {
+      this.lists.set(provider, await readLists(provider));
+      const conflict = this.conflict();
+      if (conflict) this.log('error', conflict.message);
+      this.current = this.build();
+    }
+    this.changed(change);
+  }
+
+  private async loadAll(): Promise<void> {
+    for (const provider of this.providers) {
+      if (!this.lists.has(provider)) this.lists.set(provider, await readLists(provider));
+    }
+    const conflict = this.conflict();
+    if (conflict) throw conflict;
+    this.current = this.build();
+  }
+
+  private build(): Catalog {
+    return new Catalog(this.providers, this.lists, this.validators, this.visibility);
+  }
+
+  /** The first name a mount offers that another provider offers too (registration checks the rest). */
+  private conflict(): MountConflictError | undefined {
+    for (const kind of ['tool', 'prompt', 'resource', 'template'] as const) {
+      const seen = new Map<string, Provider>();
+      for (const provider of this.providers) {
+        const lists = this.lists.get(provider);
+        if (!lists) continue;
+        for (const name of namesOf(lists, kind)) {
+          const first = seen.get(name);
+          if (first === undefined) seen.set(name, provider);
+          else if (first instanceof MountedProvider || provider instanceof MountedProvider)
+            return new MountConflictError(
+              kind,
+              name,
+              this.originOf(first, kind, name),
+              this.originOf(provider, kind, name),
+            );
+        }
+      }
+    }
+    return undefined;
+  }
+
+  private originOf(provider: Provider, kind: ItemKind, name: string) {
+    if (!(provider instanceof MountedProvider)) return { server: this.serverName, name };
+    return { server: provider.server.info.name, name: provider.naming.inner(kind, name) ?? name };
+  }
+}
+
+function namesOf(lists: ProviderLists, kind: ItemKind): string[] {
+  switch (kind) {
+    case 'tool':
+      return lists.tools.map((d) => d.name);
+    case 'prompt':
+      return lists.prompts.map((d) => d.name);
+    case 'resource':
+      return lists.resources.map((d) => d.uri);
+    case 'template':
+      return lists.templates.map((d) => d.uriTemplate);
+  }
+}
