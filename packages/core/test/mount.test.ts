@@ -67,7 +67,7 @@ describe('mount: names', () => {
     expect(names(main).resources).toEqual(['weather+file:///today.txt']);
     expect(names(main).templates).toEqual(['weather+file:///days/{day}']);
     expect(await main.readResource('weather+file:///days/3', ctx)).toEqual(
-      complete(contents([textContent('file:///days/3', 'text/plain', 'day 3')])),
+      complete(contents([textContent('weather+file:///days/3', 'text/plain', 'day 3')])),
     );
     expect(await main.readResource('file:///today.txt', ctx)).toBeUndefined();
   });

@@ -122,7 +122,14 @@ export class MountedProvider implements Provider, MountChild {
     const inner = this.naming.inner('resource', uri);
     if (inner === undefined) return undefined;
     const call = innerCall(ctx, 'resources/read', { uri: inner });
-    return this.inside(call, () => this.server.readResource(inner, ctx));
+    const outcome = await this.inside(call, () => this.server.readResource(inner, ctx));
+    if (outcome?.kind !== 'complete') return outcome;
+    // The contents carry the URIs the client knows them by.
+    const contents = outcome.result.contents.map((item) => ({
+      ...item,
+      uri: this.naming.outer('resource', item.uri),
+    }));
+    return { kind: 'complete', result: { ...outcome.result, contents } };
   }
 
   async complete(
