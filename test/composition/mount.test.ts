@@ -59,7 +59,7 @@ async function heard(
     });
     stop = () => subscription.close();
   } else {
-    const legacy = client as LegacyClient;
+    const legacy: LegacyClient = client;
     legacy.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       seen.listChanged += 1;
     });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createServer, type McpCall, type RondoServer } from '@rondo/core';
+import { createServer, type Middleware, type RondoServer } from '@rondo/core';
 import {
   contents,
   formElicitation,
@@ -22,12 +22,14 @@ export interface MountedPair {
   seen: string[];
 }
 
-function recorder(label: string, seen: string[]) {
-  return async (call: McpCall, next: () => Promise<unknown>) => {
-    const target =
-      call.params.name ?? call.params.uri ?? (call.params.ref as { name?: string })?.name;
+function recorder(label: string, seen: string[]): Middleware {
+  return (call, next) => {
+    const ref = call.params.ref as { name?: unknown } | undefined;
+    const target = [call.params.name, call.params.uri, ref?.name].find(
+      (v) => typeof v === 'string',
+    );
     if (call.method !== 'tools/list') seen.push(`${label} ${call.method} ${String(target)}`);
-    return next() as never;
+    return next();
   };
 }
 
@@ -46,7 +48,7 @@ export function mountedPair(): MountedPair {
         const form = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] };
         return inputRequired([inputRequest('ok', formElicitation('Really?', form))]);
       }
-      return text(`confirmed: ${String(answer.content.ok)} in round ${ctx.round}`);
+      return text(`confirmed: ${JSON.stringify(answer.content.ok)} in round ${ctx.round}`);
     })
     .tool(
       'forecast',
@@ -63,7 +65,7 @@ export function mountedPair(): MountedPair {
         const form = { type: 'object', properties: { go: { type: 'boolean' } }, required: ['go'] };
         return inputRequired([inputRequest('go', formElicitation('Go ahead?', form))]);
       }
-      return text(`planned: ${String(answer.content.go)}`);
+      return text(`planned: ${JSON.stringify(answer.content.go)}`);
     })
     .prompt('ask', { arguments: z.object({ city: z.string().describe('The city') }) }, ({ city }) =>
       messages([message('user', `What is the weather in ${city}?`)]),

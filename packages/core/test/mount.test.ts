@@ -208,12 +208,12 @@ describe('mount: calls, visibility, completions and changes', () => {
     await main.ready();
     const seen = (scopes: string[]) =>
       main.catalog.tools
-        .filter((e) => e.visible === undefined || e.visible({ subject: 's', scopes }))
+        .filter((e) => e.visible === undefined || e.visible({ id: 's', scopes }))
         .map((e) => e.definition.name);
     expect(seen([])).toEqual(['hello']);
     expect(seen(['mcp'])).toEqual(['hello', 'in_open']);
     expect(seen(['mcp', 'admin'])).toEqual(['hello', 'in_open', 'in_admin']);
-    const bob = testContext({ principal: { subject: 'bob', scopes: ['admin'] } });
+    const bob = testContext({ principal: { id: 'bob', scopes: ['admin'] } });
     await expect(main.callTool('in_admin', {}, bob)).rejects.toMatchObject({ code: -32602 });
   });
 

@@ -25,4 +25,13 @@ describe('README', () => {
     );
     expect(output.trim()).toBe('k2 {"step":1}');
   });
+
+  it('runs its mount example: the mounted tool is offered under the namespace', async () => {
+    const output = await runReadmeExample(
+      fileURLToPath(new URL('..', import.meta.url)),
+      20_000,
+      'Mounting servers',
+    );
+    expect(output.trim()).toBe('weather_get');
+  });
 });
