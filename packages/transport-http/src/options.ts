@@ -75,9 +75,9 @@ export interface HttpTransportOptions extends HostGuardOptions {
   /** Interval of SSE keep-alive comments on open streams; 0 disables them. Default 15 s. */
   keepAliveMs?: number;
   /**
-   * An SSE response whose client leaves more than this many bytes unread for a whole
-   * `streamBacklogWindowMs` (bytes already queued at one check and still queued at the next) is
-   * cut: its connection is dropped. A session stream's events stay stored for a `Last-Event-ID`
+   * An SSE response whose client leaves more than this many bytes unread and takes nothing for a
+   * whole `streamBacklogWindowMs` is cut, whether its answer is still running or has finished and
+   * waits to be read (a `Last-Event-ID` replay): its connection is dropped. A session stream's events stay stored for a `Last-Event-ID`
    * resumption; a stream without a session has its request cancelled. 0 removes the limit.
    * Default 4 MiB.
    */
