@@ -35,6 +35,13 @@ export interface WebSocketOptions extends HostGuardOptions {
    * token's principal. The socket is closed (1008) when the token expires.
    */
   auth?: OAuthResourceOptions;
+  /**
+   * The header a reverse proxy sets to the client's address (`x-real-ip`, or `x-forwarded-for`,
+   * whose last entry is taken), as on the HTTP transport. Without a principal, a socket's client is
+   * that address, else the socket's peer address: the key of the task share its calls draw on
+   * (`maxTasksPerOwner`). Set it only when a proxy sets the header on every upgrade.
+   */
+  clientAddressHeader?: string;
 }
 
 /** Keep-alive: ping every `intervalMs`; a peer that has not answered within `timeoutMs` is dropped. */
@@ -61,6 +68,7 @@ export interface ResolvedOptions {
   keepAlive: Required<KeepAliveOptions> | false;
   backpressure: Required<BackpressureOptions>;
   auth: OAuthResourceOptions | undefined;
+  clientAddressHeader: string | undefined;
 }
 
 const MIB = 1024 * 1024;
@@ -89,6 +97,7 @@ export function resolveOptions(options: WebSocketOptions): ResolvedOptions {
           },
     backpressure: { pauseAboveBytes, closeAboveBytes },
     auth: options.auth,
+    clientAddressHeader: options.clientAddressHeader?.toLowerCase(),
   };
 }
 
