@@ -85,7 +85,7 @@ async function startFixture(): Promise<{
   const endpoint: Endpoint = createFixtureEndpoint({ log: () => undefined });
   await endpoint.ready();
   const options = { headersTimeoutMs: HEADERS_TIMEOUT_MS };
-  const handler: HttpHandler = createHttpHandler(endpoint, options);
+  const handler: HttpHandler = createHttpHandler(endpoint);
   const server = createLimitedServer(options, handler);
   const accepted: Accepted[] = [];
   server.on('connection', (socket: Socket) => {
