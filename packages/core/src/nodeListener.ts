@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ConfigurationError } from './errors.js';
-import type { ConnectionLimits } from './listening.js';
+import { CONNECTION_LIMIT_DEFAULTS as DEFAULTS, type ConnectionLimits } from './listening.js';
 
 /** How often node checks the header and request timeouts of later requests, at most. */
 const CHECK_EVERY_MS = 250;
@@ -14,10 +14,16 @@ const REQUEST_TIMEOUT_RESPONSE = 'HTTP/1.1 408 Request Timeout\r\nConnection: cl
  * What the standalone HTTP and WebSocket servers share.
  */
 export function createLimitedServer(limits: ConnectionLimits, handler: RequestListener): Server {
-  const requestTimeout = nonNegative('requestTimeoutMs', limits.requestTimeoutMs ?? 30_000);
+  const requestTimeout = nonNegative(
+    'requestTimeoutMs',
+    limits.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
+  );
   const headersTimeout = nonNegative(
     'headersTimeoutMs',
-    limits.headersTimeoutMs ?? (requestTimeout > 0 ? Math.min(10_000, requestTimeout) : 10_000),
+    limits.headersTimeoutMs ??
+      (requestTimeout > 0
+        ? Math.min(DEFAULTS.headersTimeoutMs, requestTimeout)
+        : DEFAULTS.headersTimeoutMs),
   );
   if (requestTimeout > 0 && headersTimeout > requestTimeout)
     throw new ConfigurationError('headersTimeoutMs must not exceed requestTimeoutMs');
@@ -26,7 +32,10 @@ export function createLimitedServer(limits: ConnectionLimits, handler: RequestLi
     {
       headersTimeout,
       requestTimeout,
-      keepAliveTimeout: nonNegative('keepAliveTimeoutMs', limits.keepAliveTimeoutMs ?? 5000),
+      keepAliveTimeout: nonNegative(
+        'keepAliveTimeoutMs',
+        limits.keepAliveTimeoutMs ?? DEFAULTS.keepAliveTimeoutMs,
+      ),
       // Node checks the header and request timeouts on this interval (30 s by default). A quarter
       // second leaves most of the promised second to a loaded event loop; the check is one walk
       // of the connection list, cheap even at the connection cap.
@@ -34,7 +43,10 @@ export function createLimitedServer(limits: ConnectionLimits, handler: RequestLi
     },
     handler,
   );
-  const maxConnections = nonNegative('maxConnections', limits.maxConnections ?? 10_000);
+  const maxConnections = nonNegative(
+    'maxConnections',
+    limits.maxConnections ?? DEFAULTS.maxConnections,
+  );
   if (maxConnections > 0) server.maxConnections = maxConnections;
   timeFirstRequests(server, headersTimeout, requestTimeout);
   return server;

@@ -73,10 +73,21 @@ export interface ResolvedOptions {
 
 const MIB = 1024 * 1024;
 
+/** The defaults of {@link WebSocketOptions}' limits, as `docs/limits.md` lists them. */
+export const WEBSOCKET_DEFAULTS = {
+  maxFrameBytes: 4 * MIB,
+  pauseAboveBytes: MIB,
+  closeAboveBytes: 16 * MIB,
+  keepAliveIntervalMs: 30_000,
+  keepAliveTimeoutMs: 10_000,
+} as const;
+
 /** Fills in the defaults and refuses settings that cannot work. */
 export function resolveOptions(options: WebSocketOptions): ResolvedOptions {
-  const pauseAboveBytes = options.backpressure?.pauseAboveBytes ?? MIB;
-  const closeAboveBytes = options.backpressure?.closeAboveBytes ?? 16 * MIB;
+  const pauseAboveBytes =
+    options.backpressure?.pauseAboveBytes ?? WEBSOCKET_DEFAULTS.pauseAboveBytes;
+  const closeAboveBytes =
+    options.backpressure?.closeAboveBytes ?? WEBSOCKET_DEFAULTS.closeAboveBytes;
   if (closeAboveBytes < pauseAboveBytes) {
     throw new ConfigurationError(
       'backpressure.closeAboveBytes must not be below backpressure.pauseAboveBytes',
@@ -87,13 +98,13 @@ export function resolveOptions(options: WebSocketOptions): ResolvedOptions {
   return {
     path,
     guard: resolveHostGuard(options),
-    maxFrameBytes: options.maxFrameBytes ?? 4 * MIB,
+    maxFrameBytes: options.maxFrameBytes ?? WEBSOCKET_DEFAULTS.maxFrameBytes,
     keepAlive:
       options.keepAlive === false
         ? false
         : {
-            intervalMs: options.keepAlive?.intervalMs ?? 30_000,
-            timeoutMs: options.keepAlive?.timeoutMs ?? 10_000,
+            intervalMs: options.keepAlive?.intervalMs ?? WEBSOCKET_DEFAULTS.keepAliveIntervalMs,
+            timeoutMs: options.keepAlive?.timeoutMs ?? WEBSOCKET_DEFAULTS.keepAliveTimeoutMs,
           },
     backpressure: { pauseAboveBytes, closeAboveBytes },
     auth: options.auth,
