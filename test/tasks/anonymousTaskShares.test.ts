@@ -132,7 +132,7 @@ function callOn(socket: WebSocket): Promise<Record<string, unknown>> {
   const { id, body } = holdCall();
   return new Promise((resolve) => {
     const onMessage = (data: WebSocket.RawData) => {
-      const message = JSON.parse(String(data)) as Record<string, unknown>;
+      const message = JSON.parse((data as Buffer).toString('utf8')) as Record<string, unknown>;
       if (message.id !== id) return;
       socket.off('message', onMessage);
       resolve(message);
