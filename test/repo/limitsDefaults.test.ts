@@ -2,20 +2,36 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { TASK_LIMIT_DEFAULTS } from '@rondo/core';
-import { MEMORY_EVENT_STORE_DEFAULTS } from '@rondo/transport-http';
+import { DEFAULT_LISTEN_IDLE_TIMEOUT_MS } from '@rondo/adapter-2026';
+import {
+  CONNECTION_LIMIT_DEFAULTS,
+  DEFAULT_MAX_USED_STATES,
+  TASK_LIMIT_DEFAULTS,
+} from '@rondo/core';
+import { HTTP_TRANSPORT_DEFAULTS, MEMORY_EVENT_STORE_DEFAULTS } from '@rondo/transport-http';
+import { WEBSOCKET_DEFAULTS } from '@rondo/transport-ws';
 
-// Issue 31, done-when 2: the defaults docs/limits.md gives for the task shares and the byte budgets
-// are the code's own. Each option's row is found by the option's name, and its default column must
-// read as the value the code exports.
+// Issue 31, done-when 2: the defaults docs/limits.md gives are the code's own, read from the
+// packages' public entries (the constants the code applies). Each option's row is found by the
+// option's name, and its default column must read as the value the code exports.
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const MIB = 1024 * 1024;
 
-/** How limits.md writes a value: whole MiB as `N MiB`, counts with thousands separators. */
-function written(value: number, bytes: boolean): string {
-  if (bytes && value % MIB === 0) return `${value / MIB} MiB`;
-  return value.toLocaleString('en-US');
+/** How a value is written: bytes in MiB, durations in min, s or ms (0: off), counts. */
+type Kind = 'bytes' | 'ms' | 'seconds' | 'count';
+
+/** How limits.md writes a value of that kind (counts from 1,000 with a thousands separator). */
+function spellings(value: number, kind: Kind): string[] {
+  if (kind === 'bytes' && value % MIB === 0) return [`${value / MIB} MiB`];
+  if (kind === 'seconds') return [`${value} s`];
+  if (kind === 'ms') {
+    if (value === 0) return ['off'];
+    if (value % 60_000 === 0) return [`${value / 60_000} min`];
+    if (value % 1000 === 0) return [`${value / 1000} s`];
+    return [`${value} ms`];
+  }
+  return [value.toLocaleString('en-US'), String(value)];
 }
 
 /** The table rows of limits.md, as cells. */
@@ -27,32 +43,109 @@ function rows(): string[][] {
     .map((line) => line.split('|').map((cell) => cell.trim()));
 }
 
-/** The default cell of the row that names `option` in backticks (in its option or default cell). */
-function documentedDefault(option: string): string | undefined {
+/**
+ * The default cell of the first row that names `option` (in its option or default cell), or of
+ * the first whose option cell holds `row` when a name alone is ambiguous.
+ */
+function documentedDefault(option: string, row?: string): string | undefined {
   const named = new RegExp(`\\b${option}\\b`);
-  const row = rows().find((cells) => named.test(cells[3] ?? '') || named.test(cells[2] ?? ''));
-  return row?.[2];
+  const found = rows().find((cells) =>
+    row === undefined
+      ? named.test(cells[3] ?? '') || named.test(cells[2] ?? '')
+      : (cells[3] ?? '').includes(row),
+  );
+  return found?.[2];
 }
 
-const DEFAULTS: [string, number, boolean][] = [
-  ['maxTasksPerOwner', TASK_LIMIT_DEFAULTS.maxTasksPerOwner, false],
-  ['maxTaskResultBytes', TASK_LIMIT_DEFAULTS.maxTaskResultBytes, true],
-  ['maxTaskBytesPerOwner', TASK_LIMIT_DEFAULTS.maxTaskBytesPerOwner, true],
-  ['maxTaskBytes', TASK_LIMIT_DEFAULTS.maxTaskBytes, true],
-  ['maxEventBytesPerStream', MEMORY_EVENT_STORE_DEFAULTS.maxEventBytesPerStream, true],
-  ['maxEventBytesPerSession', MEMORY_EVENT_STORE_DEFAULTS.maxEventBytesPerSession, true],
-  ['maxEventBytes', MEMORY_EVENT_STORE_DEFAULTS.maxEventBytes, true],
-  ['maxEventsPerStream', MEMORY_EVENT_STORE_DEFAULTS.maxEventsPerStream, false],
-  ['maxEventsPerSession', MEMORY_EVENT_STORE_DEFAULTS.maxEventsPerSession, false],
-  ['maxEvents', MEMORY_EVENT_STORE_DEFAULTS.maxEvents, false],
+/**
+ * Option, the code's default, its kind, and where in the cell it is written: at the start unless
+ * `after` names the words before it (two values in one cell); `row` for an ambiguous name.
+ */
+interface Documented {
+  option: string;
+  value: number;
+  kind: Kind;
+  after?: string;
+  row?: string;
+}
+
+const { maxTasksPerOwner, maxTaskResultBytes, maxTaskBytesPerOwner, maxTaskBytes } =
+  TASK_LIMIT_DEFAULTS;
+const EVENTS = MEMORY_EVENT_STORE_DEFAULTS;
+const HTTP = HTTP_TRANSPORT_DEFAULTS;
+const CONNECTIONS = CONNECTION_LIMIT_DEFAULTS;
+
+const DEFAULTS: Documented[] = [
+  // Sessions, streams and connections.
+  { option: 'maxBodyBytes', value: HTTP.maxBodyBytes, kind: 'bytes' },
+  { option: 'sessionIdleTimeoutMs', value: HTTP.sessionIdleTimeoutMs, kind: 'ms' },
+  { option: 'maxSessions', value: HTTP.maxSessions, kind: 'count' },
+  { option: 'maxSessionsPerClient', value: HTTP.maxSessionsPerClient, kind: 'count' },
+  { option: 'maxStreamsPerSession', value: HTTP.maxStreamsPerSession, kind: 'count' },
+  { option: 'maxOpenStreams', value: HTTP.maxOpenStreams, kind: 'count' },
+  { option: 'maxStreamsPerClient', value: HTTP.maxStreamsPerClient, kind: 'count' },
+  { option: 'maxStreamDurationMs', value: HTTP.maxStreamDurationMs, kind: 'ms' },
+  { option: 'listenIdleTimeoutMs', value: DEFAULT_LISTEN_IDLE_TIMEOUT_MS, kind: 'ms' },
+  { option: 'maxStreamBacklogBytes', value: HTTP.maxStreamBacklogBytes, kind: 'bytes' },
+  {
+    option: 'streamBacklogWindowMs',
+    value: HTTP.streamBacklogWindowMs,
+    kind: 'ms',
+    after: 'for ',
+  },
+  { option: 'sessionRetryAfterSeconds', value: HTTP.sessionRetryAfterSeconds, kind: 'seconds' },
+  { option: 'headersTimeoutMs', value: CONNECTIONS.headersTimeoutMs, kind: 'ms' },
+  { option: 'requestTimeoutMs', value: CONNECTIONS.requestTimeoutMs, kind: 'ms' },
+  { option: 'keepAliveTimeoutMs', value: CONNECTIONS.keepAliveTimeoutMs, kind: 'ms' },
+  { option: 'maxConnections', value: CONNECTIONS.maxConnections, kind: 'count' },
+  {
+    option: 'maxFrameBytes',
+    value: WEBSOCKET_DEFAULTS.maxFrameBytes,
+    kind: 'bytes',
+    row: 'serveWebSocket({ maxFrameBytes })',
+  },
+  {
+    option: 'pauseAboveBytes',
+    value: WEBSOCKET_DEFAULTS.pauseAboveBytes,
+    kind: 'bytes',
+    after: 'pause reading above ',
+  },
+  {
+    option: 'closeAboveBytes',
+    value: WEBSOCKET_DEFAULTS.closeAboveBytes,
+    kind: 'bytes',
+    after: 'cut above ',
+  },
+  // What one session holds.
+  { option: 'maxEventBytesPerStream', value: EVENTS.maxEventBytesPerStream, kind: 'bytes' },
+  { option: 'maxEventBytesPerSession', value: EVENTS.maxEventBytesPerSession, kind: 'bytes' },
+  { option: 'maxEventBytes', value: EVENTS.maxEventBytes, kind: 'bytes' },
+  { option: 'maxEventsPerStream', value: EVENTS.maxEventsPerStream, kind: 'count' },
+  { option: 'maxEventsPerSession', value: EVENTS.maxEventsPerSession, kind: 'count' },
+  { option: 'maxEvents', value: EVENTS.maxEvents, kind: 'count' },
+  // Arguments, results and requestState.
+  { option: 'maxUsedStates', value: DEFAULT_MAX_USED_STATES, kind: 'count' },
+  // Tasks.
+  { option: 'maxTasksPerOwner', value: maxTasksPerOwner, kind: 'count' },
+  { option: 'maxTaskResultBytes', value: maxTaskResultBytes, kind: 'bytes' },
+  { option: 'maxTaskBytesPerOwner', value: maxTaskBytesPerOwner, kind: 'bytes' },
+  { option: 'maxTaskBytes', value: maxTaskBytes, kind: 'bytes' },
 ];
 
 describe('docs/limits.md defaults', () => {
-  it.each(DEFAULTS)('documents %s with the default the code uses', (option, value, bytes) => {
-    const documented = documentedDefault(option);
-    expect(documented, `no row names ${option}`).toBeDefined();
-    // limits.md writes small counts without a separator (1000) and large ones with it (10,000).
-    const spellings = [written(value, bytes), String(value)];
-    expect(spellings.some((spelling) => documented!.startsWith(spelling))).toBe(true);
-  });
+  it.each(DEFAULTS.map((entry) => [entry.option, entry] as const))(
+    'documents %s with the default the code uses',
+    (option, { value, kind, after, row }) => {
+      const documented = documentedDefault(option, row);
+      expect(documented, `no row names ${option}`).toBeDefined();
+      const found = spellings(value, kind).some((spelling) =>
+        after === undefined
+          ? new RegExp(`^${spelling}\\b`).test(documented!)
+          : documented!.includes(`${after}${spelling}`),
+      );
+      expect(found, `${option}: "${documented}" does not read ${spellings(value, kind)[0]}`).toBe(
+        true,
+      );
+    },
+  );
 });

@@ -37,6 +37,8 @@ export interface DemoHttpOptions {
   limits?: ConnectionLimits;
   /** The Host / Origin guard of every route (/mcp, /ws, /traffic); default the transports' rule. */
   guard?: HostGuardOptions;
+  /** Behind a reverse proxy, the header it sets to the client's address (`clientAddressHeader`). */
+  clientAddressHeader?: string;
 }
 
 /**
@@ -50,7 +52,10 @@ export async function startDemoHttp(
   const app = express();
   app.disable('x-powered-by');
   const guard = options.guard ?? {};
-  const router = mcpRouter(endpoint, { path: '/mcp', ...guard });
+  const proxied = options.clientAddressHeader
+    ? { clientAddressHeader: options.clientAddressHeader }
+    : {};
+  const router = mcpRouter(endpoint, { path: '/mcp', ...guard, ...proxied });
   app.use(router);
   const showTraffic = options.showTraffic ?? isLoopback(options.host);
   const traffic =
@@ -60,7 +65,7 @@ export async function startDemoHttp(
 
   // The same limits as serveHttp, so a slow or idle client is cut here as it is there.
   const httpServer = createLimitedServer(options.limits ?? {}, app);
-  const sockets = attachWebSocket(endpoint, { httpServer, path: '/ws', ...guard });
+  const sockets = attachWebSocket(endpoint, { httpServer, path: '/ws', ...guard, ...proxied });
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
     httpServer.listen(options.port, options.host, () => resolve());

@@ -22,6 +22,7 @@ async function runHttp(demo: DemoServer, options: DemoOptions): Promise<void> {
     traffic: demo.traffic,
     ...(options.traffic === undefined ? {} : { showTraffic: options.traffic }),
     ...(options.allowedHosts ? { guard: { allowedHosts: options.allowedHosts } } : {}),
+    ...(options.clientAddressHeader ? { clientAddressHeader: options.clientAddressHeader } : {}),
   });
   // One write, so whoever waits for the URL line also has the notes.
   say(

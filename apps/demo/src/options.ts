@@ -23,6 +23,11 @@ export interface DemoOptions {
    * `RONDO_DEMO_TRAFFIC=0`); unset, only when bound to a loopback address.
    */
   traffic?: boolean;
+  /**
+   * The header a reverse proxy sets to the client's address (`--client-address-header`, else
+   * `RONDO_CLIENT_ADDRESS_HEADER`): who an anonymous client is, for its fair shares.
+   */
+  clientAddressHeader?: string;
 }
 
 /** The text of `--help`. */
@@ -44,6 +49,10 @@ export const USAGE = `rondo-demo: the Rondo demo server and playground
                                     a command line is visible to other users
   --traffic, --no-traffic           serve /traffic (every client's calls, secrets hidden) or not; by default
                                     only when bound to a loopback address (also RONDO_DEMO_TRAFFIC=1 or 0)
+  --client-address-header NAME      behind a reverse proxy, the header it sets to the client's address
+                                    (x-real-ip, or x-forwarded-for: its last entry): who an anonymous
+                                    client is, for its share of sessions, streams and tasks; only with a
+                                    proxy that sets it on every request (also RONDO_CLIENT_ADDRESS_HEADER)
 
 Environment: PORT (default port), RONDO_DEMO_SMOKE=1 (same as --smoke), RONDO_STATE_KEY (one requestState key,
 32 bytes or more), RONDO_STATE_KEYS (a key ring, as --state-keys), RONDO_ALLOWED_HOSTS (as --allowed-hosts),
@@ -54,6 +63,13 @@ function portFrom(value: string | undefined, what: string): number {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`${what} must be a port number, got "${value}"`);
   return port;
+}
+
+/** An HTTP header name (a token, RFC 9110), or an error naming `what`. */
+function headerName(value: string | undefined, what: string): string {
+  if (!value || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value))
+    throw new Error(`${what} must be an HTTP header name such as x-forwarded-for, got "${value}"`);
+  return value.toLowerCase();
 }
 
 /** Reads the command line and environment; throws on an argument it does not know. */
@@ -97,6 +113,9 @@ export function parseDemoOptions(argv: readonly string[], env: NodeJS.ProcessEnv
       case '--state-keys':
         options.stateKeys = parseStateKeys(value() ?? '', '--state-keys');
         break;
+      case '--client-address-header':
+        options.clientAddressHeader = headerName(value(), '--client-address-header');
+        break;
       case '--traffic':
       case '--no-traffic':
         options.traffic = flag === '--traffic';
@@ -119,6 +138,11 @@ export function parseDemoOptions(argv: readonly string[], env: NodeJS.ProcessEnv
   }
   if (options.traffic === undefined && env.RONDO_DEMO_TRAFFIC)
     options.traffic = env.RONDO_DEMO_TRAFFIC === '1' || env.RONDO_DEMO_TRAFFIC === 'true';
+  if (options.clientAddressHeader === undefined && env.RONDO_CLIENT_ADDRESS_HEADER)
+    options.clientAddressHeader = headerName(
+      env.RONDO_CLIENT_ADDRESS_HEADER,
+      'RONDO_CLIENT_ADDRESS_HEADER',
+    );
   options.redis ??= env.RONDO_REDIS_URL || undefined;
   if (options.redis === undefined) delete options.redis;
   // A smoke run must not fight a demo the user already has on 8080.

@@ -1,3 +1,4 @@
+import { request, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoServer, type DemoServer } from '../src/demoServer.js';
@@ -129,5 +130,68 @@ describe("the demo's HTTP server", { timeout: 30_000 }, () => {
       expect(closed).toBe(true);
       expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     });
+  });
+});
+
+/** Opens a `subscriptions/listen` stream as the client `forwardedFor`; resolves its status. */
+function listenAs(port: number, forwardedFor: string, held: IncomingMessage[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request({
+      host: '127.0.0.1',
+      port,
+      path: '/mcp',
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'subscriptions/listen',
+        'x-forwarded-for': forwardedFor,
+      },
+    });
+    req.once('error', reject);
+    req.once('response', (res) => {
+      res.on('error', () => undefined);
+      held.push(res);
+      resolve(res.statusCode ?? 0);
+    });
+    req.end(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: held.length + 1,
+        method: 'subscriptions/listen',
+        params: { notifications: { toolsListChanged: true }, _meta: META },
+      }),
+    );
+  });
+}
+
+describe('the demo behind a proxy (--client-address-header)', { timeout: 60_000 }, () => {
+  // Issue 31: the per-client stream cap (100 by default) counts the client the proxy names.
+  const flood = async (options: Partial<DemoHttpOptions>): Promise<[number, number]> => {
+    const held: IncomingMessage[] = [];
+    let answer: [number, number] = [0, 0];
+    await withWeb(options, async (_base, port) => {
+      try {
+        const opened = [];
+        for (let n = 0; n < 100; n += 1) opened.push(await listenAs(port, '198.51.100.1', held));
+        expect(opened.every((status) => status === 200)).toBe(true);
+        answer = [
+          await listenAs(port, '198.51.100.1', held),
+          await listenAs(port, '198.51.100.2', held),
+        ];
+      } finally {
+        for (const res of held) res.destroy();
+      }
+    });
+    return answer;
+  };
+
+  it('gives each forwarded address its own share of streams', async () => {
+    expect(await flood({ clientAddressHeader: 'x-forwarded-for' })).toEqual([503, 200]);
+  });
+
+  it('without it, counts every client behind the proxy as one', async () => {
+    expect(await flood({})).toEqual([503, 503]);
   });
 });

@@ -39,8 +39,23 @@ describe('parseDemoOptions, for running behind a proxy', () => {
     expect(() => parseDemoOptions(argv, env)).toThrow(message);
   });
 
+  it('takes --client-address-header, else RONDO_CLIENT_ADDRESS_HEADER, as a header name', () => {
+    expect(parseDemoOptions(['--client-address-header', 'X-Real-IP'], {})).toMatchObject({
+      clientAddressHeader: 'x-real-ip',
+    });
+    expect(
+      parseDemoOptions([], { RONDO_CLIENT_ADDRESS_HEADER: 'x-forwarded-for' }).clientAddressHeader,
+    ).toBe('x-forwarded-for');
+    expect(parseDemoOptions([], {})).not.toHaveProperty('clientAddressHeader');
+    expect(() => parseDemoOptions(['--client-address-header', 'x forwarded'], {})).toThrow(
+      /--client-address-header must be an HTTP header name/,
+    );
+  });
+
   it('lists the flags and variables in --help', () => {
     for (const name of [
+      '--client-address-header',
+      'RONDO_CLIENT_ADDRESS_HEADER',
       '--allowed-hosts',
       'RONDO_ALLOWED_HOSTS',
       '--state-keys',

@@ -47,6 +47,11 @@ export interface HostArgs {
   stateKeys?: StateKey[];
   /** The Redis server this replica shares its state with: `--redis`, else `RONDO_REDIS_URL`. */
   redis?: string;
+  /**
+   * Behind a reverse proxy, the header it sets to the client's address (http, ws):
+   * `--client-address-header`, else `RONDO_CLIENT_ADDRESS_HEADER`.
+   */
+  clientAddressHeader?: string;
   /** The Prolog (`.pl`) or Logtalk (`.lgt`) files to load. */
   files: string[];
 }
@@ -61,7 +66,8 @@ export const USAGE =
   'usage: rondo-logtalk [--watch] [--transport stdio|http|ws] [--host H] [--port N] [--path P] [--object NAME]\n' +
   '                     [--workers N] [--timeout S] [--swipl PATH] [--logtalk-home DIR] [--name NAME]\n' +
   '                     [--title TEXT] [--description TEXT] [--allowed-hosts H1,H2]\n' +
-  '                     [--state-keys ID:SECRET,...] [--redis URL] FILE...\n' +
+  '                     [--state-keys ID:SECRET,...] [--redis URL]\n' +
+  '                     [--client-address-header NAME] FILE...\n' +
   '       rondo-logtalk check FILE...\n' +
   "       rondo-logtalk call FILE [TOOL ['{json arguments}']]";
 
@@ -125,6 +131,11 @@ Options:
   --redis URL        share sessions, event logs, changes and tasks with the other replicas behind
                      one balancer, in Redis (redis://host:port); default RONDO_REDIS_URL.
                      Give every replica the same RONDO_STATE_KEY(S). See docs/scale-out.md.
+  --client-address-header NAME
+                     behind a reverse proxy (http, ws), the header it sets to the client's
+                     address (x-real-ip, or x-forwarded-for: its last entry): who an anonymous
+                     client is, for its share of sessions, streams and tasks. Only with a proxy
+                     that sets it on every request. Default RONDO_CLIENT_ADDRESS_HEADER.
   --help             print this help and exit.
 
 Environment:
@@ -136,6 +147,7 @@ Environment:
                      listed key opens a state, the first seals, so keys rotate without failing a round.
   RONDO_ALLOWED_HOSTS the Host names accepted, as --allowed-hosts.
   RONDO_REDIS_URL    the Redis server replicas share their state in, as --redis.
+  RONDO_CLIENT_ADDRESS_HEADER the proxy's client-address header, as --client-address-header.
 
 Examples:
   rondo-logtalk birds.pl                                  # stdio, for an MCP client config
@@ -172,6 +184,7 @@ export function parseHostArgs(
         'allowed-hosts': { type: 'string' },
         'state-keys': { type: 'string' },
         redis: { type: 'string' },
+        'client-address-header': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
         watch: { type: 'boolean', default: false },
       },
@@ -216,6 +229,7 @@ export function parseHostArgs(
   readProxyOptions(args, values['allowed-hosts'], values['state-keys'], env);
   const redis = values.redis ?? (env.RONDO_REDIS_URL || undefined);
   if (redis !== undefined) args.redis = redis;
+  readClientAddressHeader(args, values['client-address-header'], env);
   subcommand(args);
   if (!args.help && args.files.length === 0) throw new UsageError('no FILE given');
   return args;
@@ -280,4 +294,25 @@ function integer(flag: string, text: string, min: number, max: number): number {
   if (!/^\d+$/.test(text) || value < min || value > max)
     throw new UsageError(`${flag} must be an integer from ${min} to ${max}, got "${text}"`);
   return value;
+}
+
+/**
+ * `--client-address-header` (else `RONDO_CLIENT_ADDRESS_HEADER`): an HTTP header name, for a
+ * transport with headers; stdio has one client and no proxy.
+ */
+function readClientAddressHeader(
+  args: HostArgs,
+  flag: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): void {
+  const name = flag ?? (env.RONDO_CLIENT_ADDRESS_HEADER || undefined);
+  if (name === undefined) return;
+  const from = flag === undefined ? 'RONDO_CLIENT_ADDRESS_HEADER' : '--client-address-header';
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+    throw new UsageError(
+      `${from} must be an HTTP header name such as x-forwarded-for, got "${name}"`,
+    );
+  if (args.transport === 'stdio' && flag !== undefined)
+    throw new UsageError('--client-address-header needs --transport http or ws');
+  if (args.transport !== 'stdio') args.clientAddressHeader = name.toLowerCase();
 }

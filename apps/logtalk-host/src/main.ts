@@ -36,6 +36,7 @@ async function main(argv: readonly string[]): Promise<void> {
     port: args.port,
     ...(args.path ? { path: args.path } : {}),
     ...(args.allowedHosts && args.transport !== 'stdio' ? { allowedHosts: args.allowedHosts } : {}),
+    ...(args.clientAddressHeader ? { clientAddressHeader: args.clientAddressHeader } : {}),
     stopOnSignals: ['SIGINT', 'SIGTERM'],
     // The line below says where it serves, in this command's words.
     quiet: true,

@@ -121,6 +121,31 @@ describe('parseHostArgs', () => {
       expect(HELP).toContain(option);
   });
 
+  it('takes --client-address-header, else RONDO_CLIENT_ADDRESS_HEADER, for http and ws', () => {
+    const http = ['--transport', 'http', 'a.pl'];
+    expect(parseHostArgs(['--client-address-header', 'X-Real-IP', ...http])).toMatchObject({
+      clientAddressHeader: 'x-real-ip',
+    });
+    expect(
+      parseHostArgs(['--transport', 'ws', 'a.pl'], {
+        RONDO_CLIENT_ADDRESS_HEADER: 'x-forwarded-for',
+      }),
+    ).toMatchObject({ clientAddressHeader: 'x-forwarded-for' });
+    expect(parseHostArgs(http)).not.toHaveProperty('clientAddressHeader');
+    // stdio has one client and no proxy: the variable is left alone, the flag is a mistake.
+    expect(
+      parseHostArgs(['a.pl'], { RONDO_CLIENT_ADDRESS_HEADER: 'x-forwarded-for' }),
+    ).not.toHaveProperty('clientAddressHeader');
+    expect(() => parseHostArgs(['--client-address-header', 'x-real-ip', 'a.pl'])).toThrow(
+      /--client-address-header needs --transport http or ws/,
+    );
+    expect(() => parseHostArgs(['--client-address-header', 'a b', ...http])).toThrow(
+      /must be an HTTP header name/,
+    );
+    expect(HELP).toContain('--client-address-header');
+    expect(HELP).toContain('RONDO_CLIENT_ADDRESS_HEADER');
+  });
+
   it.each([
     [
       ['--allowed-hosts', '*.example.com', 'a.pl'],

@@ -1,2 +1,2 @@
 export { modernEra } from './modernEra.js';
-export type { ModernEraOptions } from './options.js';
+export { DEFAULT_LISTEN_IDLE_TIMEOUT_MS, type ModernEraOptions } from './options.js';

@@ -16,11 +16,13 @@ export class InFlightExchanges {
 
   /**
    * `write` sends one message on the connection's channel; `principal`, when the transport
-   * authenticated the connection (a WebSocket upgrade's bearer token), is every exchange's.
+   * authenticated the connection (a WebSocket upgrade's bearer token), is every exchange's, and so
+   * is `client`, who the connection comes from when the transport can tell (`Exchange.client`).
    */
   constructor(
     private readonly write: (message: JsonRpcMessage) => void,
     private readonly principal?: Principal,
+    private readonly client?: string,
   ) {}
 
   /** How many exchanges have not ended. */
@@ -33,6 +35,7 @@ export class InFlightExchanges {
     const exchange = new ChannelExchange(this.write, this.settle);
     // Defined only when there is one, as transports without authentication leave it out.
     if (this.principal) Object.assign(exchange, { principal: this.principal });
+    if (this.client !== undefined) Object.assign(exchange, { client: this.client });
     this.open.add(exchange);
     return exchange;
   }
@@ -67,6 +70,7 @@ export class InFlightExchanges {
  */
 class ChannelExchange implements Exchange {
   declare readonly principal?: Principal;
+  declare readonly client?: string;
   private readonly cancellation = new LazyAbortController();
   private ended = false;
 

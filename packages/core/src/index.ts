@@ -58,7 +58,12 @@ export type {
   PeerSendOptions,
 } from './transport.js';
 export type { EndpointFacts, EraAdapter, EraSession } from './era.js';
-export type { ConnectionLimits, ListenOptions, ListeningServer } from './listening.js';
+export {
+  CONNECTION_LIMIT_DEFAULTS,
+  type ConnectionLimits,
+  type ListenOptions,
+  type ListeningServer,
+} from './listening.js';
 export type {
   Provider,
   ProviderCapabilities,

@@ -13,6 +13,14 @@ export interface ConnectionLimits {
   maxConnections?: number;
 }
 
+/** The defaults of {@link ConnectionLimits}, as `docs/limits.md` lists them. */
+export const CONNECTION_LIMIT_DEFAULTS = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5000,
+  maxConnections: 10_000,
+} as const;
+
 /** Where a transport's standalone server listens, and how it treats its connections. */
 export interface ListenOptions extends ConnectionLimits {
   /** The interface to bind. Default `127.0.0.1`: reachable from this machine only. */

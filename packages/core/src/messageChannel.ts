@@ -12,6 +12,12 @@ export interface MessageChannelOptions {
   onReceiveFailure?(failure: Error): void;
   /** Who the transport authenticated the channel as (a WebSocket upgrade's bearer token), if anyone. */
   principal?: Principal;
+  /**
+   * Who the channel's peer is without a principal (a WebSocket's remote address): the key of the
+   * fair shares it draws on, as `Exchange.client`. Left out where there is one client by nature
+   * (stdio).
+   */
+  client?: string;
 }
 
 /**
@@ -34,7 +40,7 @@ export class MessageChannel {
   constructor(endpoint: Endpoint, options: MessageChannelOptions) {
     this.write = (message) => options.write(message);
     this.onReceiveFailure = options.onReceiveFailure?.bind(options);
-    this.exchanges = new InFlightExchanges(this.write, options.principal);
+    this.exchanges = new InFlightExchanges(this.write, options.principal, options.client);
     this.connection = endpoint.connect({ send: this.write });
   }
 

@@ -38,6 +38,10 @@ export interface HttpResponse {
   writeHead(status: number, headers?: Record<string, string>): unknown;
   /** Sends the head now (an SSE stream starts before its first event). */
   flushHeaders(): void;
+  /**
+   * Writes a chunk. `false` says the connection's buffer is full: the SSE writer then waits for
+   * `drain` before writing more; any other answer means the chunk was taken.
+   */
   write(chunk: string): unknown;
   end(chunk?: string | Uint8Array): unknown;
   /** Bytes written but not yet taken by the client (for cutting off slow readers), if known. */
@@ -46,6 +50,8 @@ export interface HttpResponse {
   destroy?(): unknown;
   /** `close`: the response ended or the client went away, whichever came first. */
   once(event: 'close', listener: () => void): unknown;
+  /** `drain`: a full connection (a write answered `false`) can take more. */
+  on?(event: 'drain', listener: () => void): unknown;
 }
 
 /** A POST body as a message, or why there is none. */

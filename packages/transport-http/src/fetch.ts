@@ -3,7 +3,7 @@
  * load. Nothing here imports a Node built-in.
  */
 export { createFetchHandler, type FetchHandler, type FetchConnectionInfo } from './fetchHandler.js';
-export type { HttpTransportOptions } from './options.js';
+export { HTTP_TRANSPORT_DEFAULTS, type HttpTransportOptions } from './options.js';
 export {
   MEMORY_EVENT_STORE_DEFAULTS,
   createMemoryEventStore,

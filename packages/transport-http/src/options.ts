@@ -75,9 +75,9 @@ export interface HttpTransportOptions extends HostGuardOptions {
   /** Interval of SSE keep-alive comments on open streams; 0 disables them. Default 15 s. */
   keepAliveMs?: number;
   /**
-   * An SSE response whose client leaves more than this many bytes unread for a whole
-   * `streamBacklogWindowMs` (bytes already queued at one check and still queued at the next) is
-   * cut: its connection is dropped. A session stream's events stay stored for a `Last-Event-ID`
+   * An SSE response whose client leaves more than this many bytes unread and takes nothing for a
+   * whole `streamBacklogWindowMs` is cut, whether its answer is still running or has finished and
+   * waits to be read (a `Last-Event-ID` replay): its connection is dropped. A session stream's events stay stored for a `Last-Event-ID`
    * resumption; a stream without a session has its request cancelled. 0 removes the limit.
    * Default 4 MiB.
    */
@@ -115,6 +115,25 @@ export interface ResolvedHttpOptions {
 
 const MIB = 1024 * 1024;
 
+/**
+ * The defaults of {@link HttpTransportOptions}' limits, as `docs/limits.md` lists them: what a
+ * client, or many, can make the transport hold when the options leave them unset.
+ */
+export const HTTP_TRANSPORT_DEFAULTS = {
+  maxBodyBytes: 4 * MIB,
+  sessionIdleTimeoutMs: 30 * 60_000,
+  maxSessions: 10_000,
+  maxSessionsPerClient: 100,
+  maxStreamsPerSession: 32,
+  maxOpenStreams: 10_000,
+  maxStreamsPerClient: 100,
+  sessionRetryAfterSeconds: 5,
+  maxStreamDurationMs: 0,
+  keepAliveMs: 15_000,
+  maxStreamBacklogBytes: 4 * MIB,
+  streamBacklogWindowMs: 5000,
+} as const;
+
 /** Applies the defaults. */
 export function resolveOptions(
   options: HttpTransportOptions = {},
@@ -127,32 +146,55 @@ export function resolveOptions(
   return {
     path,
     guard: resolveHostGuard(options),
-    maxBodyBytes: options.maxBodyBytes ?? 4 * MIB,
-    sessionIdleTimeoutMs: options.sessionIdleTimeoutMs ?? 30 * 60_000,
-    maxSessions: atLeastOne('maxSessions', options.maxSessions ?? 10_000),
+    maxBodyBytes: options.maxBodyBytes ?? HTTP_TRANSPORT_DEFAULTS.maxBodyBytes,
+    sessionIdleTimeoutMs:
+      options.sessionIdleTimeoutMs ?? HTTP_TRANSPORT_DEFAULTS.sessionIdleTimeoutMs,
+    maxSessions: atLeastOne(
+      'maxSessions',
+      options.maxSessions ?? HTTP_TRANSPORT_DEFAULTS.maxSessions,
+    ),
     maxSessionsPerClient: atLeastOne(
       'maxSessionsPerClient',
-      options.maxSessionsPerClient ?? options.maxSessionsPerPrincipal ?? 100,
+      options.maxSessionsPerClient ??
+        options.maxSessionsPerPrincipal ??
+        HTTP_TRANSPORT_DEFAULTS.maxSessionsPerClient,
     ),
-    maxStreamsPerSession: atLeastOne('maxStreamsPerSession', options.maxStreamsPerSession ?? 32),
-    maxOpenStreams: atLeastZero('maxOpenStreams', options.maxOpenStreams ?? 10_000),
-    maxStreamsPerClient: atLeastZero('maxStreamsPerClient', options.maxStreamsPerClient ?? 100),
+    maxStreamsPerSession: atLeastOne(
+      'maxStreamsPerSession',
+      options.maxStreamsPerSession ?? HTTP_TRANSPORT_DEFAULTS.maxStreamsPerSession,
+    ),
+    maxOpenStreams: atLeastZero(
+      'maxOpenStreams',
+      options.maxOpenStreams ?? HTTP_TRANSPORT_DEFAULTS.maxOpenStreams,
+    ),
+    maxStreamsPerClient: atLeastZero(
+      'maxStreamsPerClient',
+      options.maxStreamsPerClient ?? HTTP_TRANSPORT_DEFAULTS.maxStreamsPerClient,
+    ),
     clientAddressHeader: options.clientAddressHeader?.toLowerCase(),
-    sessionRetryAfterSeconds: Math.max(0, Math.ceil(options.sessionRetryAfterSeconds ?? 5)),
+    sessionRetryAfterSeconds: Math.max(
+      0,
+      Math.ceil(
+        options.sessionRetryAfterSeconds ?? HTTP_TRANSPORT_DEFAULTS.sessionRetryAfterSeconds,
+      ),
+    ),
     eventStore:
       options.eventStore === false
         ? undefined
         : (options.eventStore ?? sharedEvents ?? createMemoryEventStore()),
     sseRetryMs: options.sseRetryMs ?? 1000,
-    maxStreamDurationMs: atLeastZero('maxStreamDurationMs', options.maxStreamDurationMs ?? 0),
-    keepAliveMs: options.keepAliveMs ?? 15_000,
+    maxStreamDurationMs: atLeastZero(
+      'maxStreamDurationMs',
+      options.maxStreamDurationMs ?? HTTP_TRANSPORT_DEFAULTS.maxStreamDurationMs,
+    ),
+    keepAliveMs: options.keepAliveMs ?? HTTP_TRANSPORT_DEFAULTS.keepAliveMs,
     maxStreamBacklogBytes: atLeastZero(
       'maxStreamBacklogBytes',
-      options.maxStreamBacklogBytes ?? 4 * MIB,
+      options.maxStreamBacklogBytes ?? HTTP_TRANSPORT_DEFAULTS.maxStreamBacklogBytes,
     ),
     streamBacklogWindowMs: atLeastOne(
       'streamBacklogWindowMs',
-      options.streamBacklogWindowMs ?? 5000,
+      options.streamBacklogWindowMs ?? HTTP_TRANSPORT_DEFAULTS.streamBacklogWindowMs,
     ),
     auth: options.auth,
     onError: options.onError ?? ((error) => console.error('[rondo/transport-http]', error)),

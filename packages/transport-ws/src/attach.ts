@@ -90,7 +90,8 @@ export function attachWebSocket(endpoint: Endpoint, options: AttachOptions): Web
     sockets.handleUpgrade(request, socket, head, (webSocket) => {
       if (closing) return webSocket.close(CLOSE_GOING_AWAY, 'The server is shutting down');
       const done = (session: SocketSession): boolean => sessions.delete(session);
-      sessions.add(new SocketSession(webSocket, endpoint, resolved, done, access));
+      const client = clientOf(request, resolved.clientAddressHeader);
+      sessions.add(new SocketSession(webSocket, endpoint, resolved, done, { access, client }));
     });
   };
   const handleUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): boolean => {
@@ -139,4 +140,17 @@ export function attachWebSocket(endpoint: Endpoint, options: AttachOptions): Web
       sockets.close();
     },
   };
+}
+
+/**
+ * Who an upgrade comes from, for the task shares of a socket without a principal: the proxy's
+ * header when one is named (its last entry, the one the proxy added), the peer's address otherwise.
+ * Every socket from one address is one client, as on the HTTP transport, so opening more sockets
+ * gives no more share.
+ */
+function clientOf(request: IncomingMessage, addressHeader: string | undefined): string {
+  const header = addressHeader ? request.headers[addressHeader] : undefined;
+  const forwarded = Array.isArray(header) ? header.at(-1) : header;
+  const address = forwarded?.split(',').at(-1)?.trim() || request.socket.remoteAddress || '';
+  return `address:${address}`;
 }

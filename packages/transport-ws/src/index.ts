@@ -5,6 +5,7 @@ export {
   MCP_SUBPROTOCOL,
   DEFAULT_PATH,
   DEFAULT_HOST,
+  WEBSOCKET_DEFAULTS,
   type WebSocketOptions,
   type KeepAliveOptions,
   type BackpressureOptions,

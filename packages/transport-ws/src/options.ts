@@ -35,6 +35,13 @@ export interface WebSocketOptions extends HostGuardOptions {
    * token's principal. The socket is closed (1008) when the token expires.
    */
   auth?: OAuthResourceOptions;
+  /**
+   * The header a reverse proxy sets to the client's address (`x-real-ip`, or `x-forwarded-for`,
+   * whose last entry is taken), as on the HTTP transport. Without a principal, a socket's client is
+   * that address, else the socket's peer address: the key of the task share its calls draw on
+   * (`maxTasksPerOwner`). Set it only when a proxy sets the header on every upgrade.
+   */
+  clientAddressHeader?: string;
 }
 
 /** Keep-alive: ping every `intervalMs`; a peer that has not answered within `timeoutMs` is dropped. */
@@ -61,14 +68,26 @@ export interface ResolvedOptions {
   keepAlive: Required<KeepAliveOptions> | false;
   backpressure: Required<BackpressureOptions>;
   auth: OAuthResourceOptions | undefined;
+  clientAddressHeader: string | undefined;
 }
 
 const MIB = 1024 * 1024;
 
+/** The defaults of {@link WebSocketOptions}' limits, as `docs/limits.md` lists them. */
+export const WEBSOCKET_DEFAULTS = {
+  maxFrameBytes: 4 * MIB,
+  pauseAboveBytes: MIB,
+  closeAboveBytes: 16 * MIB,
+  keepAliveIntervalMs: 30_000,
+  keepAliveTimeoutMs: 10_000,
+} as const;
+
 /** Fills in the defaults and refuses settings that cannot work. */
 export function resolveOptions(options: WebSocketOptions): ResolvedOptions {
-  const pauseAboveBytes = options.backpressure?.pauseAboveBytes ?? MIB;
-  const closeAboveBytes = options.backpressure?.closeAboveBytes ?? 16 * MIB;
+  const pauseAboveBytes =
+    options.backpressure?.pauseAboveBytes ?? WEBSOCKET_DEFAULTS.pauseAboveBytes;
+  const closeAboveBytes =
+    options.backpressure?.closeAboveBytes ?? WEBSOCKET_DEFAULTS.closeAboveBytes;
   if (closeAboveBytes < pauseAboveBytes) {
     throw new ConfigurationError(
       'backpressure.closeAboveBytes must not be below backpressure.pauseAboveBytes',
@@ -79,16 +98,17 @@ export function resolveOptions(options: WebSocketOptions): ResolvedOptions {
   return {
     path,
     guard: resolveHostGuard(options),
-    maxFrameBytes: options.maxFrameBytes ?? 4 * MIB,
+    maxFrameBytes: options.maxFrameBytes ?? WEBSOCKET_DEFAULTS.maxFrameBytes,
     keepAlive:
       options.keepAlive === false
         ? false
         : {
-            intervalMs: options.keepAlive?.intervalMs ?? 30_000,
-            timeoutMs: options.keepAlive?.timeoutMs ?? 10_000,
+            intervalMs: options.keepAlive?.intervalMs ?? WEBSOCKET_DEFAULTS.keepAliveIntervalMs,
+            timeoutMs: options.keepAlive?.timeoutMs ?? WEBSOCKET_DEFAULTS.keepAliveTimeoutMs,
           },
     backpressure: { pauseAboveBytes, closeAboveBytes },
     auth: options.auth,
+    clientAddressHeader: options.clientAddressHeader?.toLowerCase(),
   };
 }
 

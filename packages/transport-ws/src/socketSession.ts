@@ -29,13 +29,19 @@ export class SocketSession {
     endpoint: Endpoint,
     options: ResolvedOptions,
     onClosed: (session: SocketSession) => void,
-    /** Who the upgrade's bearer token acts for, when the transport requires one. */
-    access?: Access,
+    who: {
+      /** Who the upgrade's bearer token acts for, when the transport requires one. */
+      access?: Access | undefined;
+      /** Who the socket comes from (its address): the key of its task share without a principal. */
+      client: string;
+    },
   ) {
+    const { access, client } = who;
     this.flow = new FlowControl(socket, options.backpressure, () => this.schedulePump());
     this.channel = new MessageChannel(endpoint, {
       write: (message) => this.write(message),
       ...(access ? { principal: access.principal } : {}),
+      client,
     });
     const stopExpiry = access ? closeAtExpiry(socket, access.expiresAt) : undefined;
     this.stopKeepAlive = options.keepAlive
