@@ -48,6 +48,8 @@ export {
   type Middleware,
 } from './middleware.js';
 export { requireScopes, type Visibility } from './visibility.js';
+export { INSUFFICIENT_SCOPE, InsufficientScopeError, demandScopes } from './callScopes.js';
+export { RATE_LIMITED, RateLimitedError } from './rateLimited.js';
 export type {
   Connection,
   Disposition,
@@ -60,6 +62,7 @@ export type { EndpointFacts, EraAdapter, EraSession } from './era.js';
 export type { ConnectionLimits, ListenOptions, ListeningServer } from './listening.js';
 export type {
   Provider,
+  CallScopeKind,
   ProviderCapabilities,
   ProviderChange,
   ToolOutcome,
@@ -182,6 +185,12 @@ export { streamKeyOf, type SessionRecord, type SessionStore } from './shared/ses
 export type { ChangeBus, PublishedChange } from './shared/changeBus.js';
 export type { SessionRelay } from './shared/sessionRelay.js';
 export type { SharedState } from './shared/sharedState.js';
+export type {
+  RateLimitStore,
+  RateRule,
+  RateVerdict,
+  ResponseCacheStore,
+} from './shared/policyStores.js';
 export {
   DEFAULT_MAX_USED_STATES,
   MemoryUsedStateStore,

@@ -38,6 +38,13 @@ export interface McpCall {
   readonly headers: Readonly<Record<string, string | string[] | undefined>> | undefined;
   /** The id the transport keeps the connection's session under (a legacy HTTP session), if any. */
   readonly sessionId: string | undefined;
+  /**
+   * Who the client is as the transport tells clients apart (its principal, or without one its
+   * address): an opaque key, if the transport has one.
+   */
+  readonly client: string | undefined;
+  /** The peer's network address as the transport's socket saw it, if the transport has one. */
+  readonly address: string | undefined;
 }
 
 /** A page of a list as the caller will see it: `tools/list`, `prompts/list`, `resources/list`, `resources/templates/list`. */

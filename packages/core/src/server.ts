@@ -53,6 +53,7 @@ import type {
 } from './serverTypes.js';
 import { toolFromSpec } from './toolSpec.js';
 import { VisibilityRules, isVisible } from './visibility.js';
+import { ScopeRules, demandScopes } from './callScopes.js';
 import { checkCompletionTarget, completeFromProviders } from './completionTarget.js';
 
 /** Creates a server: register tools, prompts and resources, then hand it to an endpoint. */
@@ -80,6 +81,7 @@ export class RondoServer {
   private readonly lists = new Map<Provider, ProviderLists>();
   private readonly validators = new ValidatorCache();
   private readonly visibility = new VisibilityRules();
+  private readonly scopeRules = new ScopeRules();
   private readonly cacheRules = new Map<CacheableMethod, CachePolicyRule>();
   private readonly changes: ServerChanges;
   private readonly chain: Middleware[] = [];
@@ -130,6 +132,7 @@ export class RondoServer {
   ): this {
     const { definition, validator } = toolFromSpec(name, spec);
     this.visibility.set(definition, spec.visible);
+    this.scopeRules.set(definition, spec.scopes);
     if (validator) this.validators.override(definition, validator);
     this.local.addTool(definition, handler, taskDeclaration(name, spec.task));
     return this;
@@ -146,9 +149,10 @@ export class RondoServer {
     spec: PromptSpec<A>,
     handler: PromptHandler<PromptArgsOf<A>>,
   ): this {
-    const { visible, arguments: declared, ...described } = spec;
+    const { visible, scopes, arguments: declared, ...described } = spec;
     const definition = { name, ...described, ...(declared ? { arguments: [...declared] } : {}) };
     this.visibility.set(definition, visible);
+    this.scopeRules.set(definition, scopes);
     // getPrompt refuses a call missing a required argument (checkRequiredArguments): the type holds.
     this.local.addPrompt(definition, handler as PromptHandler);
     return this;
@@ -161,9 +165,10 @@ export class RondoServer {
 
   /** Registers a concrete resource. */
   resource(uri: string, spec: ResourceSpec, handler: ResourceHandler): this {
-    const { visible, ...described } = spec;
+    const { visible, scopes, ...described } = spec;
     const definition = { uri, ...described };
     this.visibility.set(definition, visible);
+    this.scopeRules.set(definition, scopes);
     this.local.addResource(definition, handler);
     return this;
   }
@@ -175,9 +180,10 @@ export class RondoServer {
 
   /** Registers an RFC 6570 resource template; the handler gets the URI's variables. */
   resourceTemplate(uriTemplate: string, spec: TemplateSpec, handler: TemplateHandler): this {
-    const { visible, ...described } = spec;
+    const { visible, scopes, ...described } = spec;
     const definition = { uriTemplate, ...described };
     this.visibility.set(definition, visible);
+    this.scopeRules.set(definition, scopes);
     this.local.addTemplate(definition, handler);
     return this;
   }
@@ -295,6 +301,7 @@ export class RondoServer {
   ): Promise<RoundResult<ToolResult>> {
     const entry = seenBy(this.catalog.tool(name), ctx.principal);
     if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
+    demandScopes(entry.scopes, ctx.principal, `tool "${name}"`);
     const given = admitToolArguments(name, args, this.maxArgumentDepth);
     if (!given.ok) return { kind: 'complete', result: { kind: 'error', text: given.message } };
     let checked = entry.validate(given.value);
@@ -322,6 +329,7 @@ export class RondoServer {
   ): Promise<RoundResult<PromptResult>> {
     const entry = seenBy(this.catalog.prompt(name), ctx.principal);
     if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`, { name });
+    demandScopes(entry.scopes, ctx.principal, `prompt "${name}"`);
     checkArgumentDepth(args, this.maxArgumentDepth);
     checkRequiredArguments(entry.definition, args);
     return normaliseRound(await entry.provider.getPrompt!(name, args, ctx));
@@ -337,6 +345,8 @@ export class RondoServer {
     // A hidden resource or template reads as one nobody has.
     if (exact !== undefined && !isVisible(exact.visible, ctx.principal)) return undefined;
     if (exact === undefined && catalog.hidesTemplatedUri(uri, ctx.principal)) return undefined;
+    const scopes = exact ? exact.scopes : catalog.templateScopes(uri, ctx.principal);
+    demandScopes(scopes, ctx.principal, `resource "${uri}"`);
     const candidates = exact
       ? [exact.provider]
       : [...new Set(catalog.templates.map((t) => t.provider))];
@@ -383,7 +393,7 @@ export class RondoServer {
   private async applyChange(provider: Provider, change: ProviderChange): Promise<void> {
     if (change.kind !== 'resource' && this.lists.has(provider)) {
       this.lists.set(provider, await readLists(provider));
-      this.current = new Catalog(this.providers, this.lists, this.validators, this.visibility);
+      this.current = new Catalog(this.providers, this.lists, this.validators, this.visibility, this.scopeRules);
     }
     this.changes.emit(change);
   }
@@ -392,6 +402,6 @@ export class RondoServer {
     for (const provider of this.providers) {
       if (!this.lists.has(provider)) this.lists.set(provider, await readLists(provider));
     }
-    this.current = new Catalog(this.providers, this.lists, this.validators, this.visibility);
+    this.current = new Catalog(this.providers, this.lists, this.validators, this.visibility, this.scopeRules);
   }
 }

@@ -30,6 +30,8 @@ function fakeCall(overrides: Partial<McpCall> = {}): McpCall {
     round: 1,
     headers: undefined,
     sessionId: undefined,
+    client: undefined,
+    address: undefined,
     ...overrides,
   };
 }

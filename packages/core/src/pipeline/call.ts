@@ -118,6 +118,14 @@ export class RequestCall implements HandlerContext, McpCall {
     return this.exchange.sessionId;
   }
 
+  get client(): string | undefined {
+    return this.exchange.client;
+  }
+
+  get address(): string | undefined {
+    return this.exchange.address;
+  }
+
   /**
    * Runs one era-neutral step of the request (the handler of a round, a list page, a completion)
    * inside the server's middleware; without middleware it is the step itself.
