@@ -45,6 +45,11 @@ export interface McpCall {
   readonly client: string | undefined;
   /** The peer's network address as the transport's socket saw it, if the transport has one. */
   readonly address: string | undefined;
+  /**
+   * Aborts the handler's `signal` (a Prolog goal is interrupted) while the request is still
+   * answered: for middleware that gives up on the handler, a timeout say, and throws its own error.
+   */
+  stop(reason: Error): void;
 }
 
 /** A page of a list as the caller will see it: `tools/list`, `prompts/list`, `resources/list`, `resources/templates/list`. */

@@ -32,6 +32,7 @@ function fakeCall(overrides: Partial<McpCall> = {}): McpCall {
     sessionId: undefined,
     client: undefined,
     address: undefined,
+    stop: () => undefined,
     ...overrides,
   };
 }
