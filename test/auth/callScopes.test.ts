@@ -46,12 +46,12 @@ function scopedServer() {
       messages([message('user', text('the incident'))]),
     )
     .resource('secret://plan', { name: 'plan', scopes: ['secrets:read'] }, (uri) =>
-      contents([textContent(uri, 'the plan')]),
+      contents([textContent(uri, 'text/plain', 'the plan')]),
     )
     .resourceTemplate(
       'secret://doc/{id}',
       { name: 'doc', scopes: ['secrets:read'] },
-      (uri) => contents([textContent(uri, 'a doc')]),
+      (uri) => contents([textContent(uri, 'text/plain', 'a doc')]),
     );
 }
 

@@ -10,6 +10,8 @@ import {
   type ToolResult,
 } from '@rondo/protocol';
 import type { CompletionResult, Principal } from './definitions.js';
+import { InsufficientScopeError } from './callScopes.js';
+import { RateLimitedError } from './rateLimited.js';
 
 /**
  * MCP middleware: functions that run around every request a server handles, in both eras and for
@@ -91,7 +93,8 @@ export function isListResult(result: McpResult): result is ListResult {
 
 /**
  * Runs `step` inside the middleware chain. What the step throws passes through as it is; what a
- * middleware itself throws reaches the client as that `McpError`, or as -32603 naming the failure,
+ * middleware itself throws reaches the client as that `McpError` (or the core's policy refusals,
+ * `RateLimitedError` and `InsufficientScopeError`, as theirs), or as -32603 naming the failure,
  * never as a crash or an error another layer would guess at.
  */
 export async function runMiddleware<T>(
@@ -121,7 +124,12 @@ export async function runMiddleware<T>(
   try {
     return (await dispatch(0)) as T;
   } catch (failure) {
-    if (isMcpError(failure) || (stepFailure !== undefined && stepFailure.error === failure)) {
+    if (
+      isMcpError(failure) ||
+      failure instanceof RateLimitedError ||
+      failure instanceof InsufficientScopeError ||
+      (stepFailure !== undefined && stepFailure.error === failure)
+    ) {
       throw failure;
     }
     const reason = failure instanceof Error ? failure.message : String(failure);
