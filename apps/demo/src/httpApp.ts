@@ -1,7 +1,12 @@
 import type { Server } from 'node:http';
 import { isIP, type AddressInfo } from 'node:net';
 import express from 'express';
-import type { ConnectionLimits, Endpoint, HostGuardOptions } from '@rondo/core';
+import type {
+  ConnectionLimits,
+  Endpoint,
+  HostGuardOptions,
+  OAuthResourceOptions,
+} from '@rondo/core';
 import { createLimitedServer } from '@rondo/core/node';
 import { mcpRouter } from '@rondo/transport-http';
 import { attachWebSocket } from '@rondo/transport-ws';
@@ -37,6 +42,8 @@ export interface DemoHttpOptions {
   limits?: ConnectionLimits;
   /** The Host / Origin guard of every route (/mcp, /ws, /traffic); default the transports' rule. */
   guard?: HostGuardOptions;
+  /** The OAuth resource server of /mcp and /ws (a bearer token on every request); default none. */
+  auth?: OAuthResourceOptions;
 }
 
 /**
@@ -50,7 +57,8 @@ export async function startDemoHttp(
   const app = express();
   app.disable('x-powered-by');
   const guard = options.guard ?? {};
-  const router = mcpRouter(endpoint, { path: '/mcp', ...guard });
+  const auth = options.auth ? { auth: options.auth } : {};
+  const router = mcpRouter(endpoint, { path: '/mcp', ...guard, ...auth });
   app.use(router);
   const showTraffic = options.showTraffic ?? isLoopback(options.host);
   const traffic =
@@ -60,7 +68,7 @@ export async function startDemoHttp(
 
   // The same limits as serveHttp, so a slow or idle client is cut here as it is there.
   const httpServer = createLimitedServer(options.limits ?? {}, app);
-  const sockets = attachWebSocket(endpoint, { httpServer, path: '/ws', ...guard });
+  const sockets = attachWebSocket(endpoint, { httpServer, path: '/ws', ...guard, ...auth });
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
     httpServer.listen(options.port, options.host, () => resolve());

@@ -1,4 +1,6 @@
+import type { AuthFlagSettings } from '@rondo/auth';
 import { parseAllowedHosts, parseStateKeys, type StateKey } from '@rondo/core';
+import { DEMO_AUTH_HELP, DemoAuthFlags } from './authOptions.js';
 
 /** How the demo was asked to run. */
 export interface DemoOptions {
@@ -23,6 +25,8 @@ export interface DemoOptions {
    * `RONDO_DEMO_TRAFFIC=0`); unset, only when bound to a loopback address.
    */
   traffic?: boolean;
+  /** The OAuth resource server of /mcp and /ws, from `--auth-*` or `RONDO_AUTH_*`. */
+  auth?: AuthFlagSettings;
 }
 
 /** The text of `--help`. */
@@ -44,6 +48,8 @@ export const USAGE = `rondo-demo: the Rondo demo server and playground
                                     a command line is visible to other users
   --traffic, --no-traffic           serve /traffic (every client's calls, secrets hidden) or not; by default
                                     only when bound to a loopback address (also RONDO_DEMO_TRAFFIC=1 or 0)
+
+${DEMO_AUTH_HELP}
 
 Environment: PORT (default port), RONDO_DEMO_SMOKE=1 (same as --smoke), RONDO_STATE_KEY (one requestState key,
 32 bytes or more), RONDO_STATE_KEYS (a key ring, as --state-keys), RONDO_ALLOWED_HOSTS (as --allowed-hosts),
@@ -67,6 +73,7 @@ export function parseDemoOptions(argv: readonly string[], env: NodeJS.ProcessEnv
     clockIntervalMs: env.RONDO_DEMO_CLOCK_MS ? Number(env.RONDO_DEMO_CLOCK_MS) : 5000,
   };
   let portGiven = env.PORT !== undefined;
+  const auth = new DemoAuthFlags();
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index] ?? '';
     const [flag = '', inline] = argument.startsWith('--') ? argument.split('=', 2) : [argument];
@@ -106,6 +113,7 @@ export function parseDemoOptions(argv: readonly string[], env: NodeJS.ProcessEnv
         options.mode = 'help';
         break;
       default:
+        if (auth.take(flag, value)) break;
         throw new Error(`unknown argument "${argument}"\n\n${USAGE}`);
     }
   }
@@ -121,6 +129,8 @@ export function parseDemoOptions(argv: readonly string[], env: NodeJS.ProcessEnv
     options.traffic = env.RONDO_DEMO_TRAFFIC === '1' || env.RONDO_DEMO_TRAFFIC === 'true';
   options.redis ??= env.RONDO_REDIS_URL || undefined;
   if (options.redis === undefined) delete options.redis;
+  const authSettings = auth.settings(env, options.mode === 'stdio');
+  if (authSettings !== undefined) options.auth = authSettings;
   // A smoke run must not fight a demo the user already has on 8080.
   if (options.mode === 'smoke' && !portGiven) options.port = 0;
   return options;

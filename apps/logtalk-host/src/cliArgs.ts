@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
+import { AUTH_FLAGS, AUTH_FLAGS_HELP, type AuthFlagSettings } from '@rondo/auth';
 import { ConfigurationError, parseAllowedHosts, parseStateKeys, type StateKey } from '@rondo/core';
+import { readHostAuth } from './authArgs.js';
 
 /** The transports `rondo-logtalk` serves on. */
 export type HostTransport = 'stdio' | 'http' | 'ws';
@@ -47,6 +49,8 @@ export interface HostArgs {
   stateKeys?: StateKey[];
   /** The Redis server this replica shares its state with: `--redis`, else `RONDO_REDIS_URL`. */
   redis?: string;
+  /** The OAuth resource server's settings from `--auth-*` (or `RONDO_AUTH_*`), for http and ws. */
+  auth?: AuthFlagSettings;
   /** The Prolog (`.pl`) or Logtalk (`.lgt`) files to load. */
   files: string[];
 }
@@ -61,7 +65,8 @@ export const USAGE =
   'usage: rondo-logtalk [--watch] [--transport stdio|http|ws] [--host H] [--port N] [--path P] [--object NAME]\n' +
   '                     [--workers N] [--timeout S] [--swipl PATH] [--logtalk-home DIR] [--name NAME]\n' +
   '                     [--title TEXT] [--description TEXT] [--allowed-hosts H1,H2]\n' +
-  '                     [--state-keys ID:SECRET,...] [--redis URL] FILE...\n' +
+  '                     [--state-keys ID:SECRET,...] [--redis URL] [--auth-resource URL --auth-issuer ISS\n' +
+  '                     --auth-jwks URL | --auth-introspection URL --auth-client-id ID] FILE...\n' +
   '       rondo-logtalk check FILE...\n' +
   "       rondo-logtalk call FILE [TOOL ['{json arguments}']]";
 
@@ -127,6 +132,8 @@ Options:
                      Give every replica the same RONDO_STATE_KEY(S). See docs/scale-out.md.
   --help             print this help and exit.
 
+${AUTH_FLAGS_HELP}
+
 Environment:
   LOGTALKHOME        a Logtalk 3 distribution, for .lgt files (see --logtalk-home).
   LOGTALKUSER        your Logtalk user directory (settings, libraries); default ~/logtalk. Workers
@@ -174,6 +181,7 @@ export function parseHostArgs(
         redis: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
         watch: { type: 'boolean', default: false },
+        ...AUTH_FLAGS,
       },
       strict: true,
       allowPositionals: true,
@@ -216,6 +224,8 @@ export function parseHostArgs(
   readProxyOptions(args, values['allowed-hosts'], values['state-keys'], env);
   const redis = values.redis ?? (env.RONDO_REDIS_URL || undefined);
   if (redis !== undefined) args.redis = redis;
+  const auth = readHostAuth(values, env, transport, (message) => new UsageError(message));
+  if (auth !== undefined) args.auth = auth;
   subcommand(args);
   if (!args.help && args.files.length === 0) throw new UsageError('no FILE given');
   return args;

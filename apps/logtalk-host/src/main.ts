@@ -5,6 +5,7 @@ import {
   type RondoServer,
   type SharedState,
 } from '@rondo/core';
+import { authFromFlags } from '@rondo/auth';
 import { createRedisState } from '@rondo/redis';
 import { serve } from '@rondo/server';
 import { HELP, parseHostArgs, USAGE, UsageError, type HostArgs } from './cliArgs.js';
@@ -36,6 +37,8 @@ async function main(argv: readonly string[]): Promise<void> {
     port: args.port,
     ...(args.path ? { path: args.path } : {}),
     ...(args.allowedHosts && args.transport !== 'stdio' ? { allowedHosts: args.allowedHosts } : {}),
+    // The parser refused --auth-* on stdio; `serve` types `auth` per transport.
+    ...(args.auth ? { auth: authFromFlags(args.auth) as never } : {}),
     stopOnSignals: ['SIGINT', 'SIGTERM'],
     // The line below says where it serves, in this command's words.
     quiet: true,
