@@ -175,7 +175,16 @@ const middlewareOverhead: Scenario = {
       ),
     ),
     ...POLICIES.map(([label, kind, ...extra]) =>
-      contender(label, 'rondo-policy', 'rondo', '--transport', 'http-node', '--middleware', kind, ...extra),
+      contender(
+        label,
+        'rondo-policy',
+        'rondo',
+        '--transport',
+        'http-node',
+        '--middleware',
+        kind,
+        ...extra,
+      ),
     ),
   ],
   bind: async (child) => ({

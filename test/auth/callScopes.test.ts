@@ -48,10 +48,8 @@ function scopedServer() {
     .resource('secret://plan', { name: 'plan', scopes: ['secrets:read'] }, (uri) =>
       contents([textContent(uri, 'text/plain', 'the plan')]),
     )
-    .resourceTemplate(
-      'secret://doc/{id}',
-      { name: 'doc', scopes: ['secrets:read'] },
-      (uri) => contents([textContent(uri, 'text/plain', 'a doc')]),
+    .resourceTemplate('secret://doc/{id}', { name: 'doc', scopes: ['secrets:read'] }, (uri) =>
+      contents([textContent(uri, 'text/plain', 'a doc')]),
     );
 }
 
@@ -92,26 +90,45 @@ describe('per-call scopes over Streamable HTTP', () => {
   it.each([
     ['tools/call', { name: 'deploy', arguments: {} }, 'deploy', 'mcp deploy', 'tool "deploy"'],
     ['prompts/get', { name: 'incident' }, 'incident', 'mcp secrets:read', 'prompt "incident"'],
-    ['resources/read', { uri: 'secret://plan' }, 'secret://plan', 'mcp secrets:read', 'secret://plan'],
+    [
+      'resources/read',
+      { uri: 'secret://plan' },
+      'secret://plan',
+      'mcp secrets:read',
+      'secret://plan',
+    ],
     ['resources/read', { uri: 'secret://doc/7' }, 'secret://doc/7', 'mcp secrets:read', 'doc/7'],
-  ])('modern %s without the scopes: 403 naming them, then 200 with them', async (method, params, name, scope, target) => {
-    const refused = await post(body(1, method, params, true), 'basic', modernHeaders(method, name));
-    expect(refused.status).toBe(403);
-    expect(refused.headers.get('www-authenticate')).toBe(
-      `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource/mcp"`,
-    );
-    const answer = (await refused.json()) as { error: { code: number; message: string; data: object } };
-    expect(answer.error.code).toBe(INSUFFICIENT_SCOPE);
-    expect(answer.error.message).toContain(target);
-    expect(answer.error.data).toEqual({
-      error: 'insufficient_scope',
-      requiredScopes: scope.split(' ').slice(1),
-    });
-    const served = await post(body(2, method, params, true), 'deployer', modernHeaders(method, name));
-    const text = await served.text();
-    expect(served.status, text).toBe(200);
-    expect(JSON.parse(text), text).toHaveProperty("result");
-  });
+  ])(
+    'modern %s without the scopes: 403 naming them, then 200 with them',
+    async (method, params, name, scope, target) => {
+      const refused = await post(
+        body(1, method, params, true),
+        'basic',
+        modernHeaders(method, name),
+      );
+      expect(refused.status).toBe(403);
+      expect(refused.headers.get('www-authenticate')).toBe(
+        `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource/mcp"`,
+      );
+      const answer = (await refused.json()) as {
+        error: { code: number; message: string; data: object };
+      };
+      expect(answer.error.code).toBe(INSUFFICIENT_SCOPE);
+      expect(answer.error.message).toContain(target);
+      expect(answer.error.data).toEqual({
+        error: 'insufficient_scope',
+        requiredScopes: scope.split(' ').slice(1),
+      });
+      const served = await post(
+        body(2, method, params, true),
+        'deployer',
+        modernHeaders(method, name),
+      );
+      const text = await served.text();
+      expect(served.status, text).toBe(200);
+      expect(JSON.parse(text), text).toHaveProperty('result');
+    },
+  );
 
   it('lists a scoped tool to a caller without its scopes (it is not hidden) and serves unscoped ones', async () => {
     const listed = await post(body(3, 'tools/list', {}, true), 'basic', {
@@ -130,21 +147,38 @@ describe('per-call scopes over Streamable HTTP', () => {
 
   it('legacy session: the same 403 mid-session, and the session goes on serving', async () => {
     const init = await post(
-      body(1, 'initialize', {
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-        clientInfo: { name: 'scopes-test', version: '1.0.0' },
-      }, false),
+      body(
+        1,
+        'initialize',
+        {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'scopes-test', version: '1.0.0' },
+        },
+        false,
+      ),
       'basic',
     );
     const session = init.headers.get('mcp-session-id')!;
     const headers = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
     await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, 'basic', headers);
-    const refused = await post(body(2, 'tools/call', { name: 'deploy', arguments: {} }, false), 'basic', headers);
+    const refused = await post(
+      body(2, 'tools/call', { name: 'deploy', arguments: {} }, false),
+      'basic',
+      headers,
+    );
     expect(refused.status).toBe(403);
-    expect(refused.headers.get('www-authenticate')).toContain('error="insufficient_scope", scope="mcp deploy"');
-    expect(((await refused.json()) as { error: { code: number } }).error.code).toBe(INSUFFICIENT_SCOPE);
-    const status = await post(body(3, 'tools/call', { name: 'status', arguments: {} }, false), 'basic', headers);
+    expect(refused.headers.get('www-authenticate')).toContain(
+      'error="insufficient_scope", scope="mcp deploy"',
+    );
+    expect(((await refused.json()) as { error: { code: number } }).error.code).toBe(
+      INSUFFICIENT_SCOPE,
+    );
+    const status = await post(
+      body(3, 'tools/call', { name: 'status', arguments: {} }, false),
+      'basic',
+      headers,
+    );
     expect(status.status).toBe(200);
     expect(await status.json()).toMatchObject({ result: { content: [{ text: 'green' }] } });
   });
@@ -158,16 +192,25 @@ describe('per-call scopes without HTTP', () => {
       auth: authFor('http://127.0.0.1/ws'),
     });
     try {
-      const socket = new WebSocket(running.url, ['mcp'], { headers: { authorization: 'Bearer basic' } });
+      const socket = new WebSocket(running.url, ['mcp'], {
+        headers: { authorization: 'Bearer basic' },
+      });
       await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
       const answers: Record<string, unknown>[] = [];
-      socket.on('message', (data) => answers.push(JSON.parse(String(data)) as Record<string, unknown>));
+      socket.on('message', (data: Buffer) =>
+        answers.push(JSON.parse(data.toString('utf8')) as Record<string, unknown>),
+      );
       socket.send(JSON.stringify(body(1, 'tools/call', { name: 'deploy', arguments: {} }, true)));
       socket.send(JSON.stringify(body(2, 'tools/call', { name: 'status', arguments: {} }, true)));
       await expect.poll(() => answers.length).toBe(2);
-      const refused = answers.find((answer) => answer.id === 1) as { error: { code: number; data: unknown } };
+      const refused = answers.find((answer) => answer.id === 1) as {
+        error: { code: number; data: unknown };
+      };
       expect(refused.error.code).toBe(INSUFFICIENT_SCOPE);
-      expect(refused.error.data).toEqual({ error: 'insufficient_scope', requiredScopes: ['deploy'] });
+      expect(refused.error.data).toEqual({
+        error: 'insufficient_scope',
+        requiredScopes: ['deploy'],
+      });
       expect(answers.find((answer) => answer.id === 2)).toHaveProperty('result');
       socket.close();
     } finally {
@@ -178,8 +221,14 @@ describe('per-call scopes without HTTP', () => {
   it('an anonymous connection (stdio has no token): -32003 in both eras', async () => {
     const endpoint = createEndpoint(scopedServer(), { modern: modernEra(), legacy: legacyEra() });
     const modern = new MemoryConnection(endpoint);
-    const answer = await modern.request('tools/call', { name: 'deploy', arguments: {}, _meta: META });
-    expect(answer).toMatchObject({ error: { code: INSUFFICIENT_SCOPE, data: { requiredScopes: ['deploy'] } } });
+    const answer = await modern.request('tools/call', {
+      name: 'deploy',
+      arguments: {},
+      _meta: META,
+    });
+    expect(answer).toMatchObject({
+      error: { code: INSUFFICIENT_SCOPE, data: { requiredScopes: ['deploy'] } },
+    });
     const legacy = new MemoryConnection(endpoint);
     await legacy.request('initialize', {
       protocolVersion: '2025-06-18',
@@ -188,6 +237,8 @@ describe('per-call scopes without HTTP', () => {
     });
     legacy.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     const read = await legacy.request('resources/read', { uri: 'secret://plan' });
-    expect(read).toMatchObject({ error: { code: INSUFFICIENT_SCOPE, data: { requiredScopes: ['secrets:read'] } } });
+    expect(read).toMatchObject({
+      error: { code: INSUFFICIENT_SCOPE, data: { requiredScopes: ['secrets:read'] } },
+    });
   });
 });

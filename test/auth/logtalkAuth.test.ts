@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, httpTransport, oauth } from '@rondo/client';
-import { followRedirect, startJwtAuthServer, type JwtAuthServer } from '../support/jwtAuthServer.js';
+import {
+  followRedirect,
+  startJwtAuthServer,
+  type JwtAuthServer,
+} from '../support/jwtAuthServer.js';
 import { freePort } from '../support/nginx.js';
 
 // Issue 28, for users who write no Node code: `rondo-logtalk --auth-*` verifies JWTs with the
@@ -33,7 +37,20 @@ describe('rondo-logtalk --auth-jwks with tool_scopes/2', { timeout: 60_000 }, ()
     url = `http://127.0.0.1:${port}/mcp`;
     child = spawn(
       process.execPath,
-      [HOST, '--transport', 'http', '--port', String(port), '--workers', '1', '--auth-resource', url, '--auth-jwks', as.jwksUrl, join(dir, 'ops.pl')],
+      [
+        HOST,
+        '--transport',
+        'http',
+        '--port',
+        String(port),
+        '--workers',
+        '1',
+        '--auth-resource',
+        url,
+        '--auth-jwks',
+        as.jwksUrl,
+        join(dir, 'ops.pl'),
+      ],
       {
         env: { ...process.env, RONDO_AUTH_ISSUER: as.issuer, RONDO_AUTH_SCOPES: 'mcp' },
         stdio: ['ignore', 'ignore', 'pipe'],
@@ -57,7 +74,10 @@ describe('rondo-logtalk --auth-jwks with tool_scopes/2', { timeout: 60_000 }, ()
   it('answers 401 without a token, pointing at its metadata', async () => {
     const response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
     });
     expect(response.status).toBe(401);
@@ -65,22 +85,28 @@ describe('rondo-logtalk --auth-jwks with tool_scopes/2', { timeout: 60_000 }, ()
       `Bearer scope="mcp", resource_metadata="${new URL(url).origin}/.well-known/oauth-protected-resource/mcp"`,
     );
     const metadata = await fetch(`${new URL(url).origin}/.well-known/oauth-protected-resource/mcp`);
-    expect(await metadata.json()).toMatchObject({ resource: url, authorization_servers: [as.issuer] });
+    expect(await metadata.json()).toMatchObject({
+      resource: url,
+      authorization_servers: [as.issuer],
+    });
   });
 
-  it.each(['2026-07-28', '2025-11-25'] as const)('a client logs in, steps up for deploy and calls it (%s)', async (era) => {
-    const before = as.authorizations.length;
-    const client = new Client({
-      era,
-      transport: httpTransport({
-        url,
-        authorizer: oauth({ onRedirect: followRedirect, redirectUri: 'http://127.0.0.1:1/cb' }),
-      }),
-    });
-    await client.connect();
-    expect((await client.callTool('status')).structuredContent).toEqual({ arg1: 'green' });
-    expect((await client.callTool('deploy')).structuredContent).toEqual({ arg1: 'done' });
-    expect(as.authorizations.slice(before)).toEqual(['mcp', 'mcp deploy']);
-    await client.close();
-  });
+  it.each(['2026-07-28', '2025-11-25'] as const)(
+    'a client logs in, steps up for deploy and calls it (%s)',
+    async (era) => {
+      const before = as.authorizations.length;
+      const client = new Client({
+        era,
+        transport: httpTransport({
+          url,
+          authorizer: oauth({ onRedirect: followRedirect, redirectUri: 'http://127.0.0.1:1/cb' }),
+        }),
+      });
+      await client.connect();
+      expect((await client.callTool('status')).structuredContent).toEqual({ arg1: 'green' });
+      expect((await client.callTool('deploy')).structuredContent).toEqual({ arg1: 'done' });
+      expect(as.authorizations.slice(before)).toEqual(['mcp', 'mcp deploy']);
+      await client.close();
+    },
+  );
 });

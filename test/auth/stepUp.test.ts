@@ -2,7 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jwksVerifier } from '@rondo/auth';
 import { Client, httpTransport, oauth } from '@rondo/client';
 import { createServer, serve, text } from '@rondo/server';
-import { followRedirect, startJwtAuthServer, type JwtAuthServer } from '../support/jwtAuthServer.js';
+import {
+  followRedirect,
+  startJwtAuthServer,
+  type JwtAuthServer,
+} from '../support/jwtAuthServer.js';
 import { freePort } from '../support/nginx.js';
 
 // Issue 28, Done when 2: a real OAuth client steps up against a Rondo server. A local

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import {
+  UnauthorizedError,
+  type OAuthClientProvider,
+} from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type {
   OAuthClientInformationMixed,
@@ -8,7 +11,11 @@ import type {
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { jwksVerifier } from '@rondo/auth';
 import { createServer, serve, text } from '@rondo/server';
-import { followRedirect, startJwtAuthServer, type JwtAuthServer } from '../support/jwtAuthServer.js';
+import {
+  followRedirect,
+  startJwtAuthServer,
+  type JwtAuthServer,
+} from '../support/jwtAuthServer.js';
 import { freePort } from '../support/nginx.js';
 
 // Issue 28, Done when 2 with the official v1 client (@modelcontextprotocol/sdk 1.32.2, legacy
@@ -104,7 +111,9 @@ describe('step-up with the official v1 client', () => {
     const transport = new StreamableHTTPClientTransport(new URL(url), { authProvider: provider });
     const client = new Client({ name: 'v1', version: '1.0.0' });
     await client.connect(transport);
-    expect(await client.callTool({ name: 'status' })).toMatchObject({ content: [{ text: 'green' }] });
+    expect(await client.callTool({ name: 'status' })).toMatchObject({
+      content: [{ text: 'green' }],
+    });
 
     // 403 insufficient_scope: the transport starts the step-up authorization for "mcp deploy".
     await expect(client.callTool({ name: 'deploy' })).rejects.toThrow(UnauthorizedError);

@@ -34,7 +34,7 @@ function startReplica(redisUrl: string, file: string, key: string, port: number)
   return new Promise((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => reject(new Error(`no start:\n${output}`)), 30_000);
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       output += chunk;
       if (output.includes('serving at')) {
         clearTimeout(timer);
@@ -43,6 +43,12 @@ function startReplica(redisUrl: string, file: string, key: string, port: number)
     });
     child.once('exit', (code) => reject(new Error(`exited ${code}:\n${output}`)));
   });
+}
+
+/** A JSON-RPC answer, as far as the test reads it. */
+interface Answer {
+  result: { content: { text: string }[]; contents: { text: string }[] };
+  error: { code: number; data: unknown };
 }
 
 /** One modern request as `token`; resolves with the HTTP status and the JSON-RPC answer. */
@@ -60,7 +66,7 @@ async function call(url: string, token: string, method: string, params: Record<s
     },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: META } }),
   });
-  return { status: response.status, body: (await response.json()) as Record<string, any> };
+  return { status: response.status, body: (await response.json()) as Answer };
 }
 
 describe('policies across three replicas on Redis behind nginx', { timeout: 120_000 }, () => {
@@ -90,30 +96,45 @@ describe('policies across three replicas on Redis behind nginx', { timeout: 120_
   it(`a limit of ${LIMIT} calls per minute per principal admits ${LIMIT} in total, not ${3 * LIMIT}`, async () => {
     const answers = [];
     for (let index = 0; index < 3 * LIMIT; index += 1)
-      answers.push(await call(`${nginx.url}/mcp`, 'ada', 'tools/call', { name: 'whoami', arguments: {} }));
+      answers.push(
+        await call(`${nginx.url}/mcp`, 'ada', 'tools/call', { name: 'whoami', arguments: {} }),
+      );
     const served = answers.filter((answer) => answer.status === 200);
     expect(served).toHaveLength(LIMIT);
     // They were spread over the replicas: without the shared counter each would admit LIMIT.
-    const ports = new Set(served.map((answer) => /at (\d+)/.exec(answer.body.result.content[0].text)![1]));
+    const ports = new Set(
+      served.map((answer) => /at (\d+)/.exec(answer.body.result.content[0]!.text)![1]),
+    );
     expect(ports.size).toBeGreaterThan(1);
     const refused = answers.filter((answer) => answer.status === 429);
     expect(refused).toHaveLength(2 * LIMIT);
-    expect(refused[0]!.body.error).toMatchObject({ code: -32000, data: { retryAfterMs: expect.any(Number) } });
+    expect(refused[0]!.body.error).toMatchObject({
+      code: -32000,
+      data: { retryAfterMs: expect.any(Number) },
+    });
     // Straight to each replica: still refused, and another principal is served everywhere.
     for (const replica of replicas) {
-      expect((await call(replica.url, 'ada', 'tools/call', { name: 'whoami', arguments: {} })).status).toBe(429);
-      expect((await call(replica.url, `bob`, 'tools/call', { name: 'whoami', arguments: {} })).status).toBe(200);
+      expect(
+        (await call(replica.url, 'ada', 'tools/call', { name: 'whoami', arguments: {} })).status,
+      ).toBe(429);
+      expect(
+        (await call(replica.url, `bob`, 'tools/call', { name: 'whoami', arguments: {} })).status,
+      ).toBe(200);
     }
   });
 
   it('a resources/updated raised on one replica drops the cached read on every replica', async () => {
     const read = async (replica: Replica) =>
-      (await call(replica.url, 'carol', 'resources/read', { uri: 'doc://shared' })).body.result.contents[0].text as string;
+      (await call(replica.url, 'carol', 'resources/read', { uri: 'doc://shared' })).body.result
+        .contents[0]!.text;
     for (const replica of replicas) expect(await read(replica)).toBe(`v1 from ${replica.port}`);
     writeFileSync(file, 'v2');
     // Each replica answers from its cache: the file changed, nobody said so yet.
     for (const replica of replicas) expect(await read(replica)).toBe(`v1 from ${replica.port}`);
-    const touched = await call(replicas[1]!.url, 'dave', 'tools/call', { name: 'touch', arguments: {} });
+    const touched = await call(replicas[1]!.url, 'dave', 'tools/call', {
+      name: 'touch',
+      arguments: {},
+    });
     expect(touched.status).toBe(200);
     for (const replica of replicas) {
       await expect.poll(() => read(replica), { timeout: 5_000 }).toBe(`v2 from ${replica.port}`);

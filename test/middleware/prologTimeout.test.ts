@@ -27,17 +27,31 @@ describe('callTimeout on a Prolog tool', { timeout: 60_000 }, () => {
     server = createServer({ name: 'pool', version: '1.0.0', log: () => undefined })
       .use(callTimeout({ ms: 0, tools: { loop: 300 } }))
       .provider(provider);
-    connection = new MemoryConnection(createEndpoint(server, { modern: modernEra(), legacy: legacyEra() }));
+    connection = new MemoryConnection(
+      createEndpoint(server, { modern: modernEra(), legacy: legacyEra() }),
+    );
   });
   afterAll(async () => server?.close());
 
   it('interrupts the looping goal, answers the timeout, and the worker serves on', async () => {
     const [worker] = provider.workerIds();
-    const answer = await connection.request('tools/call', { name: 'loop', arguments: {}, _meta: META });
-    expect(answer).toMatchObject({
-      error: { code: -32603, message: 'Timed out: tool "loop" did not finish within 300 ms', data: { timeoutMs: 300 } },
+    const answer = await connection.request('tools/call', {
+      name: 'loop',
+      arguments: {},
+      _meta: META,
     });
-    const quick = await connection.request('tools/call', { name: 'quick', arguments: {}, _meta: META });
+    expect(answer).toMatchObject({
+      error: {
+        code: -32603,
+        message: 'Timed out: tool "loop" did not finish within 300 ms',
+        data: { timeoutMs: 300 },
+      },
+    });
+    const quick = await connection.request('tools/call', {
+      name: 'quick',
+      arguments: {},
+      _meta: META,
+    });
     expect(quick).toMatchObject({ result: { content: [{ type: 'text', text: 'quick' }] } });
     // The same worker: the goal was interrupted, not the process replaced.
     expect(provider.workerIds()).toEqual([worker]);

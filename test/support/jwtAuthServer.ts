@@ -60,7 +60,11 @@ export async function startJwtAuthServer(): Promise<JwtAuthServer> {
     if (url.pathname === '/register' && req.method === 'POST') {
       const clientId = `client-${randomUUID()}`;
       clients.add(clientId);
-      return json(res, 201, { ...JSON.parse(body), client_id: clientId, token_endpoint_auth_method: 'none' });
+      return json(res, 201, {
+        ...JSON.parse(body),
+        client_id: clientId,
+        token_endpoint_auth_method: 'none',
+      });
     }
     if (url.pathname === '/authorize') {
       const params = Object.fromEntries(url.searchParams);
@@ -83,7 +87,9 @@ export async function startJwtAuthServer(): Promise<JwtAuthServer> {
     if (url.pathname === '/token' && req.method === 'POST') {
       const grant = codes.get(form.code ?? '');
       codes.delete(form.code ?? '');
-      const verifier = createHash('sha256').update(form.code_verifier ?? '').digest('base64url');
+      const verifier = createHash('sha256')
+        .update(form.code_verifier ?? '')
+        .digest('base64url');
       if (
         form.grant_type !== 'authorization_code' ||
         !grant ||

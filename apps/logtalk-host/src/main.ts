@@ -37,7 +37,8 @@ async function main(argv: readonly string[]): Promise<void> {
     port: args.port,
     ...(args.path ? { path: args.path } : {}),
     ...(args.allowedHosts && args.transport !== 'stdio' ? { allowedHosts: args.allowedHosts } : {}),
-    // The parser refused --auth-* on stdio; `serve` types `auth` per transport.
+    // The parser refused --auth-* on stdio, which `serve` types as taking no `auth`.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc needs it
     ...(args.auth ? { auth: authFromFlags(args.auth) as never } : {}),
     stopOnSignals: ['SIGINT', 'SIGTERM'],
     // The line below says where it serves, in this command's words.

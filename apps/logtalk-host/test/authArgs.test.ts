@@ -38,7 +38,13 @@ describe('rondo-logtalk --auth-*', () => {
   });
 
   it('lists the flags in --help', () => {
-    for (const flag of ['--auth-jwks', '--auth-issuer', '--auth-resource', '--auth-introspection', 'RONDO_AUTH_CLIENT_SECRET'])
+    for (const flag of [
+      '--auth-jwks',
+      '--auth-issuer',
+      '--auth-resource',
+      '--auth-introspection',
+      'RONDO_AUTH_CLIENT_SECRET',
+    ])
       expect(HELP).toContain(flag);
   });
 });

@@ -75,7 +75,8 @@ export function readAuthFlags(
     if (text !== undefined) given.set(flag, text);
   }
   if (given.size === 0) return undefined;
-  const name = (flag: string) => `--auth-${flag} (${FLAGS.find(([f]) => f === `auth-${flag}`)![1]})`;
+  const name = (flag: string) =>
+    `--auth-${flag} (${FLAGS.find(([f]) => f === `auth-${flag}`)![1]})`;
   const need = (flag: string): string => {
     const value = given.get(`auth-${flag}`);
     if (value === undefined) throw new ConfigurationError(`authorization needs ${name(flag)}`);

@@ -52,8 +52,14 @@ describe('readAuthFlags', () => {
   });
 
   it.each([
-    [{ 'auth-jwks': JWKS['auth-jwks'] }, 'authorization needs --auth-resource (RONDO_AUTH_RESOURCE)'],
-    [{ ...JWKS, 'auth-issuer': undefined }, 'authorization needs --auth-issuer (RONDO_AUTH_ISSUER)'],
+    [
+      { 'auth-jwks': JWKS['auth-jwks'] },
+      'authorization needs --auth-resource (RONDO_AUTH_RESOURCE)',
+    ],
+    [
+      { ...JWKS, 'auth-issuer': undefined },
+      'authorization needs --auth-issuer (RONDO_AUTH_ISSUER)',
+    ],
     [
       { ...JWKS, 'auth-introspection': 'https://sso.example.com/introspect' },
       'authorization needs one way to verify tokens: --auth-jwks (RONDO_AUTH_JWKS) or --auth-introspection (RONDO_AUTH_INTROSPECTION)',
@@ -66,7 +72,10 @@ describe('readAuthFlags', () => {
       { ...JWKS, 'auth-resource': 'mcp.example.com/mcp' },
       '--auth-resource (RONDO_AUTH_RESOURCE) must be an absolute URL, got "mcp.example.com/mcp"',
     ],
-    [{ ...JWKS, 'auth-jwks': 'file:///keys.json' }, '--auth-jwks (RONDO_AUTH_JWKS) must be an http(s) URL, got "file:///keys.json"'],
+    [
+      { ...JWKS, 'auth-jwks': 'file:///keys.json' },
+      '--auth-jwks (RONDO_AUTH_JWKS) must be an http(s) URL, got "file:///keys.json"',
+    ],
   ])('refuses %o: %s', (values, message) => {
     const failure = (() => {
       try {

@@ -19,7 +19,9 @@ export class InsufficientScopeError extends Error {
     /** What was called, for the message: `tool "deploy"`, `resource "file:///x"`. */
     readonly target: string,
   ) {
-    super(`Forbidden: ${target} needs the scope${required.length > 1 ? 's' : ''} ${required.join(' ')}`);
+    super(
+      `Forbidden: ${target} needs the scope${required.length > 1 ? 's' : ''} ${required.join(' ')}`,
+    );
   }
 }
 

@@ -124,7 +124,8 @@ export class Catalog {
     this.scopedTemplates = scopedTemplates;
     // Which template answers a URI is known only when every one can be matched.
     if (scopedTemplates)
-      for (const entry of templates) entry.compiled ??= compileTemplate(entry.definition.uriTemplate);
+      for (const entry of templates)
+        entry.compiled ??= compileTemplate(entry.definition.uriTemplate);
   }
 
   /** The tool called `name`, whoever may see it (check `visible` with `seenBy`). */

@@ -393,7 +393,13 @@ export class RondoServer {
   private async applyChange(provider: Provider, change: ProviderChange): Promise<void> {
     if (change.kind !== 'resource' && this.lists.has(provider)) {
       this.lists.set(provider, await readLists(provider));
-      this.current = new Catalog(this.providers, this.lists, this.validators, this.visibility, this.scopeRules);
+      this.current = new Catalog(
+        this.providers,
+        this.lists,
+        this.validators,
+        this.visibility,
+        this.scopeRules,
+      );
     }
     this.changes.emit(change);
   }
@@ -402,6 +408,12 @@ export class RondoServer {
     for (const provider of this.providers) {
       if (!this.lists.has(provider)) this.lists.set(provider, await readLists(provider));
     }
-    this.current = new Catalog(this.providers, this.lists, this.validators, this.visibility, this.scopeRules);
+    this.current = new Catalog(
+      this.providers,
+      this.lists,
+      this.validators,
+      this.visibility,
+      this.scopeRules,
+    );
   }
 }

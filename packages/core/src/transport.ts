@@ -19,7 +19,8 @@ import type { SharedState } from './shared/sharedState.js';
  * `insufficient_scope` challenge), `throttled` (a rate limit refused it, `data.retryAfterMs`; HTTP
  * 429 with `Retry-After`).
  */
-export type Disposition = 'handled' | 'refused' | 'unknown' | 'unclaimed' | 'forbidden' | 'throttled';
+export type Disposition =
+  'handled' | 'refused' | 'unknown' | 'unclaimed' | 'forbidden' | 'throttled';
 
 /** The outbound side of one inbound message. */
 export interface Exchange {

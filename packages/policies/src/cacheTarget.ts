@@ -27,13 +27,15 @@ export interface CacheSlot {
   ttlMs: number;
 }
 
-const LISTS: Record<string, { group: string; list: 'tools' | 'prompts' | 'resources' | 'templates' }> =
-  {
-    'tools/list': { group: 'tools', list: 'tools' },
-    'prompts/list': { group: 'prompts', list: 'prompts' },
-    'resources/list': { group: 'resources', list: 'resources' },
-    'resources/templates/list': { group: 'resources', list: 'templates' },
-  };
+const LISTS: Record<
+  string,
+  { group: string; list: 'tools' | 'prompts' | 'resources' | 'templates' }
+> = {
+  'tools/list': { group: 'tools', list: 'tools' },
+  'prompts/list': { group: 'prompts', list: 'prompts' },
+  'resources/list': { group: 'resources', list: 'resources' },
+  'resources/templates/list': { group: 'resources', list: 'templates' },
+};
 
 /** The choices of the cache that decide a slot. */
 export interface SlotRules {
@@ -60,7 +62,8 @@ export function cacheSlot(
     const name = String(params.name);
     const entry = catalog.tool(name);
     const hints = entry?.definition.annotations;
-    if (!entry || !(hints?.readOnlyHint === true || hints?.idempotentHint === true)) return undefined;
+    if (!entry || !(hints?.readOnlyHint === true || hints?.idempotentHint === true))
+      return undefined;
     if (entry.task.support !== 'forbidden') return undefined;
     const open = entry.visible === undefined && entry.scopes === undefined;
     const shared = open && rules.shared?.({ method: 'tools/call', name }) === true;
@@ -71,9 +74,9 @@ export function cacheSlot(
     const uri = String(params.uri);
     const policy = server.cachePolicyFor('resources/read', uri);
     const entry = catalog.resource(uri);
-    const open =
-      entry !== undefined && entry.visible === undefined && entry.scopes === undefined;
-    const marked = policy.cacheScope === 'public' || rules.shared?.({ method: 'resources/read', uri });
+    const open = entry !== undefined && entry.visible === undefined && entry.scopes === undefined;
+    const marked =
+      policy.cacheScope === 'public' || rules.shared?.({ method: 'resources/read', uri });
     const shared = open && marked === true;
     const ttlMs = policy.ttlMs > 0 ? policy.ttlMs : rules.ttlMs;
     return { group: `resource:${uri}`, key: keyFor(`read|${uri}`, shared, call.principal), ttlMs };
@@ -84,7 +87,8 @@ export function cacheSlot(
   const policy = server.cachePolicyFor(method);
   const marked = policy.cacheScope === 'public' || rules.shared?.({ method });
   const shared = marked === true && !catalog.variesByCaller(list.list);
-  const key = `${method}|${String(params.cursor ?? '')}`;
+  const cursor = typeof params.cursor === 'string' ? params.cursor : '';
+  const key = `${method}|${cursor}`;
   const ttlMs = policy.ttlMs > 0 ? policy.ttlMs : rules.ttlMs;
   return { group: list.group, key: keyFor(key, shared, call.principal), ttlMs };
 }

@@ -1,8 +1,5 @@
 export { rateLimit, type RateLimitOptions } from './rateLimit.js';
-export {
-  MemoryRateLimitStore,
-  type MemoryRateLimitStoreOptions,
-} from './memoryRateLimitStore.js';
+export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions } from './memoryRateLimitStore.js';
 export { slideWindow, takeToken, type RateState } from './rateAlgorithms.js';
 export { callerKey, addressOf, type CallerKeying, type ProxyTrust } from './callerKey.js';
 export { responseCache, type ResponseCacheOptions } from './responseCache.js';

@@ -56,7 +56,10 @@ export function slideWindow(
   }
   return {
     state: { a: current, b: window, c: previous },
-    verdict: { allowed: false, retryAfterMs: windowWait(limit, windowMs, current, previous, elapsed) },
+    verdict: {
+      allowed: false,
+      retryAfterMs: windowWait(limit, windowMs, current, previous, elapsed),
+    },
   };
 }
 

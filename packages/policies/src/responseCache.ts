@@ -70,7 +70,9 @@ export function responseCache(options: ResponseCacheOptions): Middleware {
     if (!keepable(result) || generations.get(slot.group) !== generation) return result;
     const text = JSON.stringify(result);
     if (text.length <= maxChars) {
-      await Promise.resolve(store.set(slot.group, slot.key, text, slot.ttlMs)).catch(() => undefined);
+      await Promise.resolve(store.set(slot.group, slot.key, text, slot.ttlMs)).catch(
+        () => undefined,
+      );
     }
     return result;
   };

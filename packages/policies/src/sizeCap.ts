@@ -62,7 +62,9 @@ export function cutText(result: unknown, maxChars: number, marker: string): unkn
     let excess = size - maxChars;
     for (let index = holders.length - 1; index >= 0 && excess > 0; index -= 1) {
       const holder = holders[index]!;
-      const body = holder.text.endsWith(marker) ? holder.text.slice(0, -marker.length) : holder.text;
+      const body = holder.text.endsWith(marker)
+        ? holder.text.slice(0, -marker.length)
+        : holder.text;
       const keep = Math.max(0, body.length - excess - (holder.text === body ? marker.length : 0));
       const next = `${body.slice(0, keep)}${marker}`;
       excess -= holder.text.length - next.length;
@@ -80,7 +82,11 @@ function collect(value: unknown, holders: TextHolder[], depth: number): void {
     return;
   }
   const record = value as Record<string, unknown>;
-  if (typeof record.kind === 'string' && TEXT_KINDS.has(record.kind) && typeof record.text === 'string')
+  if (
+    typeof record.kind === 'string' &&
+    TEXT_KINDS.has(record.kind) &&
+    typeof record.text === 'string'
+  )
     holders.push(record as unknown as TextHolder);
   for (const key in record) if (key !== 'text') collect(record[key], holders, depth + 1);
 }

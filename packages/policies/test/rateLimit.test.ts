@@ -129,7 +129,9 @@ describe('who is counted', () => {
     const principal = { id: 'ada', clientId: 'cli-1' };
     expect(callerKey(call({ principal }), 'principal', undefined)).toBe('principal:ada');
     expect(callerKey(call({ principal }), 'client', undefined)).toBe('client:cli-1');
-    expect(callerKey(call({ principal: { id: 'bob' } }), 'client', undefined)).toBe('principal:bob');
+    expect(callerKey(call({ principal: { id: 'bob' } }), 'client', undefined)).toBe(
+      'principal:bob',
+    );
     expect(callerKey(call({ client: 'address:1.2.3.4' }), 'principal', undefined)).toBe(
       'anon:address:1.2.3.4',
     );

@@ -77,7 +77,9 @@ describe('responseCache sharing', () => {
     running = await startPolicyServer((server) =>
       server
         .use(responseCache({ server, shared: (target) => target.name === 'weather' }))
-        .tool('weather', { annotations: { readOnlyHint: true } }, () => text(`sunny ${(runs += 1)}`))
+        .tool('weather', { annotations: { readOnlyHint: true } }, () =>
+          text(`sunny ${(runs += 1)}`),
+        )
         .tool('mine', { annotations: { idempotentHint: true } }, (_a, ctx) =>
           text(`${ctx.principal?.id} ${(runs += 1)}`),
         ),
@@ -85,7 +87,9 @@ describe('responseCache sharing', () => {
     const ada = await running.client('ada');
     const bob = await running.client('bob');
     const adaWide = await running.client('ada:admin');
-    expect((await ada.callTool('weather')).content).toEqual((await bob.callTool('weather')).content);
+    expect((await ada.callTool('weather')).content).toEqual(
+      (await bob.callTool('weather')).content,
+    );
     expect(runs).toBe(1);
     await ada.callTool('mine');
     await adaWide.callTool('mine');

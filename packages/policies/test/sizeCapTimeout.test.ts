@@ -34,7 +34,9 @@ describe('responseSizeCap', () => {
     );
     const refused = await refusal((await running.client('ada')).callTool('big'));
     expect(refused.code).toBe(-32603);
-    expect(refused.message).toMatch(/^Response too large: the answer to tools\/call has \d+ characters, the limit is 100$/);
+    expect(refused.message).toMatch(
+      /^Response too large: the answer to tools\/call has \d+ characters, the limit is 100$/,
+    );
     expect(refused.data.maxChars).toBe(100);
   });
 

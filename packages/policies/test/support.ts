@@ -43,7 +43,10 @@ export async function startPolicyServer(
     async client(token, era = '2026-07-28') {
       const client = new Client({
         era,
-        transport: httpTransport({ url: running.url, headers: { authorization: `Bearer ${token}` } }),
+        transport: httpTransport({
+          url: running.url,
+          headers: { authorization: `Bearer ${token}` },
+        }),
       });
       await client.connect();
       clients.push(client);
@@ -57,7 +60,9 @@ export async function startPolicyServer(
 }
 
 /** The rejection of `promise`, which must reject. */
-export async function refusal(promise: Promise<unknown>): Promise<{ code: number; message: string; data: Record<string, unknown> }> {
+export async function refusal(
+  promise: Promise<unknown>,
+): Promise<{ code: number; message: string; data: Record<string, unknown> }> {
   try {
     await promise;
   } catch (failure) {

@@ -26,7 +26,10 @@ describe('Redis policy stores', () => {
       expect(sent).toEqual([10, 10, 10]);
       // Another key has its own counter; counters expire on their own.
       expect((await states[0]!.rateLimits.hit('bob', rule)).allowed).toBe(true);
-      const keys = (await redisCommand(redis().url, ['KEYS', `${states[0]!.prefix}rate:*`])) as string[];
+      const keys = (await redisCommand(redis().url, [
+        'KEYS',
+        `${states[0]!.prefix}rate:*`,
+      ])) as string[];
       const ttl = (await redisCommand(redis().url, ['PTTL', keys[0]!])) as number;
       expect(ttl).toBeGreaterThan(0);
       expect(ttl).toBeLessThanOrEqual(120_000);
