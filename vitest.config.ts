@@ -49,6 +49,7 @@ const projects = [
   'otel',
   'create-rondo',
   'redis',
+  'policies',
   'auth',
   'client',
 ].map((name) => ({

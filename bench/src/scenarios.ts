@@ -26,6 +26,7 @@ export type Role =
   | 'swipl-echo'
   | 'rondo-noop-middleware'
   | 'rondo-otel'
+  | 'rondo-policy'
   | 'rondo-redis'
   | 'rondo-replicas'
   | 'rondo-replicas-memory';
@@ -35,6 +36,7 @@ export const AGAINST_RONDO: readonly Role[] = [
   'rondo-bridge',
   'rondo-noop-middleware',
   'rondo-otel',
+  'rondo-policy',
   'rondo-redis',
   'rondo-replicas',
   'rondo-replicas-memory',
@@ -141,9 +143,19 @@ function modernEchoScenario(connections: number): Scenario {
   };
 }
 
+/** The built-in policies measured against plain Rondo: label, `--middleware`, more arguments. */
+export const POLICIES: readonly (readonly [string, string, ...string[]])[] = [
+  ['Rondo + rate limit (memory)', 'ratelimit'],
+  ['Rondo + rate limit (Redis)', 'ratelimit-redis', '--redis', 'own'],
+  ['Rondo + response cache (hits)', 'cache'],
+  ['Rondo + size cap', 'sizecap'],
+  ['Rondo + timeout', 'timeout'],
+];
+
 /**
  * What middleware costs: plain Rondo, Rondo with one middleware that only calls `next()`, and
- * Rondo traced by `@rondo/otel` (a tracer provider without exporter), on the modern HTTP echo.
+ * Rondo traced by `@rondo/otel` (a tracer provider without exporter), and each built-in policy of
+ * `@rondo/policies`, on the modern HTTP echo.
  */
 const middlewareOverhead: Scenario = {
   id: 'http-modern-middleware',
@@ -160,6 +172,18 @@ const middlewareOverhead: Scenario = {
         'http-node',
         '--middleware',
         kind,
+      ),
+    ),
+    ...POLICIES.map(([label, kind, ...extra]) =>
+      contender(
+        label,
+        'rondo-policy',
+        'rondo',
+        '--transport',
+        'http-node',
+        '--middleware',
+        kind,
+        ...extra,
       ),
     ),
   ],

@@ -5,7 +5,7 @@ import { createServer, type RondoServer } from '@rondo/core';
 import { text } from '@rondo/protocol';
 import { serveHttp, type HttpServerHandle } from '@rondo/transport-http';
 import { requestLog, type CallRecord } from '../../packages/core/examples/middleware/requestLog.js';
-import { RATE_LIMITED, rateLimit } from '../../packages/core/examples/middleware/rateLimit.js';
+import { MemoryRateLimitStore, RATE_LIMITED, rateLimit } from '@rondo/policies';
 import { toolAllowList } from '../../packages/core/examples/middleware/toolAllowList.js';
 import { ERAS, EraClient, type EraName } from '../contract/support/eras.js';
 import { HttpDriver } from '../contract/support/transports.js';
@@ -46,7 +46,7 @@ async function clientAs(handle: HttpServerHandle, era: EraName, who: string): Pr
 describe('the middleware recipes of docs/middleware.md', () => {
   it('are the example files, word for word', () => {
     const text = readFileSync(guide, 'utf8');
-    for (const file of ['requestLog.ts', 'rateLimit.ts', 'toolAllowList.ts']) {
+    for (const file of ['requestLog.ts', 'toolAllowList.ts']) {
       expect(text).toContain(readFileSync(recipes + file, 'utf8').trim());
     }
   });
@@ -81,7 +81,13 @@ describe('the middleware recipes of docs/middleware.md', () => {
     let allowed: HttpServerHandle;
     beforeAll(async () => {
       limited = await withPrincipals(
-        tools().use(rateLimit({ limit: 2, windowMs: 1000, now: () => clock })),
+        tools().use(
+          rateLimit({
+            limit: 2,
+            windowMs: 1000,
+            store: new MemoryRateLimitStore({ now: () => clock }),
+          }),
+        ),
       );
       allowed = await withPrincipals(
         tools().use(toolAllowList((p) => (p?.id === 'ops' ? ['search', 'deploy'] : ['search']))),
@@ -93,7 +99,7 @@ describe('the middleware recipes of docs/middleware.md', () => {
     });
 
     for (const era of ERAS) {
-      it(`rate limits each ${era} principal on its own`, async () => {
+      it(`rate limits each ${era} principal on its own (the built-in that replaced the recipe)`, async () => {
         clock = 0;
         const alice = await clientAs(limited, era, `alice-${era}`);
         const bob = await clientAs(limited, era, `bob-${era}`);
@@ -102,7 +108,8 @@ describe('the middleware recipes of docs/middleware.md', () => {
         const allowance = era === 'legacy' ? 1 : 2;
         for (let i = 0; i < allowance; i++) expect((await search()).result).toBeDefined();
         const refused = await search();
-        expect(refused.error).toMatchObject({ code: RATE_LIMITED, data: { retryAfterMs: 1000 } });
+        // A token bucket of 2 per second: one token comes back every 500 ms.
+        expect(refused.error).toMatchObject({ code: RATE_LIMITED, data: { retryAfterMs: 500 } });
         expect((await bob.request('tools/call', { name: 'search' })).result).toBeDefined();
         clock = 1000;
         expect((await search()).result).toBeDefined();

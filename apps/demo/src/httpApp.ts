@@ -1,7 +1,12 @@
 import type { Server } from 'node:http';
 import { isIP, type AddressInfo } from 'node:net';
 import express from 'express';
-import type { ConnectionLimits, Endpoint, HostGuardOptions } from '@rondo/core';
+import type {
+  ConnectionLimits,
+  Endpoint,
+  HostGuardOptions,
+  OAuthResourceOptions,
+} from '@rondo/core';
 import { createLimitedServer } from '@rondo/core/node';
 import { mcpRouter } from '@rondo/transport-http';
 import { attachWebSocket } from '@rondo/transport-ws';
@@ -39,6 +44,8 @@ export interface DemoHttpOptions {
   guard?: HostGuardOptions;
   /** Behind a reverse proxy, the header it sets to the client's address (`clientAddressHeader`). */
   clientAddressHeader?: string;
+  /** The OAuth resource server of /mcp and /ws (a bearer token on every request); default none. */
+  auth?: OAuthResourceOptions;
 }
 
 /**
@@ -55,7 +62,8 @@ export async function startDemoHttp(
   const proxied = options.clientAddressHeader
     ? { clientAddressHeader: options.clientAddressHeader }
     : {};
-  const router = mcpRouter(endpoint, { path: '/mcp', ...guard, ...proxied });
+  const auth = options.auth ? { auth: options.auth } : {};
+  const router = mcpRouter(endpoint, { path: '/mcp', ...guard, ...proxied, ...auth });
   app.use(router);
   const showTraffic = options.showTraffic ?? isLoopback(options.host);
   const traffic =
@@ -65,7 +73,13 @@ export async function startDemoHttp(
 
   // The same limits as serveHttp, so a slow or idle client is cut here as it is there.
   const httpServer = createLimitedServer(options.limits ?? {}, app);
-  const sockets = attachWebSocket(endpoint, { httpServer, path: '/ws', ...guard, ...proxied });
+  const sockets = attachWebSocket(endpoint, {
+    httpServer,
+    path: '/ws',
+    ...guard,
+    ...proxied,
+    ...auth,
+  });
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
     httpServer.listen(options.port, options.host, () => resolve());

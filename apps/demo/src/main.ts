@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { authFromFlags } from '@rondo/auth';
 import { serveStdio } from '@rondo/transport-stdio';
 import { createDemoServer, type DemoServer } from './demoServer.js';
 import { startDemoHttp } from './httpApp.js';
@@ -23,6 +24,7 @@ async function runHttp(demo: DemoServer, options: DemoOptions): Promise<void> {
     ...(options.traffic === undefined ? {} : { showTraffic: options.traffic }),
     ...(options.allowedHosts ? { guard: { allowedHosts: options.allowedHosts } } : {}),
     ...(options.clientAddressHeader ? { clientAddressHeader: options.clientAddressHeader } : {}),
+    ...(options.auth ? { auth: authFromFlags(options.auth) } : {}),
   });
   // One write, so whoever waits for the URL line also has the notes.
   say(

@@ -1,4 +1,6 @@
+import type { AuthFlagSettings } from '@rondo/auth';
 import { parseAllowedHosts, parseStateKeys, type StateKey } from '@rondo/core';
+import { DEMO_AUTH_HELP, DemoAuthFlags } from './authOptions.js';
 
 /** How the demo was asked to run. */
 export interface DemoOptions {
@@ -28,6 +30,8 @@ export interface DemoOptions {
    * `RONDO_CLIENT_ADDRESS_HEADER`): who an anonymous client is, for its fair shares.
    */
   clientAddressHeader?: string;
+  /** The OAuth resource server of /mcp and /ws, from `--auth-*` or `RONDO_AUTH_*`. */
+  auth?: AuthFlagSettings;
 }
 
 /** The text of `--help`. */
@@ -53,6 +57,8 @@ export const USAGE = `rondo-demo: the Rondo demo server and playground
                                     (x-real-ip, or x-forwarded-for: its last entry): who an anonymous
                                     client is, for its share of sessions, streams and tasks; only with a
                                     proxy that sets it on every request (also RONDO_CLIENT_ADDRESS_HEADER)
+
+${DEMO_AUTH_HELP}
 
 Environment: PORT (default port), RONDO_DEMO_SMOKE=1 (same as --smoke), RONDO_STATE_KEY (one requestState key,
 32 bytes or more), RONDO_STATE_KEYS (a key ring, as --state-keys), RONDO_ALLOWED_HOSTS (as --allowed-hosts),
@@ -83,6 +89,7 @@ export function parseDemoOptions(argv: readonly string[], env: NodeJS.ProcessEnv
     clockIntervalMs: env.RONDO_DEMO_CLOCK_MS ? Number(env.RONDO_DEMO_CLOCK_MS) : 5000,
   };
   let portGiven = env.PORT !== undefined;
+  const auth = new DemoAuthFlags();
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index] ?? '';
     const [flag = '', inline] = argument.startsWith('--') ? argument.split('=', 2) : [argument];
@@ -125,6 +132,7 @@ export function parseDemoOptions(argv: readonly string[], env: NodeJS.ProcessEnv
         options.mode = 'help';
         break;
       default:
+        if (auth.take(flag, value)) break;
         throw new Error(`unknown argument "${argument}"\n\n${USAGE}`);
     }
   }
@@ -145,6 +153,8 @@ export function parseDemoOptions(argv: readonly string[], env: NodeJS.ProcessEnv
     );
   options.redis ??= env.RONDO_REDIS_URL || undefined;
   if (options.redis === undefined) delete options.redis;
+  const authSettings = auth.settings(env, options.mode === 'stdio');
+  if (authSettings !== undefined) options.auth = authSettings;
   // A smoke run must not fight a demo the user already has on 8080.
   if (options.mode === 'smoke' && !portGiven) options.port = 0;
   return options;

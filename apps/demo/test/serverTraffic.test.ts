@@ -16,6 +16,9 @@ function call(overrides: Partial<McpCall> = {}): McpCall {
     round: 1,
     headers: undefined,
     sessionId: undefined,
+    client: undefined,
+    address: undefined,
+    stop: () => undefined,
     ...overrides,
   };
 }

@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
+import { AUTH_FLAGS, AUTH_FLAGS_HELP, type AuthFlagSettings } from '@rondo/auth';
 import { ConfigurationError, parseAllowedHosts, parseStateKeys, type StateKey } from '@rondo/core';
+import { readHostAuth } from './authArgs.js';
 
 /** The transports `rondo-logtalk` serves on. */
 export type HostTransport = 'stdio' | 'http' | 'ws';
@@ -52,6 +54,8 @@ export interface HostArgs {
    * `--client-address-header`, else `RONDO_CLIENT_ADDRESS_HEADER`.
    */
   clientAddressHeader?: string;
+  /** The OAuth resource server's settings from `--auth-*` (or `RONDO_AUTH_*`), for http and ws. */
+  auth?: AuthFlagSettings;
   /** The Prolog (`.pl`) or Logtalk (`.lgt`) files to load. */
   files: string[];
 }
@@ -66,8 +70,9 @@ export const USAGE =
   'usage: rondo-logtalk [--watch] [--transport stdio|http|ws] [--host H] [--port N] [--path P] [--object NAME]\n' +
   '                     [--workers N] [--timeout S] [--swipl PATH] [--logtalk-home DIR] [--name NAME]\n' +
   '                     [--title TEXT] [--description TEXT] [--allowed-hosts H1,H2]\n' +
-  '                     [--state-keys ID:SECRET,...] [--redis URL]\n' +
-  '                     [--client-address-header NAME] FILE...\n' +
+  '                     [--state-keys ID:SECRET,...] [--redis URL] [--client-address-header NAME]\n' +
+  '                     [--auth-resource URL --auth-issuer ISS\n' +
+  '                     --auth-jwks URL | --auth-introspection URL --auth-client-id ID] FILE...\n' +
   '       rondo-logtalk check FILE...\n' +
   "       rondo-logtalk call FILE [TOOL ['{json arguments}']]";
 
@@ -138,6 +143,8 @@ Options:
                      that sets it on every request. Default RONDO_CLIENT_ADDRESS_HEADER.
   --help             print this help and exit.
 
+${AUTH_FLAGS_HELP}
+
 Environment:
   LOGTALKHOME        a Logtalk 3 distribution, for .lgt files (see --logtalk-home).
   LOGTALKUSER        your Logtalk user directory (settings, libraries); default ~/logtalk. Workers
@@ -187,6 +194,7 @@ export function parseHostArgs(
         'client-address-header': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
         watch: { type: 'boolean', default: false },
+        ...AUTH_FLAGS,
       },
       strict: true,
       allowPositionals: true,
@@ -230,6 +238,8 @@ export function parseHostArgs(
   const redis = values.redis ?? (env.RONDO_REDIS_URL || undefined);
   if (redis !== undefined) args.redis = redis;
   readClientAddressHeader(args, values['client-address-header'], env);
+  const auth = readHostAuth(values, env, transport, (message) => new UsageError(message));
+  if (auth !== undefined) args.auth = auth;
   subcommand(args);
   if (!args.help && args.files.length === 0) throw new UsageError('no FILE given');
   return args;

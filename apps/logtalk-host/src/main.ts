@@ -5,6 +5,7 @@ import {
   type RondoServer,
   type SharedState,
 } from '@rondo/core';
+import { authFromFlags } from '@rondo/auth';
 import { createRedisState } from '@rondo/redis';
 import { serve } from '@rondo/server';
 import { HELP, parseHostArgs, USAGE, UsageError, type HostArgs } from './cliArgs.js';
@@ -37,6 +38,9 @@ async function main(argv: readonly string[]): Promise<void> {
     ...(args.path ? { path: args.path } : {}),
     ...(args.allowedHosts && args.transport !== 'stdio' ? { allowedHosts: args.allowedHosts } : {}),
     ...(args.clientAddressHeader ? { clientAddressHeader: args.clientAddressHeader } : {}),
+    // The parser refused --auth-* on stdio, which `serve` types as taking no `auth`.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc needs it
+    ...(args.auth ? { auth: authFromFlags(args.auth) as never } : {}),
     stopOnSignals: ['SIGINT', 'SIGTERM'],
     // The line below says where it serves, in this command's words.
     quiet: true,

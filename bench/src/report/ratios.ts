@@ -79,7 +79,46 @@ export function checkGoals(scenarios: ScenarioResult[]): GoalCheck[] {
       }
     }
   }
-  return [...checks, ...scaleOutGoals(scenarios)];
+  return [...checks, ...scaleOutGoals(scenarios), ...policyGoals(scenarios)];
+}
+
+/**
+ * The built-in policies' goals: a rate limit on the memory store keeps 95% of plain Rondo's req/s,
+ * one on Redis costs one round trip (one command) per call.
+ */
+function policyGoals(scenarios: ScenarioResult[]): GoalCheck[] {
+  const checks: GoalCheck[] = [];
+  for (const scenario of scenarios) {
+    for (const who of scenario.contenders.filter((c) => c.role === 'rondo-policy')) {
+      if (who.label.includes('rate limit (memory)')) {
+        const ratio = ratioTo(scenario, who, 'rondo');
+        if (ratio === undefined) continue;
+        checks.push({
+          goal: 'rate limit on the memory store costs < 5% of req/s',
+          scenario: scenario.id,
+          contender: who.label,
+          ratio,
+          cpuRatio: cpuRatioTo(scenario, who, 'rondo'),
+          target: 0.95,
+          met: ratio >= 0.95,
+        });
+      }
+      if (who.label.includes('rate limit (Redis)')) {
+        const perRequest = who.redisCommandsPerRequest ?? Number.NaN;
+        checks.push({
+          goal: 'rate limit on Redis: one round trip per call',
+          scenario: scenario.id,
+          contender: who.label,
+          ratio: perRequest,
+          cpuRatio: undefined,
+          target: 1,
+          met: Math.abs(perRequest - 1) < 0.01,
+          figure: `${perRequest.toFixed(3)} commands per request`,
+        });
+      }
+    }
+  }
+  return checks;
 }
 
 /** Within this fraction of the in-memory req/s counts as "within noise" on a shared machine. */

@@ -17,6 +17,7 @@ const COLORS: Record<Role, string> = {
   'swipl-echo': '#b0b0b0',
   'rondo-noop-middleware': '#3fa37a',
   'rondo-otel': '#c9a23f',
+  'rondo-policy': '#b05fa8',
   'rondo-redis': '#d6453d',
   'rondo-replicas': '#8c2d28',
   'rondo-replicas-memory': '#6b6b6b',

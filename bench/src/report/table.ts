@@ -55,16 +55,23 @@ export function formatOverhead(scenarios: ScenarioResult[]): string {
     const base = scenario.contenders.find((c) => c.role === 'rondo');
     if (!base) continue;
     for (const c of scenario.contenders) {
-      if (c.role !== 'rondo-noop-middleware' && c.role !== 'rondo-otel') continue;
+      if (!MIDDLEWARE_ROLES.has(c.role)) continue;
       const kept = ratioTo(scenario, c, 'rondo');
       const cpu = cpuRatioTo(scenario, c, 'rondo');
       const added = c.cpuUsPerRequest - base.cpuUsPerRequest;
       lines.push(
-        `${c.label}: ${c.requestsPerSecond.toFixed(0)} req/s (${ratio(kept)} of ${base.requestsPerSecond.toFixed(0)}), CPU ${c.cpuUsPerRequest.toFixed(1)} us/req (${added >= 0 ? '+' : ''}${added.toFixed(1)} us, requests per CPU-second ${ratio(cpu)} of Rondo's) in ${scenario.id}`,
+        `${c.label}: ${c.requestsPerSecond.toFixed(0)} req/s (${ratio(kept)} of ${base.requestsPerSecond.toFixed(0)}), CPU ${c.cpuUsPerRequest.toFixed(1)} us/req (${added >= 0 ? '+' : ''}${added.toFixed(1)} us, requests per CPU-second ${ratio(cpu)} of Rondo's)${redisNote(c)} in ${scenario.id}`,
       );
     }
   }
   return lines.join('\n');
+}
+
+const MIDDLEWARE_ROLES = new Set(['rondo-noop-middleware', 'rondo-otel', 'rondo-policy']);
+
+function redisNote(c: ScenarioResult['contenders'][number]): string {
+  const perRequest = c.redisCommandsPerRequest;
+  return perRequest === undefined ? '' : `, ${perRequest.toFixed(3)} Redis commands per request`;
 }
 
 /** The goals, one line each. */

@@ -3,11 +3,18 @@ import { formElicitation, inputRequest, inputRequired, structured, text } from '
 import { z } from 'zod';
 import { confirmForm, textObjectSchema, fillerDescription, fillerToolNames } from './catalog.js';
 
-/** The TypeScript tools every Rondo contender serves: echo, a 3-round MRTR tool, and fillers. */
-export function addNativeTools(server: RondoServer, fillers: number): void {
+/**
+ * The TypeScript tools every Rondo contender serves: echo, a 3-round MRTR tool, and fillers. A
+ * `readOnlyEcho` is annotated `readOnlyHint`, so a response cache may keep its answers.
+ */
+export function addNativeTools(server: RondoServer, fillers: number, readOnlyEcho = false): void {
   server.tool(
     'echo',
-    { description: 'Echoes its text.', input: z.object({ text: z.string() }) },
+    {
+      description: 'Echoes its text.',
+      input: z.object({ text: z.string() }),
+      ...(readOnlyEcho ? { annotations: { readOnlyHint: true } } : {}),
+    },
     ({ text: value }) => structured({ text: value }, [text(value)]),
   );
   // Three rounds: two questions (q1, q2) carried by a sealed state, then the answer.

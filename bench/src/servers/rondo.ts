@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { legacyEra } from '@rondo/adapter-2025';
 import { modernEra } from '@rondo/adapter-2026';
-import { createEndpoint, createServer, type Endpoint, type SharedState } from '@rondo/core';
+import { createEndpoint, createServer, type Endpoint } from '@rondo/core';
 import { createPrologProvider } from '@rondo/logtalk-bridge';
 import { createRedisState, type RedisState } from '@rondo/redis';
 import { serve as serveFetchOnNode } from '@hono/node-server';
@@ -21,7 +21,8 @@ import { startBenchRedis } from './redisServer.js';
  * Prolog echo tool through the bridge with two workers (`bridge`), on one transport.
  *
  *   node rondo.js --transport http-node|http-express|http-fetch|stdio|ws [--provider native|bridge] [--tools N]
- *                 [--middleware none|noop|otel] [--redis own|URL]
+ *                 [--middleware none|noop|otel|ratelimit|ratelimit-redis|cache|sizecap|timeout]
+ *                 [--redis own|URL]
  *
  * `--redis` keeps the shared state (sessions, event logs, changes, tasks) in Redis: `own` starts a
  * redis-server for this process alone, a URL joins one other replicas use too.
@@ -33,7 +34,7 @@ async function buildEndpoint(
   provider: string,
   fillers: number,
   middleware: MiddlewareKind,
-  shared: SharedState | undefined,
+  shared: RedisState | undefined,
 ): Promise<Endpoint> {
   const server = createServer({
     ...(shared ? { shared } : {}),
@@ -46,9 +47,10 @@ async function buildEndpoint(
   if (provider === 'bridge') {
     server.provider(await createPrologProvider({ files: [ECHO_PL], workers: 2 }));
   } else {
-    addNativeTools(server, fillers);
+    // The cache contender's echo is read-only, so each call after the first is a cache hit.
+    addNativeTools(server, fillers, middleware === 'cache');
   }
-  addMiddleware(server, middleware);
+  addMiddleware(server, middleware, shared);
   const endpoint = createEndpoint(server, {
     modern: modernEra({ alsoSupported: ['2025-11-25', '2025-06-18'] }),
     legacy: legacyEra(),

@@ -18,7 +18,7 @@ import {
   type RoundOperation,
   type WireResult,
 } from '@rondo/core/internal';
-import type { TaskDeclaration } from '@rondo/core';
+import { demandScopes, type TaskDeclaration } from '@rondo/core';
 import { checkParamHeaders } from './headerRules.js';
 import { declaresTasks, tasksExtensionRequired } from './tasks/taskMethods.js';
 import { driveRound, type RetryParams } from './rounds.js';
@@ -55,6 +55,8 @@ export function callTool(
   if (headers !== undefined && tool !== undefined) {
     checkParamHeaders(headers, tool.definition, params.arguments);
   }
+  // Checked before a task exists, so a step-up refusal is the call's answer, not a failed task.
+  if (tool !== undefined) demandScopes(tool.scopes, call.principal, `tool "${params.name}"`);
   const asTask = tool !== undefined && runsAsTask(call, params, tool.task);
   return driveRound(call, params as RetryParams, view, CALL_TOOL, namedCall(params), asTask);
 }

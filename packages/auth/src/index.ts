@@ -15,3 +15,10 @@ export {
   type TokenVerifier,
   type VerifiedToken,
 } from '@rondo/core';
+export {
+  AUTH_FLAGS,
+  AUTH_FLAGS_HELP,
+  authFromFlags,
+  readAuthFlags,
+  type AuthFlagSettings,
+} from './authFlags.js';

@@ -10,6 +10,7 @@ import type { Provider } from './provider.js';
 import type { TaskDeclaration } from './tasks/taskStore.js';
 import { compileTemplate, type CompiledTemplate } from './uriTemplate.js';
 import { isVisible, type Visibility, type VisibilityRules } from './visibility.js';
+import type { ScopeRules } from './callScopes.js';
 
 /** The task support of a tool whose provider declares none. */
 const NO_TASKS: TaskDeclaration = Object.freeze({ support: 'forbidden' });
@@ -20,6 +21,8 @@ interface Entry<D> {
   provider: Provider;
   /** Who may see the entry; absent when everyone may. */
   visible?: Visibility;
+  /** The scopes a call to the entry needs (a refusal names them); absent when none. */
+  scopes?: readonly string[];
 }
 export interface ToolEntry extends Entry<ToolDefinition> {
   validate: ArgumentValidator;
@@ -29,7 +32,7 @@ export interface ToolEntry extends Entry<ToolDefinition> {
 export type PromptEntry = Entry<PromptDefinition>;
 export type ResourceEntry = Entry<ResourceDefinition>;
 export interface TemplateEntry extends Entry<ResourceTemplateDefinition> {
-  /** The compiled template of an entry with a visibility rule, to recognise its URIs. */
+  /** The compiled template of an entry with a visibility rule or scopes, to recognise its URIs. */
   compiled?: CompiledTemplate;
 }
 
@@ -58,13 +61,16 @@ export class Catalog {
   private readonly promptIndex = new Map<string, PromptEntry>();
   private readonly resourceIndex = new Map<string, ResourceEntry>();
   private readonly ruled = new Set<CatalogList>();
+  private readonly scopedTemplates: boolean;
 
   constructor(
     providers: readonly Provider[],
     lists: ReadonlyMap<Provider, ProviderLists>,
     validators: ValidatorCache,
     rules?: VisibilityRules,
+    scopes?: ScopeRules,
   ) {
+    let scopedTemplates = false;
     const tools: ToolEntry[] = [];
     const prompts: PromptEntry[] = [];
     const resources: ResourceEntry[] = [];
@@ -81,6 +87,7 @@ export class Catalog {
           task: provider.taskSupport?.(definition.name) ?? NO_TASKS,
         };
         this.rule(entry, 'tools', rules);
+        scope(entry, scopes?.of(definition) ?? provider.callScopes?.('tool', definition.name));
         this.toolIndex.set(definition.name, entry);
         tools.push(entry);
       }
@@ -88,6 +95,7 @@ export class Catalog {
         if (this.promptIndex.has(definition.name)) continue;
         const entry: PromptEntry = { definition, provider };
         this.rule(entry, 'prompts', rules);
+        scope(entry, scopes?.of(definition) ?? provider.callScopes?.('prompt', definition.name));
         this.promptIndex.set(definition.name, entry);
         prompts.push(entry);
       }
@@ -95,13 +103,17 @@ export class Catalog {
         if (this.resourceIndex.has(definition.uri)) continue;
         const entry: ResourceEntry = { definition, provider };
         this.rule(entry, 'resources', rules);
+        scope(entry, scopes?.of(definition) ?? provider.callScopes?.('resource', definition.uri));
         this.resourceIndex.set(definition.uri, entry);
         resources.push(entry);
       }
       for (const definition of list.templates) {
         const entry: TemplateEntry = { definition, provider };
-        if (this.rule(entry, 'templates', rules))
-          entry.compiled = compileTemplate(definition.uriTemplate);
+        const ruled = this.rule(entry, 'templates', rules);
+        const needs = scopes?.of(definition);
+        scope(entry, needs ?? provider.callScopes?.('template', definition.uriTemplate));
+        if (entry.scopes) scopedTemplates = true;
+        if (ruled || entry.scopes) entry.compiled = compileTemplate(definition.uriTemplate);
         templates.push(entry);
       }
     }
@@ -109,6 +121,11 @@ export class Catalog {
     this.prompts = prompts;
     this.resources = resources;
     this.templates = templates;
+    this.scopedTemplates = scopedTemplates;
+    // Which template answers a URI is known only when every one can be matched.
+    if (scopedTemplates)
+      for (const entry of templates)
+        entry.compiled ??= compileTemplate(entry.definition.uriTemplate);
   }
 
   /** The tool called `name`, whoever may see it (check `visible` with `seenBy`). */
@@ -143,6 +160,19 @@ export class Catalog {
     return hidden;
   }
 
+  /**
+   * The scopes a read of `uri` needs through a template: those of the first template the caller
+   * may see that matches it (the one a provider answers with), or undefined.
+   */
+  templateScopes(uri: string, principal: Principal | undefined): readonly string[] | undefined {
+    if (!this.scopedTemplates) return undefined;
+    for (const entry of this.templates) {
+      if (entry.compiled === undefined || !isVisible(entry.visible, principal)) continue;
+      if (entry.compiled.match(uri) !== undefined) return entry.scopes;
+    }
+    return undefined;
+  }
+
   private rule(
     entry: Entry<object>,
     list: CatalogList,
@@ -154,6 +184,11 @@ export class Catalog {
     this.ruled.add(list);
     return true;
   }
+}
+
+/** Sets the scopes of an entry when there are any. */
+function scope(entry: Entry<object>, scopes: readonly string[] | undefined): void {
+  if (scopes !== undefined && scopes.length > 0) entry.scopes = scopes;
 }
 
 /** The entry, when it exists and `principal` may see it. */

@@ -49,6 +49,8 @@ export {
   type Middleware,
 } from './middleware.js';
 export { requireScopes, type Visibility } from './visibility.js';
+export { INSUFFICIENT_SCOPE, InsufficientScopeError, demandScopes } from './callScopes.js';
+export { RATE_LIMITED, RateLimitedError } from './rateLimited.js';
 export type {
   Connection,
   Disposition,
@@ -66,6 +68,7 @@ export {
 } from './listening.js';
 export type {
   Provider,
+  CallScopeKind,
   ProviderCapabilities,
   ProviderChange,
   ToolOutcome,
@@ -191,6 +194,12 @@ export { streamKeyOf, type SessionRecord, type SessionStore } from './shared/ses
 export type { ChangeBus, PublishedChange } from './shared/changeBus.js';
 export type { SessionRelay } from './shared/sessionRelay.js';
 export type { SharedState } from './shared/sharedState.js';
+export type {
+  RateLimitStore,
+  RateRule,
+  RateVerdict,
+  ResponseCacheStore,
+} from './shared/policyStores.js';
 export {
   DEFAULT_MAX_USED_STATES,
   MemoryUsedStateStore,

@@ -10,6 +10,8 @@ import {
   type ToolResult,
 } from '@rondo/protocol';
 import type { CompletionResult, Principal } from './definitions.js';
+import { InsufficientScopeError } from './callScopes.js';
+import { RateLimitedError } from './rateLimited.js';
 
 /**
  * MCP middleware: functions that run around every request a server handles, in both eras and for
@@ -38,6 +40,18 @@ export interface McpCall {
   readonly headers: Readonly<Record<string, string | string[] | undefined>> | undefined;
   /** The id the transport keeps the connection's session under (a legacy HTTP session), if any. */
   readonly sessionId: string | undefined;
+  /**
+   * Who the client is as the transport tells clients apart (its principal, or without one its
+   * address): an opaque key, if the transport has one.
+   */
+  readonly client: string | undefined;
+  /** The peer's network address as the transport's socket saw it, if the transport has one. */
+  readonly address: string | undefined;
+  /**
+   * Aborts the handler's `signal` (a Prolog goal is interrupted) while the request is still
+   * answered: for middleware that gives up on the handler, a timeout say, and throws its own error.
+   */
+  stop(reason: Error): void;
 }
 
 /** A page of a list as the caller will see it: `tools/list`, `prompts/list`, `resources/list`, `resources/templates/list`. */
@@ -79,7 +93,8 @@ export function isListResult(result: McpResult): result is ListResult {
 
 /**
  * Runs `step` inside the middleware chain. What the step throws passes through as it is; what a
- * middleware itself throws reaches the client as that `McpError`, or as -32603 naming the failure,
+ * middleware itself throws reaches the client as that `McpError` (or the core's policy refusals,
+ * `RateLimitedError` and `InsufficientScopeError`, as theirs), or as -32603 naming the failure,
  * never as a crash or an error another layer would guess at.
  */
 export async function runMiddleware<T>(
@@ -109,7 +124,12 @@ export async function runMiddleware<T>(
   try {
     return (await dispatch(0)) as T;
   } catch (failure) {
-    if (isMcpError(failure) || (stepFailure !== undefined && stepFailure.error === failure)) {
+    if (
+      isMcpError(failure) ||
+      failure instanceof RateLimitedError ||
+      failure instanceof InsufficientScopeError ||
+      (stepFailure !== undefined && stepFailure.error === failure)
+    ) {
       throw failure;
     }
     const reason = failure instanceof Error ? failure.message : String(failure);

@@ -37,7 +37,7 @@ export function promptFromSpec(
   spec: PromptSpec<readonly PromptArgument[] | SchemaInput>,
   handler: PromptHandler<never>,
 ): { definition: PromptDefinition; handler: PromptHandler } {
-  const { visible: _visible, arguments: declared, ...described } = spec;
+  const { visible: _visible, scopes: _scopes, arguments: declared, ...described } = spec;
   const definition: PromptDefinition = { name, ...described };
   if (declared === undefined) return { definition, handler: handler as PromptHandler };
   if (isArgumentList(declared)) {

@@ -19,6 +19,9 @@ export type ToolOutcome = ToolResult | RoundResult<ToolResult>;
 export type PromptOutcome = PromptResult | RoundResult<PromptResult>;
 export type ResourceOutcome = ResourceResult | RoundResult<ResourceResult>;
 
+/** What kind of item {@link Provider.callScopes} is asked about. */
+export type CallScopeKind = 'tool' | 'prompt' | 'resource' | 'template';
+
 /** A change a provider announces: a list changed, or one resource's contents did. */
 export type ProviderChange =
   { kind: 'tools' | 'prompts' | 'resources' } | { kind: 'resource'; uri: string };
@@ -54,6 +57,12 @@ export interface Provider {
    * request as middleware sees it (absent outside a request pipeline).
    */
   complete?(request: CompletionRequest, call?: McpCall): Promise<CompletionResult | undefined>;
+  /**
+   * `call_scopes/3`: the scopes a call to one of the provider's items needs (a tool or prompt by
+   * name, a resource by URI, a template by its URI template); `undefined` or empty: none. Read with
+   * the lists.
+   */
+  callScopes?(kind: CallScopeKind, key: string): readonly string[] | undefined;
   /** `cache_policy/4`; `undefined` leaves the server's default. */
   cachePolicy?(method: CacheableMethod, key: string | undefined): CachePolicy | undefined;
   /** Registers a listener for changes; returns the function that removes it. */

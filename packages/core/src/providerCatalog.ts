@@ -6,6 +6,7 @@ import type { ItemKind } from './mount/naming.js';
 import type { Provider, ProviderChange } from './provider.js';
 import type { ServerCapabilitySet } from './serverTypes.js';
 import { VisibilityRules } from './visibility.js';
+import { ScopeRules } from './callScopes.js';
 
 /**
  * A server's providers and the catalog built from their lists: read once when the server gets
@@ -18,6 +19,7 @@ export class ProviderCatalog {
   readonly providers: Provider[] = [];
   readonly validators = new ValidatorCache();
   readonly visibility = new VisibilityRules();
+  readonly scopeRules = new ScopeRules();
   private readonly lists = new Map<Provider, ProviderLists>();
   private current: Catalog | undefined;
   private loading: Promise<void> | undefined;
@@ -99,7 +101,13 @@ export class ProviderCatalog {
   }
 
   private build(): Catalog {
-    return new Catalog(this.providers, this.lists, this.validators, this.visibility);
+    return new Catalog(
+      this.providers,
+      this.lists,
+      this.validators,
+      this.visibility,
+      this.scopeRules,
+    );
   }
 
   /** The first name a mount offers that another provider offers too (registration checks the rest). */

@@ -58,6 +58,7 @@ import type {
 } from './serverTypes.js';
 import { toolFromSpec } from './toolSpec.js';
 import { promptFromSpec } from './promptSpec.js';
+import { demandScopes } from './callScopes.js';
 import { isVisible } from './visibility.js';
 import { checkCompletionTarget, completeFromProviders } from './completionTarget.js';
 
@@ -136,6 +137,7 @@ export class RondoServer {
     const { definition, validator } = toolFromSpec(name, spec);
     this.mounts.claimOwn('tool', name);
     this.sources.visibility.set(definition, spec.visible);
+    this.sources.scopeRules.set(definition, spec.scopes);
     if (validator) this.sources.validators.override(definition, validator);
     this.local.addTool(definition, handler, taskDeclaration(name, spec.task));
     return this;
@@ -161,6 +163,7 @@ export class RondoServer {
     const prompt = promptFromSpec(name, spec, handler);
     this.mounts.claimOwn('prompt', name);
     this.sources.visibility.set(prompt.definition, spec.visible);
+    this.sources.scopeRules.set(prompt.definition, spec.scopes);
     this.local.addPrompt(prompt.definition, prompt.handler);
     return this;
   }
@@ -172,10 +175,11 @@ export class RondoServer {
 
   /** Registers a concrete resource. */
   resource(uri: string, spec: ResourceSpec, handler: ResourceHandler): this {
-    const { visible, ...described } = spec;
+    const { visible, scopes, ...described } = spec;
     const definition = { uri, ...described };
     this.mounts.claimOwn('resource', uri);
     this.sources.visibility.set(definition, visible);
+    this.sources.scopeRules.set(definition, scopes);
     this.local.addResource(definition, handler);
     return this;
   }
@@ -187,10 +191,11 @@ export class RondoServer {
 
   /** Registers an RFC 6570 resource template; the handler gets the URI's variables. */
   resourceTemplate(uriTemplate: string, spec: TemplateSpec, handler: TemplateHandler): this {
-    const { visible, ...described } = spec;
+    const { visible, scopes, ...described } = spec;
     const definition = { uriTemplate, ...described };
     this.mounts.claimOwn('template', uriTemplate);
     this.sources.visibility.set(definition, visible);
+    this.sources.scopeRules.set(definition, scopes);
     this.local.addTemplate(definition, handler);
     return this;
   }
@@ -306,6 +311,7 @@ export class RondoServer {
   ): Promise<RoundResult<ToolResult>> {
     const entry = seenBy(this.catalog.tool(name), ctx.principal);
     if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
+    demandScopes(entry.scopes, ctx.principal, `tool "${name}"`);
     const given = admitToolArguments(name, args, this.maxArgumentDepth);
     if (!given.ok) return { kind: 'complete', result: { kind: 'error', text: given.message } };
     let checked = entry.validate(given.value);
@@ -333,6 +339,7 @@ export class RondoServer {
   ): Promise<RoundResult<PromptResult>> {
     const entry = seenBy(this.catalog.prompt(name), ctx.principal);
     if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`, { name });
+    demandScopes(entry.scopes, ctx.principal, `prompt "${name}"`);
     checkArgumentDepth(args, this.maxArgumentDepth);
     checkRequiredArguments(entry.definition, args);
     return normaliseRound(await entry.provider.getPrompt!(name, args, ctx));
@@ -348,6 +355,8 @@ export class RondoServer {
     // A hidden resource or template reads as one nobody has.
     if (exact !== undefined && !isVisible(exact.visible, ctx.principal)) return undefined;
     if (exact === undefined && catalog.hidesTemplatedUri(uri, ctx.principal)) return undefined;
+    const scopes = exact ? exact.scopes : catalog.templateScopes(uri, ctx.principal);
+    demandScopes(scopes, ctx.principal, `resource "${uri}"`);
     const candidates = exact
       ? [exact.provider]
       : [...new Set(catalog.templates.map((t) => t.provider))];

@@ -65,6 +65,11 @@ export interface ToolSpec<S extends SchemaInput> {
   /** Who may see the tool; hidden, it is left out of lists and answers like an unknown tool. */
   visible?: Visibility;
   /**
+   * Scopes a call needs: the tool is listed to everyone who may see it, and a call without every
+   * one of them is refused (HTTP 403 `insufficient_scope` naming them, so an OAuth client steps up).
+   */
+  scopes?: readonly string[];
+  /**
    * Whether a call may run as a task for a modern client that declares the Tasks extension:
    * `'optional'` (the server makes it a task when the client can), `'required'` (a client without
    * the extension gets -32021). Legacy clients always get an ordinary call. Default: never.
@@ -115,18 +120,24 @@ export interface PromptSpec<A extends PromptArguments = PromptArgument[]> {
   icons?: Icon[];
   /** Who may see the prompt; hidden, it is left out of lists and answers like an unknown prompt. */
   visible?: Visibility;
+  /** Scopes a `prompts/get` needs (see {@link ToolSpec.scopes}). */
+  scopes?: readonly string[];
 }
 
 /** How a resource is registered with `server.resource(uri, spec, handler)`. */
 export type ResourceSpec = Omit<ResourceDefinition, 'uri'> & {
   /** Who may see the resource; hidden, it is left out of lists and reads as not found. */
   visible?: Visibility;
+  /** Scopes a `resources/read` needs (see {@link ToolSpec.scopes}). */
+  scopes?: readonly string[];
 };
 
 /** How a template is registered with `server.resourceTemplate(template, spec, handler)`. */
 export type TemplateSpec = Omit<ResourceTemplateDefinition, 'uriTemplate'> & {
   /** Who may see the template; hidden, its URIs read as not found. */
   visible?: Visibility;
+  /** Scopes a `resources/read` of its URIs needs (see {@link ToolSpec.scopes}). */
+  scopes?: readonly string[];
 };
 
 /** A server's cache policy for one method: fixed, or by key (a resource URI). */

@@ -14,9 +14,13 @@ import type { SharedState } from './shared/sharedState.js';
  * an error in the answer is the handler's), `refused` (it was refused before it ran: malformed,
  * or not acceptable on this connection; HTTP 400), `unknown` (it names a method nobody serves;
  * HTTP 404), `unclaimed` (a response or a cancellation that matches nothing in flight here: where
- * several processes serve one session, another one may hold its request).
+ * several processes serve one session, another one may hold its request), `forbidden` (the caller
+ * lacks scopes the call needs, named in the error's `data.requiredScopes`; HTTP 403 with an
+ * `insufficient_scope` challenge), `throttled` (a rate limit refused it, `data.retryAfterMs`; HTTP
+ * 429 with `Retry-After`).
  */
-export type Disposition = 'handled' | 'refused' | 'unknown' | 'unclaimed';
+export type Disposition =
+  'handled' | 'refused' | 'unknown' | 'unclaimed' | 'forbidden' | 'throttled';
 
 /** The outbound side of one inbound message. */
 export interface Exchange {
@@ -48,6 +52,11 @@ export interface Exchange {
    * when the transport cannot tell; a principal, when there is one, comes first.
    */
   readonly client?: string;
+  /**
+   * The network address of the peer as the transport's socket saw it (a proxy's, behind one), when
+   * the transport has one; policies keyed by address read it (and a proxy's header, if told to).
+   */
+  readonly address?: string;
   /** The id the transport keeps this connection's session under (an HTTP `Mcp-Session-Id`), if any. */
   readonly sessionId?: string;
   /**

@@ -1,6 +1,9 @@
 import { ErrorCode, McpError, isMcpError, type JsonRpcErrorObject } from '@rondo/protocol';
 import { MissingClientCapabilityError, RoundLimitError } from './errors.js';
 import { TaskLimitError } from './tasks/taskLimits.js';
+import { INSUFFICIENT_SCOPE, InsufficientScopeError } from './callScopes.js';
+import { RATE_LIMITED, RateLimitedError } from './rateLimited.js';
+import type { Disposition } from './transport.js';
 
 /**
  * The one place where a failure becomes a wire error: an {@link McpError} keeps its code, the
@@ -29,6 +32,25 @@ export function toMcpError(failure: unknown): McpError {
       [failure.limit]: failure.value,
     });
   }
+  if (failure instanceof InsufficientScopeError) {
+    return new McpError(INSUFFICIENT_SCOPE, failure.message, {
+      error: 'insufficient_scope',
+      requiredScopes: [...failure.required],
+    });
+  }
+  if (failure instanceof RateLimitedError) {
+    return new McpError(RATE_LIMITED, failure.message, { retryAfterMs: failure.retryAfterMs });
+  }
   const message = failure instanceof Error ? failure.message : String(failure);
   return new McpError(ErrorCode.InternalError, `Internal error: ${message}`);
+}
+
+/**
+ * The disposition of a policy's refusal, the same in every era: `forbidden` for missing scopes,
+ * `throttled` for a rate limit; undefined for anything else (the era decides).
+ */
+export function policyDisposition(failure: unknown): Disposition | undefined {
+  if (failure instanceof InsufficientScopeError) return 'forbidden';
+  if (failure instanceof RateLimitedError) return 'throttled';
+  return undefined;
 }

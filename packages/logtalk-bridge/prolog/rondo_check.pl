@@ -1,14 +1,14 @@
 /*  What is wrong with a loaded provider, found before it is served (and by `rondo-logtalk
     check`): list hooks that are not lists, descriptors of the wrong shape, tools naming
     predicates that are not there, modes that do not parse or name an unknown type, bad
-    task_support/2 values. Each problem is one message, "what was found; expected <shape>", with
+    task_support/2 and tool_scopes/2 values. Each problem is one message, "what was found; expected <shape>", with
     the file and line of the clause it comes from. Node adds what it checks itself (schemas,
     templates) at the locations given here.
 */
 :- module(rondo_check, [check/1]).
 
 :- use_module(rondo_provider).
-:- use_module(rondo_describe, [auto_dispatched/1]).
+:- use_module(rondo_describe, [auto_dispatched/1, scope_list/1]).
 :- use_module(rondo_directives, [mode_location/4]).
 :- use_module(rondo_json, [curly_pairs/2]).
 :- use_module(rondo_types, [known_type/1, known_types_text/1]).
@@ -58,6 +58,16 @@ problem(problem(F, L, M)) :-
     member(N-S, Pairs), \+ task_support_value(S),
     format(string(M), 'task_support(~q, ~q) gives an unknown task support; expected forbidden, optional, required, optional(after_input) or required(after_input)', [N, S]),
     location(task_support(_, _), F, L).
+problem(problem(F, L, M)) :-
+    hook_defined(tool_scopes(_, _)),
+    catch(findall(N-S, provider_call(tool_scopes(N, S)), Pairs), _, Pairs = []),
+    member(N-S, Pairs),
+    (   \+ scope_list(S)
+    ->  format(string(M), 'tool_scopes(~q, ~q) gives scopes that are not a list of scope atoms; expected a list of atoms without spaces, quotes or backslashes, as in [deploy, \'repo:write\']', [N, S])
+    ;   \+ ( listed(tools(_), Tools), memberchk(tool(N, _, _), Tools) )
+    ->  format(string(M), 'tool_scopes(~q, ~q) names a tool that tools/1 does not list; expected the name of a listed tool', [N, S])
+    ),
+    location(tool_scopes(_, _), F, L).
 
 problem(problem(F, L, M)) :-
     provider(plain, Module),

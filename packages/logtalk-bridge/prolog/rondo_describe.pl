@@ -1,7 +1,7 @@
 /*  What the provider offers, as one JSON object read by Node once at start: tool descriptors with
     inferred schemas, prompts, resources, templates, capabilities and cache policies.
 */
-:- module(rondo_describe, [describe/1, tool_spec/3, arg_specs/2, auto_dispatched/1]).
+:- module(rondo_describe, [describe/1, tool_spec/3, arg_specs/2, auto_dispatched/1, scope_list/1]).
 
 :- use_module(rondo_provider).
 :- use_module(rondo_json, [curly_pairs/2]).
@@ -42,7 +42,8 @@ tool_json(tool(Name, F, A), J) :- !,
     ;   auto_dispatched(Name) -> inferred_schema(Head, output, Out), Extra1 = [outputSchema-Out|Extra0]
     ;   Extra1 = Extra0
     ),
-    task_members(Name, Tasks), append(Tasks, Extra1, Extra),
+    task_members(Name, Tasks), scope_members(Name, Scopes),
+    append([Tasks, Scopes, Extra1], Extra),
     with_icons(tool_icons(Name), [name-Name, title-Title, inputSchema-In|Extra], Pairs),
     obj(Pairs, J).
 tool_json(Other, _) :- throw(rondo_invalid_result(tool_descriptor, Other)).
@@ -60,6 +61,25 @@ task_support_members(S, [taskSupport-S]) :- atom(S), memberchk(S, [forbidden, op
 task_support_members(S, [taskSupport-T, startsAfterInput-(@true)]) :-
     compound(S), S =.. [T, after_input], memberchk(T, [optional, required]), !.
 task_support_members(S, _) :- throw(rondo_invalid_result(task_support, S)).
+
+%   tool_scopes(Name, Scopes): the OAuth scopes (a list of atoms) a call of the tool needs. The
+%   tool is listed to every caller; a call whose token lacks one is refused with 403
+%   insufficient_scope naming them, so the client can ask for them (step-up).
+scope_members(Name, Members) :-
+    (   hook(tool_scopes(Name, Scopes))
+    ->  (   scope_list(Scopes) -> Members = [requiredScopes-Scopes]
+        ;   throw(rondo_invalid_result(tool_scopes, Scopes))
+        )
+    ;   Members = []
+    ).
+
+%!  scope_list(@Term) is semidet.
+%   A list of scope tokens: atoms of the characters RFC 6749 allows (no space, quote or backslash).
+scope_list(Scopes) :-
+    is_list(Scopes),
+    forall(member(S, Scopes),
+           ( atom(S), S \== '', atom_codes(S, Cs),
+             forall(member(C, Cs), ( C >= 0x21, C =< 0x7e, C =\= 0'", C =\= 0'\\ )) )).
 
 %!  auto_dispatched(+Name) is semidet.
 %   True when no handler can answer this tool, so its results are always the structured

@@ -117,6 +117,8 @@ const description = z.object({
       icons,
       taskSupport: z.enum(['forbidden', 'optional', 'required']).optional(),
       startsAfterInput: z.boolean().optional(),
+      /** `tool_scopes/2`: the scopes a call needs. */
+      requiredScopes: z.array(text).optional(),
     }),
   ),
   prompts: z.array(

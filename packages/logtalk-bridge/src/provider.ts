@@ -254,6 +254,7 @@ function buildProvider(
     }),
     tools: () => lists.tools,
     taskSupport: (tool) => lists.tasks.get(tool),
+    callScopes: (kind, key) => (kind === 'tool' ? lists.scopes.get(key) : undefined),
     prompts: () => lists.prompts,
     resources: () => lists.resources,
     resourceTemplates: () => lists.templates,
@@ -319,6 +320,8 @@ interface Lists {
   known: Set<string>;
   /** `task_support/2` by tool name: not part of a descriptor, since the modern wire has no field for it. */
   tasks: Map<string, TaskDeclaration>;
+  /** `tool_scopes/2` by tool name: what a call needs, apart from the descriptor clients see. */
+  scopes: Map<string, readonly string[]>;
 }
 
 function listsOf(d: ProviderDescription): Lists {
@@ -331,6 +334,11 @@ function listsOf(d: ProviderDescription): Lists {
     templates: d.templates.map((t) => withoutUndefined<ResourceTemplateDefinition>(t)),
     known: new Set(resources.map((r) => r.uri)),
     tasks: new Map(d.tools.flatMap((tool) => taskDeclarationOf(tool))),
+    scopes: new Map(
+      d.tools.flatMap((tool) =>
+        tool.requiredScopes?.length ? [[tool.name, tool.requiredScopes] as const] : [],
+      ),
+    ),
   };
 }
 
@@ -371,7 +379,12 @@ function cachePolicyOf(
 }
 
 function toolDefinition(tool: ProviderDescription['tools'][number]): ToolDefinition {
-  const { taskSupport: _support, startsAfterInput: _after, ...definition } = tool;
+  const {
+    taskSupport: _support,
+    startsAfterInput: _after,
+    requiredScopes: _scopes,
+    ...definition
+  } = tool;
   return withoutUndefined<ToolDefinition>(definition);
 }
 

@@ -30,6 +30,9 @@ function fakeCall(overrides: Partial<McpCall> = {}): McpCall {
     round: 1,
     headers: undefined,
     sessionId: undefined,
+    client: undefined,
+    address: undefined,
+    stop: () => undefined,
     ...overrides,
   };
 }

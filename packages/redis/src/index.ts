@@ -4,3 +4,4 @@ export {
   type RedisStateOptions,
   type RedisStats,
 } from './redisState.js';
+export { RedisRateLimitStore, RedisResponseCache } from './policyStores.js';

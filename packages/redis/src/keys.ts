@@ -84,6 +84,21 @@ export class Keys {
   get tasksChannel(): string {
     return `${this.prefix}tasks`;
   }
+
+  /** One rate-limit counter (a hash), by the digest of its key. */
+  rate(keyDigest: string): string {
+    return `${this.prefix}rate:${keyDigest}`;
+  }
+
+  /** One cached answer, by the digests of its group and key. */
+  cached(groupDigest: string, keyDigest: string): string {
+    return `${this.prefix}cache:${groupDigest}:${keyDigest}`;
+  }
+
+  /** The set of the cached answers of one group. */
+  cacheGroup(groupDigest: string): string {
+    return `${this.prefix}cache-group:${groupDigest}`;
+  }
 }
 
 /** The session a stream belongs to: its id up to the last `.` (`<session id>.<stream>`). */

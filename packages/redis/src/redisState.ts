@@ -7,6 +7,7 @@ import { RedisSessionStore } from './sessionStore.js';
 import { StreamFollower } from './streamFollower.js';
 import { RedisTaskStore } from './taskStore.js';
 import { RedisUsedStateStore } from './usedStates.js';
+import { RedisRateLimitStore, RedisResponseCache } from './policyStores.js';
 
 /** The default bytes of events kept per stream: the memory event store's. */
 const REDIS_EVENT_BYTES_PER_STREAM = 8 * 1024 * 1024;
@@ -55,6 +56,10 @@ export interface RedisStats {
 
 /** {@link SharedState} on Redis, with the process's id on the channels and its command count. */
 export interface RedisState extends SharedState {
+  /** Rate-limit counters every replica shares (`rateLimit({ store: state.rateLimits })`). */
+  readonly rateLimits: RedisRateLimitStore;
+  /** A response cache every replica shares (`responseCache({ store: state.responses })`). */
+  readonly responses: RedisResponseCache;
   /** This process's id on the channels (the relay ignores messages carrying it). */
   readonly processId: string;
   /** Commands sent so far, to count Redis round trips per request. */
@@ -105,6 +110,8 @@ export async function createRedisState(options: RedisStateOptions): Promise<Redi
       maxTaskResultBytes: options.maxTaskResultBytes ?? TASK_LIMIT_DEFAULTS.maxTaskResultBytes,
     }),
     usedStates: new RedisUsedStateStore(connection, keys),
+    rateLimits: new RedisRateLimitStore(connection, keys),
+    responses: new RedisResponseCache(connection, keys),
     stats: () => ({ commands: connection.commandCount }),
     close: async () => {
       follower.close();

@@ -6,6 +6,7 @@ import type { ResolvedHttpOptions } from './options.js';
 import { reject, replyEmpty, replyJson, storeDown } from './reply.js';
 import type { Session } from './sessions.js';
 import type { SessionStream } from './sessionStream.js';
+import { answerHead } from './refusals.js';
 import { SseResponse } from './sse.js';
 import type { StreamBudget } from './streamBudget.js';
 import { unrefTimer, type TimerHandle } from './timers.js';
@@ -44,6 +45,7 @@ class PostExchange implements Exchange {
   readonly headers: HttpRequest['headers'];
   declare readonly principal?: Principal;
   readonly client: string;
+  readonly address: string | undefined;
   private readonly cancellation = new LazyAbortController();
   private session: Session | undefined;
   private sse: SseResponse | undefined;
@@ -57,6 +59,7 @@ class PostExchange implements Exchange {
     this.headers = context.req.headers;
     this.session = context.session;
     this.client = context.client;
+    this.address = context.req.socket?.remoteAddress;
     // Defined only when there is one, as transports without authentication leave it out.
     if (context.principal) Object.assign(this, { principal: context.principal });
     context.res.once('close', this.onClose);
@@ -123,7 +126,10 @@ class PostExchange implements Exchange {
     }
     const res = this.context.res;
     if (!message) replyEmpty(res, 202, headers);
-    else replyJson(res, statusOf(disposition), message, headers);
+    else {
+      const head = answerHead(disposition, message, this.context.options.auth, headers);
+      replyJson(res, head.status, message, head.headers);
+    }
     this.context.done();
   }
 
@@ -235,20 +241,6 @@ class PostExchange implements Exchange {
       this.sse?.end();
     }
     this.context.done();
-  }
-}
-
-/** The status of a final message: what became of the request, as HTTP says it. */
-function statusOf(disposition: Disposition | undefined): number {
-  switch (disposition) {
-    case 'refused':
-      return 400;
-    case 'unknown':
-      return 404;
-    case 'handled':
-    case 'unclaimed':
-    case undefined:
-      return 200;
   }
 }
 

@@ -221,6 +221,9 @@ function seenAs(call: McpCall, method: string, params: Record<string, unknown>):
     round: call.round,
     headers: call.headers,
     sessionId: call.sessionId,
+    client: call.client,
+    address: call.address,
+    stop: (reason) => call.stop(reason),
   };
 }
 

@@ -80,6 +80,8 @@ export class RequestCall implements HandlerContext, McpCall {
   private followsExchange = false;
   private lastProgress = Number.NEGATIVE_INFINITY;
   private answered = false;
+  /** Set by {@link stop}: the signal aborted, but the request is answered. */
+  private stopped = false;
 
   constructor(
     request: JsonRpcRequest,
@@ -118,6 +120,14 @@ export class RequestCall implements HandlerContext, McpCall {
     return this.exchange.sessionId;
   }
 
+  get client(): string | undefined {
+    return this.exchange.client;
+  }
+
+  get address(): string | undefined {
+    return this.exchange.address;
+  }
+
   /**
    * Runs one era-neutral step of the request (the handler of a round, a list page, a completion)
    * inside the server's middleware; without middleware it is the step itself.
@@ -139,7 +149,17 @@ export class RequestCall implements HandlerContext, McpCall {
 
   /** True once the request was cancelled: no answer is sent for it. */
   get cancelled(): boolean {
-    return this.cancellation.aborted;
+    return this.cancellation.aborted && !this.stopped;
+  }
+
+  /**
+   * Aborts the handler's signal while the request is still answered (a timeout's error, say): the
+   * handler stops (a Prolog goal is interrupted) and the middleware that stopped it answers.
+   */
+  stop(reason: Error): void {
+    if (this.answered || this.cancellation.aborted) return;
+    this.stopped = true;
+    this.cancellation.abort(reason);
   }
 
   /** True once the answer went out (or the request was cancelled). */

@@ -17,7 +17,7 @@ import type { z } from 'zod';
 import type { RondoServer } from '../server.js';
 import type { ServerCapabilitySet } from '../serverTypes.js';
 import type { Disposition, Exchange } from '../transport.js';
-import { toWireError } from '../wireError.js';
+import { policyDisposition, toWireError } from '../wireError.js';
 import type { RequestCall } from './call.js';
 
 /** A result body before the JSON-RPC envelope: the members a method produces. */
@@ -155,7 +155,7 @@ export class RequestPipeline<S> {
     } catch (failure) {
       const error = this.rules.restate(toWireError(failure));
       answer = errorAnswer(call.id, error);
-      disposition = this.rules.dispositionOf(error, true);
+      disposition = policyDisposition(failure) ?? this.rules.dispositionOf(error, true);
     } finally {
       this.forget(call);
     }

@@ -4,6 +4,7 @@ import type { EventStore } from './eventStore.js';
 import type { SessionRelay } from './sessionRelay.js';
 import type { SessionStore } from './sessionStore.js';
 import type { UsedStateStore } from './usedStates.js';
+import type { RateLimitStore, ResponseCacheStore } from './policyStores.js';
 
 /**
  * Everything the processes serving one endpoint share, so that any request of any session can go
@@ -18,6 +19,10 @@ export interface SharedState {
   readonly tasks: TaskStore;
   /** The one-time requestStates accepted (`requestState.oneTime`); without it, per process. */
   readonly usedStates?: UsedStateStore;
+  /** Rate-limit counters every process shares (`@rondo/policies` rate limits), when provided. */
+  readonly rateLimits?: RateLimitStore;
+  /** A response cache every process shares (`@rondo/policies` response caching), when provided. */
+  readonly responses?: ResponseCacheStore;
   /** Closes the connections to the shared store. */
   close(): Promise<void>;
 }

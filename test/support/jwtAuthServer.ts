@@ -1,0 +1,157 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SignJWT, exportJWK, generateKeyPair, type JWK } from 'jose';
+
+/** A running authorization server that issues JWT access tokens. */
+export interface JwtAuthServer {
+  readonly issuer: string;
+  readonly jwksUrl: string;
+  /** The `scope` of every authorization request, in order. */
+  readonly authorizations: string[];
+  /** The scopes of every access token issued, in order. */
+  readonly issued: string[];
+  close(): Promise<void>;
+}
+
+interface Grant {
+  challenge: string;
+  scope: string;
+  resource: string;
+  clientId: string;
+}
+
+/**
+ * A small but real OAuth 2.1 authorization server on 127.0.0.1 for tests: RFC 8414 metadata,
+ * dynamic registration of public clients, an authorization endpoint that consents at once (the
+ * user is `user-1`) and a token endpoint that checks PKCE S256 and issues RS256 JWTs for the
+ * requested `resource` and scopes, verifiable with the JWKS it publishes.
+ */
+export async function startJwtAuthServer(): Promise<JwtAuthServer> {
+  const { privateKey, publicKey } = await generateKeyPair('RS256');
+  const jwk: JWK = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
+  const codes = new Map<string, Grant>();
+  const clients = new Set<string>();
+  const authorizations: string[] = [];
+  const issued: string[] = [];
+  let issuer = '';
+  const server = createServer((req, res) => {
+    void serveRequest(req, res).catch(() => json(res, 500, { error: 'server_error' }));
+  });
+  const serveRequest = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', issuer);
+    const body = await readBody(req);
+    const form = Object.fromEntries(new URLSearchParams(body));
+    if (url.pathname === '/.well-known/oauth-authorization-server') {
+      return json(res, 200, {
+        issuer,
+        authorization_endpoint: `${issuer}/authorize`,
+        token_endpoint: `${issuer}/token`,
+        registration_endpoint: `${issuer}/register`,
+        jwks_uri: `${issuer}/jwks`,
+        response_types_supported: ['code'],
+        grant_types_supported: ['authorization_code'],
+        code_challenge_methods_supported: ['S256'],
+        token_endpoint_auth_methods_supported: ['none'],
+        authorization_response_iss_parameter_supported: true,
+      });
+    }
+    if (url.pathname === '/jwks') return json(res, 200, { keys: [jwk] });
+    if (url.pathname === '/register' && req.method === 'POST') {
+      const clientId = `client-${randomUUID()}`;
+      clients.add(clientId);
+      return json(res, 201, {
+        ...JSON.parse(body),
+        client_id: clientId,
+        token_endpoint_auth_method: 'none',
+      });
+    }
+    if (url.pathname === '/authorize') {
+      const params = Object.fromEntries(url.searchParams);
+      const code = `code-${randomUUID()}`;
+      const scope = params.scope ?? '';
+      authorizations.push(scope);
+      codes.set(code, {
+        challenge: params.code_challenge ?? '',
+        scope,
+        resource: params.resource ?? '',
+        clientId: params.client_id ?? '',
+      });
+      const back = new URL(params.redirect_uri ?? 'http://invalid');
+      back.searchParams.set('code', code);
+      if (params.state) back.searchParams.set('state', params.state);
+      back.searchParams.set('iss', issuer);
+      res.writeHead(302, { location: back.href }).end();
+      return;
+    }
+    if (url.pathname === '/token' && req.method === 'POST') {
+      const grant = codes.get(form.code ?? '');
+      codes.delete(form.code ?? '');
+      const verifier = createHash('sha256')
+        .update(form.code_verifier ?? '')
+        .digest('base64url');
+      if (
+        form.grant_type !== 'authorization_code' ||
+        !grant ||
+        verifier !== grant.challenge ||
+        !clients.has(form.client_id ?? '') ||
+        grant.clientId !== form.client_id ||
+        grant.resource !== form.resource
+      ) {
+        return json(res, 400, { error: 'invalid_grant' });
+      }
+      issued.push(grant.scope);
+      const token = await new SignJWT({ scope: grant.scope, client_id: grant.clientId })
+        .setProtectedHeader({ alg: 'RS256', kid: 'k1', typ: 'at+jwt' })
+        .setIssuer(issuer)
+        .setSubject('user-1')
+        .setAudience(grant.resource)
+        .setIssuedAt()
+        .setExpirationTime('10m')
+        .sign(privateKey);
+      return json(res, 200, {
+        access_token: token,
+        token_type: 'Bearer',
+        expires_in: 600,
+        scope: grant.scope,
+      });
+    }
+    json(res, 404, { error: 'not_found' });
+  };
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    issuer,
+    jwksUrl: `${issuer}/jwks`,
+    authorizations,
+    issued,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function json(res: ServerResponse, status: number, value: unknown): void {
+  if (res.headersSent) return;
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+  res.end(JSON.stringify(value));
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  let text = '';
+  for await (const chunk of req) {
+    text += String(chunk);
+    if (text.length > 65_536) throw new Error('body too large');
+  }
+  return text;
+}
+
+/** A headless redirect handler: asks the authorization URL and returns where it redirects. */
+export async function followRedirect(authorizationUrl: URL): Promise<string> {
+  const response = await fetch(authorizationUrl, { redirect: 'manual' });
+  const location = response.headers.get('location');
+  if (!location) throw new Error(`no redirect from ${authorizationUrl.origin}`);
+  return location;
+}
