@@ -88,8 +88,16 @@ function timeFirstRequests(server: Server, headersTimeout: number, requestTimeou
     req.once('close', clear);
     socket.once('close', clear);
   });
-  // An upgraded connection is no longer a request: what it does next has limits of its own.
-  server.on('upgrade', (req: IncomingMessage) => headersDone(req.socket));
+}
+
+/**
+ * True once node handed the connection over as an upgrade (a WebSocket): it then drops the HTTP
+ * parser it keeps on the socket, and what the socket does next has limits of its own. No `upgrade`
+ * listener is added for this: a WebSocket transport attached to the server counts those listeners
+ * to know whether it alone takes upgrades.
+ */
+function upgraded(socket: Socket): boolean {
+  return (socket as Socket & { parser?: unknown }).parser === null;
 }
 
 /** A timer that may be re-armed: `current` is the one to clear. */
@@ -115,7 +123,7 @@ function timeOutAt(socket: Socket, deadline: number): Deadline {
 
 /** Answers 408 where nothing was answered yet, and closes the connection, as node's sweep does. */
 function timeOut(socket: Socket): void {
-  if (socket.destroyed) return;
+  if (socket.destroyed || upgraded(socket)) return;
   if (socket.writable && socket.bytesWritten === 0) socket.write(REQUEST_TIMEOUT_RESPONSE);
   socket.destroy();
 }
