@@ -51,6 +51,7 @@ const projects = [
   'redis',
   'auth',
   'client',
+  'proxy',
 ].map((name) => ({
   extends: true as const,
   test: {

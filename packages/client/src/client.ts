@@ -161,7 +161,7 @@ export class ClientCore {
       method,
       params: params ?? {},
       send,
-      handlers: this.handlers,
+      handlers: options.handlers ?? this.handlers,
       maxRounds: this.options.maxInputRounds ?? 10,
       signal: options.signal,
     });
@@ -235,7 +235,20 @@ export class ClientCore {
     if (!['elicitation/create', 'sampling/createMessage', 'roots/list'].includes(message.method)) {
       throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`);
     }
-    return answerInput(this.handlers, message.method, message.params, { era: 'legacy' });
+    // A legacy request names no call; it belongs to a call with its own handlers only when that
+    // call is the only one open, since sending one caller's question to another would leak it.
+    const owners = this.rpc.callsWithHandlers();
+    if (owners.length > 1) {
+      throw new McpError(
+        ErrorCode.InternalError,
+        `The client cannot tell which of its ${owners.length} open calls this ${message.method} request is for`,
+      );
+    }
+    const owner = owners[0];
+    return answerInput(owner?.handlers ?? this.handlers, message.method, message.params, {
+      era: 'legacy',
+      signal: owner?.signal,
+    });
   }
 
   private serverNotification(message: JsonRpcNotification): void {

@@ -16,6 +16,7 @@ import {
   RequestTimeoutError,
 } from './errors.js';
 import { decodeFrame, type FrameLimits } from './frames.js';
+import type { ClientHandlers } from './handlers.js';
 import { PendingCalls, type PendingCall, type ProgressUpdate } from './pending.js';
 import type { ClientTransport, SendContext } from './transport.js';
 
@@ -27,6 +28,13 @@ export interface CallOptions {
   readonly timeoutMs?: number | undefined;
   /** Called with each progress notification of this call; asks the server for progress. */
   readonly onProgress?: ((progress: ProgressUpdate) => void) | undefined;
+  /**
+   * Answers the input this call asks for, instead of the client's handlers: its `input_required`
+   * rounds (modern era), and a server request the client relates to it (legacy era: while it is
+   * the only open call with handlers of its own). A gateway forwards each call's questions to the
+   * caller it serves this way. Advertised capabilities still come from the client's handlers.
+   */
+  readonly handlers?: ClientHandlers | undefined;
 }
 
 /** How the session treats what the server sends besides answers. */
@@ -70,6 +78,11 @@ export class RpcSession {
   /** Open requests now. */
   get openRequests(): number {
     return this.pending.size;
+  }
+
+  /** The open calls that brought their own input handlers (see {@link CallOptions.handlers}). */
+  callsWithHandlers(): readonly PendingCall[] {
+    return this.pending.withHandlers();
   }
 
   /** Starts the transport. */
@@ -116,6 +129,8 @@ export class RpcSession {
         resolve,
         reject,
         onProgress: options.onProgress,
+        handlers: options.handlers,
+        signal: options.signal,
         dispose: () => {
           clearTimeout(timer);
           options.signal?.removeEventListener('abort', onAbort);
