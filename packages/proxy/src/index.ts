@@ -4,3 +4,4 @@ export type { SuspensionLimits } from './suspendedCalls.js';
 export type { ReconnectPolicy } from './upstreamLink.js';
 export { UpstreamLink } from './upstreamLink.js';
 export type { UpstreamSpec, StdioUpstream, RemoteUpstream, CustomUpstream } from './upstreamSpec.js';
+export { namespaced } from './namespaced.js';
