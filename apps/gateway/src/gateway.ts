@@ -60,7 +60,9 @@ export function proxyOptions(entry: GatewayEntry): ProxyOptions {
 
 /** The provider of one entry: a proxy, or a Prolog provider hosted in this process. */
 export async function providerFor(entry: GatewayEntry, log: (line: string) => void): Promise<Provider> {
-  if (entry.kind !== 'prolog') return proxy(upstreamSpec(entry), proxyOptions(entry));
+  if (entry.kind !== 'prolog') {
+    return proxy(upstreamSpec(entry), { ...proxyOptions(entry), onWarning: log });
+  }
   const prolog = await createPrologProvider({
     files: entry.files,
     name: entry.key,

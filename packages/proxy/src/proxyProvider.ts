@@ -16,6 +16,7 @@ import type {
   ToolOutcome,
 } from '@rondo/core';
 import { ErrorCode, isMcpError, type LoggingLevel } from '@rondo/protocol';
+import { servableTemplates, servableTools } from './catalogGuard.js';
 import { ChangeRelay } from './changeRelay.js';
 import { Gate } from './gate.js';
 import { NameMap, type NameRules } from './names.js';
@@ -36,6 +37,8 @@ export interface ProxyOptions extends NameRules, SuspensionLimits, ReconnectPoli
   readonly maxConcurrent?: number;
   /** Calls waiting for a slot at most; one more is refused. Default 256. */
   readonly maxQueued?: number;
+  /** Told what the proxy left out of the upstream's catalog and why (a schema that does not compile). */
+  readonly onWarning?: (message: string) => void;
 }
 
 /**
@@ -55,6 +58,7 @@ export class ProxyProvider implements Provider {
   private readonly changes = new ChangeRelay();
   private readonly services: RoundServices;
   private readonly active = new Map<UpstreamCall, HandlerContext>();
+  private readonly lastLists = new Map<string, unknown>();
 
   constructor(
     spec: UpstreamSpec,
@@ -104,10 +108,11 @@ export class ProxyProvider implements Provider {
   }
 
   async tools(): Promise<ToolDefinition[]> {
-    const client = await this.reachable();
-    if (!client?.capabilities.tools) return this.toolNames.learn([]);
-    const tools = await client.listAllTools();
-    return this.toolNames.learn(tools.map(toolDefinition));
+    return this.read('tools', [], async (client) => {
+      if (!client.capabilities.tools) return this.toolNames.learn([]);
+      const tools = (await client.listAllTools()).map(toolDefinition);
+      return servableTools(this.toolNames.learn(tools), this.warn);
+    });
   }
 
   callTool(name: string, args: Arguments, ctx: HandlerContext): Promise<ToolOutcome> {
@@ -117,9 +122,10 @@ export class ProxyProvider implements Provider {
   }
 
   async prompts(): Promise<PromptDefinition[]> {
-    const client = await this.reachable();
-    if (!client?.capabilities.prompts) return this.promptNames.learn([]);
-    return this.promptNames.learn((await client.listAllPrompts()) as PromptDefinition[]);
+    return this.read('prompts', [], async (client) => {
+      if (!client.capabilities.prompts) return this.promptNames.learn([]);
+      return this.promptNames.learn((await client.listAllPrompts()) as PromptDefinition[]);
+    });
   }
 
   getPrompt(name: string, args: Record<string, string>, ctx: HandlerContext): Promise<PromptOutcome> {
@@ -128,19 +134,22 @@ export class ProxyProvider implements Provider {
   }
 
   async resources(): Promise<ResourceDefinition[]> {
-    const client = await this.reachable();
-    const list = client?.capabilities.resources ? await client.listAllResources() : [];
-    this.resourceUris.clear();
-    for (const resource of list) this.resourceUris.add(resource.uri);
-    return list as ResourceDefinition[];
+    return this.read('resources', [], async (client) => {
+      const list = client.capabilities.resources ? await client.listAllResources() : [];
+      this.resourceUris.clear();
+      for (const resource of list) this.resourceUris.add(resource.uri);
+      return list as ResourceDefinition[];
+    });
   }
 
   async resourceTemplates(): Promise<ResourceTemplateDefinition[]> {
-    const client = await this.reachable();
-    const list = client?.capabilities.resources ? await client.listAllResourceTemplates() : [];
-    this.templateUris.clear();
-    for (const template of list) this.templateUris.add(template.uriTemplate);
-    return list as ResourceTemplateDefinition[];
+    return this.read('templates', [], async (client) => {
+      const list = client.capabilities.resources ? await client.listAllResourceTemplates() : [];
+      const kept = servableTemplates(list as ResourceTemplateDefinition[], this.warn);
+      this.templateUris.clear();
+      for (const template of kept) this.templateUris.add(template.uriTemplate);
+      return kept;
+    });
   }
 
   async readResource(uri: string, ctx: HandlerContext): Promise<ResourceOutcome | undefined> {
@@ -186,14 +195,26 @@ export class ProxyProvider implements Provider {
     await this.link.close();
   }
 
-  /** The connected client, or `undefined` (the catalog is then empty until the upstream is back). */
-  private async reachable(): Promise<Client | undefined> {
+  /**
+   * Reads one of the upstream's lists. An upstream that is down, or fails while listing, leaves
+   * the list as it was last read (empty at first): a catalog read never fails the server.
+   */
+  private async read<T>(list: string, empty: T, reader: (client: Client) => Promise<T>): Promise<T> {
     try {
-      return await this.link.start();
-    } catch {
-      return undefined;
+      const value = await reader(await this.link.start());
+      this.lastLists.set(list, value);
+      return value;
+    } catch (failure) {
+      if (this.link.downReason === undefined) {
+        this.warn(`${list} could not be read: ${(failure as Error).message}`);
+      }
+      return (this.lastLists.get(list) as T | undefined) ?? empty;
     }
   }
+
+  private readonly warn = (message: string): void => {
+    this.options.onWarning?.(`upstream "${this.name}": ${message}`);
+  };
 
   /** Forwards what the upstream announces: list changes, resource updates, log messages. */
   private listen(client: Client): void {
