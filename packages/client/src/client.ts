@@ -16,6 +16,7 @@ import { answerInput, capabilitiesFor, type ClientHandlers } from './handlers.js
 import { paramHeaders, standardHeaders } from './http/toolHeaders.js';
 import { negotiate, type EraChoice, type ServerFacts } from './negotiate.js';
 import { runRounds } from './rounds.js';
+import type { PendingCall } from './pending.js';
 import { RpcSession, type CallOptions } from './rpc.js';
 import { ToolCatalog } from './tools.js';
 import type { ClientTransport } from './transport.js';
@@ -66,6 +67,8 @@ export class ClientCore {
   private readonly handlers: ClientHandlers;
   private readonly identity: ModernIdentity;
   private facts: ServerFacts | undefined;
+  /** Calls whose question (a legacy server request) is being answered now. */
+  private readonly answering = new WeakSet<PendingCall>();
   private wire: EraWire | undefined;
 
   constructor(private readonly options: ClientOptions) {
@@ -236,8 +239,9 @@ export class ClientCore {
       throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`);
     }
     // A legacy request names no call; it belongs to a call with its own handlers only when that
-    // call is the only one open, since sending one caller's question to another would leak it.
-    const owners = this.rpc.callsWithHandlers();
+    // call is the only candidate, since sending one caller's question to another would leak it.
+    // A call still waiting for the answer to its previous question is not asking a new one.
+    const owners = this.rpc.callsWithHandlers().filter((call) => !this.answering.has(call));
     if (owners.length > 1) {
       throw new McpError(
         ErrorCode.InternalError,
@@ -245,10 +249,15 @@ export class ClientCore {
       );
     }
     const owner = owners[0];
-    return answerInput(owner?.handlers ?? this.handlers, message.method, message.params, {
-      era: 'legacy',
-      signal: owner?.signal,
-    });
+    if (owner) this.answering.add(owner);
+    try {
+      return await answerInput(owner?.handlers ?? this.handlers, message.method, message.params, {
+        era: 'legacy',
+        signal: owner?.signal,
+      });
+    } finally {
+      if (owner) this.answering.delete(owner);
+    }
   }
 
   private serverNotification(message: JsonRpcNotification): void {

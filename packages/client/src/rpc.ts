@@ -16,6 +16,7 @@ import {
   RequestTimeoutError,
 } from './errors.js';
 import { decodeFrame, type FrameLimits } from './frames.js';
+import { LazyAbortController } from '@rondo/core/internal';
 import type { ClientHandlers } from './handlers.js';
 import { PendingCalls, type PendingCall, type ProgressUpdate } from './pending.js';
 import type { ClientTransport, SendContext } from './transport.js';
@@ -110,7 +111,8 @@ export class RpcSession {
     const message: JsonRpcRequest = { jsonrpc: '2.0', id, method };
     if (sentParams !== undefined) message.params = sentParams;
     return new Promise((resolve, reject) => {
-      const controller = new AbortController();
+      // Most requests end before anyone reads the signal; it is made only when a transport does.
+      const controller = new LazyAbortController();
       const timeoutMs = options.timeoutMs ?? this.limits.requestTimeoutMs ?? 60_000;
       const giveUp = (error: Error): void => {
         if (!this.pending.take(id)) return;
@@ -139,7 +141,13 @@ export class RpcSession {
       this.pending.add(id, call);
       if (options.signal?.aborted) return onAbort();
       options.signal?.addEventListener('abort', onAbort, { once: true });
-      this.transport.send(message, { ...context, signal: controller.signal }).catch((error) => {
+      const sendContext: SendContext = {
+        ...context,
+        get signal() {
+          return controller.signal;
+        },
+      };
+      this.transport.send(message, sendContext).catch((error) => {
         if (this.pending.take(id)) reject(error as Error);
       });
     });

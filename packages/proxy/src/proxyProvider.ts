@@ -23,12 +23,12 @@ import { NameMap, type NameRules } from './names.js';
 import { runRound, upstreamFailure, type RoundServices } from './roundRunner.js';
 import { SuspendedCalls, type SuspensionLimits } from './suspendedCalls.js';
 import type { UpstreamCall } from './upstreamCall.js';
-import { UpstreamLink, type ReconnectPolicy } from './upstreamLink.js';
+import { UpstreamLink, type ConnectionOptions } from './upstreamLink.js';
 import type { UpstreamSpec } from './upstreamSpec.js';
 import { promptResultFromWire, resourceResultFromWire, toolResultFromWire } from './wireResults.js';
 
 /** How a proxy shows and reaches its upstream. */
-export interface ProxyOptions extends NameRules, SuspensionLimits, ReconnectPolicy {
+export interface ProxyOptions extends NameRules, SuspensionLimits, ConnectionOptions {
   /** The upstream's name in messages and errors (default: the namespace, else `upstream`). */
   readonly name?: string;
   /** Deadline for the upstream's next move in a call: its answer or its next question (ms). Default 60,000; 0 for none. */

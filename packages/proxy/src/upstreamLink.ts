@@ -1,15 +1,20 @@
-import { Client, type ClientHandlers, type ServerFacts } from '@rondo/client';
+import { Client, type ClientHandlers, type EraChoice, type ServerFacts } from '@rondo/client';
 import { ErrorCode, McpError } from '@rondo/protocol';
 import { describeUpstream, transportFor, type UpstreamSpec } from './upstreamSpec.js';
 
-/** How the link reconnects. */
-export interface ReconnectPolicy {
+/** How the link connects and reconnects. */
+export interface ConnectionOptions {
   /** First wait after a failure (ms). Default 500. */
   readonly initialDelayMs?: number;
   /** Longest wait (ms). Default 30,000. */
   readonly maxDelayMs?: number;
   /** Deadline of one connection attempt (ms). Default 30,000. */
   readonly connectTimeoutMs?: number;
+  /**
+   * The era to speak to the upstream: `auto` (default) asks `server/discover` and falls back to
+   * `initialize`; a revision pins it (a server whose legacy wire offers more than its modern one).
+   */
+  readonly era?: EraChoice;
 }
 
 /** What the link reports to its provider. */
@@ -47,7 +52,7 @@ export class UpstreamLink {
     private readonly spec: UpstreamSpec,
     private readonly handlers: ClientHandlers,
     private readonly events: LinkEvents,
-    private readonly policy: ReconnectPolicy = {},
+    private readonly policy: ConnectionOptions = {},
   ) {
     this.label = describeUpstream(spec);
     this.delayMs = policy.initialDelayMs ?? 500;
@@ -105,6 +110,7 @@ export class UpstreamLink {
     const transport = transportFor(this.spec);
     const client = new Client({
       transport,
+      era: this.policy.era ?? 'auto',
       handlers: this.handlers,
       clientInfo: { name: 'rondo-gateway', version: '0.1.0' },
       requestTimeoutMs: this.policy.connectTimeoutMs ?? 30_000,
@@ -117,6 +123,10 @@ export class UpstreamLink {
         }
         this.state = { kind: 'up', client };
         this.connectedAt = Date.now();
+        // The upstream sends every log message; each call's own threshold filters what its caller gets.
+        if (client.era === 'modern' || client.capabilities.logging) {
+          client.setLogLevel('debug').catch(() => undefined);
+        }
         client.on('closed', (error) => this.ended(client, error, transport));
         this.events.wire(client);
         this.events.connected(client);
