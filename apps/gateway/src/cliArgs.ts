@@ -43,8 +43,9 @@ Entries:
   Rondo keys of any entry: "namespace" (prefix of its tool and prompt names, "<ns>_<name>";
   default the entry's key; "" for none), "include" / "exclude" (names, "*" matches any run),
   "rename" ({"upstream": "shown"}), "timeoutMs" (the upstream's deadline for its next move,
-  default 60000), "maxConcurrent" (calls at once, default 16), "era" (the revision to speak
-  upstream: "auto", the default, or "2026-07-28", "2025-11-25", "2025-06-18"), "disabled".
+  default 60000), "maxConcurrent" (calls at once, default 16), "era" (how to speak to it:
+  "auto", the default; "mirror": each caller in its own era, with a second connection in the
+  legacy era for legacy callers; or a revision), "disabled".
 
 Commands:
   check CONFIG.json  start each upstream once and print one line each: what it serves, or why

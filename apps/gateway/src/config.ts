@@ -20,7 +20,7 @@ const common = {
   timeoutMs: z.number().int().min(0).optional(),
   maxConcurrent: z.number().int().min(1).max(1024).optional(),
   disabled: z.boolean().optional(),
-  era: z.enum(['auto', '2026-07-28', '2025-11-25', '2025-06-18']).optional(),
+  era: z.enum(['auto', 'mirror', '2026-07-28', '2025-11-25', '2025-06-18']).optional(),
 };
 
 // Unknown keys are allowed: the same file also configures desktop hosts (`type`, `alwaysAllow`...).

@@ -1,5 +1,12 @@
 import { parseArgs } from 'node:util';
-import { ConfigurationError, parseAllowedHosts, parseStateKeys, type StateKey } from '@rondo/core';
+import type { StateKey } from '@rondo/core';
+import {
+  SERVING_FLAG_OPTIONS,
+  SERVING_FLAGS_HELP,
+  ServingFlagError,
+  readServingFlags,
+  type ServingFlags,
+} from '@rondo/server';
 
 /** The transports `rondo-logtalk` serves on. */
 export type HostTransport = 'stdio' | 'http' | 'ws';
@@ -90,13 +97,6 @@ Commands:
 Options:
   --watch            reload the workers when a FILE changes: calls in flight finish on the old
                      code, clients get list-changed notifications.
-  --transport T      stdio (default): JSON-RPC lines on stdin/stdout; nothing else is ever
-                     written to stdout (Prolog output goes to stderr).
-                     http: Streamable HTTP at http://HOST:PORT/mcp.
-                     ws: WebSocket (subprotocol "mcp") at ws://HOST:PORT/ws.
-  --host H           address to listen on (http, ws); default 127.0.0.1.
-  --port N           port to listen on (http, ws); default 3000 (http), 3001 (ws); 0 = any free.
-  --path P           URL path (http, ws); default /mcp (http), /ws (ws).
   --object NAME      the provider module or object; default: the one found in the files (a
                      module defining tools/1, prompts/1 or resources/1; for Logtalk, the last
                      object implementing an mcp_*_protocol).
@@ -113,19 +113,10 @@ Options:
                      default "<provider name> (rondo-logtalk)".
   --description TEXT the server description announced to clients (serverInfo.description, as
                      the mcp_server library's server_description/1 option).
-  --allowed-hosts H1,H2
-                     the Host names accepted (http, ws), comma-separated: behind a proxy, the
-                     name it forwards (mcp.example.com). The list replaces the default rule
-                     (localhost and IP literals); "any" turns the check off, for a proxy that
-                     checks Host itself. Default RONDO_ALLOWED_HOSTS.
-  --state-keys ID:SECRET,...
-                     the key ring that seals round-hook request state, newest (sealing) key
-                     first, each secret 32 bytes or more ("base64:..." for a secret with a
-                     comma). A command line is visible to other users: prefer RONDO_STATE_KEYS.
-  --redis URL        share sessions, event logs, changes and tasks with the other replicas behind
-                     one balancer, in Redis (redis://host:port); default RONDO_REDIS_URL.
-                     Give every replica the same RONDO_STATE_KEY(S). See docs/scale-out.md.
   --help             print this help and exit.
+
+${SERVING_FLAGS_HELP}
+  Over stdio, nothing but JSON-RPC is ever written to stdout (Prolog output goes to stderr).
 
 Environment:
   LOGTALKHOME        a Logtalk 3 distribution, for .lgt files (see --logtalk-home).
@@ -142,8 +133,6 @@ Examples:
   rondo-logtalk --transport http --port 8080 birds.pl     # http://127.0.0.1:8080/mcp
   LOGTALKHOME=/opt/logtalk rondo-logtalk --transport ws birds.lgt`;
 
-const DEFAULT_PORTS: Record<HostTransport, number> = { stdio: 0, http: 3000, ws: 3001 };
-
 /**
  * Parses the command line, with `RONDO_ALLOWED_HOSTS` from `env` when `--allowed-hosts` is absent;
  * throws a {@link UsageError} on a mistake.
@@ -157,10 +146,7 @@ export function parseHostArgs(
     parsed = parseArgs({
       args: [...argv],
       options: {
-        transport: { type: 'string', default: 'stdio' },
-        host: { type: 'string', default: '127.0.0.1' },
-        port: { type: 'string' },
-        path: { type: 'string' },
+        ...SERVING_FLAG_OPTIONS,
         object: { type: 'string' },
         workers: { type: 'string' },
         timeout: { type: 'string' },
@@ -169,9 +155,6 @@ export function parseHostArgs(
         name: { type: 'string' },
         description: { type: 'string' },
         title: { type: 'string' },
-        'allowed-hosts': { type: 'string' },
-        'state-keys': { type: 'string' },
-        redis: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
         watch: { type: 'boolean', default: false },
       },
@@ -182,22 +165,20 @@ export function parseHostArgs(
     throw new UsageError((failure as Error).message);
   }
   const { values, positionals } = parsed;
-  const transport = values.transport;
-  if (transport !== 'stdio' && transport !== 'http' && transport !== 'ws')
-    throw new UsageError(`unknown transport "${transport}" (stdio, http or ws)`);
+  let serving: ServingFlags;
+  try {
+    serving = readServingFlags(values, env);
+  } catch (failure) {
+    if (failure instanceof ServingFlagError) throw new UsageError(failure.message);
+    throw failure;
+  }
   const args: HostArgs = {
     help: values.help,
     command: 'serve',
     watch: values.watch,
-    transport,
-    host: values.host,
-    port:
-      values.port === undefined
-        ? DEFAULT_PORTS[transport]
-        : integer('--port', values.port, 0, 65535),
+    ...serving,
     files: positionals,
   };
-  if (values.path !== undefined) args.path = values.path;
   if (values.object !== undefined) args.object = values.object;
   if (values.swipl !== undefined) args.swipl = values.swipl;
   if (values['logtalk-home'] !== undefined) args.logtalkHome = values['logtalk-home'];
@@ -213,31 +194,9 @@ export function parseHostArgs(
       );
     args.timeoutSeconds = seconds;
   }
-  readProxyOptions(args, values['allowed-hosts'], values['state-keys'], env);
-  const redis = values.redis ?? (env.RONDO_REDIS_URL || undefined);
-  if (redis !== undefined) args.redis = redis;
   subcommand(args);
   if (!args.help && args.files.length === 0) throw new UsageError('no FILE given');
   return args;
-}
-
-/** `--allowed-hosts` (else `RONDO_ALLOWED_HOSTS`) and `--state-keys`, checked by the core's rules. */
-function readProxyOptions(
-  args: HostArgs,
-  hostsFlag: string | undefined,
-  keysFlag: string | undefined,
-  env: Readonly<Record<string, string | undefined>>,
-): void {
-  try {
-    // An empty variable is an unset one (`RONDO_ALLOWED_HOSTS=${HOSTS}` with HOSTS unset).
-    const hosts = hostsFlag ?? (env.RONDO_ALLOWED_HOSTS || undefined);
-    const from = hostsFlag === undefined ? 'RONDO_ALLOWED_HOSTS' : '--allowed-hosts';
-    if (hosts !== undefined) args.allowedHosts = parseAllowedHosts(hosts, from);
-    if (keysFlag !== undefined) args.stateKeys = parseStateKeys(keysFlag, '--state-keys');
-  } catch (failure) {
-    if (failure instanceof ConfigurationError) throw new UsageError(failure.message);
-    throw failure;
-  }
 }
 
 /** `check FILE...` and `call FILE TOOL [JSON]` (a file named so is served as `./check`). */

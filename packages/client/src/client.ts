@@ -143,18 +143,22 @@ export class ClientCore {
     const { extensions, checkAs = method } = internal;
     const base = this.wire;
     if (!base) throw new ClientStateError('the client is not connected');
-    // Extensions declared for one request (the Tasks extension on a call made as a task).
+    // Capabilities or extensions declared for one request (a gateway declares its caller's; the
+    // Tasks extension on a call made as a task).
+    const capabilities = options.capabilities ?? this.identity.capabilities;
     const wire =
-      extensions && base.era === 'modern'
+      (extensions || options.capabilities) && base.era === 'modern'
         ? modernWire(base.protocolVersion, {
             ...this.identity,
-            capabilities: {
-              ...this.identity.capabilities,
-              extensions: {
-                ...this.identity.capabilities.extensions,
-                ...(extensions as Record<string, Record<string, unknown>>),
-              },
-            },
+            capabilities: extensions
+              ? {
+                  ...capabilities,
+                  extensions: {
+                    ...capabilities.extensions,
+                    ...(extensions as Record<string, Record<string, unknown>>),
+                  },
+                }
+              : capabilities,
           })
         : base;
     const send = (sent: Record<string, unknown> | undefined): Promise<Record<string, unknown>> =>

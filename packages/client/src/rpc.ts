@@ -7,6 +7,7 @@ import {
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
+  type ClientCapabilities,
   type RequestId,
 } from '@rondo/protocol';
 import {
@@ -36,6 +37,11 @@ export interface CallOptions {
    * caller it serves this way. Advertised capabilities still come from the client's handlers.
    */
   readonly handlers?: ClientHandlers | undefined;
+  /**
+   * The client capabilities this request declares instead of the client's (modern era: the
+   * request's `_meta`; the legacy era declares capabilities once, at `initialize`).
+   */
+  readonly capabilities?: ClientCapabilities | undefined;
 }
 
 /** How the session treats what the server sends besides answers. */

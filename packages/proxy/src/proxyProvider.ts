@@ -1,4 +1,4 @@
-import type { Client } from '@rondo/client';
+import type { Client, EraChoice } from '@rondo/client';
 import type {
   Arguments,
   CompletionRequest,
@@ -28,7 +28,15 @@ import type { UpstreamSpec } from './upstreamSpec.js';
 import { promptResultFromWire, resourceResultFromWire, toolResultFromWire } from './wireResults.js';
 
 /** How a proxy shows and reaches its upstream. */
-export interface ProxyOptions extends NameRules, SuspensionLimits, ConnectionOptions {
+export interface ProxyOptions extends NameRules, SuspensionLimits, Omit<ConnectionOptions, 'era'> {
+  /**
+   * The era spoken upstream: `auto` (default: `server/discover`, else `initialize`), a revision,
+   * or `mirror`: like `auto`, plus, when the upstream speaks the modern era, a second connection
+   * in the legacy era (2025-11-25) for legacy callers, made at the first legacy call; each caller
+   * then reaches the upstream in its own era, which serves it exactly as it would directly
+   * (its legacy-only requests, its input request keys and per-request capabilities).
+   */
+  readonly era?: EraChoice | 'mirror';
   /** The upstream's name in messages and errors (default: the namespace, else `upstream`). */
   readonly name?: string;
   /** Deadline for the upstream's next move in a call: its answer or its next question (ms). Default 60,000; 0 for none. */
@@ -59,6 +67,8 @@ export class ProxyProvider implements Provider {
   private readonly services: RoundServices;
   private readonly active = new Map<UpstreamCall, HandlerContext>();
   private readonly lastLists = new Map<string, unknown>();
+  private readonly makeLegacyLink: (() => UpstreamLink) | undefined;
+  private legacyLink: UpstreamLink | undefined;
 
   constructor(
     spec: UpstreamSpec,
@@ -72,16 +82,19 @@ export class ProxyProvider implements Provider {
     const refuse = (): never => {
       throw new Error('The gateway has no call this question belongs to');
     };
-    this.link = new UpstreamLink(
-      this.name,
-      spec,
-      { elicitation: refuse, sampling: refuse, roots: refuse },
-      { connected: () => this.changes.all(), wire: (client) => this.listen(client) },
-      options,
-    );
+    const link = (era: EraChoice): UpstreamLink =>
+      new UpstreamLink(
+        this.name,
+        spec,
+        { elicitation: refuse, sampling: refuse, roots: refuse },
+        { connected: () => this.changes.all(), wire: (client) => this.listen(client) },
+        { ...options, era },
+      );
+    this.link = link(options.era === 'mirror' || options.era === undefined ? 'auto' : options.era);
+    if (options.era === 'mirror') this.makeLegacyLink = () => link('2025-11-25');
     this.services = {
       upstreamName: this.name,
-      client: () => this.link.client(),
+      client: (era) => this.clientFor(era),
       gate: new Gate(this.name, options.maxConcurrent ?? 16, options.maxQueued ?? 256),
       suspended: new SuspendedCalls(options),
       timeoutMs: options.timeoutMs ?? 60_000,
@@ -192,7 +205,15 @@ export class ProxyProvider implements Provider {
   async close(): Promise<void> {
     this.services.suspended.clear('The gateway is closing');
     this.changes.close();
-    await this.link.close();
+    await Promise.all([this.link.close(), this.legacyLink?.close()]);
+  }
+
+  /** The connection a caller of `era` is served on (see {@link ProxyOptions.era} `mirror`). */
+  private async clientFor(era: HandlerContext['era']): Promise<Client> {
+    const primary = await this.link.client();
+    if (era !== 'legacy' || primary.era === 'legacy' || !this.makeLegacyLink) return primary;
+    this.legacyLink ??= this.makeLegacyLink();
+    return this.legacyLink.start();
   }
 
   /**

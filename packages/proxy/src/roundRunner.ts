@@ -21,7 +21,8 @@ const STATE_KEY = 'upstreamCall';
 /** What a round needs from its provider. */
 export interface RoundServices {
   readonly upstreamName: string;
-  client(): Promise<Client>;
+  /** The connection that serves a caller of this era. */
+  client(era: HandlerContext['era']): Promise<Client>;
   readonly gate: Gate;
   readonly suspended: SuspendedCalls;
   /** Deadline for the upstream's next move (an answer or a question), ms; 0 for none. */
@@ -45,7 +46,7 @@ export async function runRound<R>(
   ctx: HandlerContext,
   convert: (result: Record<string, unknown>) => R,
 ): Promise<R | RoundResult<R>> {
-  const call = resumedCall(services, ctx) ?? startCall(services, method, params);
+  const call = resumedCall(services, ctx) ?? startCall(services, method, params, ctx);
   services.active.set(call, ctx);
   call.attach({ progress: (u) => ctx.progress(u.progress, u.total, u.message) });
   try {
@@ -67,9 +68,24 @@ export async function runRound<R>(
   }
 }
 
-function startCall(services: RoundServices, method: string, params: Record<string, unknown>): UpstreamCall {
+/** What a caller declared it can answer, as the upstream may ask it (never its extensions). */
+function askableCapabilities(ctx: HandlerContext): Record<string, unknown> {
+  const declared: Record<string, unknown> = {};
+  for (const name of ['elicitation', 'sampling', 'roots']) {
+    if (ctx.clientCapabilities[name] !== undefined) declared[name] = ctx.clientCapabilities[name];
+  }
+  return declared;
+}
+
+function startCall(
+  services: RoundServices,
+  method: string,
+  params: Record<string, unknown>,
+  ctx: HandlerContext,
+): UpstreamCall {
+  const capabilities = askableCapabilities(ctx);
   return new UpstreamCall().start(async (call) => {
-    const client = await services.client();
+    const client = await services.client(ctx.era);
     await services.gate.acquire(call.controller.signal);
     try {
       return await client.request(method, params, {
@@ -77,6 +93,8 @@ function startCall(services: RoundServices, method: string, params: Record<strin
         timeoutMs: 0,
         onProgress: (update) => call.progress(update),
         handlers: call.handlers,
+        // A modern upstream sees what the caller can answer, so it asks only for that.
+        capabilities,
       });
     } finally {
       services.gate.release();

@@ -8,6 +8,8 @@ export const MAX_OPEN_ASKS = 16;
 export interface PendingAsk {
   readonly method: string;
   readonly params: unknown;
+  /** The upstream's key for it, when it asked with an `input_required` round. */
+  readonly key: string | undefined;
   answer(result: unknown): void;
   refuse(error: Error): void;
 }
@@ -40,9 +42,10 @@ export class UpstreamCall {
 
   /** The handlers the upstream's questions go to: each becomes a pending ask of this call. */
   readonly handlers: ClientHandlers = {
-    elicitation: (params) => this.ask('elicitation/create', params) as never,
-    sampling: (params) => this.ask('sampling/createMessage', params) as never,
-    roots: async () => ((await this.ask('roots/list', {})) as { roots: never }).roots,
+    elicitation: (params, context) => this.ask('elicitation/create', params, context.key) as never,
+    sampling: (params, context) => this.ask('sampling/createMessage', params, context.key) as never,
+    roots: async (context) =>
+      ((await this.ask('roots/list', {}, context.key)) as { roots: never }).roots,
   };
 
   /** Starts the call with `send`, which runs the upstream request with this call's handlers. */
@@ -99,7 +102,9 @@ export class UpstreamCall {
   /** Gives a question its input request key (unique over the call) and marks it outstanding. */
   keyFor(ask: PendingAsk): string {
     this.asked += 1;
-    const key = `upstream-${this.asked}`;
+    // The upstream's own key when it gave one (a modern upstream's round), else a made-up one.
+    const key =
+      ask.key !== undefined && !this.outstanding.has(ask.key) ? ask.key : `upstream-${this.asked}`;
     this.outstanding.set(key, ask);
     return key;
   }
@@ -113,7 +118,7 @@ export class UpstreamCall {
     this.controller.abort(new Error(reason));
   }
 
-  private ask(method: string, params: unknown): Promise<unknown> {
+  private ask(method: string, params: unknown, key: string | undefined): Promise<unknown> {
     if (this.ending) return Promise.reject(new Error('the call has ended'));
     // An upstream asking faster than anyone answers is refused rather than queued without end.
     if (this.asks.length >= MAX_OPEN_ASKS) {
@@ -122,7 +127,7 @@ export class UpstreamCall {
       );
     }
     return new Promise((answer, refuse) => {
-      this.asks.push({ method, params, answer, refuse });
+      this.asks.push({ method, params, key, answer, refuse });
       this.wake?.();
     });
   }

@@ -46,6 +46,7 @@ export class UpstreamLink {
   private delayMs: number;
   private retryTimer: NodeJS.Timeout | undefined;
   private connectedAt = 0;
+  private started = false;
 
   constructor(
     readonly name: string,
@@ -68,10 +69,13 @@ export class UpstreamLink {
     return this.state.kind === 'down' ? this.state.reason : undefined;
   }
 
-  /** Connects now (once); later connections follow failures by themselves. */
+  /**
+   * Connects the first time; after that, the connection (or the error saying why there is none):
+   * later attempts follow the backoff by themselves.
+   */
   start(): Promise<Client> {
-    if (this.state.kind === 'connecting') return this.state.ready;
-    if (this.state.kind === 'up') return Promise.resolve(this.state.client);
+    if (this.started) return this.client();
+    this.started = true;
     return this.connect();
   }
 
