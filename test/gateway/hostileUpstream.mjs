@@ -3,7 +3,8 @@
 // 20,000 notifications (log messages, list changes, resource updates, progress) and then answers.
 import { createInterface } from 'node:readline';
 
-const send = (message) => process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+const send = (message) =>
+  process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
 const tools = ['ok', 'crash', 'hang', 'flood'].map((name) => ({
   name,
   inputSchema: { type: 'object', properties: {} },
@@ -19,7 +20,11 @@ createInterface({ input: process.stdin }).on('line', (line) => {
         id,
         result: {
           protocolVersion: '2025-11-25',
-          capabilities: { tools: { listChanged: true }, logging: {}, resources: { subscribe: true } },
+          capabilities: {
+            tools: { listChanged: true },
+            logging: {},
+            resources: { subscribe: true },
+          },
           serverInfo: { name: 'hostile', version: '1.0.0' },
         },
       });
@@ -33,7 +38,10 @@ createInterface({ input: process.stdin }).on('line', (line) => {
       const token = params?._meta?.progressToken;
       switch (params?.name) {
         case 'ok':
-          return send({ id, result: { content: [{ type: 'text', text: `ok from ${process.pid}` }] } });
+          return send({
+            id,
+            result: { content: [{ type: 'text', text: `ok from ${process.pid}` }] },
+          });
         case 'crash':
           process.stderr.write('hostile: crashing on purpose\n');
           return process.exit(7);
@@ -44,8 +52,16 @@ createInterface({ input: process.stdin }).on('line', (line) => {
           for (let n = 0; n < 20_000; n += 1) {
             send({ method: 'notifications/message', params: { level: 'info', data } });
             if (n % 4 === 0) send({ method: 'notifications/tools/list_changed' });
-            if (n % 4 === 1) send({ method: 'notifications/resources/updated', params: { uri: `file:///r/${n}` } });
-            if (token !== undefined) send({ method: 'notifications/progress', params: { progressToken: token, progress: n } });
+            if (n % 4 === 1)
+              send({
+                method: 'notifications/resources/updated',
+                params: { uri: `file:///r/${n}` },
+              });
+            if (token !== undefined)
+              send({
+                method: 'notifications/progress',
+                params: { progressToken: token, progress: n },
+              });
           }
           return send({ id, result: { content: [{ type: 'text', text: 'flooded' }] } });
         }

@@ -29,8 +29,11 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => gateway.close());
 
-function textOf(result: { content?: unknown }): string {
-  const [first] = (result.content ?? []) as { type: string; text?: string }[];
+function textOf(result: object): string {
+  const [first] = ((result as { content?: unknown }).content ?? []) as {
+    type: string;
+    text?: string;
+  }[];
   return first?.type === 'text' ? (first.text ?? '') : '';
 }
 
@@ -51,7 +54,9 @@ async function modernClient(sent: Record<string, unknown>[]) {
     asked.push(`sampling: ${JSON.stringify(request.params.messages[0]?.content)}`);
     return { role: 'assistant', model: 'test-model', content: { type: 'text', text: 'Stormy.' } };
   });
-  await client.connect(new StreamableHTTPClientTransport(gateway.url, { fetch: recordingFetch(sent) }));
+  await client.connect(
+    new StreamableHTTPClientTransport(gateway.url, { fetch: recordingFetch(sent) }),
+  );
   return { client, asked };
 }
 
@@ -59,7 +64,9 @@ async function modernClient(sent: Record<string, unknown>[]) {
 function retries(sent: Record<string, unknown>[], tool: string) {
   return sent.filter((message) => {
     const params = message.params as Record<string, unknown> | undefined;
-    return message.method === 'tools/call' && params?.name === tool && params.requestState !== undefined;
+    return (
+      message.method === 'tools/call' && params?.name === tool && params.requestState !== undefined
+    );
   });
 }
 
@@ -84,10 +91,15 @@ describe('rondo-gateway in front of server-everything, for the v2 client pinned 
       arguments: {},
     });
     expect(asked).toEqual(['elicitation: Please provide inputs for the following fields:']);
-    const text = (result.content as { text?: string }[]).map((block) => block.text ?? '').join('\n');
+    const text = (result.content as { text?: string }[])
+      .map((block) => block.text ?? '')
+      .join('\n');
     expect(text).toContain('Ada Lovelace');
     const [retry] = retries(sent, 'everything_trigger-elicitation-request');
-    expect(retry?.params).toMatchObject({ inputResponses: expect.any(Object), requestState: expect.any(String) });
+    expect(retry?.params).toMatchObject({
+      inputResponses: expect.any(Object),
+      requestState: expect.any(String),
+    });
     await client.close();
   });
 

@@ -5,14 +5,19 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The built gateway CLI, as `npm i -g` installs it. */
-export const GATEWAY_MAIN = fileURLToPath(new URL('../../apps/gateway/dist/main.js', import.meta.url));
+export const GATEWAY_MAIN = fileURLToPath(
+  new URL('../../apps/gateway/dist/main.js', import.meta.url),
+);
 /** The built conformance fixture (a Rondo server with round hooks). */
 export const FIXTURE_MAIN = fileURLToPath(
   new URL('../../apps/conformance-fixture/dist/main.js', import.meta.url),
 );
 /** The official everything server (legacy era only), pinned in the catalog. */
 export const EVERYTHING_MAIN = fileURLToPath(
-  new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url),
+  new URL(
+    '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js',
+    import.meta.url,
+  ),
 );
 
 /** Writes a configuration file into a fresh temporary folder; returns its path. */

@@ -83,7 +83,9 @@ describe('rondo-gateway with failing upstreams', { timeout: 60_000 }, () => {
     );
     // Either the restart already happened (the call succeeded), or the error names the upstream.
     if (failure !== undefined) {
-      expect(failure).toMatchObject({ message: expect.stringMatching(/Upstream "crashy" (is unavailable|exited)/) });
+      expect(failure).toMatchObject({
+        message: expect.stringMatching(/Upstream "crashy" (is unavailable|exited)/),
+      });
     }
     await healthyAnswers();
   });
@@ -100,7 +102,11 @@ describe('rondo-gateway with failing upstreams', { timeout: 60_000 }, () => {
   it('survives an upstream flooding notifications with bounded memory', async () => {
     const before = rssKb(gateway.process.pid!);
     const progress: number[] = [];
-    const flooded = client.callTool('flood_flood', {}, { onProgress: (u) => progress.push(u.progress) });
+    const flooded = client.callTool(
+      'flood_flood',
+      {},
+      { onProgress: (u) => progress.push(u.progress) },
+    );
     await healthyAnswers();
     expect(textOf(await flooded)).toBe('flooded');
     await healthyAnswers();

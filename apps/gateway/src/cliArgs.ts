@@ -87,7 +87,9 @@ export function parseGatewayArgs(
   if (command === 'check') positionals.shift();
   const help = parsed.values.help;
   if (!help && positionals.length !== 1) {
-    throw new UsageError(positionals.length === 0 ? 'no CONFIG.json given' : 'one CONFIG.json only');
+    throw new UsageError(
+      positionals.length === 0 ? 'no CONFIG.json given' : 'one CONFIG.json only',
+    );
   }
   return { ...flags, help, command, config: positionals[0] ?? '' };
 }

@@ -13,7 +13,10 @@ const stringMap = z.record(z.string(), z.string());
 /** The Rondo keys every entry may carry besides how to reach it. */
 const common = {
   /** Prefix of the entry's tool and prompt names; default the entry's key; `""` for none. */
-  namespace: z.string().regex(/^[A-Za-z0-9_.-]*$/, 'letters, digits, "_", "-" and "." only').optional(),
+  namespace: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]*$/, 'letters, digits, "_", "-" and "." only')
+    .optional(),
   include: names.optional(),
   exclude: names.optional(),
   rename: stringMap.optional(),
@@ -89,18 +92,34 @@ function readEntry(key: string, raw: unknown, where: string, baseDir: string): G
   const schema = 'prolog' in shape ? prologEntry : 'url' in shape ? remoteEntry : stdioEntry;
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
-    const hint = 'command' in shape || 'url' in shape || 'prolog' in shape ? '' : ' (an entry needs command, url or prolog)';
+    const hint =
+      'command' in shape || 'url' in shape || 'prolog' in shape
+        ? ''
+        : ' (an entry needs command, url or prolog)';
     throw new ConfigError(`${where}: ${problem(parsed.error)}${hint}`);
   }
   const data = parsed.data as Record<string, unknown>;
   const namespace = (data.namespace as string | undefined) ?? key.replace(/[^A-Za-z0-9_.-]/g, '_');
   if ('prolog' in data) {
     const list = Array.isArray(data.prolog) ? (data.prolog as string[]) : [data.prolog as string];
-    return { ...(data as z.infer<typeof prologEntry>), key, namespace, kind: 'prolog', files: list.map((f) => resolve(baseDir, f)) };
+    return {
+      ...(data as z.infer<typeof prologEntry>),
+      key,
+      namespace,
+      kind: 'prolog',
+      files: list.map((f) => resolve(baseDir, f)),
+    };
   }
-  if ('url' in data) return { ...(data as z.infer<typeof remoteEntry>), key, namespace, kind: 'remote' };
+  if ('url' in data)
+    return { ...(data as z.infer<typeof remoteEntry>), key, namespace, kind: 'remote' };
   const stdio = data as z.infer<typeof stdioEntry>;
-  return { ...stdio, key, namespace, kind: 'stdio', ...(stdio.cwd ? { cwd: resolve(baseDir, stdio.cwd) } : {}) };
+  return {
+    ...stdio,
+    key,
+    namespace,
+    kind: 'stdio',
+    ...(stdio.cwd ? { cwd: resolve(baseDir, stdio.cwd) } : {}),
+  };
 }
 
 /** Reads and parses a configuration file (see {@link parseConfig}). */
@@ -109,7 +128,9 @@ export function readConfig(path: string): GatewayEntry[] {
   try {
     text = readFileSync(path, 'utf8');
   } catch (failure) {
-    throw new ConfigError(`${path}: cannot read: ${(failure as NodeJS.ErrnoException).code ?? (failure as Error).message}`);
+    throw new ConfigError(
+      `${path}: cannot read: ${(failure as NodeJS.ErrnoException).code ?? (failure as Error).message}`,
+    );
   }
   return parseConfig(text, path, dirname(resolve(path)));
 }

@@ -33,7 +33,8 @@ export interface Gateway {
 
 /** The upstream a proxied entry reaches. */
 export function upstreamSpec(entry: GatewayEntry): UpstreamSpec {
-  if (entry.kind === 'remote') return { url: entry.url, ...(entry.headers ? { headers: entry.headers } : {}) };
+  if (entry.kind === 'remote')
+    return { url: entry.url, ...(entry.headers ? { headers: entry.headers } : {}) };
   if (entry.kind === 'stdio') {
     return {
       command: entry.command,
@@ -60,7 +61,10 @@ export function proxyOptions(entry: GatewayEntry): ProxyOptions {
 }
 
 /** The provider of one entry: a proxy, or a Prolog provider hosted in this process. */
-export async function providerFor(entry: GatewayEntry, log: (line: string) => void): Promise<Provider> {
+export async function providerFor(
+  entry: GatewayEntry,
+  log: (line: string) => void,
+): Promise<Provider> {
   if (entry.kind !== 'prolog') {
     return proxy(upstreamSpec(entry), { ...proxyOptions(entry), onWarning: log });
   }
@@ -81,7 +85,10 @@ export async function providerFor(entry: GatewayEntry, log: (line: string) => vo
  * upstream that is down leaves its tools out until it is back); a Prolog file that fails to load
  * throws.
  */
-export async function createGateway(entries: readonly GatewayEntry[], options: GatewayOptions = {}): Promise<Gateway> {
+export async function createGateway(
+  entries: readonly GatewayEntry[],
+  options: GatewayOptions = {},
+): Promise<Gateway> {
   const log = options.log ?? ((line: string) => process.stderr.write(`rondo-gateway: ${line}\n`));
   const providers = new Map<string, Provider>();
   const server = createServer({

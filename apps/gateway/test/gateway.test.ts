@@ -4,7 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config.js';
 import { createGateway, type Gateway } from '../src/gateway.js';
 
-const EXAMPLES = fileURLToPath(new URL('../../../packages/logtalk-bridge/examples/', import.meta.url));
+const EXAMPLES = fileURLToPath(
+  new URL('../../../packages/logtalk-bridge/examples/', import.meta.url),
+);
 const FIXTURE_DIR = fileURLToPath(new URL('../../conformance-fixture/', import.meta.url));
 
 let gateway: Gateway | undefined;
@@ -19,14 +21,22 @@ describe('createGateway', () => {
       JSON.stringify({
         mcpServers: {
           birds: { prolog: 'birds.pl' },
-          fixture: { command: process.execPath, args: ['dist/main.js'], cwd: FIXTURE_DIR, include: ['test_simple_text'] },
+          fixture: {
+            command: process.execPath,
+            args: ['dist/main.js'],
+            cwd: FIXTURE_DIR,
+            include: ['test_simple_text'],
+          },
         },
       }),
       'servers.json',
       EXAMPLES,
     );
     gateway = await createGateway(entries, { log: () => undefined });
-    const client = new Client({ transport: inMemoryTransport(gateway.endpoint), era: '2025-11-25' });
+    const client = new Client({
+      transport: inMemoryTransport(gateway.endpoint),
+      era: '2025-11-25',
+    });
     await client.connect();
     const names = (await client.listAllTools()).map((tool) => tool.name).sort();
     expect(names).toEqual(['birds_identify_bird', 'fixture_test_simple_text']);

@@ -25,7 +25,9 @@ describe('README', () => {
       expect(failure?.code).toBe(1);
       const lines = failure?.stdout.trim().split('\n') ?? [];
       expect(lines).toHaveLength(2);
-      expect(lines[0]).toMatch(/^fixture: ok: rondo-conformance-fixture .*: 9 tools, .*\(fixture_test_simple_text, /);
+      expect(lines[0]).toMatch(
+        /^fixture: ok: rondo-conformance-fixture .*: 9 tools, .*\(fixture_test_simple_text, /,
+      );
       expect(lines[1]).toMatch(/^offline: failed: Upstream "offline" could not be reached: /);
     } finally {
       rmSync(file, { force: true });

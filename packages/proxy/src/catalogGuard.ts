@@ -22,11 +22,15 @@ function dialectFree(schema: unknown): JsonObject | undefined {
  * The upstream's tools the core can serve: a tool whose schema does not compile is left out, and
  * `warn` says which and why, so one bad descriptor never fails the catalog (or the gateway).
  */
-export function servableTools(tools: readonly ToolDefinition[], warn: (message: string) => void): ToolDefinition[] {
+export function servableTools(
+  tools: readonly ToolDefinition[],
+  warn: (message: string) => void,
+): ToolDefinition[] {
   const kept: ToolDefinition[] = [];
   for (const tool of tools) {
     const inputSchema = dialectFree(tool.inputSchema);
-    const outputSchema = tool.outputSchema === undefined ? undefined : dialectFree(tool.outputSchema);
+    const outputSchema =
+      tool.outputSchema === undefined ? undefined : dialectFree(tool.outputSchema);
     try {
       if (!inputSchema || (tool.outputSchema !== undefined && !outputSchema)) {
         throw new Error('its schema is not a JSON object');

@@ -3,5 +3,10 @@ export type { NameRules } from './names.js';
 export type { SuspensionLimits } from './suspendedCalls.js';
 export type { ConnectionOptions } from './upstreamLink.js';
 export { UpstreamLink } from './upstreamLink.js';
-export type { UpstreamSpec, StdioUpstream, RemoteUpstream, CustomUpstream } from './upstreamSpec.js';
+export type {
+  UpstreamSpec,
+  StdioUpstream,
+  RemoteUpstream,
+  CustomUpstream,
+} from './upstreamSpec.js';
 export { namespaced } from './namespaced.js';

@@ -13,7 +13,12 @@ export interface NameRules {
 function matcher(patterns: readonly string[]): (name: string) => boolean {
   const expressions = patterns.map(
     (pattern) =>
-      new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`),
+      new RegExp(
+        `^${pattern
+          .split('*')
+          .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('.*')}$`,
+      ),
   );
   return (name) => expressions.some((expression) => expression.test(name));
 }

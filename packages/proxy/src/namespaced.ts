@@ -35,8 +35,10 @@ export function namespaced(inner: Provider, rules: NameRules): Provider {
     }
   }
   if (inner.prompts && inner.getPrompt) {
-    wrapped.prompts = async (): Promise<PromptDefinition[]> => prompts.learn(await inner.prompts!());
-    wrapped.getPrompt = (name, args, ctx) => inner.getPrompt!(prompts.upstream(name) ?? name, args, ctx);
+    wrapped.prompts = async (): Promise<PromptDefinition[]> =>
+      prompts.learn(await inner.prompts!());
+    wrapped.getPrompt = (name, args, ctx) =>
+      inner.getPrompt!(prompts.upstream(name) ?? name, args, ctx);
   }
   if (inner.complete) {
     wrapped.complete = (request: CompletionRequest) => {

@@ -15,7 +15,7 @@ import type {
   ToolDefinition,
   ToolOutcome,
 } from '@rondo/core';
-import { ErrorCode, isMcpError, type LoggingLevel } from '@rondo/protocol';
+import { ErrorCode, isMcpError } from '@rondo/protocol';
 import { servableTemplates, servableTools } from './catalogGuard.js';
 import { ChangeRelay } from './changeRelay.js';
 import { Gate } from './gate.js';
@@ -141,7 +141,11 @@ export class ProxyProvider implements Provider {
     });
   }
 
-  getPrompt(name: string, args: Record<string, string>, ctx: HandlerContext): Promise<PromptOutcome> {
+  getPrompt(
+    name: string,
+    args: Record<string, string>,
+    ctx: HandlerContext,
+  ): Promise<PromptOutcome> {
     const params = { name: this.promptNames.upstream(name) ?? name, arguments: args };
     return runRound(this.services, 'prompts/get', params, ctx, promptResultFromWire);
   }
@@ -171,7 +175,11 @@ export class ProxyProvider implements Provider {
       return await runRound(this.services, 'resources/read', { uri }, ctx, resourceResultFromWire);
     } catch (error) {
       // Another provider's template may match: an upstream that does not have it says so.
-      if (isMcpError(error) && error.code === ErrorCode.ResourceNotFound && !this.resourceUris.has(uri)) {
+      if (
+        isMcpError(error) &&
+        error.code === ErrorCode.ResourceNotFound &&
+        !this.resourceUris.has(uri)
+      ) {
         return undefined;
       }
       throw error;
@@ -220,7 +228,11 @@ export class ProxyProvider implements Provider {
    * Reads one of the upstream's lists. An upstream that is down, or fails while listing, leaves
    * the list as it was last read (empty at first): a catalog read never fails the server.
    */
-  private async read<T>(list: string, empty: T, reader: (client: Client) => Promise<T>): Promise<T> {
+  private async read<T>(
+    list: string,
+    empty: T,
+    reader: (client: Client) => Promise<T>,
+  ): Promise<T> {
     try {
       const value = await reader(await this.link.start());
       this.lastLists.set(list, value);
@@ -247,7 +259,7 @@ export class ProxyProvider implements Provider {
       // A log message names no call: it goes to the one call running, never to another caller.
       if (this.active.size !== 1) return;
       const [ctx] = this.active.values();
-      ctx?.log(params.level as LoggingLevel, params.data as never, params.logger);
+      ctx?.log(params.level, params.data as never, params.logger);
     });
     if (client.era === 'modern') {
       const caps = client.capabilities;

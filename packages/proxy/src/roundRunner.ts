@@ -50,11 +50,14 @@ export async function runRound<R>(
   services.active.set(call, ctx);
   call.attach({ progress: (u) => ctx.progress(u.progress, u.total, u.message) });
   try {
-    const event = await call.next(services.timeoutMs, ctx.signal, () =>
-      new McpError(
-        ErrorCode.InternalError,
-        `Upstream "${services.upstreamName}" did not answer ${method} within ${services.timeoutMs} ms`,
-      ),
+    const event = await call.next(
+      services.timeoutMs,
+      ctx.signal,
+      () =>
+        new McpError(
+          ErrorCode.InternalError,
+          `Upstream "${services.upstreamName}" did not answer ${method} within ${services.timeoutMs} ms`,
+        ),
     );
     if (event.kind === 'done') return convert(event.result);
     if (event.kind === 'failed') throw upstreamFailure(services.upstreamName, event.error);
@@ -119,7 +122,9 @@ function resumedCall(services: RoundServices, ctx: HandlerContext): UpstreamCall
   for (const [key, ask] of taken.outstanding) {
     const answer = ctx.inputResponses[key];
     if (answer === undefined) {
-      ask.refuse(new McpError(ErrorCode.InvalidParams, `The client gave no answer to ${ask.method}`));
+      ask.refuse(
+        new McpError(ErrorCode.InvalidParams, `The client gave no answer to ${ask.method}`),
+      );
     } else {
       ask.answer(inputResponseToWire(answer));
     }
@@ -165,5 +170,7 @@ export function upstreamFailure(upstream: string, error: unknown): McpError {
     });
   }
   const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-  return new McpError(ErrorCode.InternalError, `Upstream "${upstream}" failed: ${message}`, { upstream });
+  return new McpError(ErrorCode.InternalError, `Upstream "${upstream}" failed: ${message}`, {
+    upstream,
+  });
 }

@@ -49,7 +49,9 @@ export class SuspendedCalls {
     const id = randomBytes(18).toString('base64url');
     const timer = setTimeout(() => {
       this.held.delete(id);
-      call.abandon(`The client did not answer within ${this.ttlMs} ms; the upstream call was cancelled`);
+      call.abandon(
+        `The client did not answer within ${this.ttlMs} ms; the upstream call was cancelled`,
+      );
     }, this.ttlMs);
     timer.unref();
     this.held.set(id, { call, owner, timer });

@@ -96,7 +96,9 @@ export class UpstreamCall {
     }
     await new Promise((resolve) => setImmediate(resolve));
     if (this.asks.length > 0) return { kind: 'asks', asks: this.asks.splice(0) };
-    return this.ending ?? { kind: 'failed', error: new Error('the upstream call produced no event') };
+    return (
+      this.ending ?? { kind: 'failed', error: new Error('the upstream call produced no event') }
+    );
   }
 
   /** Gives a question its input request key (unique over the call) and marks it outstanding. */

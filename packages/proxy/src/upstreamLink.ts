@@ -172,7 +172,7 @@ export class UpstreamLink {
 
 /** A one-line reason: the error's message, with the last line the upstream wrote to stderr. */
 function reasonOf(error: unknown, transport: unknown): string {
-  const message = error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error);
+  const message = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
   const stderr = (transport as { stderr?: unknown }).stderr;
   const last =
     typeof stderr === 'string'

@@ -38,7 +38,10 @@ export function transportFor(spec: UpstreamSpec): ClientTransport {
   }
   const url = new URL(spec.url);
   if (url.protocol === 'ws:' || url.protocol === 'wss:') {
-    return webSocketTransport({ url: spec.url, ...(spec.headers ? { headers: spec.headers } : {}) });
+    return webSocketTransport({
+      url: spec.url,
+      ...(spec.headers ? { headers: spec.headers } : {}),
+    });
   }
   return httpTransport({ url: spec.url, ...(spec.headers ? { headers: spec.headers } : {}) });
 }

@@ -27,9 +27,7 @@ function malformed(what: string): McpError {
 }
 
 function annotationsOf(block: Record<string, unknown>): { annotations?: Annotations } {
-  return isPlainObject(block.annotations)
-    ? { annotations: block.annotations as unknown as Annotations }
-    : {};
+  return isPlainObject(block.annotations) ? { annotations: block.annotations } : {};
 }
 
 function stringOr(value: unknown, fallback: string): string {
@@ -70,7 +68,11 @@ export function contentItemFromWire(block: unknown): ContentItem {
       };
     case 'resource_link': {
       if (typeof block.uri !== 'string') throw malformed('resource link');
-      const link: ContentItem = { kind: 'resource_link', uri: block.uri, name: stringOr(block.name, block.uri) };
+      const link: ContentItem = {
+        kind: 'resource_link',
+        uri: block.uri,
+        name: stringOr(block.name, block.uri),
+      };
       for (const key of ['description', 'mimeType', 'title'] as const) {
         if (typeof block[key] === 'string') link[key] = block[key];
       }
@@ -95,7 +97,8 @@ export function toolResultFromWire(result: Record<string, unknown>): ToolResult 
   let items = contentList(result).map(contentItemFromWire);
   if (result.isError === true) {
     items = items.map((item) => (item.kind === 'text' ? { kind: 'error', text: item.text } : item));
-    if (!items.some((item) => item.kind === 'error')) items.unshift({ kind: 'error', text: 'Tool error' });
+    if (!items.some((item) => item.kind === 'error'))
+      items.unshift({ kind: 'error', text: 'Tool error' });
   }
   if (result.structuredContent !== undefined) {
     return { kind: 'structured', structured: result.structuredContent as Json, items };
@@ -110,7 +113,8 @@ export function promptResultFromWire(result: Record<string, unknown>): PromptRes
     if (!isPlainObject(message) || (message.role !== 'user' && message.role !== 'assistant')) {
       throw malformed('prompt message');
     }
-    return { kind: 'message' as const, role: message.role as Role, content: contentItemFromWire(message.content) };
+    const role: Role = message.role === 'user' ? 'user' : 'assistant';
+    return { kind: 'message' as const, role, content: contentItemFromWire(message.content) };
   });
   const value: PromptResult = { kind: 'messages', messages };
   if (typeof result.description === 'string') value.description = result.description;
@@ -129,12 +133,20 @@ export function inputRequestFromWire(method: string, params: unknown): InputRequ
   switch (method) {
     case 'elicitation/create':
       if (p.mode === 'url' && typeof p.url === 'string') {
-        const body: InputRequestBody = { kind: 'url_elicitation', message: stringOr(p.message, ''), url: p.url };
+        const body: InputRequestBody = {
+          kind: 'url_elicitation',
+          message: stringOr(p.message, ''),
+          url: p.url,
+        };
         if (typeof p.elicitationId === 'string') body.elicitationId = p.elicitationId;
         return body;
       }
       if (!isPlainObject(p.requestedSchema)) throw malformed('elicitation request');
-      return { kind: 'form_elicitation', message: stringOr(p.message, ''), schema: p.requestedSchema as JsonObject };
+      return {
+        kind: 'form_elicitation',
+        message: stringOr(p.message, ''),
+        schema: p.requestedSchema as JsonObject,
+      };
     case 'sampling/createMessage':
       return samplingRequestFromWire(p);
     case 'roots/list':
@@ -164,7 +176,9 @@ function samplingRequestFromWire(params: Record<string, unknown>): InputRequestB
         throw malformed('sampling message');
       }
       // A message may hold a list of blocks (2025-11-25); the vocabulary holds one, the first.
-      const content = Array.isArray(message.content) ? message.content[0] : message.content;
+      const content: unknown = Array.isArray(message.content)
+        ? (message.content as unknown[])[0]
+        : message.content;
       return { role: message.role, content: contentItemFromWire(content) };
     }),
   };

@@ -23,10 +23,10 @@ function legacyAsker() {
       const answer = await ctx.elicit('Your name?', NAME_FORM);
       if (answer.kind !== 'accept') return text(`no name (${answer.kind})`);
       const reply = await ctx.sample({
-        messages: [{ role: 'user', content: text(`Greet ${String(answer.content.name)}`) }],
+        messages: [{ role: 'user', content: text(`Greet ${answer.content.name as string}`) }],
         maxTokens: 50,
       });
-      return text(`${String(answer.content.name)}: ${JSON.stringify(reply.content)}`);
+      return text(`${answer.content.name as string}: ${JSON.stringify(reply.content)}`);
     })
     .tool('roots', {}, async (_args, ctx) => text(JSON.stringify(await ctx.listRoots())));
   return endpointOf(server, 'legacy');
@@ -42,7 +42,7 @@ function modernAsker() {
       if (answer?.kind !== 'accept') {
         return inputRequired([inputRequest('name', formElicitation('Your name?', NAME_FORM))]);
       }
-      return text(`Hello, ${String(answer.content.name)}!`);
+      return text(`Hello, ${answer.content.name as string}!`);
     },
   );
   return endpointOf(server, 'modern');
@@ -57,7 +57,9 @@ afterEach(async () => {
 
 describe('era translation through the proxy', () => {
   it('turns a legacy upstream elicitation and sampling into input_required rounds for a modern client', async () => {
-    const { server, endpoint, provider } = gateway(memoryUpstream(legacyAsker()), { namespace: 'up' });
+    const { server, endpoint, provider } = gateway(memoryUpstream(legacyAsker()), {
+      namespace: 'up',
+    });
     closers.push(() => server.close());
     const eras: string[] = [];
     const client = await clientOf(endpoint, '2026-07-28', {
@@ -72,7 +74,10 @@ describe('era translation through the proxy', () => {
       },
     });
     const result = await client.callTool('up_greet');
-    expect(result.content[0]).toMatchObject({ type: 'text', text: 'Ada: {"type":"text","text":"Hi Ada"}' });
+    expect(result.content[0]).toMatchObject({
+      type: 'text',
+      text: 'Ada: {"type":"text","text":"Hi Ada"}',
+    });
     // Each question reached the modern client as an input_required round, not a server request.
     expect(eras).toEqual(['elicit:modern', 'sample:modern']);
     expect(provider.suspendedCalls).toBe(0);
@@ -112,7 +117,9 @@ describe('era translation through the proxy', () => {
     const client = await clientOf(endpoint, '2026-07-28', {
       elicitation: () => ({ action: 'decline' }),
     });
-    expect((await client.callTool('greet')).content[0]).toMatchObject({ text: 'no name (decline)' });
+    expect((await client.callTool('greet')).content[0]).toMatchObject({
+      text: 'no name (decline)',
+    });
     await client.close();
   });
 

@@ -10,7 +10,6 @@ import {
   textContent,
   text,
 } from '@rondo/protocol';
-import { z } from 'zod';
 import { afterEach, describe, expect, it } from 'vitest';
 import { namespaced } from '../src/index.js';
 import { clientOf, endpointOf, gateway, memoryUpstream } from './support.js';
@@ -28,12 +27,14 @@ function bothEras() {
         const form = { type: 'object', properties: { name: { type: 'string' } } };
         return inputRequired([inputRequest('user_name', formElicitation('Name?', form))]);
       }
-      return text(`got ${String(answer.content.name)}`);
+      return text(`got ${answer.content.name as string}`);
     })
-    .prompt('hello', { args: { who: z.string() } }, ({ who }) =>
-      messages([message('user', `Hello ${who}`)]),
+    .prompt('hello', { arguments: [{ name: 'who', required: true }] as const }, (args) =>
+      messages([message('user', `Hello ${args.who}`)]),
     )
-    .resource('memo://one', { name: 'one' }, (uri) => contents([textContent(uri, 'text/plain', 'first')]));
+    .resource('memo://one', { name: 'one' }, (uri) =>
+      contents([textContent(uri, 'text/plain', 'first')]),
+    );
   return endpointOf(server, 'both');
 }
 
@@ -98,7 +99,11 @@ describe('the proxy catalog and calls', () => {
   });
 
   it('fails the tools of an upstream that is gone with an error naming it', async () => {
-    const { server, endpoint: gatewayEndpoint, provider } = gateway(memoryUpstream(bothEras()), {
+    const {
+      server,
+      endpoint: gatewayEndpoint,
+      provider,
+    } = gateway(memoryUpstream(bothEras()), {
       namespace: 'f',
     });
     closers.push(() => server.close());

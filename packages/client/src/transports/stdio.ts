@@ -43,7 +43,11 @@ class StdioTransport implements StdioClientTransport {
   private readonly tail: StderrTail;
   private closing = false;
   private exited: Promise<void> | undefined;
-  private readonly outbox: { line: string; resolve(): void; reject(error: Error): void }[] = [];
+  private readonly outbox: {
+    line: string;
+    resolve: () => void;
+    reject: (error: Error) => void;
+  }[] = [];
   private flushing: NodeJS.Immediate | undefined;
 
   constructor(private readonly options: StdioTransportOptions) {
@@ -121,13 +125,13 @@ class StdioTransport implements StdioClientTransport {
     const stdin = this.child?.stdin;
     if (!stdin || !stdin.writable) {
       const error = new ClientStateError('the server process is not running');
-      for (const { reject } of batch) reject(error);
+      for (const entry of batch) entry.reject(error);
       return;
     }
     stdin.write(batch.map((entry) => entry.line).join(''), (error) => {
-      for (const { resolve, reject } of batch) {
-        if (error) reject(new TransportError(`cannot write to the server: ${error.message}`));
-        else resolve();
+      for (const entry of batch) {
+        if (error) entry.reject(new TransportError(`cannot write to the server: ${error.message}`));
+        else entry.resolve();
       }
     });
   }
