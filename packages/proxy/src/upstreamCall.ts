@@ -94,7 +94,8 @@ export class UpstreamCall {
         this.wake = () => done();
       });
     }
-    await new Promise((resolve) => setImmediate(resolve));
+    // A modern upstream asks several questions in one round: gather those of this turn.
+    if (this.asks.length > 0) await new Promise((resolve) => setImmediate(resolve));
     if (this.asks.length > 0) return { kind: 'asks', asks: this.asks.splice(0) };
     return (
       this.ending ?? { kind: 'failed', error: new Error('the upstream call produced no event') }
