@@ -52,6 +52,7 @@ const projects = [
   'policies',
   'auth',
   'client',
+  'proxy',
 ].map((name) => ({
   extends: true as const,
   test: {

@@ -5,7 +5,7 @@ import type { CountersMessage, MemoryMessage, ReadyMessage } from './servers/con
 
 /** How to start one contender: a server script under `dist/servers` and its arguments. */
 export interface ServerSpec {
-  script: 'ceiling' | 'sdk' | 'rondo' | 'bunHost' | 'swiplEcho' | 'replicas';
+  script: 'ceiling' | 'sdk' | 'rondo' | 'bunHost' | 'swiplEcho' | 'replicas' | 'gateway';
   args: string[];
 }
 

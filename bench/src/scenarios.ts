@@ -29,7 +29,8 @@ export type Role =
   | 'rondo-policy'
   | 'rondo-redis'
   | 'rondo-replicas'
-  | 'rondo-replicas-memory';
+  | 'rondo-replicas-memory'
+  | 'rondo-gateway';
 
 /** The roles measured against plain Rondo (the `rondo` role) of the same scenario. */
 export const AGAINST_RONDO: readonly Role[] = [
@@ -40,6 +41,7 @@ export const AGAINST_RONDO: readonly Role[] = [
   'rondo-redis',
   'rondo-replicas',
   'rondo-replicas-memory',
+  'rondo-gateway',
 ];
 
 /** One server measured in a scenario. */
@@ -315,12 +317,29 @@ const webSocketInFlight: Scenario = {
   bind: async (child, c) => pipelined(await webSocketChannel(child), c.role, 50, 'continuous'),
 };
 
+/**
+ * What the gateway costs: the echo tool over stdio, called directly and through `rondo-gateway`'s
+ * proxy provider (a gateway process in front of the same server over stdio), 50 calls in flight.
+ * Server CPU counts the whole process tree, so the gateway's figure includes its upstream's.
+ */
+const stdioGateway: Scenario = {
+  id: 'stdio-gateway',
+  title: 'tools/call over stdio, 50 in flight: direct against through the gateway',
+  transport: 'stdio',
+  contenders: [
+    contender('Rondo', 'rondo', 'rondo', '--transport', 'stdio'),
+    contender('Rondo via gateway', 'rondo-gateway', 'gateway'),
+  ],
+  bind: async (child, c) => pipelined(stdioChannel(child), c.role, 50, 'continuous'),
+};
+
 /** Every scenario, in the order they run. */
 export const SCENARIOS: Scenario[] = [
   modernEchoScenario(1),
   modernEchoScenario(50),
   legacySession,
   stdioPipelined,
+  stdioGateway,
   webSocketInFlight,
   mrtrFlow,
   toolsList,

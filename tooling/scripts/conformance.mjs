@@ -3,7 +3,7 @@
 // HTTP on 127.0.0.1, one fixture process per run, the three runs in parallel, with a Node 22 from
 // tooling/scripts/node22.sh. Prints each run's totals; exits non-zero if any scored scenario fails.
 //
-//   node tooling/scripts/conformance.mjs [--no-build] [--fixture typescript|prolog|bun|deno|workerd|cluster]
+//   node tooling/scripts/conformance.mjs [--no-build] [--fixture typescript|prolog|bun|deno|workerd|cluster|gateway]
 //        [--fixture-command "<command with {port}>"] [--run 2025-11-25|2026-07-28|2025-06-18 ...]
 //        [--scenario <name> ...]
 //
@@ -40,6 +40,9 @@ const FIXTURES = {
   bun: 'node tooling/scripts/runtimeFixture.mjs bun --port {port}',
   deno: 'node tooling/scripts/runtimeFixture.mjs deno --port {port}',
   workerd: 'node tooling/scripts/runtimeFixture.mjs workerd --port {port}',
+  // The fixture behind rondo-gateway: one stdio upstream, its tool names unprefixed.
+  gateway:
+    'node apps/gateway/dist/main.js --transport http --port {port} apps/gateway/fixture/conformance.json',
   // Three fixture replicas sharing Redis behind nginx round robin (`pnpm cluster --app fixture`).
   cluster: 'node tooling/scripts/cluster.mjs --app fixture --replicas 3 --port {port}',
 };

@@ -1,7 +1,14 @@
 import { parseArgs } from 'node:util';
 import { AUTH_FLAGS, AUTH_FLAGS_HELP, type AuthFlagSettings } from '@rondo/auth';
-import { ConfigurationError, parseAllowedHosts, parseStateKeys, type StateKey } from '@rondo/core';
+import type { StateKey } from '@rondo/core';
 import { readHostAuth } from './authArgs.js';
+import {
+  SERVING_FLAG_OPTIONS,
+  SERVING_FLAGS_HELP,
+  ServingFlagError,
+  readServingFlags,
+  type ServingFlags,
+} from '@rondo/server';
 
 /** The transports `rondo-logtalk` serves on. */
 export type HostTransport = 'stdio' | 'http' | 'ws';
@@ -49,10 +56,7 @@ export interface HostArgs {
   stateKeys?: StateKey[];
   /** The Redis server this replica shares its state with: `--redis`, else `RONDO_REDIS_URL`. */
   redis?: string;
-  /**
-   * Behind a reverse proxy, the header it sets to the client's address (http, ws):
-   * `--client-address-header`, else `RONDO_CLIENT_ADDRESS_HEADER`.
-   */
+  /** Behind a reverse proxy (http, ws), the header it sets to the client's address. */
   clientAddressHeader?: string;
   /** The OAuth resource server's settings from `--auth-*` (or `RONDO_AUTH_*`), for http and ws. */
   auth?: AuthFlagSettings;
@@ -101,13 +105,6 @@ Commands:
 Options:
   --watch            reload the workers when a FILE changes: calls in flight finish on the old
                      code, clients get list-changed notifications.
-  --transport T      stdio (default): JSON-RPC lines on stdin/stdout; nothing else is ever
-                     written to stdout (Prolog output goes to stderr).
-                     http: Streamable HTTP at http://HOST:PORT/mcp.
-                     ws: WebSocket (subprotocol "mcp") at ws://HOST:PORT/ws.
-  --host H           address to listen on (http, ws); default 127.0.0.1.
-  --port N           port to listen on (http, ws); default 3000 (http), 3001 (ws); 0 = any free.
-  --path P           URL path (http, ws); default /mcp (http), /ws (ws).
   --object NAME      the provider module or object; default: the one found in the files (a
                      module defining tools/1, prompts/1 or resources/1; for Logtalk, the last
                      object implementing an mcp_*_protocol).
@@ -124,24 +121,10 @@ Options:
                      default "<provider name> (rondo-logtalk)".
   --description TEXT the server description announced to clients (serverInfo.description, as
                      the mcp_server library's server_description/1 option).
-  --allowed-hosts H1,H2
-                     the Host names accepted (http, ws), comma-separated: behind a proxy, the
-                     name it forwards (mcp.example.com). The list replaces the default rule
-                     (localhost and IP literals); "any" turns the check off, for a proxy that
-                     checks Host itself. Default RONDO_ALLOWED_HOSTS.
-  --state-keys ID:SECRET,...
-                     the key ring that seals round-hook request state, newest (sealing) key
-                     first, each secret 32 bytes or more ("base64:..." for a secret with a
-                     comma). A command line is visible to other users: prefer RONDO_STATE_KEYS.
-  --redis URL        share sessions, event logs, changes and tasks with the other replicas behind
-                     one balancer, in Redis (redis://host:port); default RONDO_REDIS_URL.
-                     Give every replica the same RONDO_STATE_KEY(S). See docs/scale-out.md.
-  --client-address-header NAME
-                     behind a reverse proxy (http, ws), the header it sets to the client's
-                     address (x-real-ip, or x-forwarded-for: its last entry): who an anonymous
-                     client is, for its share of sessions, streams and tasks. Only with a proxy
-                     that sets it on every request. Default RONDO_CLIENT_ADDRESS_HEADER.
   --help             print this help and exit.
+
+${SERVING_FLAGS_HELP}
+  Over stdio, nothing but JSON-RPC is ever written to stdout (Prolog output goes to stderr).
 
 ${AUTH_FLAGS_HELP}
 
@@ -154,14 +137,11 @@ Environment:
                      listed key opens a state, the first seals, so keys rotate without failing a round.
   RONDO_ALLOWED_HOSTS the Host names accepted, as --allowed-hosts.
   RONDO_REDIS_URL    the Redis server replicas share their state in, as --redis.
-  RONDO_CLIENT_ADDRESS_HEADER the proxy's client-address header, as --client-address-header.
 
 Examples:
   rondo-logtalk birds.pl                                  # stdio, for an MCP client config
   rondo-logtalk --transport http --port 8080 birds.pl     # http://127.0.0.1:8080/mcp
   LOGTALKHOME=/opt/logtalk rondo-logtalk --transport ws birds.lgt`;
-
-const DEFAULT_PORTS: Record<HostTransport, number> = { stdio: 0, http: 3000, ws: 3001 };
 
 /**
  * Parses the command line, with `RONDO_ALLOWED_HOSTS` from `env` when `--allowed-hosts` is absent;
@@ -176,10 +156,7 @@ export function parseHostArgs(
     parsed = parseArgs({
       args: [...argv],
       options: {
-        transport: { type: 'string', default: 'stdio' },
-        host: { type: 'string', default: '127.0.0.1' },
-        port: { type: 'string' },
-        path: { type: 'string' },
+        ...SERVING_FLAG_OPTIONS,
         object: { type: 'string' },
         workers: { type: 'string' },
         timeout: { type: 'string' },
@@ -188,10 +165,6 @@ export function parseHostArgs(
         name: { type: 'string' },
         description: { type: 'string' },
         title: { type: 'string' },
-        'allowed-hosts': { type: 'string' },
-        'state-keys': { type: 'string' },
-        redis: { type: 'string' },
-        'client-address-header': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
         watch: { type: 'boolean', default: false },
         ...AUTH_FLAGS,
@@ -203,22 +176,20 @@ export function parseHostArgs(
     throw new UsageError((failure as Error).message);
   }
   const { values, positionals } = parsed;
-  const transport = values.transport;
-  if (transport !== 'stdio' && transport !== 'http' && transport !== 'ws')
-    throw new UsageError(`unknown transport "${transport}" (stdio, http or ws)`);
+  let serving: ServingFlags;
+  try {
+    serving = readServingFlags(values, env);
+  } catch (failure) {
+    if (failure instanceof ServingFlagError) throw new UsageError(failure.message);
+    throw failure;
+  }
   const args: HostArgs = {
     help: values.help,
     command: 'serve',
     watch: values.watch,
-    transport,
-    host: values.host,
-    port:
-      values.port === undefined
-        ? DEFAULT_PORTS[transport]
-        : integer('--port', values.port, 0, 65535),
+    ...serving,
     files: positionals,
   };
-  if (values.path !== undefined) args.path = values.path;
   if (values.object !== undefined) args.object = values.object;
   if (values.swipl !== undefined) args.swipl = values.swipl;
   if (values['logtalk-home'] !== undefined) args.logtalkHome = values['logtalk-home'];
@@ -234,34 +205,11 @@ export function parseHostArgs(
       );
     args.timeoutSeconds = seconds;
   }
-  readProxyOptions(args, values['allowed-hosts'], values['state-keys'], env);
-  const redis = values.redis ?? (env.RONDO_REDIS_URL || undefined);
-  if (redis !== undefined) args.redis = redis;
-  readClientAddressHeader(args, values['client-address-header'], env);
-  const auth = readHostAuth(values, env, transport, (message) => new UsageError(message));
+  const auth = readHostAuth(values, env, args.transport, (message) => new UsageError(message));
   if (auth !== undefined) args.auth = auth;
   subcommand(args);
   if (!args.help && args.files.length === 0) throw new UsageError('no FILE given');
   return args;
-}
-
-/** `--allowed-hosts` (else `RONDO_ALLOWED_HOSTS`) and `--state-keys`, checked by the core's rules. */
-function readProxyOptions(
-  args: HostArgs,
-  hostsFlag: string | undefined,
-  keysFlag: string | undefined,
-  env: Readonly<Record<string, string | undefined>>,
-): void {
-  try {
-    // An empty variable is an unset one (`RONDO_ALLOWED_HOSTS=${HOSTS}` with HOSTS unset).
-    const hosts = hostsFlag ?? (env.RONDO_ALLOWED_HOSTS || undefined);
-    const from = hostsFlag === undefined ? 'RONDO_ALLOWED_HOSTS' : '--allowed-hosts';
-    if (hosts !== undefined) args.allowedHosts = parseAllowedHosts(hosts, from);
-    if (keysFlag !== undefined) args.stateKeys = parseStateKeys(keysFlag, '--state-keys');
-  } catch (failure) {
-    if (failure instanceof ConfigurationError) throw new UsageError(failure.message);
-    throw failure;
-  }
 }
 
 /** `check FILE...` and `call FILE TOOL [JSON]` (a file named so is served as `./check`). */
@@ -304,25 +252,4 @@ function integer(flag: string, text: string, min: number, max: number): number {
   if (!/^\d+$/.test(text) || value < min || value > max)
     throw new UsageError(`${flag} must be an integer from ${min} to ${max}, got "${text}"`);
   return value;
-}
-
-/**
- * `--client-address-header` (else `RONDO_CLIENT_ADDRESS_HEADER`): an HTTP header name, for a
- * transport with headers; stdio has one client and no proxy.
- */
-function readClientAddressHeader(
-  args: HostArgs,
-  flag: string | undefined,
-  env: Readonly<Record<string, string | undefined>>,
-): void {
-  const name = flag ?? (env.RONDO_CLIENT_ADDRESS_HEADER || undefined);
-  if (name === undefined) return;
-  const from = flag === undefined ? 'RONDO_CLIENT_ADDRESS_HEADER' : '--client-address-header';
-  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
-    throw new UsageError(
-      `${from} must be an HTTP header name such as x-forwarded-for, got "${name}"`,
-    );
-  if (args.transport === 'stdio' && flag !== undefined)
-    throw new UsageError('--client-address-header needs --transport http or ws');
-  if (args.transport !== 'stdio') args.clientAddressHeader = name.toLowerCase();
 }

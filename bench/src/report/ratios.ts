@@ -73,6 +73,23 @@ export function checkGoals(scenarios: ScenarioResult[]): GoalCheck[] {
         add('fetch handler on Node >= 80% of the node handler', scenario, who, 'rondo', 0.8);
       if (scenario.transport === 'stdio' && who.role === 'rondo')
         add('stdio >= 50% of the raw echo', scenario, who, 'ceiling', 0.5);
+      if (who.role === 'rondo-gateway') {
+        // A CPU goal: the gateway path may cost at most twice the direct path per call.
+        const cpuRatio = cpuRatioTo(scenario, who, 'rondo');
+        const ratio = ratioTo(scenario, who, 'rondo');
+        if (cpuRatio !== undefined && ratio !== undefined) {
+          checks.push({
+            goal: 'gateway <= 2x the CPU per call of the direct stdio path',
+            scenario: scenario.id,
+            contender: who.label,
+            ratio,
+            cpuRatio,
+            target: 0.5,
+            met: cpuRatio >= 0.5,
+            figure: `${(1 / cpuRatio).toFixed(2)}x CPU per call`,
+          });
+        }
+      }
       if (who.role === 'rondo-bridge') {
         add('bridge >= 50% of the TS-native tool', scenario, who, 'rondo', 0.5);
         add('bridge >= 70% of the bare SWI-Prolog echo', scenario, who, 'swipl-echo', 0.7);

@@ -21,6 +21,7 @@ const COLORS: Record<Role, string> = {
   'rondo-redis': '#d6453d',
   'rondo-replicas': '#8c2d28',
   'rondo-replicas-memory': '#6b6b6b',
+  'rondo-gateway': '#2f8f5b',
 };
 
 const WIDTH = 960;

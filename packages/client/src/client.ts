@@ -16,6 +16,7 @@ import { answerInput, capabilitiesFor, type ClientHandlers } from './handlers.js
 import { paramHeaders, standardHeaders } from './http/toolHeaders.js';
 import { negotiate, type EraChoice, type ServerFacts } from './negotiate.js';
 import { runRounds } from './rounds.js';
+import type { PendingCall } from './pending.js';
 import { RpcSession, type CallOptions } from './rpc.js';
 import { ToolCatalog } from './tools.js';
 import type { ClientTransport } from './transport.js';
@@ -66,6 +67,8 @@ export class ClientCore {
   private readonly handlers: ClientHandlers;
   private readonly identity: ModernIdentity;
   private facts: ServerFacts | undefined;
+  /** Calls whose question (a legacy server request) is being answered now. */
+  private readonly answering = new WeakSet<PendingCall>();
   private wire: EraWire | undefined;
 
   constructor(private readonly options: ClientOptions) {
@@ -140,18 +143,22 @@ export class ClientCore {
     const { extensions, checkAs = method } = internal;
     const base = this.wire;
     if (!base) throw new ClientStateError('the client is not connected');
-    // Extensions declared for one request (the Tasks extension on a call made as a task).
+    // Capabilities or extensions declared for one request (a gateway declares its caller's; the
+    // Tasks extension on a call made as a task).
+    const capabilities = options.capabilities ?? this.identity.capabilities;
     const wire =
-      extensions && base.era === 'modern'
+      (extensions || options.capabilities) && base.era === 'modern'
         ? modernWire(base.protocolVersion, {
             ...this.identity,
-            capabilities: {
-              ...this.identity.capabilities,
-              extensions: {
-                ...this.identity.capabilities.extensions,
-                ...(extensions as Record<string, Record<string, unknown>>),
-              },
-            },
+            capabilities: extensions
+              ? {
+                  ...capabilities,
+                  extensions: {
+                    ...capabilities.extensions,
+                    ...(extensions as Record<string, Record<string, unknown>>),
+                  },
+                }
+              : capabilities,
           })
         : base;
     const send = (sent: Record<string, unknown> | undefined): Promise<Record<string, unknown>> =>
@@ -161,7 +168,7 @@ export class ClientCore {
       method,
       params: params ?? {},
       send,
-      handlers: this.handlers,
+      handlers: options.handlers ?? this.handlers,
       maxRounds: this.options.maxInputRounds ?? 10,
       signal: options.signal,
     });
@@ -235,7 +242,26 @@ export class ClientCore {
     if (!['elicitation/create', 'sampling/createMessage', 'roots/list'].includes(message.method)) {
       throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`);
     }
-    return answerInput(this.handlers, message.method, message.params, { era: 'legacy' });
+    // A legacy request names no call; it belongs to a call with its own handlers only when that
+    // call is the only candidate, since sending one caller's question to another would leak it.
+    // A call still waiting for the answer to its previous question is not asking a new one.
+    const owners = this.rpc.callsWithHandlers().filter((call) => !this.answering.has(call));
+    if (owners.length > 1) {
+      throw new McpError(
+        ErrorCode.InternalError,
+        `The client cannot tell which of its ${owners.length} open calls this ${message.method} request is for`,
+      );
+    }
+    const owner = owners[0];
+    if (owner) this.answering.add(owner);
+    try {
+      return await answerInput(owner?.handlers ?? this.handlers, message.method, message.params, {
+        era: 'legacy',
+        signal: owner?.signal,
+      });
+    } finally {
+      if (owner) this.answering.delete(owner);
+    }
   }
 
   private serverNotification(message: JsonRpcNotification): void {

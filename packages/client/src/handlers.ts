@@ -23,6 +23,8 @@ export interface HandlerContext {
   readonly era: Era;
   /** Aborted when the request the input is for is abandoned. */
   readonly signal?: AbortSignal | undefined;
+  /** The key of the input request in its `input_required` round (modern era). */
+  readonly key?: string | undefined;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { RequestId } from '@rondo/protocol';
 import { TooManyPendingRequestsError } from './errors.js';
+import type { ClientHandlers } from './handlers.js';
 
 /** One open request: how to settle it and what it needs while open. */
 export interface PendingCall {
@@ -8,6 +9,10 @@ export interface PendingCall {
   reject(error: Error): void;
   /** Called with each progress notification of the call. */
   readonly onProgress?: ((progress: ProgressUpdate) => void) | undefined;
+  /** The call's own input handlers, which answer the server's requests made for it. */
+  readonly handlers?: ClientHandlers | undefined;
+  /** The caller's signal of the call. */
+  readonly signal?: AbortSignal | undefined;
   /** Frees the call's timer and signal listener. */
   dispose(): void;
 }
@@ -51,6 +56,11 @@ export class PendingCalls {
   /** The call a progress token belongs to: the client uses each request's id as its token. */
   byProgressToken(token: RequestId): PendingCall | undefined {
     return this.calls.get(token);
+  }
+
+  /** The open calls that brought their own input handlers. */
+  withHandlers(): PendingCall[] {
+    return [...this.calls.values()].filter((call) => call.handlers !== undefined);
   }
 
   /** Fails every open call with `error` (the connection ended). */

@@ -46,7 +46,11 @@ async function answerAll(
   const entries = await Promise.all(
     Object.entries(requests).map(async ([key, request]) => {
       const { method, params } = request as { method: string; params?: unknown };
-      const answer = await answerInput(trip.handlers, method, params, { era, signal: trip.signal });
+      const answer = await answerInput(trip.handlers, method, params, {
+        era,
+        signal: trip.signal,
+        key,
+      });
       return [key, answer] as const;
     }),
   );

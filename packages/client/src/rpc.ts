@@ -7,6 +7,7 @@ import {
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
+  type ClientCapabilities,
   type RequestId,
 } from '@rondo/protocol';
 import {
@@ -16,6 +17,8 @@ import {
   RequestTimeoutError,
 } from './errors.js';
 import { decodeFrame, type FrameLimits } from './frames.js';
+import { LazyAbortController } from '@rondo/core/internal';
+import type { ClientHandlers } from './handlers.js';
 import { PendingCalls, type PendingCall, type ProgressUpdate } from './pending.js';
 import type { ClientTransport, SendContext } from './transport.js';
 
@@ -27,6 +30,18 @@ export interface CallOptions {
   readonly timeoutMs?: number | undefined;
   /** Called with each progress notification of this call; asks the server for progress. */
   readonly onProgress?: ((progress: ProgressUpdate) => void) | undefined;
+  /**
+   * Answers the input this call asks for, instead of the client's handlers: its `input_required`
+   * rounds (modern era), and a server request the client relates to it (legacy era: while it is
+   * the only open call with handlers of its own). A gateway forwards each call's questions to the
+   * caller it serves this way. Advertised capabilities still come from the client's handlers.
+   */
+  readonly handlers?: ClientHandlers | undefined;
+  /**
+   * The client capabilities this request declares instead of the client's (modern era: the
+   * request's `_meta`; the legacy era declares capabilities once, at `initialize`).
+   */
+  readonly capabilities?: ClientCapabilities | undefined;
 }
 
 /** How the session treats what the server sends besides answers. */
@@ -72,6 +87,11 @@ export class RpcSession {
     return this.pending.size;
   }
 
+  /** The open calls that brought their own input handlers (see {@link CallOptions.handlers}). */
+  callsWithHandlers(): readonly PendingCall[] {
+    return this.pending.withHandlers();
+  }
+
   /** Starts the transport. */
   async start(): Promise<void> {
     this.state = 'open';
@@ -97,7 +117,8 @@ export class RpcSession {
     const message: JsonRpcRequest = { jsonrpc: '2.0', id, method };
     if (sentParams !== undefined) message.params = sentParams;
     return new Promise((resolve, reject) => {
-      const controller = new AbortController();
+      // Most requests end before anyone reads the signal; it is made only when a transport does.
+      const controller = new LazyAbortController();
       const timeoutMs = options.timeoutMs ?? this.limits.requestTimeoutMs ?? 60_000;
       const giveUp = (error: Error): void => {
         if (!this.pending.take(id)) return;
@@ -116,6 +137,8 @@ export class RpcSession {
         resolve,
         reject,
         onProgress: options.onProgress,
+        handlers: options.handlers,
+        signal: options.signal,
         dispose: () => {
           clearTimeout(timer);
           options.signal?.removeEventListener('abort', onAbort);
@@ -124,7 +147,13 @@ export class RpcSession {
       this.pending.add(id, call);
       if (options.signal?.aborted) return onAbort();
       options.signal?.addEventListener('abort', onAbort, { once: true });
-      this.transport.send(message, { ...context, signal: controller.signal }).catch((error) => {
+      const sendContext: SendContext = {
+        ...context,
+        get signal() {
+          return controller.signal;
+        },
+      };
+      this.transport.send(message, sendContext).catch((error) => {
         if (this.pending.take(id)) reject(error as Error);
       });
     });

@@ -105,3 +105,12 @@ export {
   cancel,
 } from '@rondo/core';
 export { McpError, ErrorCode } from '@rondo/protocol';
+export {
+  SERVING_FLAG_OPTIONS,
+  SERVING_FLAGS_HELP,
+  SERVING_FLAGS_USAGE,
+  readServingFlags,
+  ServingFlagError,
+  type ServingFlags,
+  type ServingFlagValues,
+} from './servingFlags.js';

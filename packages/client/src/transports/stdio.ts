@@ -43,6 +43,12 @@ class StdioTransport implements StdioClientTransport {
   private readonly tail: StderrTail;
   private closing = false;
   private exited: Promise<void> | undefined;
+  private readonly outbox: {
+    line: string;
+    resolve: () => void;
+    reject: (error: Error) => void;
+  }[] = [];
+  private flushing: NodeJS.Immediate | undefined;
 
   constructor(private readonly options: StdioTransportOptions) {
     this.endpointKey = `stdio:${[options.command, ...(options.args ?? [])].join(' ')}`;
@@ -106,11 +112,27 @@ class StdioTransport implements StdioClientTransport {
       return Promise.reject(new ClientStateError('the server process is not running'));
     }
     return new Promise((resolve, reject) => {
-      stdin.write(`${serializeMessage(message)}\n`, (error) =>
-        error
-          ? reject(new TransportError(`cannot write to the server: ${error.message}`))
-          : resolve(),
-      );
+      this.outbox.push({ line: `${serializeMessage(message)}\n`, resolve, reject });
+      // The messages of one turn of the event loop go out in one write: a pipe write per message
+      // costs more than the rest of a small request.
+      this.flushing ??= setImmediate(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    this.flushing = undefined;
+    const batch = this.outbox.splice(0);
+    const stdin = this.child?.stdin;
+    if (!stdin || !stdin.writable) {
+      const error = new ClientStateError('the server process is not running');
+      for (const entry of batch) entry.reject(error);
+      return;
+    }
+    stdin.write(batch.map((entry) => entry.line).join(''), (error) => {
+      for (const entry of batch) {
+        if (error) entry.reject(new TransportError(`cannot write to the server: ${error.message}`));
+        else entry.resolve();
+      }
     });
   }
 

@@ -1,0 +1,56 @@
+import type { Provider } from '@rondo/core';
+import { ProxyProvider } from '@rondo/proxy';
+import type { GatewayEntry } from './config.js';
+import { providerFor } from './gateway.js';
+
+/** The line `check` prints for one entry, and whether it is healthy. */
+export interface CheckLine {
+  readonly ok: boolean;
+  readonly line: string;
+}
+
+/**
+ * Starts one entry's upstream once and says what it serves (its name, era, and counts), or why it
+ * failed, in one line without a stack.
+ */
+export async function checkEntry(entry: GatewayEntry): Promise<CheckLine> {
+  let provider: Provider | undefined;
+  const logs: string[] = [];
+  try {
+    provider = await providerFor(entry, (line) => logs.push(line));
+    if (provider instanceof ProxyProvider) {
+      try {
+        await provider.upstream.start();
+      } catch (failure) {
+        return { ok: false, line: `${entry.key}: failed: ${oneLine(failure)}` };
+      }
+    }
+    const [tools, prompts, resources] = await Promise.all([
+      provider.tools?.() ?? [],
+      provider.prompts?.() ?? [],
+      provider.resources?.() ?? [],
+    ]);
+    const facts = provider instanceof ProxyProvider ? provider.upstream.facts : undefined;
+    const who = facts
+      ? `${facts.serverInfo?.name ?? 'unnamed'} ${facts.serverInfo?.version ?? ''}`.trim() +
+        ` (${facts.era} ${facts.protocolVersion})`
+      : `prolog ${entry.kind === 'prolog' ? entry.files.join(' ') : ''}`.trim();
+    const names = tools.slice(0, 5).map((tool) => tool.name);
+    const more = tools.length > names.length ? ', ...' : '';
+    return {
+      ok: true,
+      line:
+        `${entry.key}: ok: ${who}: ${tools.length} tools, ${prompts.length} prompts, ${resources.length} resources` +
+        (names.length > 0 ? ` (${names.join(', ')}${more})` : ''),
+    };
+  } catch (failure) {
+    return { ok: false, line: `${entry.key}: failed: ${oneLine(failure)}` };
+  } finally {
+    await provider?.close?.().catch(() => undefined);
+  }
+}
+
+function oneLine(failure: unknown): string {
+  const message = failure instanceof Error ? failure.message : String(failure);
+  return message.split('\n').filter(Boolean).slice(0, 2).join(' / ');
+}

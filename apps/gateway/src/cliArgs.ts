@@ -1,0 +1,95 @@
+import { parseArgs } from 'node:util';
+import {
+  SERVING_FLAG_OPTIONS,
+  SERVING_FLAGS_HELP,
+  SERVING_FLAGS_USAGE,
+  ServingFlagError,
+  readServingFlags,
+  type ServingFlags,
+} from '@rondo/server';
+
+/** The parsed command line of `rondo-gateway`. */
+export interface GatewayArgs extends ServingFlags {
+  /** `--help` was given. */
+  help: boolean;
+  /** Serve the configuration (default), or `check` each upstream once. */
+  command: 'serve' | 'check';
+  /** The configuration file (`mcpServers` JSON). */
+  config: string;
+}
+
+/** A command-line mistake: printed with the usage line, exit code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** The usage lines. */
+export const USAGE = `usage: rondo-gateway ${SERVING_FLAGS_USAGE} CONFIG.json
+       rondo-gateway check CONFIG.json`;
+
+/** What `rondo-gateway --help` prints. */
+export const HELP = `${USAGE}
+
+Serves every MCP server of CONFIG.json (the "mcpServers" format of Claude Desktop, Cursor and
+VS Code) as one MCP server, to clients of both protocol eras (2025-06-18, 2025-11-25 and
+2026-07-28), whatever era each upstream speaks: an upstream's questions to its client
+(elicitation, sampling, roots) reach a 2026-07-28 client as input_required rounds, and a
+2026-07-28 upstream's rounds reach a legacy client as requests.
+
+Entries:
+  {"command": "npx", "args": [...], "env": {...}, "cwd": "..."}   a server run on stdio
+  {"url": "https://host/mcp", "headers": {...}}                    Streamable HTTP (ws:// for WebSocket)
+  {"prolog": "file.pl"}                                            a Prolog provider file, in-process
+  Rondo keys of any entry: "namespace" (prefix of its tool and prompt names, "<ns>_<name>";
+  default the entry's key; "" for none), "include" / "exclude" (names, "*" matches any run),
+  "rename" ({"upstream": "shown"}), "timeoutMs" (the upstream's deadline for its next move,
+  default 60000), "maxConcurrent" (calls at once, default 16), "era" (how to speak to it:
+  "auto", the default; "mirror": each caller in its own era, with a second connection in the
+  legacy era for legacy callers; or a revision), "disabled".
+
+Commands:
+  check CONFIG.json  start each upstream once and print one line each: what it serves, or why
+                     it failed; exit 1 when one failed.
+
+${SERVING_FLAGS_HELP}
+  --help             print this help and exit.
+
+Examples:
+  rondo-gateway servers.json                                 # stdio, for a desktop host
+  rondo-gateway --transport http --port 8080 servers.json    # http://127.0.0.1:8080/mcp
+  rondo-gateway check servers.json`;
+
+/** Parses the command line (`env` supplies `RONDO_ALLOWED_HOSTS`, `RONDO_REDIS_URL`). */
+export function parseGatewayArgs(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+): GatewayArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      options: { ...SERVING_FLAG_OPTIONS, help: { type: 'boolean', short: 'h', default: false } },
+      strict: true,
+      allowPositionals: true,
+    });
+  } catch (failure) {
+    throw new UsageError((failure as Error).message);
+  }
+  let flags: ServingFlags;
+  try {
+    flags = readServingFlags(parsed.values, env);
+  } catch (failure) {
+    if (failure instanceof ServingFlagError) throw new UsageError(failure.message);
+    throw failure;
+  }
+  const positionals = [...parsed.positionals];
+  const command = positionals[0] === 'check' ? 'check' : 'serve';
+  if (command === 'check') positionals.shift();
+  const help = parsed.values.help;
+  if (!help && positionals.length !== 1) {
+    throw new UsageError(
+      positionals.length === 0 ? 'no CONFIG.json given' : 'one CONFIG.json only',
+    );
+  }
+  return { ...flags, help, command, config: positionals[0] ?? '' };
+}

@@ -1,0 +1,136 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { z } from 'zod';
+
+/** A configuration file the gateway cannot use; the message names the file and the member. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+const names = z.array(z.string().min(1));
+const stringMap = z.record(z.string(), z.string());
+
+/** The Rondo keys every entry may carry besides how to reach it. */
+const common = {
+  /** Prefix of the entry's tool and prompt names; default the entry's key; `""` for none. */
+  namespace: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]*$/, 'letters, digits, "_", "-" and "." only')
+    .optional(),
+  include: names.optional(),
+  exclude: names.optional(),
+  rename: stringMap.optional(),
+  timeoutMs: z.number().int().min(0).optional(),
+  maxConcurrent: z.number().int().min(1).max(1024).optional(),
+  disabled: z.boolean().optional(),
+  era: z.enum(['auto', 'mirror', '2026-07-28', '2025-11-25', '2025-06-18']).optional(),
+};
+
+// Unknown keys are allowed: the same file also configures desktop hosts (`type`, `alwaysAllow`...).
+const stdioEntry = z.looseObject({
+  command: z.string().min(1),
+  args: z.array(z.string()).optional(),
+  env: stringMap.optional(),
+  cwd: z.string().optional(),
+  ...common,
+});
+const remoteEntry = z.looseObject({
+  url: z.url({ protocol: /^(https?|wss?)$/ }),
+  headers: stringMap.optional(),
+  ...common,
+});
+const prologEntry = z.looseObject({
+  prolog: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+  object: z.string().optional(),
+  workers: z.number().int().min(1).max(64).optional(),
+  ...common,
+});
+
+const configFile = z.looseObject({
+  mcpServers: z.record(z.string().min(1), z.unknown()),
+});
+
+/** One upstream of the gateway, read from its `mcpServers` entry. */
+export type GatewayEntry = { readonly key: string; readonly namespace: string } & (
+  | ({ readonly kind: 'stdio' } & z.infer<typeof stdioEntry>)
+  | ({ readonly kind: 'remote' } & z.infer<typeof remoteEntry>)
+  | ({ readonly kind: 'prolog'; readonly files: string[] } & z.infer<typeof prologEntry>)
+);
+
+function problem(error: z.ZodError): string {
+  const first = error.issues[0];
+  if (!first) return 'invalid';
+  const where = first.path.length > 0 ? `${first.path.join('.')}: ` : '';
+  return `${where}${first.message}`;
+}
+
+/**
+ * Reads the `mcpServers` entries of a configuration text (Claude Desktop's format, with Rondo's
+ * keys). Relative `cwd` and `prolog` paths are resolved against `baseDir`; disabled entries are
+ * left out. Throws a {@link ConfigError} naming the entry and the member at fault.
+ */
+export function parseConfig(text: string, source: string, baseDir: string): GatewayEntry[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (failure) {
+    throw new ConfigError(`${source}: not JSON: ${(failure as Error).message}`);
+  }
+  const file = configFile.safeParse(json);
+  if (!file.success) throw new ConfigError(`${source}: ${problem(file.error)}`);
+  const entries: GatewayEntry[] = [];
+  for (const [key, raw] of Object.entries(file.data.mcpServers)) {
+    const entry = readEntry(key, raw, `${source}: mcpServers.${key}`, baseDir);
+    if (!entry.disabled) entries.push(entry);
+  }
+  if (entries.length === 0) throw new ConfigError(`${source}: mcpServers has no enabled entry`);
+  return entries;
+}
+
+function readEntry(key: string, raw: unknown, where: string, baseDir: string): GatewayEntry {
+  const shape = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
+  const schema = 'prolog' in shape ? prologEntry : 'url' in shape ? remoteEntry : stdioEntry;
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const hint =
+      'command' in shape || 'url' in shape || 'prolog' in shape
+        ? ''
+        : ' (an entry needs command, url or prolog)';
+    throw new ConfigError(`${where}: ${problem(parsed.error)}${hint}`);
+  }
+  const data = parsed.data as Record<string, unknown>;
+  const namespace = (data.namespace as string | undefined) ?? key.replace(/[^A-Za-z0-9_.-]/g, '_');
+  if ('prolog' in data) {
+    const list = Array.isArray(data.prolog) ? (data.prolog as string[]) : [data.prolog as string];
+    return {
+      ...(data as z.infer<typeof prologEntry>),
+      key,
+      namespace,
+      kind: 'prolog',
+      files: list.map((f) => resolve(baseDir, f)),
+    };
+  }
+  if ('url' in data)
+    return { ...(data as z.infer<typeof remoteEntry>), key, namespace, kind: 'remote' };
+  const stdio = data as z.infer<typeof stdioEntry>;
+  return {
+    ...stdio,
+    key,
+    namespace,
+    kind: 'stdio',
+    ...(stdio.cwd ? { cwd: resolve(baseDir, stdio.cwd) } : {}),
+  };
+}
+
+/** Reads and parses a configuration file (see {@link parseConfig}). */
+export function readConfig(path: string): GatewayEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (failure) {
+    throw new ConfigError(
+      `${path}: cannot read: ${(failure as NodeJS.ErrnoException).code ?? (failure as Error).message}`,
+    );
+  }
+  return parseConfig(text, path, dirname(resolve(path)));
+}

@@ -1,0 +1,115 @@
+import { legacyEra } from '@rondo/adapter-2025';
+import { modernEra } from '@rondo/adapter-2026';
+import {
+  createEndpoint,
+  createServer,
+  type Endpoint,
+  type Provider,
+  type RondoServer,
+  type SharedState,
+  type StateKey,
+} from '@rondo/core';
+import { createPrologProvider } from '@rondo/logtalk-bridge';
+import { namespaced, proxy, type ProxyOptions, type UpstreamSpec } from '@rondo/proxy';
+import type { GatewayEntry } from './config.js';
+
+/** Options of {@link createGateway} besides its entries. */
+export interface GatewayOptions {
+  /** The requestState key ring; default `RONDO_STATE_KEYS` / `RONDO_STATE_KEY`, else a random key. */
+  readonly stateKeys?: StateKey[];
+  /** State shared with the other replicas behind one balancer (`@rondo/redis`). */
+  readonly shared?: SharedState;
+  /** Where Prolog workers' and the server's diagnostics go; default standard error. */
+  readonly log?: (line: string) => void;
+}
+
+/** A gateway: one server whose providers are the configured upstreams, served to both eras. */
+export interface Gateway {
+  readonly server: RondoServer;
+  readonly endpoint: Endpoint;
+  /** The providers by entry key, in the configuration's order. */
+  readonly providers: ReadonlyMap<string, Provider>;
+}
+
+/** The upstream a proxied entry reaches. */
+export function upstreamSpec(entry: GatewayEntry): UpstreamSpec {
+  if (entry.kind === 'remote')
+    return { url: entry.url, ...(entry.headers ? { headers: entry.headers } : {}) };
+  if (entry.kind === 'stdio') {
+    return {
+      command: entry.command,
+      ...(entry.args ? { args: entry.args } : {}),
+      ...(entry.env ? { env: entry.env } : {}),
+      ...(entry.cwd ? { cwd: entry.cwd } : {}),
+    };
+  }
+  throw new Error(`entry ${entry.key} is not proxied`);
+}
+
+/** The proxy options of an entry: its naming rules and limits. */
+export function proxyOptions(entry: GatewayEntry): ProxyOptions {
+  return {
+    name: entry.key,
+    namespace: entry.namespace,
+    ...(entry.include ? { include: entry.include } : {}),
+    ...(entry.exclude ? { exclude: entry.exclude } : {}),
+    ...(entry.rename ? { rename: entry.rename } : {}),
+    ...(entry.timeoutMs !== undefined ? { timeoutMs: entry.timeoutMs } : {}),
+    ...(entry.maxConcurrent !== undefined ? { maxConcurrent: entry.maxConcurrent } : {}),
+    ...(entry.era ? { era: entry.era } : {}),
+  };
+}
+
+/** The provider of one entry: a proxy, or a Prolog provider hosted in this process. */
+export async function providerFor(
+  entry: GatewayEntry,
+  log: (line: string) => void,
+): Promise<Provider> {
+  if (entry.kind !== 'prolog') {
+    return proxy(upstreamSpec(entry), { ...proxyOptions(entry), onWarning: log });
+  }
+  const prolog = await createPrologProvider({
+    files: entry.files,
+    name: entry.key,
+    workers: entry.workers ?? 1,
+    ...(entry.object ? { object: entry.object } : {}),
+    ...(entry.timeoutMs ? { timeoutMs: entry.timeoutMs } : {}),
+    onLog: (line) => log(`[${entry.key}] ${line.message}`),
+  });
+  return namespaced(prolog, proxyOptions(entry));
+}
+
+/**
+ * Builds the gateway's server: one provider per entry, composed with the modern (2026-07-28) and
+ * the legacy (2025-11-25, 2025-06-18) eras. Proxied upstreams connect in the background (an
+ * upstream that is down leaves its tools out until it is back); a Prolog file that fails to load
+ * throws.
+ */
+export async function createGateway(
+  entries: readonly GatewayEntry[],
+  options: GatewayOptions = {},
+): Promise<Gateway> {
+  const log = options.log ?? ((line: string) => process.stderr.write(`rondo-gateway: ${line}\n`));
+  const providers = new Map<string, Provider>();
+  const server = createServer({
+    name: 'rondo-gateway',
+    version: '0.1.0',
+    ...(options.stateKeys ? { requestState: { keys: options.stateKeys } } : {}),
+    ...(options.shared ? { shared: options.shared } : {}),
+  });
+  try {
+    for (const entry of entries) {
+      const provider = await providerFor(entry, log);
+      providers.set(entry.key, provider);
+      server.provider(provider);
+    }
+  } catch (failure) {
+    await server.close();
+    throw failure;
+  }
+  const endpoint = createEndpoint(server, {
+    modern: modernEra({ alsoSupported: ['2025-11-25', '2025-06-18'] }),
+    legacy: legacyEra(),
+  });
+  return { server, endpoint, providers };
+}

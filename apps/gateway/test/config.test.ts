@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from '../src/config.js';
+import { parseGatewayArgs, UsageError } from '../src/cliArgs.js';
+
+const read = (mcpServers: unknown) =>
+  parseConfig(JSON.stringify({ mcpServers }), 'servers.json', '/etc/mcp');
+
+describe('the gateway configuration', () => {
+  it('reads stdio, remote and prolog entries with their Rondo keys and defaults', () => {
+    const entries = read({
+      'my files': { command: 'npx', args: ['-y', 'server-filesystem'], cwd: 'work', type: 'stdio' },
+      remote: {
+        url: 'https://example.com/mcp',
+        headers: { Authorization: 'Bearer x' },
+        namespace: '',
+      },
+      birds: { prolog: 'birds.pl', include: ['identify_*'], timeoutMs: 5000 },
+      off: { command: 'x', disabled: true },
+    });
+    expect(entries.map((e) => [e.key, e.kind, e.namespace])).toEqual([
+      ['my files', 'stdio', 'my_files'],
+      ['remote', 'remote', ''],
+      ['birds', 'prolog', 'birds'],
+    ]);
+    expect(entries[0]).toMatchObject({ cwd: '/etc/mcp/work', args: ['-y', 'server-filesystem'] });
+    expect(entries[2]).toMatchObject({
+      files: ['/etc/mcp/birds.pl'],
+      include: ['identify_*'],
+      timeoutMs: 5000,
+    });
+  });
+
+  it('names the entry and the member at fault', () => {
+    expect(() => read({ bad: { args: [] } })).toThrow(
+      new ConfigError(
+        'servers.json: mcpServers.bad: command: Invalid input: expected string, received undefined (an entry needs command, url or prolog)',
+      ),
+    );
+    expect(() => read({ web: { url: 'ftp://x' } })).toThrow(/mcpServers\.web: url: /);
+    expect(() => read({ x: { command: 'a', namespace: 'has space' } })).toThrow(
+      /namespace: letters, digits/,
+    );
+    expect(() => read({ x: { command: 'a', era: '2024-01-01' } })).toThrow(/mcpServers\.x: era: /);
+    expect(() => parseConfig('{', 'c.json', '/')).toThrow(/^c\.json: not JSON: /);
+    expect(() => parseConfig('{"servers":{}}', 'c.json', '/')).toThrow(/^c\.json: mcpServers: /);
+    expect(() => read({ off: { command: 'x', disabled: true } })).toThrow(/no enabled entry/);
+  });
+});
+
+describe('the gateway command line', () => {
+  it('reads the shared serving flags, the command and the configuration', () => {
+    expect(parseGatewayArgs(['--transport', 'http', '--port', '0', 'servers.json'])).toMatchObject({
+      command: 'serve',
+      transport: 'http',
+      host: '127.0.0.1',
+      port: 0,
+      config: 'servers.json',
+    });
+    expect(parseGatewayArgs(['check', 'servers.json'])).toMatchObject({
+      command: 'check',
+      port: 0,
+    });
+    expect(parseGatewayArgs(['x.json'], { RONDO_REDIS_URL: 'redis://r:6379' })).toMatchObject({
+      redis: 'redis://r:6379',
+      transport: 'stdio',
+    });
+  });
+
+  it('refuses mistakes as usage errors', () => {
+    expect(() => parseGatewayArgs([])).toThrow(new UsageError('no CONFIG.json given'));
+    expect(() => parseGatewayArgs(['--transport', 'udp', 'x.json'])).toThrow(
+      /unknown transport "udp"/,
+    );
+    expect(() => parseGatewayArgs(['--port', '70000', 'x.json'])).toThrow(
+      /--port must be an integer/,
+    );
+    expect(() => parseGatewayArgs(['--state-keys', 'k:short', 'x.json'])).toThrow(UsageError);
+    expect(() => parseGatewayArgs(['--nope', 'x.json'])).toThrow(UsageError);
+  });
+});

@@ -1,0 +1,47 @@
+import { fileURLToPath } from 'node:url';
+import { Client, inMemoryTransport } from '@rondo/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseConfig } from '../src/config.js';
+import { createGateway, type Gateway } from '../src/gateway.js';
+
+const EXAMPLES = fileURLToPath(
+  new URL('../../../packages/logtalk-bridge/examples/', import.meta.url),
+);
+const FIXTURE_DIR = fileURLToPath(new URL('../../conformance-fixture/', import.meta.url));
+
+let gateway: Gateway | undefined;
+afterEach(async () => {
+  await gateway?.server.close();
+  gateway = undefined;
+});
+
+describe('createGateway', () => {
+  it('hosts a Prolog provider in-process beside a proxied server, each under its namespace', async () => {
+    const entries = parseConfig(
+      JSON.stringify({
+        mcpServers: {
+          birds: { prolog: 'birds.pl' },
+          fixture: {
+            command: process.execPath,
+            args: ['dist/main.js'],
+            cwd: FIXTURE_DIR,
+            include: ['test_simple_text'],
+          },
+        },
+      }),
+      'servers.json',
+      EXAMPLES,
+    );
+    gateway = await createGateway(entries, { log: () => undefined });
+    const client = new Client({
+      transport: inMemoryTransport(gateway.endpoint),
+      era: '2025-11-25',
+    });
+    await client.connect();
+    const names = (await client.listAllTools()).map((tool) => tool.name).sort();
+    expect(names).toEqual(['birds_identify_bird', 'fixture_test_simple_text']);
+    const result = await client.callTool('fixture_test_simple_text');
+    expect(result.content[0]).toMatchObject({ type: 'text' });
+    await client.close();
+  });
+});

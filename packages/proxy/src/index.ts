@@ -1,0 +1,12 @@
+export { proxy, ProxyProvider, type ProxyOptions } from './proxyProvider.js';
+export type { NameRules } from './names.js';
+export type { SuspensionLimits } from './suspendedCalls.js';
+export type { ConnectionOptions } from './upstreamLink.js';
+export { UpstreamLink } from './upstreamLink.js';
+export type {
+  UpstreamSpec,
+  StdioUpstream,
+  RemoteUpstream,
+  CustomUpstream,
+} from './upstreamSpec.js';
+export { namespaced } from './namespaced.js';

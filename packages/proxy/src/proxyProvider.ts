@@ -1,0 +1,286 @@
+import type { Client, EraChoice } from '@rondo/client';
+import type {
+  Arguments,
+  CompletionRequest,
+  CompletionResult,
+  HandlerContext,
+  PromptDefinition,
+  PromptOutcome,
+  Provider,
+  ProviderCapabilities,
+  ProviderChange,
+  ResourceDefinition,
+  ResourceOutcome,
+  ResourceTemplateDefinition,
+  ToolDefinition,
+  ToolOutcome,
+} from '@rondo/core';
+import { ErrorCode, isMcpError } from '@rondo/protocol';
+import { servableTemplates, servableTools } from './catalogGuard.js';
+import { ChangeRelay } from './changeRelay.js';
+import { Gate } from './gate.js';
+import { NameMap, type NameRules } from './names.js';
+import { runRound, upstreamFailure, type RoundServices } from './roundRunner.js';
+import { SuspendedCalls, type SuspensionLimits } from './suspendedCalls.js';
+import type { UpstreamCall } from './upstreamCall.js';
+import { UpstreamLink, type ConnectionOptions } from './upstreamLink.js';
+import type { UpstreamSpec } from './upstreamSpec.js';
+import { promptResultFromWire, resourceResultFromWire, toolResultFromWire } from './wireResults.js';
+
+/** How a proxy shows and reaches its upstream. */
+export interface ProxyOptions extends NameRules, SuspensionLimits, Omit<ConnectionOptions, 'era'> {
+  /**
+   * The era spoken upstream: `auto` (default: `server/discover`, else `initialize`), a revision,
+   * or `mirror`: like `auto`, plus, when the upstream speaks the modern era, a second connection
+   * in the legacy era (2025-11-25) for legacy callers, made at the first legacy call; each caller
+   * then reaches the upstream in its own era, which serves it exactly as it would directly
+   * (its legacy-only requests, its input request keys and per-request capabilities).
+   */
+  readonly era?: EraChoice | 'mirror';
+  /** The upstream's name in messages and errors (default: the namespace, else `upstream`). */
+  readonly name?: string;
+  /** Deadline for the upstream's next move in a call: its answer or its next question (ms). Default 60,000; 0 for none. */
+  readonly timeoutMs?: number;
+  /** Calls running at once on the upstream. Default 16. */
+  readonly maxConcurrent?: number;
+  /** Calls waiting for a slot at most; one more is refused. Default 256. */
+  readonly maxQueued?: number;
+  /** Told what the proxy left out of the upstream's catalog and why (a schema that does not compile). */
+  readonly onWarning?: (message: string) => void;
+}
+
+/**
+ * A provider whose catalog is an upstream MCP server, reached through `@rondo/client` in either
+ * era: its tools, prompts, resources and completions, named by {@link NameRules}, with progress,
+ * log messages, cancellation and list changes forwarded, and the upstream's questions to its
+ * client (elicitation, sampling, roots) turned into rounds: `input_required` for a modern caller,
+ * server-to-client requests for a legacy one.
+ */
+export class ProxyProvider implements Provider {
+  readonly name: string;
+  private readonly link: UpstreamLink;
+  private readonly toolNames: NameMap;
+  private readonly promptNames: NameMap;
+  private readonly resourceUris = new Set<string>();
+  private readonly templateUris = new Set<string>();
+  private readonly changes = new ChangeRelay();
+  private readonly services: RoundServices;
+  private readonly active = new Map<UpstreamCall, HandlerContext>();
+  private readonly lastLists = new Map<string, unknown>();
+  private readonly makeLegacyLink: (() => UpstreamLink) | undefined;
+  private legacyLink: UpstreamLink | undefined;
+
+  constructor(
+    spec: UpstreamSpec,
+    private readonly options: ProxyOptions = {},
+  ) {
+    this.name = options.name ?? (options.namespace || 'upstream');
+    this.toolNames = new NameMap(options);
+    this.promptNames = new NameMap(options);
+    // The client advertises every input capability: a question reaches the caller of the call it
+    // belongs to (per-call handlers), and these only answer questions that belong to no call.
+    const refuse = (): never => {
+      throw new Error('The gateway has no call this question belongs to');
+    };
+    const link = (era: EraChoice): UpstreamLink =>
+      new UpstreamLink(
+        this.name,
+        spec,
+        { elicitation: refuse, sampling: refuse, roots: refuse },
+        { connected: () => this.changes.all(), wire: (client) => this.listen(client) },
+        { ...options, era },
+      );
+    this.link = link(options.era === 'mirror' || options.era === undefined ? 'auto' : options.era);
+    if (options.era === 'mirror') this.makeLegacyLink = () => link('2025-11-25');
+    this.services = {
+      upstreamName: this.name,
+      client: (era) => this.clientFor(era),
+      gate: new Gate(this.name, options.maxConcurrent ?? 16, options.maxQueued ?? 256),
+      suspended: new SuspendedCalls(options),
+      timeoutMs: options.timeoutMs ?? 60_000,
+      active: this.active,
+    };
+  }
+
+  /** The connection to the upstream (its state, what it said about itself). */
+  get upstream(): UpstreamLink {
+    return this.link;
+  }
+
+  /** Calls waiting for their client's answers now. */
+  get suspendedCalls(): number {
+    return this.services.suspended.size;
+  }
+
+  capabilities(): ProviderCapabilities {
+    return {
+      listChanged: true,
+      subscribe: true,
+      completions: this.link.facts?.capabilities.completions !== undefined,
+    };
+  }
+
+  async tools(): Promise<ToolDefinition[]> {
+    return this.read('tools', [], async (client) => {
+      if (!client.capabilities.tools) return this.toolNames.learn([]);
+      const tools = (await client.listAllTools()).map(toolDefinition);
+      return servableTools(this.toolNames.learn(tools), this.warn);
+    });
+  }
+
+  callTool(name: string, args: Arguments, ctx: HandlerContext): Promise<ToolOutcome> {
+    const upstream = this.toolNames.upstream(name) ?? name;
+    const params = { name: upstream, arguments: args };
+    return runRound(this.services, 'tools/call', params, ctx, toolResultFromWire);
+  }
+
+  async prompts(): Promise<PromptDefinition[]> {
+    return this.read('prompts', [], async (client) => {
+      if (!client.capabilities.prompts) return this.promptNames.learn([]);
+      return this.promptNames.learn((await client.listAllPrompts()) as PromptDefinition[]);
+    });
+  }
+
+  getPrompt(
+    name: string,
+    args: Record<string, string>,
+    ctx: HandlerContext,
+  ): Promise<PromptOutcome> {
+    const params = { name: this.promptNames.upstream(name) ?? name, arguments: args };
+    return runRound(this.services, 'prompts/get', params, ctx, promptResultFromWire);
+  }
+
+  async resources(): Promise<ResourceDefinition[]> {
+    return this.read('resources', [], async (client) => {
+      const list = client.capabilities.resources ? await client.listAllResources() : [];
+      this.resourceUris.clear();
+      for (const resource of list) this.resourceUris.add(resource.uri);
+      return list as ResourceDefinition[];
+    });
+  }
+
+  async resourceTemplates(): Promise<ResourceTemplateDefinition[]> {
+    return this.read('templates', [], async (client) => {
+      const list = client.capabilities.resources ? await client.listAllResourceTemplates() : [];
+      const kept = servableTemplates(list as ResourceTemplateDefinition[], this.warn);
+      this.templateUris.clear();
+      for (const template of kept) this.templateUris.add(template.uriTemplate);
+      return kept;
+    });
+  }
+
+  async readResource(uri: string, ctx: HandlerContext): Promise<ResourceOutcome | undefined> {
+    if (!this.resourceUris.has(uri) && this.templateUris.size === 0) return undefined;
+    try {
+      return await runRound(this.services, 'resources/read', { uri }, ctx, resourceResultFromWire);
+    } catch (error) {
+      // Another provider's template may match: an upstream that does not have it says so.
+      if (
+        isMcpError(error) &&
+        error.code === ErrorCode.ResourceNotFound &&
+        !this.resourceUris.has(uri)
+      ) {
+        return undefined;
+      }
+      throw error;
+    }
+  }
+
+  async complete(request: CompletionRequest): Promise<CompletionResult | undefined> {
+    const ref = request.ref;
+    let upstreamRef: Record<string, unknown>;
+    if (ref.type === 'ref/prompt') {
+      const name = this.promptNames.upstream(ref.name);
+      if (name === undefined) return undefined;
+      upstreamRef = { type: 'ref/prompt', name };
+    } else {
+      if (!this.templateUris.has(ref.uri)) return undefined;
+      upstreamRef = { type: 'ref/resource', uri: ref.uri };
+    }
+    try {
+      const client = await this.link.client();
+      const result = await client.complete(upstreamRef as never, request.argument, request.context);
+      return result.completion;
+    } catch (error) {
+      throw upstreamFailure(this.name, error);
+    }
+  }
+
+  onChange(listener: (change: ProviderChange) => void): () => void {
+    return this.changes.on(listener);
+  }
+
+  async close(): Promise<void> {
+    this.services.suspended.clear('The gateway is closing');
+    this.changes.close();
+    await Promise.all([this.link.close(), this.legacyLink?.close()]);
+  }
+
+  /** The connection a caller of `era` is served on (see {@link ProxyOptions.era} `mirror`). */
+  private async clientFor(era: HandlerContext['era']): Promise<Client> {
+    const primary = await this.link.client();
+    if (era !== 'legacy' || primary.era === 'legacy' || !this.makeLegacyLink) return primary;
+    this.legacyLink ??= this.makeLegacyLink();
+    return this.legacyLink.start();
+  }
+
+  /**
+   * Reads one of the upstream's lists. An upstream that is down, or fails while listing, leaves
+   * the list as it was last read (empty at first): a catalog read never fails the server.
+   */
+  private async read<T>(
+    list: string,
+    empty: T,
+    reader: (client: Client) => Promise<T>,
+  ): Promise<T> {
+    try {
+      const value = await reader(await this.link.start());
+      this.lastLists.set(list, value);
+      return value;
+    } catch (failure) {
+      if (this.link.downReason === undefined) {
+        this.warn(`${list} could not be read: ${(failure as Error).message}`);
+      }
+      return (this.lastLists.get(list) as T | undefined) ?? empty;
+    }
+  }
+
+  private readonly warn = (message: string): void => {
+    this.options.onWarning?.(`upstream "${this.name}": ${message}`);
+  };
+
+  /** Forwards what the upstream announces: list changes, resource updates, log messages. */
+  private listen(client: Client): void {
+    client.on('toolsListChanged', () => this.changes.emit({ kind: 'tools' }));
+    client.on('promptsListChanged', () => this.changes.emit({ kind: 'prompts' }));
+    client.on('resourcesListChanged', () => this.changes.emit({ kind: 'resources' }));
+    client.on('resourceUpdated', ({ uri }) => this.changes.emit({ kind: 'resource', uri }));
+    client.on('log', (params) => {
+      // A log message names no call: it goes to the one call running, never to another caller.
+      if (this.active.size !== 1) return;
+      const [ctx] = this.active.values();
+      ctx?.log(params.level, params.data as never, params.logger);
+    });
+    if (client.era === 'modern') {
+      const caps = client.capabilities;
+      client
+        .subscribe({
+          toolsListChanged: caps.tools?.listChanged === true,
+          promptsListChanged: caps.prompts?.listChanged === true,
+          resourcesListChanged: caps.resources?.listChanged === true,
+        })
+        .catch(() => undefined);
+    }
+  }
+}
+
+/** A tool of the upstream's list as a definition, without the members a proxy cannot honour (task support). */
+function toolDefinition(tool: Record<string, unknown>): ToolDefinition {
+  const { execution: _execution, ...rest } = tool;
+  return rest as unknown as ToolDefinition;
+}
+
+/** A provider for the upstream `spec` (see {@link ProxyProvider}). */
+export function proxy(spec: UpstreamSpec, options: ProxyOptions = {}): ProxyProvider {
+  return new ProxyProvider(spec, options);
+}

@@ -1,0 +1,182 @@
+import { Client, type ClientHandlers, type EraChoice, type ServerFacts } from '@rondo/client';
+import { ErrorCode, McpError } from '@rondo/protocol';
+import { describeUpstream, transportFor, type UpstreamSpec } from './upstreamSpec.js';
+
+/** How the link connects and reconnects. */
+export interface ConnectionOptions {
+  /** First wait after a failure (ms). Default 500. */
+  readonly initialDelayMs?: number;
+  /** Longest wait (ms). Default 30,000. */
+  readonly maxDelayMs?: number;
+  /** Deadline of one connection attempt (ms). Default 30,000. */
+  readonly connectTimeoutMs?: number;
+  /**
+   * The era to speak to the upstream: `auto` (default) asks `server/discover` and falls back to
+   * `initialize`; a revision pins it (a server whose legacy wire offers more than its modern one).
+   */
+  readonly era?: EraChoice;
+}
+
+/** What the link reports to its provider. */
+export interface LinkEvents {
+  /** A connection is up (the first one, or one after a restart): the catalog may differ. */
+  connected(client: Client): void;
+  /** A notification the client turned into an event (list changes, resource updates, logs). */
+  wire(client: Client): void;
+}
+
+/** A connection that lived this long (ms) counts as stable: its end restarts the backoff. */
+const STABLE_MS = 10_000;
+
+type LinkState =
+  | { readonly kind: 'connecting'; readonly ready: Promise<Client> }
+  | { readonly kind: 'up'; readonly client: Client }
+  | { readonly kind: 'down'; readonly reason: string; readonly retryAt: number }
+  | { readonly kind: 'closed' };
+
+/**
+ * One upstream server's connection and its life: it connects, and when the connection ends
+ * (a child process that exits, a socket that closes) or cannot be made, it tries again after a
+ * backoff that doubles up to a ceiling; meanwhile {@link client} fails at once with a message
+ * saying why and when the next attempt is. It never throws past its provider.
+ */
+export class UpstreamLink {
+  readonly label: string;
+  private state: LinkState = { kind: 'down', reason: 'not started', retryAt: 0 };
+  private delayMs: number;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private connectedAt = 0;
+  private started = false;
+
+  constructor(
+    readonly name: string,
+    private readonly spec: UpstreamSpec,
+    private readonly handlers: ClientHandlers,
+    private readonly events: LinkEvents,
+    private readonly policy: ConnectionOptions = {},
+  ) {
+    this.label = describeUpstream(spec);
+    this.delayMs = policy.initialDelayMs ?? 500;
+  }
+
+  /** What the upstream said about itself, when connected. */
+  get facts(): ServerFacts | undefined {
+    return this.state.kind === 'up' ? this.state.client.server : undefined;
+  }
+
+  /** Why the upstream is unavailable, when it is. */
+  get downReason(): string | undefined {
+    return this.state.kind === 'down' ? this.state.reason : undefined;
+  }
+
+  /**
+   * Connects the first time; after that, the connection (or the error saying why there is none):
+   * later attempts follow the backoff by themselves.
+   */
+  start(): Promise<Client> {
+    if (this.started) return this.client();
+    this.started = true;
+    return this.connect();
+  }
+
+  /** The connected client; an `McpError` saying why when the upstream is down. */
+  async client(): Promise<Client> {
+    switch (this.state.kind) {
+      case 'up':
+        return this.state.client;
+      case 'connecting':
+        return this.state.ready;
+      case 'closed':
+        throw new McpError(ErrorCode.InternalError, `Upstream "${this.name}" is closed`);
+      case 'down': {
+        const wait = Math.max(0, this.state.retryAt - Date.now());
+        throw new McpError(
+          ErrorCode.InternalError,
+          `Upstream "${this.name}" is unavailable (${this.state.reason}); next attempt in ${Math.ceil(wait / 1000)} s`,
+          { upstream: this.name },
+        );
+      }
+    }
+  }
+
+  /** Closes the connection and stops reconnecting. */
+  async close(): Promise<void> {
+    clearTimeout(this.retryTimer);
+    const previous = this.state;
+    this.state = { kind: 'closed' };
+    if (previous.kind === 'up') await previous.client.close().catch(() => undefined);
+    if (previous.kind === 'connecting') {
+      await previous.ready.then((client) => client.close()).catch(() => undefined);
+    }
+  }
+
+  private connect(): Promise<Client> {
+    const transport = transportFor(this.spec);
+    const client = new Client({
+      transport,
+      era: this.policy.era ?? 'auto',
+      handlers: this.handlers,
+      clientInfo: { name: 'rondo-gateway', version: '0.1.0' },
+      requestTimeoutMs: this.policy.connectTimeoutMs ?? 30_000,
+    });
+    const ready = client.connect().then(
+      () => {
+        if (this.state.kind === 'closed') {
+          void client.close();
+          throw new McpError(ErrorCode.InternalError, `Upstream "${this.name}" is closed`);
+        }
+        this.state = { kind: 'up', client };
+        this.connectedAt = Date.now();
+        // The upstream sends every log message; each call's own threshold filters what its caller gets.
+        if (client.era === 'modern' || client.capabilities.logging) {
+          client.setLogLevel('debug').catch(() => undefined);
+        }
+        client.on('closed', (error) => this.ended(client, error, transport));
+        this.events.wire(client);
+        this.events.connected(client);
+        return client;
+      },
+      (error: unknown) => {
+        this.failed(reasonOf(error, transport));
+        throw new McpError(
+          ErrorCode.InternalError,
+          `Upstream "${this.name}" could not be reached: ${reasonOf(error, transport)}`,
+          { upstream: this.name },
+        );
+      },
+    );
+    this.state = { kind: 'connecting', ready };
+    ready.catch(() => undefined);
+    return ready;
+  }
+
+  private ended(client: Client, error: Error | undefined, transport: unknown): void {
+    if (this.state.kind !== 'up' || this.state.client !== client) return;
+    // A connection that lived a while starts the backoff again; one that dies at once keeps doubling it.
+    if (Date.now() - this.connectedAt > STABLE_MS) this.delayMs = this.policy.initialDelayMs ?? 500;
+    this.failed(error ? reasonOf(error, transport) : 'the connection closed');
+  }
+
+  private failed(reason: string): void {
+    if (this.state.kind === 'closed') return;
+    const delay = this.delayMs;
+    this.delayMs = Math.min(delay * 2, this.policy.maxDelayMs ?? 30_000);
+    this.state = { kind: 'down', reason, retryAt: Date.now() + delay };
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => {
+      if (this.state.kind === 'down') this.connect().catch(() => undefined);
+    }, delay);
+    this.retryTimer.unref();
+  }
+}
+
+/** A one-line reason: the error's message, with the last line the upstream wrote to stderr. */
+function reasonOf(error: unknown, transport: unknown): string {
+  const message = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+  const stderr = (transport as { stderr?: unknown }).stderr;
+  const last =
+    typeof stderr === 'string'
+      ? stderr.trim().split('\n').filter(Boolean).at(-1)?.slice(0, 200)
+      : undefined;
+  return last && !message.includes(last) ? `${message}; stderr: ${last}` : message;
+}

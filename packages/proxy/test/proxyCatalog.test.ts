@@ -1,0 +1,137 @@
+import { forgetNegotiatedEras } from '@rondo/client';
+import { createServer } from '@rondo/core';
+import {
+  formElicitation,
+  inputRequest,
+  inputRequired,
+  messages,
+  message,
+  contents,
+  textContent,
+  text,
+} from '@rondo/protocol';
+import { afterEach, describe, expect, it } from 'vitest';
+import { namespaced } from '../src/index.js';
+import { clientOf, endpointOf, gateway, memoryUpstream } from './support.js';
+
+/** A server of both eras whose tools say which era reached them. */
+function bothEras() {
+  const server = createServer({ name: 'both', version: '1.0.0' })
+    .tool('era', {}, (_args, ctx) => text(ctx.era))
+    .tool('hidden', {}, () => text('hidden'))
+    .tool('old_name', {}, () => text('renamed'))
+    .tool('caps', {}, (_args, ctx) => text(Object.keys(ctx.clientCapabilities).sort().join(',')))
+    .tool('keyed', {}, (_args, ctx) => {
+      const answer = ctx.inputResponses.user_name;
+      if (answer?.kind !== 'accept') {
+        const form = { type: 'object', properties: { name: { type: 'string' } } };
+        return inputRequired([inputRequest('user_name', formElicitation('Name?', form))]);
+      }
+      return text(`got ${answer.content.name as string}`);
+    })
+    .prompt('hello', { arguments: [{ name: 'who', required: true }] as const }, (args) =>
+      messages([message('user', `Hello ${args.who}`)]),
+    )
+    .resource('memo://one', { name: 'one' }, (uri) =>
+      contents([textContent(uri, 'text/plain', 'first')]),
+    );
+  return endpointOf(server, 'both');
+}
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  forgetNegotiatedEras();
+  for (const close of closers.splice(0)) await close();
+});
+
+describe('the proxy catalog and calls', () => {
+  it('names tools by namespace, include, exclude and rename, and reaches only those', async () => {
+    const { server, endpoint } = gateway(memoryUpstream(bothEras()), {
+      namespace: 'b',
+      exclude: ['hidden', 'ca*'],
+      rename: { old_name: 'new_name' },
+    });
+    closers.push(() => server.close());
+    const client = await clientOf(endpoint, '2026-07-28');
+    const names = (await client.listAllTools()).map((tool) => tool.name).sort();
+    expect(names).toEqual(['b_era', 'b_keyed', 'new_name']);
+    expect((await client.callTool('new_name')).content[0]).toMatchObject({ text: 'renamed' });
+    await expect(client.callTool('b_hidden')).rejects.toMatchObject({ code: -32602 });
+    await client.close();
+  });
+
+  it('forwards prompts, resources and their reads', async () => {
+    const { server, endpoint } = gateway(memoryUpstream(bothEras()), { namespace: 'b' });
+    closers.push(() => server.close());
+    const client = await clientOf(endpoint, '2025-11-25');
+    const prompt = await client.getPrompt('b_hello', { who: 'Ada' });
+    expect(prompt.messages[0]?.content).toMatchObject({ type: 'text', text: 'Hello Ada' });
+    expect((await client.listAllResources()).map((r) => r.uri)).toEqual(['memo://one']);
+    expect((await client.readResource('memo://one')).contents[0]).toMatchObject({ text: 'first' });
+    await client.close();
+  });
+
+  it('keeps a modern upstream input request key and passes the caller capabilities on', async () => {
+    const { server, endpoint } = gateway(memoryUpstream(bothEras()), { era: '2026-07-28' });
+    closers.push(() => server.close());
+    const keys: (string | undefined)[] = [];
+    const client = await clientOf(endpoint, '2026-07-28', {
+      elicitation: (_params, context) => {
+        keys.push(context.key);
+        return { action: 'accept', content: { name: 'Kay' } };
+      },
+    });
+    expect((await client.callTool('keyed')).content[0]).toMatchObject({ text: 'got Kay' });
+    expect(keys).toEqual(['user_name']);
+    expect((await client.callTool('caps')).content[0]).toMatchObject({ text: 'elicitation' });
+    await client.close();
+  });
+
+  it('serves each caller in its own era in mirror mode', async () => {
+    const { server, endpoint } = gateway(memoryUpstream(bothEras()), { era: 'mirror' });
+    closers.push(() => server.close());
+    const modern = await clientOf(endpoint, '2026-07-28');
+    const legacy = await clientOf(endpoint, '2025-11-25');
+    expect((await modern.callTool('era')).content[0]).toMatchObject({ text: 'modern' });
+    expect((await legacy.callTool('era')).content[0]).toMatchObject({ text: 'legacy' });
+    await modern.close();
+    await legacy.close();
+  });
+
+  it('fails the tools of an upstream that is gone with an error naming it', async () => {
+    const {
+      server,
+      endpoint: gatewayEndpoint,
+      provider,
+    } = gateway(memoryUpstream(bothEras()), {
+      namespace: 'f',
+    });
+    closers.push(() => server.close());
+    const client = await clientOf(gatewayEndpoint, '2026-07-28');
+    expect((await client.listAllTools()).length).toBeGreaterThan(0);
+    await provider.upstream.close();
+    await expect(client.callTool('f_era')).rejects.toMatchObject({
+      message: 'Upstream "f" is closed',
+    });
+    await client.close();
+  });
+});
+
+describe('namespaced', () => {
+  it('renames any provider by the same rules', async () => {
+    const provider = namespaced(
+      {
+        name: 'static',
+        tools: () => [{ name: 'a', inputSchema: { type: 'object' } }],
+        callTool: async (name) => text(`called ${name}`),
+      },
+      { namespace: 'ns' },
+    );
+    const server = createServer({ name: 'host', version: '1' }).provider(provider);
+    closers.push(() => server.close());
+    const client = await clientOf(endpointOf(server, 'both'), '2026-07-28');
+    expect((await client.listAllTools()).map((t) => t.name)).toEqual(['ns_a']);
+    expect((await client.callTool('ns_a')).content[0]).toMatchObject({ text: 'called a' });
+    await client.close();
+  });
+});
