@@ -4,6 +4,7 @@ import { stdioChannel, webSocketChannel } from './load/channels.js';
 import { httpDriver, numbered, openLegacySession, single } from './load/http.js';
 import { pipelineDriver, type MessageChannel } from './load/pipeline.js';
 import type { Driver } from './load/slice.js';
+import { CLIENT_SCENARIOS } from './clientCalls.js';
 import { SCALE_OUT_SCENARIOS } from './scaleOut.js';
 import {
   legacyEcho,
@@ -28,7 +29,10 @@ export type Role =
   | 'rondo-otel'
   | 'rondo-redis'
   | 'rondo-replicas'
-  | 'rondo-replicas-memory';
+  | 'rondo-replicas-memory'
+  | 'sdk-client'
+  | 'rondo-client'
+  | 'rondo-client-fetch';
 
 /** The roles measured against plain Rondo (the `rondo` role) of the same scenario. */
 export const AGAINST_RONDO: readonly Role[] = [
@@ -302,4 +306,5 @@ export const SCENARIOS: Scenario[] = [
   toolsList,
   middlewareOverhead,
   ...SCALE_OUT_SCENARIOS,
+  ...CLIENT_SCENARIOS,
 ];

@@ -73,6 +73,8 @@ export function checkGoals(scenarios: ScenarioResult[]): GoalCheck[] {
         add('fetch handler on Node >= 80% of the node handler', scenario, who, 'rondo', 0.8);
       if (scenario.transport === 'stdio' && who.role === 'rondo')
         add('stdio >= 50% of the raw echo', scenario, who, 'ceiling', 0.5);
+      if (who.role === 'rondo-client')
+        add('Rondo client >= 2x the SDK v2 client', scenario, who, 'sdk-client', 2);
       if (who.role === 'rondo-bridge') {
         add('bridge >= 50% of the TS-native tool', scenario, who, 'rondo', 0.5);
         add('bridge >= 70% of the bare SWI-Prolog echo', scenario, who, 'swipl-echo', 0.7);
