@@ -97,18 +97,30 @@ async function runSkills(node) {
   return { run: 'skills', code: 0, scenarios, passed, failed };
 }
 
-/** The scenario verdicts and totals in the runner's output. */
+/**
+ * The scenario verdicts and totals in the runner's output. The summary lists every scenario run;
+ * the ones the runner lists again under "Not scored for <revision>" (the extensions) are unscored.
+ */
 function summarise({ run, code, output }) {
   const lines = output.split('\n');
   const unscoredAt = lines.findIndex((line) => line.startsWith('Not scored for'));
+  const unscored = new Set(
+    unscoredAt === -1
+      ? []
+      : lines
+          .slice(unscoredAt + 1)
+          .map((line) => /^\s+[✓✗] (\S+) \(/.exec(line)?.[1])
+          .filter(Boolean),
+  );
   const scenarios = [];
   lines.forEach((line, index) => {
-    const match = /^\s*([✓✗]) (\S+?)(?::| \()/.exec(line);
+    if (unscoredAt !== -1 && index >= unscoredAt) return;
+    const match = /^\s*([✓✗]) (\S+?): /.exec(line);
     if (!match) return;
     scenarios.push({
       name: match[2],
       passed: match[1] === '✓',
-      scored: unscoredAt === -1 || index < unscoredAt,
+      scored: !unscored.has(match[2]),
     });
   });
   const total = /Total: (\d+) passed, (\d+) failed/.exec(output);
