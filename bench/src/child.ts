@@ -1,11 +1,16 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { SliceResult } from './load/slice.js';
 import type { CountersMessage, MemoryMessage, ReadyMessage } from './servers/control.js';
 
-/** How to start one contender: a server script under `dist/servers` and its arguments. */
+/**
+ * How to start one contender: a server script under `dist/servers` and its arguments, or a client
+ * under test (`dist/clients/callLoop`), which makes its own load and measures its own slices.
+ */
 export interface ServerSpec {
-  script: 'ceiling' | 'sdk' | 'rondo' | 'bunHost' | 'swiplEcho' | 'replicas' | 'gateway';
+  script:
+    'ceiling' | 'sdk' | 'rondo' | 'bunHost' | 'swiplEcho' | 'replicas' | 'gateway' | 'callLoop';
   args: string[];
 }
 
@@ -31,7 +36,8 @@ export class ServerChild {
 
   /** Starts a server and waits for its ready message (or its early death). */
   static async start(spec: ServerSpec, timeoutMs = 60_000): Promise<ServerChild> {
-    const script = fileURLToPath(new URL(`./servers/${spec.script}.js`, import.meta.url));
+    const folder = spec.script === 'callLoop' ? 'clients' : 'servers';
+    const script = fileURLToPath(new URL(`./${folder}/${spec.script}.js`, import.meta.url));
     const child = fork(script, spec.args, {
       execArgv: ['--expose-gc'],
       stdio: ['pipe', 'pipe', 'pipe', 'ipc'],
@@ -78,10 +84,16 @@ export class ServerChild {
     return this.ask<CountersMessage>({ type: 'counters' });
   }
 
+  /** Has a client under test run one slice of calls and report it (with its own CPU time). */
+  slice(durationMs: number): Promise<SliceResult> {
+    return this.ask<SliceResult & { type: 'slice' }>({ type: 'slice', durationMs });
+  }
+
   /** Sends a control question and resolves with the first answer of the same type. */
   private ask<Answer extends { type: string }>(question: {
     type: Answer['type'];
     gc?: boolean;
+    durationMs?: number;
   }): Promise<Answer> {
     return new Promise((resolve) => {
       const onMessage = (message: Answer) => {

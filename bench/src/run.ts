@@ -89,8 +89,9 @@ export async function runScenario(
 async function measureSlice(entry: Running, sliceMs: number): Promise<void> {
   const redisBefore = (await entry.child.counters()).redisCommands;
   const cpuBefore = entry.child.cpuMs();
-  entry.slices.push(await entry.driver.run(sliceMs));
-  entry.cpuMs += entry.child.cpuMs() - cpuBefore;
+  const slice = await entry.driver.run(sliceMs);
+  entry.slices.push(slice);
+  entry.cpuMs += slice.cpuMs ?? entry.child.cpuMs() - cpuBefore;
   const redisAfter = (await entry.child.counters()).redisCommands;
   if (redisBefore !== undefined && redisAfter !== undefined)
     entry.redisCommands = (entry.redisCommands ?? 0) + redisAfter - redisBefore;

@@ -4,6 +4,7 @@ import { stdioChannel, webSocketChannel } from './load/channels.js';
 import { httpDriver, numbered, openLegacySession, single } from './load/http.js';
 import { pipelineDriver, type MessageChannel } from './load/pipeline.js';
 import type { Driver } from './load/slice.js';
+import { CLIENT_SCENARIOS } from './clientCalls.js';
 import { SCALE_OUT_SCENARIOS } from './scaleOut.js';
 import {
   legacyEcho,
@@ -30,7 +31,10 @@ export type Role =
   | 'rondo-redis'
   | 'rondo-replicas'
   | 'rondo-replicas-memory'
-  | 'rondo-gateway';
+  | 'rondo-gateway'
+  | 'sdk-client'
+  | 'rondo-client'
+  | 'rondo-client-fetch';
 
 /** The roles measured against plain Rondo (the `rondo` role) of the same scenario. */
 export const AGAINST_RONDO: readonly Role[] = [
@@ -345,4 +349,5 @@ export const SCENARIOS: Scenario[] = [
   toolsList,
   middlewareOverhead,
   ...SCALE_OUT_SCENARIOS,
+  ...CLIENT_SCENARIOS,
 ];

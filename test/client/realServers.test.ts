@@ -60,6 +60,7 @@ describe('the official server-everything over stdio', () => {
     const sampled = await client.callTool('trigger-sampling-request', { prompt: 'Say hi' });
     expect(textOf(sampled)).toContain('sampled by rondo');
     expect(asked).toEqual(expect.arrayContaining(['sampling']));
+    expect(asked.some((question) => question.startsWith('elicitation: '))).toBe(true);
   });
 
   it('reads resources and templates, gets prompts and completes arguments', async () => {

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { Client, inMemoryTransport, type ClientTransport, type EraChoice } from '@rondo/client';
-import { stdioTransport, webSocketTransport } from '@rondo/client/node';
+import { nodeHttpTransport, stdioTransport, webSocketTransport } from '@rondo/client/node';
 import { createFixtureEndpoint } from '@rondo/conformance-fixture';
 import { serveHttp } from '@rondo/transport-http';
 import { httpTransport } from '@rondo/client';
@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientScenarios, scenarioHandlers } from './scenarioTable.js';
 
 // Issue 25, done-when 3: one scenario table (scenarioTable.ts) against a Rondo server (the
-// conformance fixture) over stdio, Streamable HTTP, WebSocket and in memory, in both eras.
+// conformance fixture) over stdio, Streamable HTTP (on the global fetch and on node:http),
+// WebSocket and in memory, in both eras.
 const FIXTURE = fileURLToPath(
   new URL('../../apps/conformance-fixture/dist/main.js', import.meta.url),
 );
@@ -30,6 +31,17 @@ const servers: Record<string, () => Promise<Served>> = {
     const handle = await serveHttp(endpoint, { port: 0 });
     return {
       transport: () => httpTransport({ url: handle.url }),
+      close: async () => {
+        await handle.close();
+        await endpoint.close();
+      },
+    };
+  },
+  'http (node:http)': async () => {
+    const endpoint = createFixtureEndpoint();
+    const handle = await serveHttp(endpoint, { port: 0 });
+    return {
+      transport: () => nodeHttpTransport({ url: handle.url }),
       close: async () => {
         await handle.close();
         await endpoint.close();

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 // Issue 25, done-when 1 (the non-auth part): `pnpm conformance:client` runs the official suite's
 // client leg against the conformance client fixture for 2025-11-25 and 2026-07-28 (the runner on
 // Node 22), and every scored scenario below passes. The `auth/*` scenarios are answered by
-// apps/conformance-client/src/authScenarios.ts.
+// apps/conformance-client/src/authScenarios.ts. The Skills extension's scenarios (SEP-2640) are
+// unscored extensions the client must pass all the same; the script runs them by name.
 const root = join(import.meta.dirname, '..', '..');
 
 const CORE_SCENARIOS: Record<string, string[]> = {
@@ -26,6 +27,12 @@ const CORE_SCENARIOS: Record<string, string[]> = {
     'json-schema-ref-no-deref',
     'json-schema-2020-12-preservation',
   ],
+  skills: [
+    'sep-2640-client-no-prefetch',
+    'sep-2640-client-verify-digest',
+    'sep-2640-client-verify-size',
+    'sep-2640-client-verify-frontmatter',
+  ],
 };
 
 function runClientConformance(): Promise<string> {
@@ -44,7 +51,7 @@ function runClientConformance(): Promise<string> {
 
 describe('the official conformance suite against the client fixture', () => {
   it(
-    'passes every non-auth client scenario for 2025-11-25 and 2026-07-28',
+    'passes every non-auth client scenario for 2025-11-25 and 2026-07-28, and the Skills extension',
     { timeout: 900_000 },
     async () => {
       const output = await runClientConformance();
@@ -56,9 +63,11 @@ describe('the official conformance suite against the client fixture', () => {
       );
       for (const [run, names] of Object.entries(CORE_SCENARIOS)) {
         for (const name of names) {
-          expect(output, `${run} ${name}`).toMatch(new RegExp(`^  ${run} PASS ${name}$`, 'm'));
+          const line = new RegExp(`^  ${run} PASS ${name}( \\(not scored\\))?$`, 'm');
+          expect(output, `${run} ${name}`).toMatch(line);
         }
       }
+      expect(output).toMatch(/^conformance client skills: PASS — Total: 4 passed, 0 failed$/m);
     },
   );
 });

@@ -9,6 +9,11 @@ export interface SliceResult {
   p99: number;
   /** Transport errors, timeouts, non-2xx answers and wrong answers. */
   errors: number;
+  /**
+   * CPU time the contender reports it used in the slice (a client under test counts its own
+   * process only: the server it calls is not the client); otherwise its process tree is measured.
+   */
+  cpuMs?: number;
 }
 
 /** Runs one slice of load for about `durationMs`. */

@@ -90,6 +90,8 @@ export function checkGoals(scenarios: ScenarioResult[]): GoalCheck[] {
           });
         }
       }
+      if (who.role === 'rondo-client')
+        add('Rondo client >= 2x the SDK v2 client', scenario, who, 'sdk-client', 2);
       if (who.role === 'rondo-bridge') {
         add('bridge >= 50% of the TS-native tool', scenario, who, 'rondo', 0.5);
         add('bridge >= 70% of the bare SWI-Prolog echo', scenario, who, 'swipl-echo', 0.7);

@@ -9,6 +9,13 @@ const pad = (text: string, width: number, right = false) =>
 const ratio = (value: number | undefined) =>
   value === undefined ? '-' : value >= 10 ? `${value.toFixed(1)}x` : `${(value * 100).toFixed(0)}%`;
 
+/** A Rondo contender against the SDK of its kind: the SDK v2 server, or for a client the SDK v2 client. */
+function sdkRatio(scenario: ScenarioResult, c: ScenarioResult['contenders'][number]): string {
+  if (c.role === 'rondo-client' || c.role === 'rondo-client-fetch')
+    return ratio(ratioTo(scenario, c, 'sdk-client'));
+  return c.role.startsWith('rondo') ? ratio(ratioTo(scenario, c, 'sdk')) : '';
+}
+
 /** The results as a fixed-width text table, one block per scenario. */
 export function formatTable(scenarios: ScenarioResult[]): string {
   const header = [
@@ -35,7 +42,7 @@ export function formatTable(scenarios: ScenarioResult[]): string {
         pad(mib(c.peakRssBytes), 11, true),
         pad(String(c.errors), 7, true),
         pad(c.role === 'ceiling' ? '' : ratio(ratioTo(scenario, c, 'ceiling')), 9, true),
-        pad(c.role.startsWith('rondo') ? ratio(ratioTo(scenario, c, 'sdk')) : '', 8, true),
+        pad(sdkRatio(scenario, c), 8, true),
         pad(AGAINST_RONDO.includes(c.role) ? ratio(ratioTo(scenario, c, 'rondo')) : '', 6, true),
         pad(c.redisCommandsPerRequest?.toFixed(3) ?? '', 9, true),
       ].join(' '),

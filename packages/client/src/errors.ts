@@ -95,3 +95,36 @@ export class InputRoundsExceededError extends ClientError {
     super(`${method}: the server asked for input more than ${limit} times (limit maxInputRounds)`);
   }
 }
+
+/** Why a skill's content was refused (the Skills extension's verification failures, and the client's limits). */
+export type SkillFailure =
+  'invalid-entry' | 'too-large' | 'unlisted' | 'missing' | 'size' | 'digest' | 'frontmatter';
+
+/**
+ * A skill's content did not match the entry the client holds (size, digest, frontmatter), a read
+ * asked for a file the entry does not list, or the entry itself cannot be loaded. The content is
+ * never handed to the caller.
+ */
+export class SkillVerificationError extends ClientError {
+  override readonly name = 'SkillVerificationError';
+  constructor(
+    /** The URI of the skill file (or the skill) that failed. */
+    readonly uri: string,
+    readonly failure: SkillFailure,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The server did not declare what a method needs (an extension, or one of its settings), so the client did not send it. */
+export class NotDeclaredByServerError extends ClientError {
+  override readonly name = 'NotDeclaredByServerError';
+  constructor(
+    readonly method: string,
+    /** What the server would have to declare. */
+    readonly declaration: string,
+  ) {
+    super(`${method}: the server does not declare ${declaration}`);
+  }
+}

@@ -9,6 +9,19 @@ export type { ClientEvents, ClientEventName } from './events.js';
 export { Subscription, type SubscriptionTargets } from './subscription.js';
 export { ToolTask, TaskEndedError, type TaskState, type TaskWaitOptions } from './tasks.js';
 export { walkPages, DEFAULT_MAX_PAGES } from './pagination.js';
+export { ClientSkills } from './skills/clientSkills.js';
+export { LoadedSkill } from './skills/loadedSkill.js';
+export type { SkillFile } from './skills/verify.js';
+export {
+  SKILLS_EXTENSION,
+  MAX_SKILL_FILES,
+  MAX_SKILL_BYTES,
+  type Skill,
+  type SkillResource,
+  type SkillFrontmatter,
+  type SkillsPage,
+  type DirectoryPage,
+} from './skills/entries.js';
 export type {
   Page,
   ToolsPage,
@@ -32,6 +45,9 @@ export {
   TooManyPendingRequestsError,
   ClientStateError,
   InputRoundsExceededError,
+  SkillVerificationError,
+  NotDeclaredByServerError,
+  type SkillFailure,
 } from './errors.js';
 export type { ClientTransport, TransportSink, SendContext } from './transport.js';
 export { DEFAULT_MAX_FRAME_BYTES, DEFAULT_MAX_DEPTH, type FrameLimits } from './frames.js';

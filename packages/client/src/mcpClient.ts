@@ -13,6 +13,7 @@ import type { ClientEventName, ClientEvents } from './events.js';
 import type { ServerFacts } from './negotiate.js';
 import { walkPages } from './pagination.js';
 import type { CallOptions } from './rpc.js';
+import { ClientSkills } from './skills/clientSkills.js';
 import { Subscription, type SubscriptionTargets } from './subscription.js';
 import { ToolTask } from './tasks.js';
 import type {
@@ -39,9 +40,12 @@ import type {
  */
 export class Client {
   readonly #core: ClientCore;
+  /** The Skills extension (`io.modelcontextprotocol/skills`): list, get, load and verify skills, read directories. */
+  readonly skills: ClientSkills;
 
   constructor(options: ClientOptions) {
     this.#core = new ClientCore(options);
+    this.skills = new ClientSkills(this.#core);
   }
 
   /** Connects and negotiates the era; resolves with what the server said about itself. */

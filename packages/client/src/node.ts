@@ -1,7 +1,8 @@
-/** The transports that need Node: a child process (stdio) and the `ws` WebSocket client. */
+/** The transports that need Node: a child process (stdio), the `ws` WebSocket client, and Streamable HTTP on `node:http`. */
 export {
   stdioTransport,
   type StdioTransportOptions,
   type StdioClientTransport,
 } from './transports/stdio.js';
 export { webSocketTransport, type WebSocketTransportOptions } from './transports/webSocket.js';
+export { nodeFetch, nodeHttpTransport, type NodeFetchOptions } from './transports/nodeFetch.js';

@@ -1,10 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client, TransportError, httpTransport } from '@rondo/client';
+import { Client, TransportError, httpTransport, type HttpTransportOptions } from '@rondo/client';
+import { nodeHttpTransport } from '@rondo/client/node';
 import { afterEach, describe, expect, it } from 'vitest';
 
 // A POST answered with an SSE stream that ends before the answer is resumed with GET and
-// Last-Event-ID after the server's `retry:` delay; the resumptions of one request are bounded.
+// Last-Event-ID after the server's `retry:` delay; the resumptions of one request are bounded. On
+// the global fetch and on node:http alike.
 let server: Server | undefined;
 afterEach(async () => {
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
@@ -49,7 +51,10 @@ async function start(answerOnGet: number, lastEventIds: (string | undefined)[]):
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
 }
 
-describe('SSE resumption', () => {
+const transports = { 'global fetch': httpTransport, 'node:http': nodeHttpTransport } as const;
+
+describe.each(Object.entries(transports))('SSE resumption (%s)', (_name, make) => {
+  const httpTransport = (options: HttpTransportOptions) => make(options);
   it('resumes with Last-Event-ID until the answer arrives', async () => {
     const lastEventIds: (string | undefined)[] = [];
     const url = await start(2, lastEventIds);

@@ -5,11 +5,14 @@ import { z } from 'zod';
 
 /**
  * A server written with the official SDK v2 (`@modelcontextprotocol/server`), served over HTTP on
- * 127.0.0.1 through its web-standard handler: an `echo` tool and `confirm`, a tool that answers
- * `input_required` with an elicitation and a request state before it answers.
+ * 127.0.0.1 through its web-standard handler: by default an `echo` tool and `confirm`, a tool that
+ * answers `input_required` with an elicitation and a request state before it answers; `make`
+ * builds another server per request.
  */
-export async function startSdkServer(): Promise<{ url: string; close(): Promise<void> }> {
-  const handler = createMcpHandler(() => makeServer(), { onerror: () => undefined });
+export async function startSdkServer(
+  make: () => McpServer = makeServer,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const handler = createMcpHandler(make, { onerror: () => undefined });
   const server: Server = createServer((req, res) => {
     void (async () => {
       const chunks: Buffer[] = [];
