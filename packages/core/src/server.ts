@@ -1,7 +1,6 @@
 import {
   ErrorCode,
   McpError,
-  isMcpError,
   type Json,
   type PromptResult,
   type ResourceResult,
@@ -35,8 +34,7 @@ import type { SharedState } from './shared/sharedState.js';
 import { ServerChanges, type ChangeListener, type LogListener } from './serverChanges.js';
 import { TaskRegistry } from './tasks/taskRegistry.js';
 import { taskDeclaration } from './tasks/declaration.js';
-import { checkToolOutput } from './outputValidation.js';
-import { DEFAULT_MAX_ARGUMENT_DEPTH, admitToolArguments, checkArgumentDepth } from './limits.js';
+import { DEFAULT_MAX_ARGUMENT_DEPTH, checkArgumentDepth } from './limits.js';
 import type { Middleware } from './middleware.js';
 import { normaliseRound } from './rounds.js';
 import type {
@@ -54,6 +52,8 @@ import type {
 import { toolFromSpec } from './toolSpec.js';
 import { VisibilityRules, isVisible } from './visibility.js';
 import { ScopeRules, demandScopes } from './callScopes.js';
+import { capabilitiesOf } from './capabilities.js';
+import { runTool } from './toolRun.js';
 import { checkCompletionTarget, completeFromProviders } from './completionTarget.js';
 
 /** Creates a server: register tools, prompts and resources, then hand it to an endpoint. */
@@ -276,18 +276,7 @@ export class RondoServer {
 
   /** What the providers offer, for capability negotiation. */
   capabilities(): ServerCapabilitySet {
-    const catalog = this.catalog;
-    const flags = this.providers.map((p) => p.capabilities?.() ?? {});
-    return {
-      tools: catalog.tools.length > 0 || this.providers.some((p) => p.tools !== undefined),
-      prompts: catalog.prompts.length > 0,
-      resources: catalog.resources.length > 0 || catalog.templates.length > 0,
-      subscribe: flags.some((f) => f.subscribe === true),
-      listChanged: flags.some((f) => f.listChanged === true),
-      completions: this.providers.some(
-        (p, i) => p.complete !== undefined && flags[i]!.completions !== false,
-      ),
-    };
+    return capabilitiesOf(this.catalog, this.providers);
   }
 
   /**
@@ -302,23 +291,7 @@ export class RondoServer {
     const entry = seenBy(this.catalog.tool(name), ctx.principal);
     if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
     demandScopes(entry.scopes, ctx.principal, `tool "${name}"`);
-    const given = admitToolArguments(name, args, this.maxArgumentDepth);
-    if (!given.ok) return { kind: 'complete', result: { kind: 'error', text: given.message } };
-    let checked = entry.validate(given.value);
-    // Only a library that validates asynchronously costs an await.
-    if (checked instanceof Promise) checked = await checked;
-    if (!checked.ok) return { kind: 'complete', result: { kind: 'error', text: checked.message } };
-    try {
-      const outcome = await entry.provider.callTool!(name, checked.value as never, ctx);
-      return checkToolOutput(entry.definition, normaliseRound(outcome));
-    } catch (failure) {
-      if (isMcpError(failure)) throw failure;
-      const reason = failure instanceof Error ? failure.message : String(failure);
-      return {
-        kind: 'complete',
-        result: { kind: 'error', text: `Tool "${name}" failed: ${reason}` },
-      };
-    }
+    return runTool(entry, name, args, ctx, this.maxArgumentDepth);
   }
 
   /** Gets a prompt. Unknown prompt or missing required argument: -32602. */
@@ -393,13 +366,7 @@ export class RondoServer {
   private async applyChange(provider: Provider, change: ProviderChange): Promise<void> {
     if (change.kind !== 'resource' && this.lists.has(provider)) {
       this.lists.set(provider, await readLists(provider));
-      this.current = new Catalog(
-        this.providers,
-        this.lists,
-        this.validators,
-        this.visibility,
-        this.scopeRules,
-      );
+      this.current = this.buildCatalog();
     }
     this.changes.emit(change);
   }
@@ -408,12 +375,11 @@ export class RondoServer {
     for (const provider of this.providers) {
       if (!this.lists.has(provider)) this.lists.set(provider, await readLists(provider));
     }
-    this.current = new Catalog(
-      this.providers,
-      this.lists,
-      this.validators,
-      this.visibility,
-      this.scopeRules,
-    );
+    this.current = this.buildCatalog();
+  }
+
+  private buildCatalog(): Catalog {
+    const { providers, lists, validators, visibility, scopeRules } = this;
+    return new Catalog(providers, lists, validators, visibility, scopeRules);
   }
 }
