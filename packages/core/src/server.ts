@@ -39,8 +39,7 @@ import type { SharedState } from './shared/sharedState.js';
 import { ServerChanges, type ChangeListener, type LogListener } from './serverChanges.js';
 import { TaskRegistry } from './tasks/taskRegistry.js';
 import { taskDeclaration } from './tasks/declaration.js';
-import { checkToolOutput } from './outputValidation.js';
-import { DEFAULT_MAX_ARGUMENT_DEPTH, admitToolArguments, checkArgumentDepth } from './limits.js';
+import { DEFAULT_MAX_ARGUMENT_DEPTH, checkArgumentDepth } from './limits.js';
 import type { McpCall, Middleware } from './middleware.js';
 import { normaliseRound } from './rounds.js';
 import type {
@@ -59,6 +58,7 @@ import type {
 import { toolFromSpec } from './toolSpec.js';
 import { promptFromSpec } from './promptSpec.js';
 import { demandScopes } from './callScopes.js';
+import { runTool } from './toolRun.js';
 import { isVisible } from './visibility.js';
 import { checkCompletionTarget, completeFromProviders } from './completionTarget.js';
 
@@ -312,23 +312,7 @@ export class RondoServer {
     const entry = seenBy(this.catalog.tool(name), ctx.principal);
     if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
     demandScopes(entry.scopes, ctx.principal, `tool "${name}"`);
-    const given = admitToolArguments(name, args, this.maxArgumentDepth);
-    if (!given.ok) return { kind: 'complete', result: { kind: 'error', text: given.message } };
-    let checked = entry.validate(given.value);
-    // Only a library that validates asynchronously costs an await.
-    if (checked instanceof Promise) checked = await checked;
-    if (!checked.ok) return { kind: 'complete', result: { kind: 'error', text: checked.message } };
-    try {
-      const outcome = await entry.provider.callTool!(name, checked.value as never, ctx);
-      return checkToolOutput(entry.definition, normaliseRound(outcome));
-    } catch (failure) {
-      if (isMcpError(failure)) throw failure;
-      const reason = failure instanceof Error ? failure.message : String(failure);
-      return {
-        kind: 'complete',
-        result: { kind: 'error', text: `Tool "${name}" failed: ${reason}` },
-      };
-    }
+    return runTool(entry, name, args, ctx, this.maxArgumentDepth);
   }
 
   /** Gets a prompt. Unknown prompt or missing required argument: -32602. */

@@ -8,14 +8,9 @@ import type {
   CompletionRequest,
   CompletionResult,
   HandlerContext,
-  PromptDefinition,
   PromptOutcome,
   Provider,
-  ResourceDefinition,
   ResourceOutcome,
-  ResourceTemplateDefinition,
-  TaskDeclaration,
-  ToolDefinition,
   ToolOutcome,
 } from '@rondo/core';
 import { z } from 'zod';
@@ -25,7 +20,8 @@ import { reportedCall } from './diagnostics.js';
 import { PrologConfigurationError, type ProviderProblem } from './errors.js';
 import { missingFileProblem, planLaunch, type Flavour } from './launch.js';
 import { logtalkUserDirectory } from './logtalkHome.js';
-import { completionAnswer, taskDeclarationOf, type ProviderDescription } from './messages.js';
+import { completionAnswer, type ProviderDescription } from './messages.js';
+import { listsOf, withoutUndefined } from './descriptionLists.js';
 import { WorkerPool } from './pool.js';
 import { PoolSlot } from './poolSlot.js';
 import { reloader } from './reload.js';
@@ -310,38 +306,6 @@ function buildProvider(
   return provider;
 }
 
-/** The lists a description gives, converted once (they are read synchronously per request). */
-interface Lists {
-  description: ProviderDescription;
-  tools: ToolDefinition[];
-  prompts: PromptDefinition[];
-  resources: ResourceDefinition[];
-  templates: ResourceTemplateDefinition[];
-  known: Set<string>;
-  /** `task_support/2` by tool name: not part of a descriptor, since the modern wire has no field for it. */
-  tasks: Map<string, TaskDeclaration>;
-  /** `tool_scopes/2` by tool name: what a call needs, apart from the descriptor clients see. */
-  scopes: Map<string, readonly string[]>;
-}
-
-function listsOf(d: ProviderDescription): Lists {
-  const resources = d.resources.map((r) => withoutUndefined<ResourceDefinition>(r));
-  return {
-    description: d,
-    tools: d.tools.map(toolDefinition),
-    prompts: d.prompts.map(promptDefinition),
-    resources,
-    templates: d.templates.map((t) => withoutUndefined<ResourceTemplateDefinition>(t)),
-    known: new Set(resources.map((r) => r.uri)),
-    tasks: new Map(d.tools.flatMap((tool) => taskDeclarationOf(tool))),
-    scopes: new Map(
-      d.tools.flatMap((tool) =>
-        tool.requiredScopes?.length ? [[tool.name, tool.requiredScopes] as const] : [],
-      ),
-    ),
-  };
-}
-
 /** Runs one call on a free worker of the pool, reported on the bridge's tracing channel. */
 function workerCaller(
   pool: PoolSlot,
@@ -376,28 +340,6 @@ function cachePolicyOf(
   const rule =
     rules.find((r) => key !== undefined && r.key === key) ?? rules.find((r) => r.key === undefined);
   return rule ? { ttlMs: rule.ttlMs, cacheScope: rule.cacheScope } : undefined;
-}
-
-function toolDefinition(tool: ProviderDescription['tools'][number]): ToolDefinition {
-  const {
-    taskSupport: _support,
-    startsAfterInput: _after,
-    requiredScopes: _scopes,
-    ...definition
-  } = tool;
-  return withoutUndefined<ToolDefinition>(definition);
-}
-
-function promptDefinition(prompt: ProviderDescription['prompts'][number]): PromptDefinition {
-  return withoutUndefined<PromptDefinition>({
-    ...prompt,
-    arguments: prompt.arguments.map((a) => withoutUndefined(a)),
-  });
-}
-
-/** Drops members whose value is `undefined`, so definitions carry only what Prolog gave. */
-function withoutUndefined<T>(value: object): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
 function logToStderr(entry: PrologLogEntry): void {
