@@ -30,6 +30,8 @@ main().then(
   () => process.exit(0),
   (error: unknown) => {
     console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    // A transport failure's cause (the socket error under "fetch failed") says what went wrong.
+    if (error instanceof Error && error.cause !== undefined) console.error('cause:', error.cause);
     process.exit(1);
   },
 );

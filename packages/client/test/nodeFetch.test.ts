@@ -52,6 +52,20 @@ describe('nodeFetch', () => {
     await expect(reader.read()).rejects.toThrow();
   });
 
+  it('bufferBytes: a body longer than it streams, so the answer comes before the body ends', async () => {
+    let finish: () => void = () => undefined;
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '10' });
+      res.write('{"a":');
+      finish = () => res.end('12345');
+    });
+    const response = await nodeFetch({ bufferBytes: 4 })(url);
+    const reader = response.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('{"a":');
+    finish();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('12345');
+  });
+
   it('rejects with the reason when aborted before the answer', async () => {
     const url = await serve(() => undefined);
     const controller = new AbortController();
