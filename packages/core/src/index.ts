@@ -40,6 +40,17 @@ export {
 } from '@rondo/protocol';
 export { createEndpoint, type EndpointOptions } from './endpoint.js';
 export {
+  extensionMethod,
+  type Extension,
+  type ExtensionCall,
+  type ExtensionMethod,
+  type HttpRoute,
+  type ListenPart,
+  type RoundTakeover,
+  type RouteReply,
+  type RouteRequest,
+} from './extension.js';
+export {
   isListResult,
   type ListResult,
   type McpCall,

@@ -29,3 +29,4 @@ export { InFlightExchanges } from './inFlightExchanges.js';
 export { CatalogMemo } from './catalogMemo.js';
 export { seenBy } from './catalog.js';
 export { nestsDeeperThan } from './limits.js';
+export { extensionSettings } from './extension.js';

@@ -35,9 +35,11 @@ import type { SharedState } from './shared/sharedState.js';
 import { ServerChanges, type ChangeListener, type LogListener } from './serverChanges.js';
 import { TaskRegistry } from './tasks/taskRegistry.js';
 import { taskDeclaration } from './tasks/declaration.js';
+import { tasksExtension } from './tasks/tasksExtension.js';
 import { checkToolOutput } from './outputValidation.js';
 import { DEFAULT_MAX_ARGUMENT_DEPTH, admitToolArguments, checkArgumentDepth } from './limits.js';
 import type { Middleware } from './middleware.js';
+import { ServerExtensions, type Extension } from './extension.js';
 import { normaliseRound } from './rounds.js';
 import type {
   ArgsOf,
@@ -83,6 +85,7 @@ export class RondoServer {
   private readonly cacheRules = new Map<CacheableMethod, CachePolicyRule>();
   private readonly changes: ServerChanges;
   private readonly chain: Middleware[] = [];
+  private readonly extensionSet = new ServerExtensions();
   private readonly defaultCachePolicy: CachePolicy;
   private current: Catalog | undefined;
   private loading: Promise<void> | undefined;
@@ -114,6 +117,7 @@ export class RondoServer {
     this.defaultCachePolicy = defaultCachePolicy ?? { ttlMs: 0, cacheScope: 'private' };
     this.tasks = new TaskRegistry({ ...(shared ? { store: shared.tasks } : {}), ...tasks });
     this.changes = new ServerChanges(shared?.changes, this.log);
+    this.use(tasksExtension(this.tasks));
     this.watch(this.local);
   }
 
@@ -200,12 +204,25 @@ export class RondoServer {
   }
 
   /**
-   * Adds a middleware that runs around every request, in both eras and for every provider. The
-   * first one added is the outermost; see {@link Middleware}.
+   * Adds a middleware that runs around every request, in both eras and for every provider (the
+   * first one added is the outermost; see {@link Middleware}), or an {@link Extension}: its
+   * capability, methods, descriptor `_meta`, HTTP routes and middleware. Use extensions before
+   * the server is served.
    */
-  use(middleware: Middleware): this {
-    this.chain.push(middleware);
+  use(addition: Middleware | Extension): this {
+    if (typeof addition === 'function') {
+      this.chain.push(addition);
+      return this;
+    }
+    this.extensionSet.add(addition);
+    if (addition.middleware) this.chain.push(addition.middleware);
+    addition.attach?.(this);
     return this;
+  }
+
+  /** The extensions in use, in the order they were added. */
+  get extensions(): readonly Extension[] {
+    return this.extensionSet.all;
   }
 
   /** The middleware, outermost first. */
@@ -364,15 +381,11 @@ export class RondoServer {
     return resolveCachePolicy(rule, method, key, this.providers, this.defaultCachePolicy);
   }
 
-  /** True when some tool may run as a task, so the Tasks extension is worth announcing. */
-  get offersTasks(): boolean {
-    return this.catalog.tools.some((entry) => entry.task.support !== 'forbidden');
-  }
-
   /** Cancels the tasks running here, then closes the task store and every provider. */
   async close(): Promise<void> {
     this.changes.close();
     await this.tasks.close();
+    await this.extensionSet.close();
     await Promise.all(this.providers.map(async (p) => p.close?.()));
   }
 
