@@ -47,6 +47,7 @@ const projects = [
   'server',
   'logtalk-bridge',
   'otel',
+  'skills',
   'create-rondo',
   'redis',
   'auth',
