@@ -152,6 +152,7 @@ protocol_name(mcp_resource_protocol).
 protocol_name(mcp_multiround_protocol).
 protocol_name(mcp_cache_protocol).
 protocol_name(mcp_completion_protocol).
+protocol_name(mcp_skill_protocol).
 
 % Logtalk's own protocol files when its mcp_server library is installed; ours otherwise.
 ensure_protocol(_, P) :- catch(user:current_protocol(P), _, fail), !.
