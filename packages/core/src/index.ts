@@ -40,6 +40,13 @@ export {
 } from '@rondo/protocol';
 export { createEndpoint, type EndpointOptions } from './endpoint.js';
 export {
+  SERVER_CARD_PATH,
+  SERVER_CARD_SCHEMA,
+  serverCard,
+  type ServerCardOptions,
+  type ServerCardRemote,
+} from './serverCard.js';
+export {
   extensionMethod,
   type Extension,
   type ExtensionCall,

@@ -1,7 +1,6 @@
 import {
   ErrorCode,
   McpError,
-  isMcpError,
   type Json,
   type PromptResult,
   type ResourceResult,
@@ -10,7 +9,14 @@ import {
 } from '@rondo/protocol';
 import { resolveCachePolicy } from './cachePolicies.js';
 import { checkRequiredArguments } from './promptArguments.js';
-import { Catalog, ValidatorCache, readLists, seenBy, type ProviderLists } from './catalog.js';
+import {
+  Catalog,
+  ValidatorCache,
+  capabilitiesOf,
+  readLists,
+  seenBy,
+  type ProviderLists,
+} from './catalog.js';
 import type { HandlerContext, LogLevel } from './context.js';
 import type {
   CacheableMethod,
@@ -36,8 +42,9 @@ import { ServerChanges, type ChangeListener, type LogListener } from './serverCh
 import { TaskRegistry } from './tasks/taskRegistry.js';
 import { taskDeclaration } from './tasks/declaration.js';
 import { tasksExtension } from './tasks/tasksExtension.js';
-import { checkToolOutput } from './outputValidation.js';
-import { DEFAULT_MAX_ARGUMENT_DEPTH, admitToolArguments, checkArgumentDepth } from './limits.js';
+import { serverCard } from './serverCard.js';
+import { DEFAULT_MAX_ARGUMENT_DEPTH, checkArgumentDepth } from './limits.js';
+import { callCatalogTool } from './toolCall.js';
 import type { Middleware } from './middleware.js';
 import { ServerExtensions, type Extension } from './extension.js';
 import { normaliseRound } from './rounds.js';
@@ -100,6 +107,7 @@ export class RondoServer {
       limits,
       tasks,
       shared,
+      serverCard: card,
       ...info
     } = options;
     this.shared = shared;
@@ -118,6 +126,7 @@ export class RondoServer {
     this.tasks = new TaskRegistry({ ...(shared ? { store: shared.tasks } : {}), ...tasks });
     this.changes = new ServerChanges(shared?.changes, this.log);
     this.use(tasksExtension(this.tasks));
+    if (card) this.use(serverCard(card === true ? {} : card));
     this.watch(this.local);
   }
 
@@ -287,18 +296,7 @@ export class RondoServer {
 
   /** What the providers offer, for capability negotiation. */
   capabilities(): ServerCapabilitySet {
-    const catalog = this.catalog;
-    const flags = this.providers.map((p) => p.capabilities?.() ?? {});
-    return {
-      tools: catalog.tools.length > 0 || this.providers.some((p) => p.tools !== undefined),
-      prompts: catalog.prompts.length > 0,
-      resources: catalog.resources.length > 0 || catalog.templates.length > 0,
-      subscribe: flags.some((f) => f.subscribe === true),
-      listChanged: flags.some((f) => f.listChanged === true),
-      completions: this.providers.some(
-        (p, i) => p.complete !== undefined && flags[i]!.completions !== false,
-      ),
-    };
+    return capabilitiesOf(this.catalog, this.providers);
   }
 
   /**
@@ -310,25 +308,7 @@ export class RondoServer {
     args: unknown,
     ctx: HandlerContext,
   ): Promise<RoundResult<ToolResult>> {
-    const entry = seenBy(this.catalog.tool(name), ctx.principal);
-    if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
-    const given = admitToolArguments(name, args, this.maxArgumentDepth);
-    if (!given.ok) return { kind: 'complete', result: { kind: 'error', text: given.message } };
-    let checked = entry.validate(given.value);
-    // Only a library that validates asynchronously costs an await.
-    if (checked instanceof Promise) checked = await checked;
-    if (!checked.ok) return { kind: 'complete', result: { kind: 'error', text: checked.message } };
-    try {
-      const outcome = await entry.provider.callTool!(name, checked.value as never, ctx);
-      return checkToolOutput(entry.definition, normaliseRound(outcome));
-    } catch (failure) {
-      if (isMcpError(failure)) throw failure;
-      const reason = failure instanceof Error ? failure.message : String(failure);
-      return {
-        kind: 'complete',
-        result: { kind: 'error', text: `Tool "${name}" failed: ${reason}` },
-      };
-    }
+    return callCatalogTool(this.catalog, this.maxArgumentDepth, name, args, ctx);
   }
 
   /** Gets a prompt. Unknown prompt or missing required argument: -32602. */
