@@ -39,12 +39,15 @@ const DirectoryReadParams = z.looseObject({ uri: z.string(), cursor: z.string().
  * The Skills extension (`io.modelcontextprotocol/skills`, SEP-2640) for `server.use(...)`, in
  * both eras: `skills/list` (paginated, each entry with its manifest of SHA-256 digests and sizes,
  * or `"dynamic"`), `skills/get`, and with `directoryRead` `resources/directory/read`; every file
- * is a `skill://` resource. Skills are loaded when the server first needs its catalog; a bad
- * skill (frontmatter, name, a path or link leaving its root, the limits) fails that load with a
- * message naming the file.
+ * is a `skill://` resource. A skill defined in code is checked here (a bad name, frontmatter or a
+ * file path leaving its root throws); sources are read when the server first loads its catalog,
+ * and a bad skill there (frontmatter, name, a link leaving its root, the limits) fails that load
+ * with a message naming the file.
  */
 export function skills(options: SkillsOptions): Extension {
-  const catalog = new SkillCatalog(() => loadSkills(options));
+  // Skills defined in code are checked now, so a bad one fails where it is written.
+  const codeSkills = (options.skills ?? []).map(loadCodeSkill);
+  const catalog = new SkillCatalog(() => loadSkills(options.sources ?? [], codeSkills));
   const directoryRead = options.directoryRead === true;
   const policy = options.cachePolicy ?? { ttlMs: 0, cacheScope: 'private' };
   const cacheable = (result: JsonObject, call: ExtensionCall): JsonObject =>
@@ -112,9 +115,11 @@ async function readDirectory(catalog: SkillCatalog, uri: string): Promise<JsonOb
   throw new McpError(ErrorCode.InvalidParams, `Directory not found: ${uri}`, { uri });
 }
 
-async function loadSkills(options: SkillsOptions): Promise<LoadedSkill[]> {
+async function loadSkills(
+  sources: readonly SkillSource[],
+  codeSkills: readonly LoadedSkill[],
+): Promise<LoadedSkill[]> {
   const loaded: LoadedSkill[] = [];
-  for (const source of options.sources ?? []) loaded.push(...(await source()));
-  for (const spec of options.skills ?? []) loaded.push(loadCodeSkill(spec));
-  return loaded;
+  for (const source of sources) loaded.push(...(await source()));
+  return [...loaded, ...codeSkills];
 }
