@@ -23,6 +23,7 @@ const LOGTALK_TEST_FILES: Record<string, string[]> = {
     'test/bridge/desktopEnvironment.test.ts',
     'test/bridge/devTools.test.ts',
     'test/bridge/watchReloadLog.test.ts',
+    'test/bridge/prologSkills.test.ts',
   ],
 };
 const withoutLogtalk = (project: string): string[] =>

@@ -98,8 +98,8 @@ Options:
   --port N           port to listen on (http, ws); default 3000 (http), 3001 (ws); 0 = any free.
   --path P           URL path (http, ws); default /mcp (http), /ws (ws).
   --object NAME      the provider module or object; default: the one found in the files (a
-                     module defining tools/1, prompts/1 or resources/1; for Logtalk, the last
-                     object implementing an mcp_*_protocol).
+                     module defining tools/1, prompts/1, resources/1 or skills/1; for Logtalk,
+                     the last object implementing an mcp_*_protocol).
   --workers N        Prolog worker processes, each running one call at a time; default: the
                      number of cores.
   --timeout S        deadline of one call in seconds (waiting for the client not counted);

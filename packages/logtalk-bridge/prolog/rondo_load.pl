@@ -18,7 +18,7 @@ load_all(Flavour, Files, Scratch, Object, Name) :-
     \+ failure(_, _, _, _),
     (   choose_provider(Flavour, Object, Name) -> set_provider(Flavour, Name)
     ;   Files = [First|_],
-        ( Object == none -> What = 'no provider (a module or object with tools/1, prompts/1 or resources/1)'
+        ( Object == none -> What = 'no provider (a module or object with tools/1, prompts/1, resources/1 or skills/1)'
         ; format(atom(What), 'provider ~w not found', [Object]) ),
         assertz(failure(First, @(null), @(null), What)), fail
     ).
