@@ -85,7 +85,10 @@ describe('skills declared by a Prolog provider', { timeout: 60_000 }, () => {
 
     const fromObject = await skillsOf(write('skilled.lgt', OBJECT), '2026-07-28');
     expect(fromObject.listed.skills).toEqual(fromModule.listed.skills);
-    const legacy = await skillsOf(write('skilled_legacy.pl', MODULE.replace('skilled', 'skilled_legacy')), '2025-11-25');
+    const legacy = await skillsOf(
+      write('skilled_legacy.pl', MODULE.replace('skilled', 'skilled_legacy')),
+      '2025-11-25',
+    );
     expect(legacy.listed.skills).toEqual(fromModule.listed.skills);
     expect('ttlMs' in legacy.listed).toBe(false);
   });

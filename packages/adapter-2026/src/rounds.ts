@@ -9,7 +9,7 @@ import {
   type InputResponseValue,
   type Json,
 } from '@rondo/protocol';
-import type { OpenedState, RoundTakeover, SealedStateBinding } from '@rondo/core';
+import type { OpenedState, SealedStateBinding } from '@rondo/core';
 import {
   assertClientCanAnswer,
   assertWithinRoundLimit,
@@ -142,7 +142,7 @@ async function takenByExtension<R, I extends Json>(
   for (const extension of server.extensions) {
     if (extension.takeRound === undefined) continue;
     const round = { call, server, operation, identity, retry };
-    const answer = await extension.takeRound(round as RoundTakeover);
+    const answer = await extension.takeRound(round);
     if (answer !== undefined) return answer;
   }
   return undefined;

@@ -6,7 +6,12 @@ import {
   type RondoServer,
   type ServerCapabilitySet,
 } from '@rondo/core';
-import { CatalogMemo, extensionSettings, type RequiredCapability, type WireResult } from '@rondo/core/internal';
+import {
+  CatalogMemo,
+  extensionSettings,
+  type RequiredCapability,
+  type WireResult,
+} from '@rondo/core/internal';
 import { DEFAULT_LISTEN_IDLE_TIMEOUT_MS, type ModernEraOptions } from './options.js';
 
 /**

@@ -210,6 +210,8 @@ export function capabilitiesOf(
     resources: catalog.resources.length > 0 || catalog.templates.length > 0,
     subscribe: flags.some((f) => f.subscribe === true),
     listChanged: flags.some((f) => f.listChanged === true),
-    completions: providers.some((p, i) => p.complete !== undefined && flags[i]!.completions !== false),
+    completions: providers.some(
+      (p, i) => p.complete !== undefined && flags[i]!.completions !== false,
+    ),
   };
 }

@@ -43,7 +43,11 @@ export interface Extension {
    * says what it honours and what it sends on the stream; `undefined` when the filter asks it
    * nothing.
    */
-  listen?(filter: JsonObject, call: ExtensionCall, server: RondoServer): Promise<ListenPart | undefined>;
+  listen?(
+    filter: JsonObject,
+    call: ExtensionCall,
+    server: RondoServer,
+  ): Promise<ListenPart | undefined>;
   /** Called once when the server `use`s the extension: register resources or a provider here. */
   attach?(server: RondoServer): void;
   /** Releases what the extension holds when the server closes. */
@@ -130,7 +134,7 @@ export function extensionMethod<S extends z.ZodType>(method: {
   requires?: RequiredCapability;
   nameParam?: string;
 }): ExtensionMethod {
-  return method as unknown as ExtensionMethod;
+  return method;
 }
 
 /** The identifiers an extension may take: `vendor-prefix/name`, as SEP-2133 spells them. */

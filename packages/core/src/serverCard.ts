@@ -60,7 +60,11 @@ export function serverCard(options: ServerCardOptions = {}): Extension {
 }
 
 /** The card's members from the server's identity and the remotes. */
-function cardOf(server: RondoServer, options: ServerCardOptions, request: RouteRequest): JsonObject {
+function cardOf(
+  server: RondoServer,
+  options: ServerCardOptions,
+  request: RouteRequest,
+): JsonObject {
   const { name, version, title, description, icons, websiteUrl } = server.info;
   const card: JsonObject = { $schema: SERVER_CARD_SCHEMA, name, version };
   if (title !== undefined) card.title = title;
@@ -103,7 +107,9 @@ async function answer(request: RouteRequest, card: JsonObject): Promise<RouteRep
   const headers = { ...cors, etag, 'cache-control': 'public, no-cache' };
   if (matches(first(request.headers['if-none-match']), etag)) return { status: 304, headers };
   const json = { ...headers, 'content-type': 'application/json' };
-  return request.method === 'HEAD' ? { status: 200, headers: json } : { status: 200, headers: json, body };
+  return request.method === 'HEAD'
+    ? { status: 200, headers: json }
+    : { status: 200, headers: json, body };
 }
 
 /** If-None-Match: `*`, or a list of tags compared weakly (RFC 9110, 13.1.2). */

@@ -20,4 +20,3 @@ export function prologSkill(declared: ProviderDescription['skills'][number]): Pr
   const files = Object.fromEntries(declared.files.map((file) => [file.path, file.text]));
   return { kind: 'skill', ...declared, files };
 }
-

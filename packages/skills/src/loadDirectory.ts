@@ -79,7 +79,11 @@ async function walk(
       if (budget.bytes > MAX_BYTES_PER_SKILL)
         throw new SkillDefinitionError(`${root}: more than ${MAX_BYTES_PER_SKILL} bytes of files`);
       const inside = relative(root, path).split(sep).join('/');
-      files.set(inside, { path: inside, bytes: await readFile(target), mimeType: mimeTypeOf(inside) });
+      files.set(inside, {
+        path: inside,
+        bytes: await readFile(target),
+        mimeType: mimeTypeOf(inside),
+      });
     }
   }
 }

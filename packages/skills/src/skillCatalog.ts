@@ -85,7 +85,8 @@ export class SkillCatalog {
 /** A skill's entry: its SKILL.md URI, its frontmatter, and its manifest (or `"dynamic"`). */
 async function entryOf(skill: LoadedSkill): Promise<JsonObject> {
   const uri = skillUri(skill.name, 'SKILL.md');
-  if (skill.readFile !== undefined) return { uri, frontmatter: skill.frontmatter, resources: 'dynamic' };
+  if (skill.readFile !== undefined)
+    return { uri, frontmatter: skill.frontmatter, resources: 'dynamic' };
   const ordered = [...skill.files.values()].sort((a, b) =>
     a.path === 'SKILL.md' ? -1 : b.path === 'SKILL.md' ? 1 : a.path < b.path ? -1 : 1,
   );
@@ -109,7 +110,13 @@ function childrenOf(skill: LoadedSkill, directory: string): DirectoryChild[] | u
     const rest = file.path.slice(prefix.length);
     const slash = rest.indexOf('/');
     if (slash >= 0) folders.add(rest.slice(0, slash));
-    else files.push({ uri: skillUri(skill.name, file.path), name: rest, mimeType: file.mimeType, size: file.bytes.byteLength });
+    else
+      files.push({
+        uri: skillUri(skill.name, file.path),
+        name: rest,
+        mimeType: file.mimeType,
+        size: file.bytes.byteLength,
+      });
   }
   if (files.length === 0 && folders.size === 0) return undefined;
   const subdirectories = [...folders].sort().map((name) => ({
@@ -121,7 +128,7 @@ function childrenOf(skill: LoadedSkill, directory: string): DirectoryChild[] | u
 }
 
 async function sha256(bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
   let hex = '';
   for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
   return `sha256:${hex}`;

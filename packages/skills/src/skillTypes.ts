@@ -82,7 +82,8 @@ export function loadCodeSkill(spec: SkillParts | SkillDocument): LoadedSkill {
     } catch (failure) {
       throw new Error(`skill "${header.name}": ${(failure as Error).message}`);
     }
-    if (path === 'SKILL.md') throw new Error(`skill "${header.name}": SKILL.md is written from the skill itself`);
+    if (path === 'SKILL.md')
+      throw new Error(`skill "${header.name}": SKILL.md is written from the skill itself`);
     files.set(path, { path, bytes: bytesOf(content), mimeType: mimeTypeOf(path) });
   }
   return { ...header, files, origin: 'code', readFile: spec.readFile };

@@ -51,7 +51,9 @@ export function skills(options: SkillsOptions): Extension {
   const directoryRead = options.directoryRead === true;
   const policy = options.cachePolicy ?? { ttlMs: 0, cacheScope: 'private' };
   const cacheable = (result: JsonObject, call: ExtensionCall): JsonObject =>
-    call.era === 'modern' ? { ...result, ttlMs: policy.ttlMs, cacheScope: policy.cacheScope } : result;
+    call.era === 'modern'
+      ? { ...result, ttlMs: policy.ttlMs, cacheScope: policy.cacheScope }
+      : result;
   const eras = ['legacy', 'modern'] as const;
   const methods = {
     'skills/list': extensionMethod({

@@ -105,8 +105,16 @@ describe('a directory of skills', () => {
   });
 
   it.each([
-    ['a name that is not its directory’s', { 'pdf/SKILL.md': SKILL_MD('other') }, /:1: the frontmatter name "other" is not the skill's directory name "pdf"/],
-    ['no frontmatter', { 'pdf/SKILL.md': '# no frontmatter' }, /SKILL\.md:1: SKILL\.md does not begin with/],
+    [
+      'a name that is not its directory’s',
+      { 'pdf/SKILL.md': SKILL_MD('other') },
+      /:1: the frontmatter name "other" is not the skill's directory name "pdf"/,
+    ],
+    [
+      'no frontmatter',
+      { 'pdf/SKILL.md': '# no frontmatter' },
+      /SKILL\.md:1: SKILL\.md does not begin with/,
+    ],
     ['a bad name', { 'Bad/SKILL.md': SKILL_MD('Bad') }, /is not a skill name/],
     ['no description', { 'pdf/SKILL.md': '---\nname: pdf\n---\n' }, /has no description/],
   ])('refuses a SKILL.md with %s, naming the file and line', async (_what, files, reason) => {

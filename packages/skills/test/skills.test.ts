@@ -7,7 +7,8 @@ import { served, tempTree } from './support.js';
 
 // The Skills extension (SEP-2640) over real HTTP, in both eras.
 
-const SKILL_MD = '---\nname: pdf-forms\ndescription: Fill in PDF forms.\nlicense: MIT\n---\n\n# PDF\n';
+const SKILL_MD =
+  '---\nname: pdf-forms\ndescription: Fill in PDF forms.\nlicense: MIT\n---\n\n# PDF\n';
 const FIELDS = '# Fields\n- name\n';
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {

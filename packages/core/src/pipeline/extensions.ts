@@ -22,7 +22,9 @@ export function withExtensionMethods<S>(
   const table = new Map(base);
   for (const [name, method] of added) {
     if (table.has(name))
-      throw new ConfigurationError(`an extension adds ${name}, which the ${era} era already serves`);
+      throw new ConfigurationError(
+        `an extension adds ${name}, which the ${era} era already serves`,
+      );
     table.set(name, {
       params: method.params,
       handle: (call, params) => method.handle(params, call, server),

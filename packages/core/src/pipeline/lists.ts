@@ -69,7 +69,10 @@ export async function listPage(
   const finish = (page: ListResult): WireResult => {
     const result: WireResult = {
       [list.member]: page.items.map((definition) =>
-        shape.descriptor(list.kind, decorateDescriptor(extensions, list.kind, definition, call.era)),
+        shape.descriptor(
+          list.kind,
+          decorateDescriptor(extensions, list.kind, definition, call.era),
+        ),
       ),
     };
     if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
