@@ -23,6 +23,7 @@ const LOGTALK_TEST_FILES: Record<string, string[]> = {
     'test/bridge/desktopEnvironment.test.ts',
     'test/bridge/devTools.test.ts',
     'test/bridge/watchReloadLog.test.ts',
+    'test/bridge/prologSkills.test.ts',
   ],
 };
 const withoutLogtalk = (project: string): string[] =>
@@ -47,6 +48,7 @@ const projects = [
   'server',
   'logtalk-bridge',
   'otel',
+  'skills',
   'create-rondo',
   'redis',
   'policies',

@@ -21,6 +21,13 @@ const TASK_SCENARIOS = [
   'tasks-wire-fields',
 ];
 const UNSCORED_SCENARIOS = new Set(['tasks-status-notifications']);
+// Issue 27, done-when 1: the Skills extension's three scenarios (SEP-2640), run by name, pass
+// against both fixtures with no failed check and no warning.
+const SKILL_SCENARIOS = [
+  'sep-2640-skills-enumeration',
+  'sep-2640-skills-manifest',
+  'sep-2640-skills-directory',
+];
 
 // Issue 15, done-when 1: the same runs through nginx round robin over three fixture replicas that
 // share their state in a real redis-server (`--fixture cluster`): sessions, streams resumed on
@@ -74,6 +81,24 @@ for (const { label, args, heading } of fixtures) {
       ).toEqual([]);
       expect(code, output).toBe(0);
     });
+
+    it.skipIf(label.startsWith('cluster'))(
+      'passes each sep-2640 skills scenario run by name (the cluster serves the same fixture)',
+      { timeout: 300_000 },
+      async () => {
+        const scenarioArgs = SKILL_SCENARIOS.flatMap((name) => ['--scenario', name]);
+        const { code, output, totals } = await runConformance([...args, ...scenarioArgs]);
+        console.log(`${heading}${describeTotals(totals)}`);
+        expect(totals.map((total) => total.run)).toEqual(SKILL_SCENARIOS);
+        // A scenario run by name is PASS only with no failed check and no warning.
+        expect(
+          totals.filter((total) => total.failed > 0 || total.verdict !== 'PASS'),
+          output,
+        ).toEqual([]);
+        expect(totals.every((total) => total.passed > 0)).toBe(true);
+        expect(code, output).toBe(0);
+      },
+    );
   });
 }
 

@@ -32,10 +32,13 @@ export interface GuideExample {
   retryLines: string[];
 }
 
-/** Pairs each program block of `language` with the ```jsonl try block that follows it. */
+/**
+ * Pairs each program block of `language` with the ```jsonl try block that follows it (a `script`
+ * block is run on its own instead, see {@link scriptsOf}).
+ */
 export function examplesOf(blocks: GuideBlock[], language: string): GuideExample[] {
   return blocks.flatMap((block, index) => {
-    if (block.language !== language) return [];
+    if (block.language !== language || block.label === 'script') return [];
     const next = blocks[index + 1];
     if (next?.language !== 'jsonl' || next.label !== 'try')
       throw new Error(
@@ -45,5 +48,22 @@ export function examplesOf(blocks: GuideBlock[], language: string): GuideExample
     const retryLines =
       after?.language === 'jsonl' && after.label === 'retry' ? after.code.trim().split('\n') : [];
     return [{ program: block, tryLines: next.code.trim().split('\n'), retryLines }];
+  });
+}
+
+/** A program run on its own (```ts script) and what it must print (the ```text output after it). */
+export interface GuideScript {
+  program: GuideBlock;
+  output: string;
+}
+
+/** Each `script` block of `language` with the ```text output block that follows it. */
+export function scriptsOf(blocks: GuideBlock[], language: string): GuideScript[] {
+  return blocks.flatMap((block, index) => {
+    if (block.language !== language || block.label !== 'script') return [];
+    const next = blocks[index + 1];
+    if (next?.language !== 'text' || next.label !== 'output')
+      throw new Error(`the script at line ${block.line} has no \`\`\`text output block after it`);
+    return [{ program: block, output: next.code }];
   });
 }

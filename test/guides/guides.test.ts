@@ -19,7 +19,7 @@ import {
   type Conversation,
   type Message,
 } from './conversation.js';
-import { examplesOf, guideBlocks, type GuideExample } from './guideBlocks.js';
+import { examplesOf, guideBlocks, scriptsOf, type GuideExample } from './guideBlocks.js';
 
 const run = promisify(execFile);
 const repoRoot = join(import.meta.dirname, '..', '..');
@@ -83,6 +83,7 @@ function expectEveryRound(example: GuideExample, talk: Conversation): void {
 describe('docs/guides/typescript.md', { timeout: 120_000 }, () => {
   const blocks = guideBlocks(join(guides, 'typescript.md'));
   const examples = examplesOf(blocks, 'ts');
+  const scripts = scriptsOf(blocks, 'ts');
   let project = '';
 
   // The guide's own package.json and tsconfig.json make the project its examples compile in; the
@@ -95,6 +96,9 @@ describe('docs/guides/typescript.md', { timeout: 120_000 }, () => {
     mkdirSync(join(project, 'src'));
     examples.forEach((example, index) =>
       writeFileSync(join(project, 'src', `example${index}.ts`), example.program.code),
+    );
+    scripts.forEach((script, index) =>
+      writeFileSync(join(project, 'src', `script${index}.ts`), script.program.code),
     );
     const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
     await run(process.execPath, [tsc, '-p', project], { cwd: project, timeout: 110_000 }).catch(
@@ -140,13 +144,26 @@ describe('docs/guides/typescript.md', { timeout: 120_000 }, () => {
       expect(code, piece).toContain(piece);
   });
 
-  it('has only blocks the test runs (json, ts with its jsonl try lines)', () => {
+  it('has only blocks the test runs (json, ts with its jsonl try lines or its text output)', () => {
     expect(
       blocks
         .map((block) => block.language)
-        .filter((language) => !['json', 'ts', 'jsonl'].includes(language)),
+        .filter((language) => !['json', 'ts', 'jsonl', 'text'].includes(language)),
     ).toEqual([]);
+    const outputs = blocks.filter((block) => block.language === 'text');
+    expect(outputs.length).toBe(scripts.length);
   });
+
+  it.each(scripts.map((script, index) => ({ script, index, line: script.program.line })))(
+    'runs the script at line $line and prints its output',
+    async ({ script, index }) => {
+      const { stdout } = await run(process.execPath, [join(project, 'dist', `script${index}.js`)], {
+        cwd: project,
+        timeout: 60_000,
+      });
+      expect(stdout).toBe(script.output);
+    },
+  );
 
   it.each(examples.map((example, index) => ({ example, index, line: example.program.line })))(
     'runs the example at line $line with its try lines',

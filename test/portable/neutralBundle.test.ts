@@ -44,6 +44,7 @@ describe('the portable packages', () => {
       '@rondo/adapter-2025',
       '@rondo/adapter-2026',
       '@rondo/transport-http/fetch',
+      '@rondo/skills',
     ]);
     expect(bundle.nodeImports).toEqual([]);
     const sandbox = webGlobals();
@@ -52,6 +53,7 @@ describe('the portable packages', () => {
     expect(typeof loaded.m1?.createServer).toBe('function');
     expect(typeof loaded.m4?.modernEra).toBe('function');
     expect(typeof loaded.m5?.createFetchHandler).toBe('function');
+    expect(typeof loaded.m6?.skills).toBe('function');
   });
 });
 

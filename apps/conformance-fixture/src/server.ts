@@ -7,6 +7,7 @@ import { addDiagnosticTools } from './tools/diagnostics.js';
 import { addInputRequiredTools } from './tools/inputRequired.js';
 import { addNotificationTools } from './tools/notifications.js';
 import { addTaskTools } from './tools/tasks.js';
+import { addSkills } from './skills.js';
 
 /** Options of {@link createEverythingServer}; the server options override the fixture's identity. */
 export interface EverythingServerOptions extends Partial<ServerOptions> {
@@ -40,6 +41,7 @@ export function createEverythingServer(options: EverythingServerOptions = {}): R
   addDiagnosticTools(server);
   addTaskTools(server);
   addPrompts(server);
+  addSkills(server);
   const stopWatching = addResources(server, watchIntervalMs);
   server.provider({ name: 'fixture-timers', close: async () => stopWatching() });
   for (const method of [

@@ -81,6 +81,8 @@ describe('the everything server surface', () => {
     );
     expect(catalog.templates.map((t) => t.definition.uriTemplate)).toEqual([
       'test://template/{id}/data',
+      // The files of the skills (sep-2640-skills-* scenarios).
+      'skill://{skill}/{+path}',
     ]);
   });
 

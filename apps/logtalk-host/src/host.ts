@@ -1,3 +1,4 @@
+import { prologSkills } from './skills.js';
 import { legacyEra } from '@rondo/adapter-2025';
 import { modernEra } from '@rondo/adapter-2026';
 import {
@@ -71,6 +72,7 @@ export async function createLogtalkHost(options: LogtalkHostOptions): Promise<Lo
       ...(stateKeys ? { requestState: { keys: stateKeys } } : {}),
       ...(shared ? { shared } : {}),
     }).provider(provider);
+    if (provider.skills.length > 0) server.use(prologSkills(provider.skills));
     const endpoint = createEndpoint(server, {
       modern: modernEra({ alsoSupported: LEGACY_REVISIONS }),
       legacy: legacyEra(),

@@ -8,7 +8,9 @@ import {
   type PageShape,
   type RequestCall,
   type WireResult,
+  withExtensionMethods,
 } from '@rondo/core/internal';
+import type { RondoServer } from '@rondo/core';
 import {
   isPlainObject,
   legacyRequestParams,
@@ -112,6 +114,19 @@ export const LEGACY_METHODS: ReadonlyMap<string, LegacyMethod> = new Map<string,
   ),
   entry('logging/setLevel', setLevel),
 ]);
+
+/** Each server's table: the legacy methods and its extensions' (thousands of sessions share one). */
+const tables = new WeakMap<RondoServer, ReadonlyMap<string, LegacyMethod>>();
+
+/** The legacy methods with the ones the server's extensions add to this era. */
+export function legacyMethodsOf(server: RondoServer): ReadonlyMap<string, LegacyMethod> {
+  let table = tables.get(server);
+  if (table === undefined) {
+    table = withExtensionMethods(LEGACY_METHODS, server, 'legacy');
+    tables.set(server, table);
+  }
+  return table;
+}
 
 /** Methods a client may send before `initialize` completed. */
 export const BEFORE_INITIALIZE: ReadonlySet<string> = new Set(['initialize', 'ping']);

@@ -1,5 +1,5 @@
 import type { RondoServer } from '@rondo/core';
-import type { WireResult } from '@rondo/core/internal';
+import { extensionSettings, type WireResult } from '@rondo/core/internal';
 import {
   ErrorCode,
   McpError,
@@ -29,7 +29,9 @@ const CAPABILITY_SETS = new Map<string, JsonObject>();
  */
 export function serverCapabilities(server: RondoServer): JsonObject {
   const offered = server.capabilities();
+  const extensions = extensionSettings(server.extensions, 'legacy', server);
   const key = [
+    JSON.stringify(extensions),
     offered.completions,
     offered.prompts,
     offered.resources,
@@ -46,6 +48,7 @@ export function serverCapabilities(server: RondoServer): JsonObject {
   if (offered.resources)
     capabilities.resources = { ...(offered.subscribe ? { subscribe: true } : {}), ...listChanged };
   if (offered.tools) capabilities.tools = { ...listChanged };
+  if (Object.keys(extensions).length > 0) capabilities.extensions = extensions;
   for (const value of Object.values(capabilities)) Object.freeze(value);
   CAPABILITY_SETS.set(key, Object.freeze(capabilities));
   return capabilities;

@@ -36,7 +36,7 @@ import {
   type SessionChanges,
 } from './changeNotifications.js';
 import { openCall } from './handlerContext.js';
-import { BEFORE_INITIALIZE, LEGACY_METHODS } from './methods.js';
+import { BEFORE_INITIALIZE, legacyMethodsOf } from './methods.js';
 import type { ResolvedLegacyOptions } from './options.js';
 import { SessionState } from './sessionState.js';
 import { restoreInto, snapshotOf } from './sessionSnapshot.js';
@@ -59,13 +59,15 @@ const MODERN_ONLY_CODES: ReadonlySet<number> = new Set([
 
 /** The legacy era's rules for the core pipeline: the handshake comes before everything else. */
 class LegacyRules implements EraRules<SessionState> {
-  readonly methods: ReadonlyMap<string, EraMethod<SessionState, never>> = LEGACY_METHODS;
+  readonly methods: ReadonlyMap<string, EraMethod<SessionState, never>>;
   closed = false;
 
   constructor(
     readonly scope: SessionState,
     private readonly peer: Peer,
-  ) {}
+  ) {
+    this.methods = legacyMethodsOf(scope.server);
+  }
 
   admit(
     request: JsonRpcRequest,

@@ -18,9 +18,8 @@ import {
   type RoundOperation,
   type WireResult,
 } from '@rondo/core/internal';
-import { demandScopes, type TaskDeclaration } from '@rondo/core';
+import { demandScopes } from '@rondo/core';
 import { checkParamHeaders } from './headerRules.js';
-import { declaresTasks, tasksExtensionRequired } from './tasks/taskMethods.js';
 import { driveRound, type RetryParams } from './rounds.js';
 import { NOT_CACHEABLE, withCachePolicy, type ModernServerView } from './serverView.js';
 
@@ -39,17 +38,15 @@ const readOrRefuse: RoundOperation<ResourceResult, ResourceCall> = {
 };
 
 /**
- * `tools/call`: the `Mcp-Param-*` headers must mirror the arguments. A tool with task support runs
- * as a task when the request declares the Tasks extension (from its first call, or from the retry
- * that brings the answers when it starts after input); without the extension a task-optional tool
- * runs as an ordinary call and a task-required one is -32021.
+ * `tools/call`: the `Mcp-Param-*` headers must mirror the arguments. An extension may answer the
+ * call itself (the Tasks extension makes it a task), see `driveRound`.
  */
 export function callTool(
   call: RequestCall,
   params: ModernCallToolRequestParams,
   view: ModernServerView,
 ): Promise<WireResult> {
-  // A tool the caller may not see is answered as unknown, whatever its headers or task support.
+  // A tool the caller may not see is answered as unknown, whatever its headers.
   const tool = seenBy(view.server.catalog.tool(params.name), call.principal);
   const headers = call.exchange.headers;
   if (headers !== undefined && tool !== undefined) {
@@ -57,22 +54,7 @@ export function callTool(
   }
   // Checked before a task exists, so a step-up refusal is the call's answer, not a failed task.
   if (tool !== undefined) demandScopes(tool.scopes, call.principal, `tool "${params.name}"`);
-  const asTask = tool !== undefined && runsAsTask(call, params, tool.task);
-  return driveRound(call, params as RetryParams, view, CALL_TOOL, namedCall(params), asTask);
-}
-
-/** Whether this call of a tool with `task` support becomes a task. */
-function runsAsTask(
-  call: RequestCall,
-  params: ModernCallToolRequestParams,
-  task: TaskDeclaration,
-): boolean {
-  if (task.support === 'forbidden') return false;
-  if (!declaresTasks(call)) {
-    if (task.support === 'required') throw tasksExtensionRequired(`the tool "${params.name}"`);
-    return false;
-  }
-  return task.startsAfterInput !== true || params.requestState !== undefined;
+  return driveRound(call, params as RetryParams, view, CALL_TOOL, namedCall(params));
 }
 
 /** `prompts/get`: prompt arguments are strings by name. */

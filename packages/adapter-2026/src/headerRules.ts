@@ -14,15 +14,11 @@ import { base64ToBytes, bytesToBase64 } from '@rondo/core/internal';
 /** Transport headers by lower-case name, as {@link Exchange.headers} holds them. */
 export type HeaderMap = Readonly<Record<string, string | string[] | undefined>>;
 
-/** The body member `Mcp-Name` mirrors, for the methods that need it. */
-const NAME_SOURCE: ReadonlyMap<string, 'name' | 'uri' | 'taskId'> = new Map([
+/** The body member `Mcp-Name` mirrors, for the methods of the era that need it. */
+const NAME_SOURCE: ReadonlyMap<string, string> = new Map([
   ['tools/call', 'name'],
   ['prompts/get', 'name'],
   ['resources/read', 'uri'],
-  // The Tasks extension routes its requests on the task id.
-  ['tasks/get', 'taskId'],
-  ['tasks/update', 'taskId'],
-  ['tasks/cancel', 'taskId'],
 ]);
 
 /** Visible ASCII, space and tab: what RFC 9110 allows in a field value. */
@@ -33,12 +29,16 @@ const SENTINEL_SUFFIX = '?=';
 const NUMBER_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Checks the standard headers of one request against its body and its `_meta` version. */
+/**
+ * Checks the standard headers of one request against its body and its `_meta` version;
+ * `nameParam` is the member an extension method routes on (its `Mcp-Name`), if any.
+ */
 export function checkStandardHeaders(
   headers: HeaderMap,
   method: string,
   params: Record<string, unknown> | undefined,
   metaVersion: string,
+  nameParam?: string,
 ): void {
   const version = readHeader(headers, 'mcp-protocol-version', 'MCP-Protocol-Version');
   if (version === undefined) throw mismatch('the MCP-Protocol-Version header is required');
@@ -54,7 +54,7 @@ export function checkStandardHeaders(
       `the Mcp-Method header "${methodHeader}" does not match the body method "${method}"`,
     );
   }
-  const source = NAME_SOURCE.get(method);
+  const source = NAME_SOURCE.get(method) ?? nameParam;
   const bodyName = source === undefined ? undefined : params?.[source];
   if (typeof bodyName !== 'string') return;
   const nameHeader = readHeader(headers, 'mcp-name', 'Mcp-Name');

@@ -11,7 +11,6 @@ import {
 } from './queries.js';
 import type { ModernServerView } from './serverView.js';
 import { listen } from './subscriptions.js';
-import { cancelTask, getTask, updateTask } from './tasks/taskMethods.js';
 
 type ModernMethod = EraMethod<ModernServerView, never>;
 
@@ -26,8 +25,9 @@ function entry<P>(
 }
 
 /**
- * Every method of the 2026-07-28 wire. A method missing here (`initialize`, `ping`,
- * `logging/setLevel`, `resources/subscribe`, anything unknown) is -32601 by its absence.
+ * Every method of the 2026-07-28 wire; the server's extensions add theirs (`tasks/get`, ...). A
+ * method missing here (`initialize`, `ping`, `logging/setLevel`, `resources/subscribe`, anything
+ * unknown) is -32601 by its absence.
  */
 export const MODERN_METHODS: ReadonlyMap<string, ModernMethod> = new Map<string, ModernMethod>([
   entry('server/discover', discover),
@@ -43,8 +43,4 @@ export const MODERN_METHODS: ReadonlyMap<string, ModernMethod> = new Map<string,
   entry('resources/read', readResource, { requires: 'resources', intercepts: true }),
   entry('completion/complete', complete, { requires: 'completions', intercepts: true }),
   entry('subscriptions/listen', listen, { longLived: true }),
-  // The Tasks extension; tasks/result and tasks/list (of the 2025-11-25 tasks) are not methods here.
-  entry('tasks/get', getTask),
-  entry('tasks/update', updateTask),
-  entry('tasks/cancel', cancelTask),
 ]);

@@ -2,7 +2,7 @@ import {
   ErrorCode,
   McpError,
   assertInputRequired,
-  inputRequestToWire,
+  modernInputRequestToWire,
   isPlainObject,
   type InputRequest,
   type InputRequestBody,
@@ -14,13 +14,11 @@ import {
   assertClientCanAnswer,
   assertWithinRoundLimit,
   elicitationValidator,
-  startTask,
   type RequestCall,
   type RoundOperation,
   type WireResult,
 } from '@rondo/core/internal';
 import { readInputResponses } from './inputResponses.js';
-import { taskHandle } from './tasks/taskWire.js';
 import type { ModernServerView } from './serverView.js';
 
 /**
@@ -55,8 +53,9 @@ interface Round {
 
 /**
  * Drives one call of a multi-round request: open the previous round, read the answers, run the
- * hook. With `asTask` the hook does not run in the request: a task is created, runs the round (and
- * any later ones) in the background, and the answer is its handle.
+ * hook. An extension may answer the call instead of the hook (`takeRound`: the Tasks extension
+ * starts a task that runs the round, and any later ones, in the background, and answers its
+ * handle).
  */
 export async function driveRound<R, I extends Json>(
   call: RequestCall,
@@ -64,7 +63,6 @@ export async function driveRound<R, I extends Json>(
   view: ModernServerView,
   operation: RoundOperation<R, I>,
   identity: I,
-  asTask = false,
 ): Promise<WireResult> {
   const round: Round = {
     call,
@@ -88,7 +86,8 @@ export async function driveRound<R, I extends Json>(
   } else {
     call.inputResponses = answers;
   }
-  if (asTask) return taskHandle(await startTask(call, view.server, { operation, identity }));
+  const taken = await takenByExtension(call, view, operation, identity, previous !== undefined);
+  if (taken !== undefined) return taken;
   const outcome = await operation.invoke(view.server, call, identity);
   if (outcome === undefined) throw new McpError(ErrorCode.InternalError, 'No result');
   if (outcome.kind === 'complete') return operation.toWire(outcome.result);
@@ -122,7 +121,7 @@ async function askForInput(
     // Compiled now so a malformed schema fails here, and the retry finds the validator ready.
     if (body.kind === 'form_elicitation') elicitationValidator(body.schema);
     sent[key] = body;
-    wire[key] = modernInputRequest(body);
+    wire[key] = modernInputRequestToWire(body);
   }
   const carry = { round: call.round, sent, answered } as unknown as Json;
   const result: WireResult = { resultType: 'input_required' };
@@ -131,14 +130,22 @@ async function askForInput(
   return result;
 }
 
-/** An input request as the 2026 wire has it: URL elicitations carry no elicitationId any more. */
-export function modernInputRequest(body: InputRequestBody): {
-  method: string;
-  params: Record<string, unknown>;
-} {
-  const wire = inputRequestToWire(body);
-  if (body.kind === 'url_elicitation') delete wire.params.elicitationId;
-  return wire;
+/** The answer of the first extension that takes the call over, if one does. */
+async function takenByExtension<R, I extends Json>(
+  call: RequestCall,
+  view: ModernServerView,
+  operation: RoundOperation<R, I>,
+  identity: I,
+  retry: boolean,
+): Promise<WireResult | undefined> {
+  const server = view.server;
+  for (const extension of server.extensions) {
+    if (extension.takeRound === undefined) continue;
+    const round = { call, server, operation, identity, retry };
+    const answer = await extension.takeRound(round);
+    if (answer !== undefined) return answer;
+  }
+  return undefined;
 }
 
 function readCarry(value: Json): Carry | undefined {

@@ -1,4 +1,4 @@
-import { MetaKey, MODERN_REVISIONS, TASKS_EXTENSION, type JsonObject } from '@rondo/protocol';
+import { MetaKey, MODERN_REVISIONS, type JsonObject } from '@rondo/protocol';
 import {
   type Catalog,
   type CachePolicy,
@@ -6,7 +6,12 @@ import {
   type RondoServer,
   type ServerCapabilitySet,
 } from '@rondo/core';
-import { CatalogMemo, type RequiredCapability, type WireResult } from '@rondo/core/internal';
+import {
+  CatalogMemo,
+  extensionSettings,
+  type RequiredCapability,
+  type WireResult,
+} from '@rondo/core/internal';
 import { DEFAULT_LISTEN_IDLE_TIMEOUT_MS, type ModernEraOptions } from './options.js';
 
 /**
@@ -82,8 +87,11 @@ export class ModernServerView {
       wire.resources = { listChanged: flags.listChanged, subscribe: flags.subscribe };
     if (flags.completions) wire.completions = {};
     if (this.options.logging !== false) wire.logging = {};
-    const extensions: Record<string, JsonObject> = { ...this.options.extensions };
-    if (this.server.offersTasks) extensions[TASKS_EXTENSION] ??= {};
+    // Settings an app passes to the era win over an extension's own.
+    const extensions: Record<string, JsonObject> = {
+      ...extensionSettings(this.server.extensions, 'modern', this.server),
+      ...this.options.extensions,
+    };
     if (Object.keys(extensions).length > 0) wire.extensions = extensions;
     if (this.options.experimental) wire.experimental = this.options.experimental;
     this.capabilitiesOf = catalog;

@@ -9,7 +9,9 @@ import type { Disposition, EraSession, Exchange } from '@rondo/core';
 import {
   RequestCall,
   RequestPipeline,
+  extensionNameParam,
   methodNotFound,
+  withExtensionMethods,
   type ClientAsker,
   type EraMethod,
   type EraRules,
@@ -48,9 +50,11 @@ const NO_CLIENT_REQUESTS: ClientAsker = {
  * and what the client is), so the only state is the server view shared by all connections.
  */
 class ModernRules implements EraRules<ModernServerView> {
-  readonly methods: ReadonlyMap<string, EraMethod<ModernServerView, never>> = MODERN_METHODS;
+  readonly methods: ReadonlyMap<string, EraMethod<ModernServerView, never>>;
 
-  constructor(readonly scope: ModernServerView) {}
+  constructor(readonly scope: ModernServerView) {
+    this.methods = withExtensionMethods(MODERN_METHODS, scope.server, 'modern');
+  }
 
   admit(
     request: JsonRpcRequest,
@@ -67,7 +71,14 @@ class ModernRules implements EraRules<ModernServerView> {
       missingMetaMessage(exchange.headers, this.scope.accepted, this.scope.advertised),
     );
     if (exchange.headers !== undefined) {
-      checkStandardHeaders(exchange.headers, request.method, request.params, meta.protocolVersion);
+      const nameParam = extensionNameParam(this.scope.server, request.method);
+      checkStandardHeaders(
+        exchange.headers,
+        request.method,
+        request.params,
+        meta.protocolVersion,
+        nameParam,
+      );
     }
     assertSupportedVersion(meta.protocolVersion, this.scope.accepted, this.scope.advertised);
     const logLevel = meta.logLevel;

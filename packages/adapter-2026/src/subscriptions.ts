@@ -1,9 +1,7 @@
 import { MetaKey, type JsonObject, type SubscriptionsListenRequestParams } from '@rondo/protocol';
-import type { ServerCapabilitySet, ServerChange } from '@rondo/core';
+import type { ListenPart, ServerCapabilitySet, ServerChange } from '@rondo/core';
 import type { RequestAttachment, RequestCall, WireResult } from '@rondo/core/internal';
 import type { ModernServerView } from './serverView.js';
-import { declaresTasks, tasksExtensionRequired } from './tasks/taskMethods.js';
-import { detailedTask } from './tasks/taskWire.js';
 
 /**
  * `subscriptions/listen`: a long-lived request whose exchange carries list-change and
@@ -16,20 +14,21 @@ import { detailedTask } from './tasks/taskWire.js';
 /** The notification kinds a client may ask for, as the schema's `SubscriptionFilter` has them. */
 type SubscriptionFilter = SubscriptionsListenRequestParams['notifications'];
 
-/** The most tasks one subscription may follow. */
-const MAX_TASK_IDS = 256;
-
 /** Opens a subscription; the promise settles when it ends. */
 export async function listen(
   request: RequestCall,
   params: SubscriptionsListenRequestParams,
   view: ModernServerView,
 ): Promise<WireResult> {
-  const honoured = honour(params.notifications, view.capabilityFlags());
-  const taskIds = params.notifications.taskIds;
-  if (taskIds !== undefined) {
-    if (!declaresTasks(request)) throw tasksExtensionRequired('notifications/tasks');
-    honoured.taskIds = await ownTasks(request, taskIds, view);
+  const honoured = honour(params.notifications, view.capabilityFlags()) as JsonObject;
+  // What the server's extensions make of the filter (the Tasks extension's `taskIds`).
+  const parts: ListenPart[] = [];
+  for (const extension of view.server.extensions) {
+    const filter = params.notifications as JsonObject;
+    const part = await extension.listen?.(filter, request, view.server);
+    if (part === undefined) continue;
+    parts.push(part);
+    Object.assign(honoured, part.honoured);
   }
   const tag: JsonObject = { [MetaKey.subscriptionId]: request.id };
   request.send({
@@ -38,7 +37,8 @@ export async function listen(
     params: { _meta: tag, notifications: honoured },
   });
   return new Promise((resolve) => {
-    request.attachment = new Subscription(request, view, honoured, tag, resolve);
+    const filter = honoured as SubscriptionFilter;
+    request.attachment = new Subscription(request, view, filter, parts, tag, resolve);
   });
 }
 
@@ -46,7 +46,7 @@ export async function listen(
 class Subscription implements RequestAttachment {
   private readonly stopListening: () => void;
   private readonly uris: ReadonlySet<string>;
-  private readonly stopWatchingTasks: () => void;
+  private readonly stopParts: (() => void)[];
   /** When a notification last went out (`Date.now()`), for the idle limit. */
   private lastSent = Date.now();
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
@@ -55,12 +55,15 @@ class Subscription implements RequestAttachment {
     private readonly request: RequestCall,
     view: ModernServerView,
     private readonly filter: SubscriptionFilter,
+    parts: readonly ListenPart[],
     private readonly tag: JsonObject,
     private readonly settle: (result: WireResult) => void,
   ) {
     this.uris = new Set(filter.resourceSubscriptions ?? []);
     this.stopListening = view.server.onChange((change) => this.deliver(change));
-    this.stopWatchingTasks = this.watchTasks(view, filter.taskIds ?? []);
+    this.stopParts = parts.map((part) =>
+      part.start((method, params) => this.send(method, { _meta: this.tag, ...params })),
+    );
     request.signal.addEventListener('abort', this, { once: true });
     this.watchIdle(view.listenIdleTimeoutMs);
   }
@@ -88,27 +91,16 @@ class Subscription implements RequestAttachment {
   handleEvent(): void {
     clearTimeout(this.idleTimer);
     this.stopListening();
-    this.stopWatchingTasks();
+    for (const stop of this.stopParts) stop();
     this.settle({});
   }
 
   closeGracefully(): void {
     clearTimeout(this.idleTimer);
     this.stopListening();
-    this.stopWatchingTasks();
+    for (const stop of this.stopParts) stop();
     this.request.signal.removeEventListener('abort', this);
     this.settle({ _meta: this.tag });
-  }
-
-  /** Sends `notifications/tasks` (the detailed task) each time a followed task changes. */
-  private watchTasks(view: ModernServerView, taskIds: readonly string[]): () => void {
-    if (taskIds.length === 0) return () => undefined;
-    const followed = new Set(taskIds);
-    return view.server.tasks.store.watch(({ task }) => {
-      if (!followed.has(task.taskId)) return;
-      const params: JsonObject = { _meta: this.tag, ...detailedTask(task) };
-      this.send('notifications/tasks', params);
-    });
   }
 
   private deliver(change: ServerChange): void {
@@ -133,19 +125,6 @@ class Subscription implements RequestAttachment {
         return this.uris.has(change.uri) ? 'notifications/resources/updated' : undefined;
     }
   }
-}
-
-/** The tasks among `taskIds` that exist and belong to the request's principal (at most {@link MAX_TASK_IDS}). */
-async function ownTasks(
-  request: RequestCall,
-  taskIds: readonly string[],
-  view: ModernServerView,
-): Promise<string[]> {
-  const unique = [...new Set(taskIds)].slice(0, MAX_TASK_IDS);
-  const found = await Promise.all(
-    unique.map((id) => view.server.tasks.find(id, request.principal)),
-  );
-  return unique.filter((_id, index) => found[index] !== undefined);
 }
 
 /** The part of a filter the server honours: what was asked for and is offered. */

@@ -7,6 +7,7 @@ import type {
 } from './definitions.js';
 import { compileArgumentValidator, type ArgumentValidator } from './inputValidation.js';
 import type { Provider } from './provider.js';
+import type { ServerCapabilitySet } from './serverTypes.js';
 import type { TaskDeclaration } from './tasks/taskStore.js';
 import { compileTemplate, type CompiledTemplate } from './uriTemplate.js';
 import { isVisible, type Visibility, type VisibilityRules } from './visibility.js';
@@ -230,4 +231,22 @@ export async function readLists(provider: Provider): Promise<ProviderLists> {
     provider.resourceTemplates?.() ?? [],
   ]);
   return { tools, prompts, resources, templates };
+}
+
+/** What the providers offer, for capability negotiation, over the catalog of their lists. */
+export function capabilitiesOf(
+  catalog: Catalog,
+  providers: readonly Provider[],
+): ServerCapabilitySet {
+  const flags = providers.map((p) => p.capabilities?.() ?? {});
+  return {
+    tools: catalog.tools.length > 0 || providers.some((p) => p.tools !== undefined),
+    prompts: catalog.prompts.length > 0,
+    resources: catalog.resources.length > 0 || catalog.templates.length > 0,
+    subscribe: flags.some((f) => f.subscribe === true),
+    listChanged: flags.some((f) => f.listChanged === true),
+    completions: providers.some(
+      (p, i) => p.complete !== undefined && flags[i]!.completions !== false,
+    ),
+  };
 }

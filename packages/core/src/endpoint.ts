@@ -33,6 +33,7 @@ export function createEndpoint(server: RondoServer, eras: EndpointOptions): Endp
       return connection;
     },
     shared: server.shared,
+    routes: server.extensions.flatMap((extension) => extension.routes ?? []),
     ready: () => server.ready(),
     close: () => server.close(),
     servedOverNetwork: () => server.sealer.expectSeveralProcesses(),

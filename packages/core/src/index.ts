@@ -41,6 +41,24 @@ export {
 } from '@rondo/protocol';
 export { createEndpoint, type EndpointOptions } from './endpoint.js';
 export {
+  SERVER_CARD_PATH,
+  SERVER_CARD_SCHEMA,
+  serverCard,
+  type ServerCardOptions,
+  type ServerCardRemote,
+} from './serverCard.js';
+export {
+  extensionMethod,
+  type Extension,
+  type ExtensionCall,
+  type ExtensionMethod,
+  type HttpRoute,
+  type ListenPart,
+  type RoundTakeover,
+  type RouteReply,
+  type RouteRequest,
+} from './extension.js';
+export {
   isListResult,
   type ListResult,
   type McpCall,

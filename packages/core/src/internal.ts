@@ -30,3 +30,4 @@ export { CatalogMemo } from './catalogMemo.js';
 export { seenBy } from './catalog.js';
 export { nestsDeeperThan } from './limits.js';
 export { stableStringify } from './stableJson.js';
+export { extensionSettings } from './extension.js';

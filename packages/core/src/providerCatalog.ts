@@ -1,5 +1,11 @@
 import { ErrorCode, McpError } from '@rondo/protocol';
-import { Catalog, ValidatorCache, readLists, type ProviderLists } from './catalog.js';
+import {
+  Catalog,
+  ValidatorCache,
+  capabilitiesOf,
+  readLists,
+  type ProviderLists,
+} from './catalog.js';
 import { MountedProvider } from './mount/mountedProvider.js';
 import { MountConflictError } from './mount/mountTable.js';
 import type { ItemKind } from './mount/naming.js';
@@ -57,19 +63,7 @@ export class ProviderCatalog {
 
   /** What the providers offer, for capability negotiation. */
   capabilities(): ServerCapabilitySet {
-    const catalog = this.catalog;
-    const providers = this.providers;
-    const flags = providers.map((p) => p.capabilities?.() ?? {});
-    return {
-      tools: catalog.tools.length > 0 || providers.some((p) => p.tools !== undefined),
-      prompts: catalog.prompts.length > 0,
-      resources: catalog.resources.length > 0 || catalog.templates.length > 0,
-      subscribe: flags.some((f) => f.subscribe === true),
-      listChanged: flags.some((f) => f.listChanged === true),
-      completions: providers.some(
-        (p, i) => p.complete !== undefined && flags[i]!.completions !== false,
-      ),
-    };
+    return capabilitiesOf(this.catalog, this.providers);
   }
 
   /** The names that loaded providers other than mounts offer (with `local`'s, the server's own). */

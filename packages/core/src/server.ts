@@ -34,13 +34,17 @@ import { ProviderCatalog } from './providerCatalog.js';
 import { MountedProvider } from './mount/mountedProvider.js';
 import { MountTable } from './mount/mountTable.js';
 import { MountNaming, type ItemKind, type MountOptions } from './mount/naming.js';
-import { RequestStateSealer } from './requestState.js';
+import type { RequestStateSealer } from './requestState.js';
+import { serverSettings } from './serverSettings.js';
 import type { SharedState } from './shared/sharedState.js';
 import { ServerChanges, type ChangeListener, type LogListener } from './serverChanges.js';
 import { TaskRegistry } from './tasks/taskRegistry.js';
 import { taskDeclaration } from './tasks/declaration.js';
-import { DEFAULT_MAX_ARGUMENT_DEPTH, checkArgumentDepth } from './limits.js';
+import { checkArgumentDepth } from './limits.js';
 import type { McpCall, Middleware } from './middleware.js';
+import { tasksExtension } from './tasks/tasksExtension.js';
+import { serverCard } from './serverCard.js';
+import { ServerExtensions, type Extension } from './extension.js';
 import { normaliseRound } from './rounds.js';
 import type {
   ArgsOf,
@@ -89,38 +93,31 @@ export class RondoServer {
   private readonly cacheRules = new Map<CacheableMethod, CachePolicyRule>();
   private readonly changes: ServerChanges;
   private readonly chain: Middleware[] = [];
+  private readonly extensionSet = new ServerExtensions();
   private readonly defaultCachePolicy: CachePolicy;
 
   constructor(options: ServerOptions) {
-    const {
-      requestState,
-      roundLimit,
-      pageSize,
-      defaultCachePolicy,
-      log,
-      limits,
-      tasks,
-      shared,
-      ...info
-    } = options;
+    const settings = serverSettings(options);
+    this.info = settings.info;
+    this.log = settings.log;
+    this.sealer = settings.sealer;
+    this.roundLimit = settings.roundLimit;
+    this.pageSize = settings.pageSize;
+    this.maxArgumentDepth = settings.maxArgumentDepth;
+    this.defaultCachePolicy = settings.defaultCachePolicy;
+    const { shared, tasks, serverCard: card } = options;
     this.shared = shared;
-    this.info = info;
-    // console.error rather than process.stderr: the core also runs where there is no `process`.
-    this.log = log ?? ((level, message) => console.error(`[rondo ${level}] ${message}`));
-    this.sealer = new RequestStateSealer({
-      warn: (m) => this.log('warning', m),
-      ...(shared?.usedStates ? { usedStates: shared.usedStates } : {}),
-      ...requestState,
-    });
-    this.roundLimit = roundLimit ?? 10;
-    this.pageSize = pageSize ?? 100;
-    this.maxArgumentDepth = limits?.maxArgumentDepth ?? DEFAULT_MAX_ARGUMENT_DEPTH;
-    this.defaultCachePolicy = defaultCachePolicy ?? { ttlMs: 0, cacheScope: 'private' };
     this.tasks = new TaskRegistry({ ...(shared ? { store: shared.tasks } : {}), ...tasks });
     this.changes = new ServerChanges(shared?.changes, this.log);
-    this.sources = new ProviderCatalog(info.name, (change) => this.changes.emit(change), this.log);
+    this.sources = new ProviderCatalog(
+      this.info.name,
+      (change) => this.changes.emit(change),
+      this.log,
+    );
     this.sources.add(this.local);
-    this.mounts = new MountTable({ name: info.name, ownNames: (kind) => this.ownNames(kind) });
+    this.mounts = new MountTable({ name: this.info.name, ownNames: (kind) => this.ownNames(kind) });
+    this.use(tasksExtension(this.tasks));
+    if (card) this.use(serverCard(card === true ? {} : card));
   }
 
   /**
@@ -218,12 +215,25 @@ export class RondoServer {
   }
 
   /**
-   * Adds a middleware that runs around every request, in both eras and for every provider. The
-   * first one added is the outermost; see {@link Middleware}.
+   * Adds a middleware that runs around every request, in both eras and for every provider (the
+   * first one added is the outermost; see {@link Middleware}), or an {@link Extension}: its
+   * capability, methods, descriptor `_meta`, HTTP routes and middleware. Use extensions before
+   * the server is served.
    */
-  use(middleware: Middleware): this {
-    this.chain.push(middleware);
+  use(addition: Middleware | Extension): this {
+    if (typeof addition === 'function') {
+      this.chain.push(addition);
+      return this;
+    }
+    this.extensionSet.add(addition);
+    if (addition.middleware) this.chain.push(addition.middleware);
+    addition.attach?.(this);
     return this;
+  }
+
+  /** The extensions in use, in the order they were added. */
+  get extensions(): readonly Extension[] {
+    return this.extensionSet.all;
   }
 
   /** The middleware, outermost first. */
@@ -372,15 +382,11 @@ export class RondoServer {
     return resolveCachePolicy(rule, method, key, this.sources.providers, this.defaultCachePolicy);
   }
 
-  /** True when some tool may run as a task, so the Tasks extension is worth announcing. */
-  get offersTasks(): boolean {
-    return this.catalog.tools.some((entry) => entry.task.support !== 'forbidden');
-  }
-
   /** Cancels the tasks running here, then closes the task store and every provider. */
   async close(): Promise<void> {
     this.changes.close();
     await this.tasks.close();
+    await this.extensionSet.close();
     await Promise.all(this.sources.providers.map(async (p) => p.close?.()));
   }
 

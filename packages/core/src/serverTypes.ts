@@ -16,6 +16,7 @@ import type { ProviderChange } from './provider.js';
 import type { RequestStateOptions } from './requestState.js';
 import type { Visibility } from './visibility.js';
 import type { SharedState } from './shared/sharedState.js';
+import type { ServerCardOptions } from './serverCard.js';
 import type { TaskOptions } from './tasks/taskRegistry.js';
 import type { TaskDeclaration, TaskSupport } from './tasks/taskStore.js';
 
@@ -51,6 +52,11 @@ export interface ServerOptions extends ServerInfo {
   shared?: SharedState;
   /** Where the server's own diagnostics go (default: stderr). */
   log?: (level: 'info' | 'warning' | 'error', message: string) => void;
+  /**
+   * Serve the Server Card (SEP-2127, a draft) at `SERVER_CARD_PATH` over HTTP: `true`, or the
+   * card's options. Off by default.
+   */
+  serverCard?: boolean | ServerCardOptions;
 }
 
 /** How a tool is registered with `server.tool(name, spec, handler)`. */

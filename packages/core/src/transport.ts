@@ -1,5 +1,6 @@
 import type { JsonRpcMessage } from '@rondo/protocol';
 import type { JsonObject } from '@rondo/protocol';
+import type { HttpRoute } from './extension.js';
 import type { Principal } from './definitions.js';
 import type { SharedState } from './shared/sharedState.js';
 
@@ -132,6 +133,8 @@ export interface Endpoint {
   readonly shared?: SharedState | undefined;
   /** Resolves once the server's providers are read. */
   ready(): Promise<void>;
+  /** Paths served over HTTP beside the MCP endpoint (the server's extensions' routes). */
+  readonly routes?: readonly HttpRoute[];
   /** Closes the server's providers. */
   close(): Promise<void>;
   /**

@@ -14,7 +14,7 @@ describe('README', () => {
       20_000,
       'Tasks',
     );
-    expect(output.trim()).toBe('optional true');
+    expect(output.trim()).toBe('optional {}');
   });
 
   it('runs its key ring example: the newest key seals and names itself', async () => {

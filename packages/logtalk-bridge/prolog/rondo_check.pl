@@ -12,6 +12,7 @@
 :- use_module(rondo_directives, [mode_location/4]).
 :- use_module(rondo_json, [curly_pairs/2]).
 :- use_module(rondo_types, [known_type/1, known_types_text/1]).
+:- use_module(rondo_skills, [skill_problem/3, skills_file/1]).
 :- use_module(library(lists)).
 
 %!  check(-Json) is det.
@@ -32,6 +33,7 @@ list_hook(tools(_)).
 list_hook(prompts(_)).
 list_hook(resources(_)).
 list_hook(resource_templates(_)).
+list_hook(skills(_)).
 
 problem(problem(F, L, M)) :-
     list_hook(Head), functor(Head, Name, 1),
@@ -44,6 +46,10 @@ problem(problem(F, L, M)) :-
     listed(Head, Items), member(Item, Items),
     descriptor_problem(Head, Item, M),
     location(Head, F, L).
+problem(problem(F, L, M)) :-
+    listed(skills(_), Items), skills_file(File), member(Item, Items),
+    skill_problem(Item, File, M),
+    location(skills(_), F, L).
 problem(problem(F, L, M)) :-
     listed(tools(_), Tools), member(tool(_, Functor, Arity), Tools),
     atom(Functor), integer(Arity), Arity >= 0,

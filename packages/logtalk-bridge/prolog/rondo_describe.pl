@@ -7,6 +7,7 @@
 :- use_module(rondo_json, [curly_pairs/2]).
 :- use_module(rondo_vocab, [text_of/2]).
 :- use_module(rondo_types, [type_json/2]).
+:- use_module(rondo_skills, [skills_json/1]).
 :- use_module(library(lists)).
 
 obj(Pairs, Curly) :- curly_pairs(Curly, Pairs).
@@ -24,9 +25,10 @@ describe(J) :-
     list_hook(resource_templates(Templates), Templates), maplist(template_json, Templates, MJ),
     cache_policies(Resources, CJ),
     ( hook_answers(completion(_, _, _, _)) -> Completion = @(true) ; Completion = @(false) ),
+    skills_json(SJ),
     format(atom(NameText), '~w', [Name]),
     obj([name-NameText, flavour-Flavour, capabilities-Caps, tools-TJ, prompts-PJ,
-         resources-RJ, templates-MJ, cache-CJ, completion-Completion], J).
+         resources-RJ, templates-MJ, cache-CJ, completion-Completion, skills-SJ], J).
 
 %!  tool_spec(+Name, -Functor, -Arity) is semidet.
 tool_spec(Name, F, A) :-

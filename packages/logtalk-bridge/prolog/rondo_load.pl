@@ -18,7 +18,7 @@ load_all(Flavour, Files, Scratch, Object, Name) :-
     \+ failure(_, _, _, _),
     (   choose_provider(Flavour, Object, Name) -> set_provider(Flavour, Name)
     ;   Files = [First|_],
-        ( Object == none -> What = 'no provider (a module or object with tools/1, prompts/1 or resources/1)'
+        ( Object == none -> What = 'no provider (a module or object with tools/1, prompts/1, resources/1 or skills/1)'
         ; format(atom(What), 'provider ~w not found', [Object]) ),
         assertz(failure(First, @(null), @(null), What)), fail
     ).
@@ -152,6 +152,7 @@ protocol_name(mcp_resource_protocol).
 protocol_name(mcp_multiround_protocol).
 protocol_name(mcp_cache_protocol).
 protocol_name(mcp_completion_protocol).
+protocol_name(mcp_skill_protocol).
 
 % Logtalk's own protocol files when its mcp_server library is installed; ours otherwise.
 ensure_protocol(_, P) :- catch(user:current_protocol(P), _, fail), !.

@@ -85,11 +85,11 @@ detect_provider(logtalk, Name) :-
     last(Os, Name).
 detect_provider(plain, Name) :-
     rondo_loaded_module(Name),
-    member(PI, [tools/1, prompts/1, resources/1, resource_templates/1]),
+    member(PI, [tools/1, prompts/1, resources/1, resource_templates/1, skills/1]),
     current_predicate(Name:PI), !.
 
 mcp_object(O) :-
-    member(P, [mcp_tool_protocol, mcp_prompt_protocol, mcp_resource_protocol]),
+    member(P, [mcp_tool_protocol, mcp_prompt_protocol, mcp_resource_protocol, mcp_skill_protocol]),
     catch(user:conforms_to_protocol(O, P), _, fail), !.
 
 :- multifile rondo_loaded_module/1.

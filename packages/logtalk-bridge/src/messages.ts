@@ -161,6 +161,20 @@ const description = z.object({
     }),
   ),
   completion: z.boolean(),
+  skills: z
+    .array(
+      z.union([
+        z.object({
+          name: text,
+          description: text,
+          instructions: text,
+          frontmatter: jsonObject,
+          files: z.array(z.object({ path: text, text })),
+        }),
+        z.object({ directory: text }),
+      ]),
+    )
+    .default([]),
 });
 
 /** What a provider offers, as its worker describes it once at start. */

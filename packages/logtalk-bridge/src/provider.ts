@@ -26,6 +26,7 @@ import { WorkerPool } from './pool.js';
 import { PoolSlot } from './poolSlot.js';
 import { reloader } from './reload.js';
 import { ChangeRelay } from './changeRelay.js';
+import { prologSkill, type PrologSkill } from './skills.js';
 import type { PrologLogEntry, WorkerLaunch } from './workerContract.js';
 
 /** Options of {@link createPrologProvider}. */
@@ -105,6 +106,11 @@ export interface PrologProvider extends Provider {
   readonly flavour: Flavour;
   /** The provider's `capabilities/1` list (e.g. `elicitation`, `prompts`). */
   readonly declaredCapabilities: readonly string[];
+  /**
+   * The skills `skills/1` declares (the Skills extension), as read at start: each defined in
+   * Prolog, or a directory of skills (an absolute path). Serve them with `@rondo/skills`.
+   */
+  readonly skills: readonly PrologSkill[];
   /** The ids of the workers now running. */
   workerIds(): number[];
   /**
@@ -243,6 +249,7 @@ function buildProvider(
     name: providerName,
     flavour: first.flavour,
     declaredCapabilities: first.capabilities,
+    skills: first.skills.map(prologSkill),
     capabilities: () => ({
       listChanged:
         options.listChanged === true || lists.description.capabilities.includes('list_changed'),

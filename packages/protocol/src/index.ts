@@ -82,6 +82,7 @@ export {
   promptResultToWire,
   resourceResultToWire,
   inputRequestToWire,
+  modernInputRequestToWire,
   inputResponseFromWire,
   InputResponseError,
   type WireContent,

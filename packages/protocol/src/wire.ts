@@ -106,6 +106,19 @@ export function resourceResultToWire(result: ResourceResult): Record<string, unk
   return { contents: result.contents.map(resourceContentToWire) };
 }
 
+/**
+ * An input request as the 2026-07-28 wire carries it (in `input_required` results and in tasks):
+ * URL elicitations have no `elicitationId` there.
+ */
+export function modernInputRequestToWire(body: InputRequestBody): {
+  method: string;
+  params: Record<string, unknown>;
+} {
+  const wire = inputRequestToWire(body);
+  if (body.kind === 'url_elicitation') delete wire.params.elicitationId;
+  return wire;
+}
+
 /** The JSON-RPC method and params of the client request that answers an input request. */
 export function inputRequestToWire(body: InputRequestBody): {
   method: string;

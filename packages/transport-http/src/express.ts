@@ -45,5 +45,8 @@ export function mcpRouter(endpoint: Endpoint, options?: HttpTransportOptions): M
   router.get(/^\/\.well-known\/oauth-protected-resource(\/.*)?$/, (req, res, next) => {
     if (!service.serveWellKnown(req.path, res)) next();
   });
+  for (const path of service.routePaths) {
+    router.all(path, (req, res) => service.serveRoute(path, req, res));
+  }
   return Object.assign(router, { close: () => service.close() });
 }

@@ -20,7 +20,7 @@ export interface FetchConnectionInfo {
   remoteAddress?: string | undefined;
   /**
    * Keeps the runtime alive until a promise settles, for work that outlives the response: a
-   * task's run, a request whose SSE stream closed for polling. On Cloudflare Workers pass
+   * background run an extension started, a request whose SSE stream closed for polling. On Cloudflare Workers pass
    * `ctx.waitUntil.bind(ctx)`, as a Worker stops a request's pending work once its response is
    * done; runtimes whose process runs on (Node, Deno, Bun) need none.
    */
@@ -57,7 +57,9 @@ export function createFetchHandler(
     const res = new FetchResponder(request.signal);
     if (pathname === service.options.path) {
       service.serveMcp(requestView(request, url, connection), res, bodyOf(request, res));
-    } else if (request.method !== 'GET' || !service.serveWellKnown(pathname, res)) {
+    } else if (request.method === 'GET' && service.serveWellKnown(pathname, res)) {
+      // The Protected Resource Metadata.
+    } else if (!service.serveRoute(pathname, requestView(request, url, connection), res)) {
       reject(res, 404, `Not Found: ${pathname}`);
     }
     return res.response;

@@ -71,8 +71,8 @@ function localAddressOf(
 }
 
 /**
- * A Worker's `ctx.waitUntil`, so that a task's run outlives the response as it does through the
- * fetch handler; undefined where the runtime keeps running anyway.
+ * A Worker's `ctx.waitUntil`, so that work that outlives the response (a background run) goes on
+ * as it does through the fetch handler; undefined where the runtime keeps running anyway.
  */
 function waitUntilOf(c: HonoContextLike): ((work: Promise<unknown>) => void) | undefined {
   try {

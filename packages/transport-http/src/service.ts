@@ -6,6 +6,7 @@ import { authenticate, isMetadataPath, serveMetadata, type AuthOutcome } from '.
 import { resolveOptions, type HttpTransportOptions, type ResolvedHttpOptions } from './options.js';
 import { handlePost } from './post.js';
 import { reject } from './reply.js';
+import { ExtensionRoutes } from './routes.js';
 import { guardHostAndOrigin } from './security.js';
 import { SessionRegistry } from './sessions.js';
 import { StreamBudget } from './streamBudget.js';
@@ -24,6 +25,10 @@ export interface McpService {
   serveMcp(req: HttpRequest, res: HttpResponse, body: BodySource): void;
   /** Serves the metadata path if `pathname` is one; false otherwise. */
   serveWellKnown(pathname: string, res: HttpResponse): boolean;
+  /** Serves a path an extension of the server added (any method); false otherwise. */
+  serveRoute(pathname: string, req: HttpRequest, res: HttpResponse): boolean;
+  /** The paths the server's extensions serve. */
+  readonly routePaths: readonly string[];
   close(): Promise<void>;
   readonly sessionCount: number;
 }
@@ -51,6 +56,7 @@ export function createMcpService(endpoint: Endpoint, options?: HttpTransportOpti
   const open = new Set<() => void>();
   const streams = new StreamBudget(resolved.maxOpenStreams, resolved.maxStreamsPerClient);
   const context = { endpoint, sessions, options: resolved, open, streams };
+  const routes = new ExtensionRoutes(endpoint.routes ?? [], resolved.path, resolved.onError);
 
   const serve = async (req: HttpRequest, res: HttpResponse, body: BodySource): Promise<void> => {
     const verdict = guardHostAndOrigin(req, resolved.guard);
@@ -88,6 +94,8 @@ export function createMcpService(endpoint: Endpoint, options?: HttpTransportOpti
       serveMetadata(res, resolved.auth);
       return true;
     },
+    serveRoute: (pathname, req, res) => routes.serve(pathname, req, res),
+    routePaths: routes.paths,
     async close() {
       sessions.closeAll();
       for (const shutdown of [...open]) shutdown();

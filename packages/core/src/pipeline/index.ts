@@ -34,4 +34,4 @@ export {
   type RoundMethodName,
   type RoundOperation,
 } from './operations.js';
-export { startTask, type TaskLaunch } from './taskRun.js';
+export { decorateDescriptor, extensionNameParam, withExtensionMethods } from './extensions.js';

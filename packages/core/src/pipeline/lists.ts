@@ -1,3 +1,4 @@
+import { decorateDescriptor } from './extensions.js';
 import { withSerializedJson } from '@rondo/protocol';
 import type { Catalog, CatalogList } from '../catalog.js';
 import type { CatalogMemo } from '../catalogMemo.js';
@@ -62,11 +63,17 @@ export async function listPage(
 ): Promise<WireResult> {
   const list = LISTS[method];
   const catalog = server.catalog;
+  const extensions = server.extensions;
   const { entries, signature } = visibleEntries(catalog, list.list, call.principal);
   const key = `${method}\u0000${shape.variant}\u0000${signature}\u0000${String(cursor)}`;
   const finish = (page: ListResult): WireResult => {
     const result: WireResult = {
-      [list.member]: page.items.map((definition) => shape.descriptor(list.kind, definition)),
+      [list.member]: page.items.map((definition) =>
+        shape.descriptor(
+          list.kind,
+          decorateDescriptor(extensions, list.kind, definition, call.era),
+        ),
+      ),
     };
     if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
     return withSerializedJson(shape.page(result));

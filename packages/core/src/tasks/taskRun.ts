@@ -11,19 +11,19 @@ import {
 } from '@rondo/protocol';
 import type { Principal } from '../definitions.js';
 import type { RondoServer } from '../server.js';
-import type { LocalTaskRun } from '../tasks/taskRegistry.js';
-import { TaskLimitError } from '../tasks/taskLimits.js';
-import { isTerminal, type TaskChange, type TaskRecord } from '../tasks/taskStore.js';
+import type { LocalTaskRun } from './taskRegistry.js';
+import { TaskLimitError } from './taskLimits.js';
+import { isTerminal, type TaskChange, type TaskRecord } from './taskStore.js';
 import type { Exchange } from '../transport.js';
 import { toWireError } from '../wireError.js';
-import { RequestCall, type ClientAsker } from './call.js';
+import { RequestCall, type ClientAsker } from '../pipeline/call.js';
 import {
   assertClientCanAnswer,
   assertWithinRoundLimit,
   elicitationValidator,
   readInputResponse,
-} from './inputs.js';
-import type { RoundOperation } from './operations.js';
+} from '../pipeline/inputs.js';
+import type { RoundOperation } from '../pipeline/operations.js';
 
 /**
  * Running a round method as a task: the request's call is copied into a call of its own, detached

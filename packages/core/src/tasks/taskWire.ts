@@ -1,7 +1,5 @@
-import type { JsonObject } from '@rondo/protocol';
-import type { TaskRecord } from '@rondo/core';
-import type { WireResult } from '@rondo/core/internal';
-import { modernInputRequest } from '../rounds.js';
+import { modernInputRequestToWire, type JsonObject } from '@rondo/protocol';
+import type { TaskRecord } from './taskStore.js';
 
 /** Tasks as the modern wire carries them: ISO timestamps, the payload of the status inlined. */
 
@@ -20,7 +18,7 @@ function taskFields(task: TaskRecord): JsonObject {
 }
 
 /** The `CreateTaskResult` a `tools/call` answers: flat, with no result, error or requests. */
-export function taskHandle(task: TaskRecord): WireResult {
+export function taskHandle(task: TaskRecord): JsonObject {
   return { resultType: 'task', ...taskFields(task) };
 }
 
@@ -35,7 +33,7 @@ export function detailedTask(task: TaskRecord): JsonObject {
   if (task.status === 'input_required') {
     const requests: JsonObject = {};
     for (const [key, body] of Object.entries(task.inputRequests)) {
-      requests[key] = modernInputRequest(body) as unknown as JsonObject;
+      requests[key] = modernInputRequestToWire(body) as unknown as JsonObject;
     }
     detailed.inputRequests = requests;
   }

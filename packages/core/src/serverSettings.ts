@@ -1,0 +1,50 @@
+import type { CachePolicy } from './definitions.js';
+import { DEFAULT_MAX_ARGUMENT_DEPTH } from './limits.js';
+import { RequestStateSealer } from './requestState.js';
+import type { ServerInfo, ServerOptions } from './serverTypes.js';
+
+/** A server's options with every default applied: what the server and its eras read. */
+export interface ServerSettings {
+  readonly info: ServerInfo;
+  readonly log: (level: 'info' | 'warning' | 'error', message: string) => void;
+  readonly sealer: RequestStateSealer;
+  readonly roundLimit: number;
+  readonly pageSize: number;
+  readonly maxArgumentDepth: number;
+  readonly defaultCachePolicy: CachePolicy;
+}
+
+/**
+ * Reads a server's options once, so the defaults live in one place: rounds 10, pages of 100,
+ * results not cached, log lines on stderr.
+ */
+export function serverSettings(options: ServerOptions): ServerSettings {
+  const {
+    requestState,
+    roundLimit,
+    pageSize,
+    defaultCachePolicy,
+    log: given,
+    limits,
+    tasks: _tasks,
+    shared,
+    serverCard: _card,
+    ...info
+  } = options;
+  // console.error rather than process.stderr: the core also runs where there is no `process`.
+  const log = given ?? ((level, message) => console.error(`[rondo ${level}] ${message}`));
+  const sealer = new RequestStateSealer({
+    warn: (m) => log('warning', m),
+    ...(shared?.usedStates ? { usedStates: shared.usedStates } : {}),
+    ...requestState,
+  });
+  return {
+    info,
+    log,
+    sealer,
+    roundLimit: roundLimit ?? 10,
+    pageSize: pageSize ?? 100,
+    maxArgumentDepth: limits?.maxArgumentDepth ?? DEFAULT_MAX_ARGUMENT_DEPTH,
+    defaultCachePolicy: defaultCachePolicy ?? { ttlMs: 0, cacheScope: 'private' },
+  };
+}

@@ -1,0 +1,141 @@
+import { request } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SERVER_CARD_PATH, createServer, serve, text, type ServerOptions } from '@rondo/server';
+import { createFetchHandler } from '@rondo/transport-http/fetch';
+import { createEndpoint } from '@rondo/core';
+import { modernEra } from '@rondo/adapter-2026';
+
+// The Server Card (SEP-2127, draft; issue 27, point 4), over real HTTP on 127.0.0.1.
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+const IDENTITY = {
+  name: 'io.example/weather',
+  version: '2.1.0',
+  title: 'Weather',
+  description: 'Forecasts by city',
+  icons: [{ src: 'https://example.com/icon.png', mimeType: 'image/png' }],
+  log: () => undefined,
+};
+
+async function start(options: Partial<ServerOptions>): Promise<URL> {
+  const server = createServer({ ...IDENTITY, ...options }).tool('noop', {}, () => text('ok'));
+  const running = await serve(server, { transport: 'http', port: 0, quiet: true });
+  closers.push(() => running.close());
+  return new URL(running.url);
+}
+
+/** One raw HTTP request (node:http, so Host and the method are exactly what is sent). */
+function send(
+  url: URL,
+  path: string,
+  method = 'GET',
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, path, method, headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('the Server Card', () => {
+  it('is off by default: 404 at the draft path', async () => {
+    const url = await start({});
+    expect((await send(url, SERVER_CARD_PATH)).status).toBe(404);
+  });
+
+  it('serves the card with CORS, a strong ETag and the endpoint it was asked at', async () => {
+    const url = await start({ serverCard: true });
+    expect(SERVER_CARD_PATH).toBe('/.well-known/mcp/server-card.json');
+    const answer = await send(url, SERVER_CARD_PATH, 'GET', { origin: 'https://registry.example' });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toBe('application/json');
+    expect(answer.headers['access-control-allow-origin']).toBe('*');
+    expect(answer.headers.etag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
+    expect(JSON.parse(answer.body)).toEqual({
+      $schema: 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json',
+      name: 'io.example/weather',
+      version: '2.1.0',
+      title: 'Weather',
+      description: 'Forecasts by city',
+      icons: IDENTITY.icons,
+      remotes: [{ type: 'streamable-http', url: `http://${url.host}/mcp` }],
+    });
+  });
+
+  it('answers a matching If-None-Match with 304 and no body, a stale one with the card', async () => {
+    const url = await start({ serverCard: true });
+    const { headers } = await send(url, SERVER_CARD_PATH);
+    const etag = String(headers.etag);
+    const same = await send(url, SERVER_CARD_PATH, 'GET', { 'if-none-match': `"x", ${etag}` });
+    expect(same.status).toBe(304);
+    expect(same.body).toBe('');
+    expect(same.headers.etag).toBe(etag);
+    expect((await send(url, SERVER_CARD_PATH, 'GET', { 'if-none-match': '*' })).status).toBe(304);
+    const stale = await send(url, SERVER_CARD_PATH, 'GET', { 'if-none-match': '"stale"' });
+    expect(stale.status).toBe(200);
+    expect(JSON.parse(stale.body).name).toBe('io.example/weather');
+  });
+
+  it('gives a different ETag for a different card', async () => {
+    const first = await start({ serverCard: true });
+    const second = await start({ serverCard: true, version: '2.2.0' });
+    const a = await send(first, SERVER_CARD_PATH, 'GET', { host: 'mcp.example.com' });
+    const b = await send(second, SERVER_CARD_PATH, 'GET', { host: 'mcp.example.com' });
+    expect(a.headers.etag).not.toBe(b.headers.etag);
+  });
+
+  it('answers the CORS preflight and HEAD, and refuses other methods with 405', async () => {
+    const url = await start({ serverCard: true });
+    const preflight = await send(url, SERVER_CARD_PATH, 'OPTIONS', {
+      origin: 'https://registry.example',
+      'access-control-request-method': 'GET',
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers['access-control-allow-methods']).toBe('GET, HEAD, OPTIONS');
+    const head = await send(url, SERVER_CARD_PATH, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.body).toBe('');
+    const post = await send(url, SERVER_CARD_PATH, 'POST');
+    expect(post.status).toBe(405);
+    expect(post.headers.allow).toBe('GET, HEAD, OPTIONS');
+  });
+
+  it('lists configured remotes, or the forwarded https scheme; a junk Host gives none', async () => {
+    const remotes = [{ type: 'streamable-http', url: 'https://weather.example.com/mcp' }];
+    const fixed = await start({ serverCard: { remotes } });
+    expect(JSON.parse((await send(fixed, SERVER_CARD_PATH)).body).remotes).toEqual(remotes);
+    const derived = await start({ serverCard: true });
+    const forwarded = await send(derived, SERVER_CARD_PATH, 'GET', {
+      host: 'weather.example.com',
+      'x-forwarded-proto': 'https',
+    });
+    expect(JSON.parse(forwarded.body).remotes).toEqual([
+      { type: 'streamable-http', url: 'https://weather.example.com/mcp' },
+    ]);
+    const junk = await send(derived, SERVER_CARD_PATH, 'GET', { host: 'evil.com/<x>' });
+    expect(JSON.parse(junk.body).remotes).toBeUndefined();
+  });
+
+  it('is served by the fetch handler too', async () => {
+    const server = createServer({ ...IDENTITY, serverCard: true });
+    const handler = createFetchHandler(createEndpoint(server, { modern: modernEra() }));
+    closers.push(() => handler.close());
+    const answer = await handler(new Request(`http://127.0.0.1${SERVER_CARD_PATH}`));
+    expect(answer.status).toBe(200);
+    const etag = answer.headers.get('etag') ?? '';
+    const again = await handler(
+      new Request(`http://127.0.0.1${SERVER_CARD_PATH}`, { headers: { 'if-none-match': etag } }),
+    );
+    expect(again.status).toBe(304);
+  });
+});
