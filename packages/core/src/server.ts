@@ -1,7 +1,6 @@
 import {
   ErrorCode,
   McpError,
-  isMcpError,
   type Json,
   type PromptResult,
   type ResourceResult,
