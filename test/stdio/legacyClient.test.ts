@@ -98,7 +98,11 @@ describe('the v1 client over stdio', { timeout: 30_000 }, () => {
       ]),
     );
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['test://template/{id}/data']);
+    // The fixture's skills (the Skills extension) are read through a template of their own.
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+      'test://template/{id}/data',
+      'skill://{skill}/{+path}',
+    ]);
     const binary = await client.readResource({ uri: 'test://static-binary' });
     expect(binary.contents[0]).toMatchObject({ mimeType: 'image/png', blob: expect.any(String) });
     const templated = await client.readResource({ uri: 'test://template/42/data' });
