@@ -8,9 +8,10 @@ import { createHttpHandler, type HttpHandler } from '@rondo/transport-http';
 import { initialize, legacy, modern, MODERN } from './support/messages.js';
 
 // Issue 18, done-when 4: 1,000 sockets dribbling headers do not keep a legitimate client from
-// being served, and the header timeout closes them (short here, 10 s by default, to keep it fast).
+// being served, and the header timeout closes them (short here, 10 s by default, to keep it fast;
+// long enough that a loaded machine has accepted all thousand before the first is cut).
 const SOCKETS = 1000;
-const HEADERS_TIMEOUT_MS = 1500;
+const HEADERS_TIMEOUT_MS = 4000;
 
 interface Dribbler {
   socket: Socket;
@@ -114,8 +115,17 @@ describe(`${SOCKETS} slow-loris sockets against the HTTP fixture`, () => {
     loopDelay.enable();
     started = Date.now();
     slow = Array.from({ length: SOCKETS }, () => dribble(Number(fixture.url.port)));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The legitimate client is timed once the server holds every dribbling socket: before that it
+    // would wait in the kernel's accept queue behind them, which measures the machine's load, not
+    // whether held connections keep a client from being served.
+    const giveUpAt = Date.now() + HEADERS_TIMEOUT_MS;
+    while (acceptedDribblers() < SOCKETS && Date.now() < giveUpAt)
+      await new Promise((resolve) => setTimeout(resolve, 20));
   });
+  const acceptedDribblers = (): number => {
+    const ports = new Set(slow.map((entry) => entry.port));
+    return fixture.accepted.filter((entry) => ports.has(entry.port)).length;
+  };
   afterAll(async () => {
     loopDelay.disable();
     for (const entry of slow) entry.socket.destroy();
@@ -123,6 +133,7 @@ describe(`${SOCKETS} slow-loris sockets against the HTTP fixture`, () => {
   });
 
   it('serves a legacy and a modern client within 2 s while the sockets dribble', async () => {
+    expect(acceptedDribblers()).toBe(SOCKETS);
     expect(slow.filter((entry) => entry.closedAt !== undefined)).toHaveLength(0);
     const clientStarted = Date.now();
     const init = await postJson(fixture.url, initialize('fresh'));
@@ -192,7 +203,7 @@ describe(`${SOCKETS} slow-loris sockets against the HTTP fixture`, () => {
     );
     expect(dribbling).toHaveLength(SOCKETS);
     // The test notes an acceptance just after the server does; a collection may run in between.
-    expect(Math.min(...serverLate)).toBeGreaterThanOrEqual(-50);
+    expect(Math.min(...serverLate)).toBeGreaterThanOrEqual(-100);
     expect(Math.max(...serverLate)).toBeLessThan(1000 + stallMs);
     expect(slow.filter((entry) => entry.answer.startsWith('HTTP/1.1 408'))).toHaveLength(SOCKETS);
   });

@@ -67,7 +67,9 @@ export async function startDemoHttp(
   app.use(router);
   const showTraffic = options.showTraffic ?? isLoopback(options.host);
   const traffic =
-    options.traffic && showTraffic ? trafficRoutes(options.traffic, { guard }) : undefined;
+    options.traffic && showTraffic
+      ? trafficRoutes(options.traffic, { guard, ...proxied })
+      : undefined;
   if (traffic) app.use(traffic.router);
   app.use(express.static(options.publicDir, { index: 'index.html' }));
 

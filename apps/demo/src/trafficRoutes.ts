@@ -1,11 +1,16 @@
 import express, { type Request, type Response, type Router } from 'express';
-import { checkHostAndOrigin, resolveHostGuard, type HostGuardOptions } from '@rondo/core';
+import {
+  checkHostAndOrigin,
+  clientAddress,
+  resolveHostGuard,
+  type HostGuardOptions,
+} from '@rondo/core';
 import type { ServerTraffic, TrafficRecord } from './serverTraffic.js';
 
 /** How many `GET /traffic/stream` connections may be open at once; more are answered 503. */
 export const MAX_TRAFFIC_STREAMS = 8;
 
-/** How many of them one client (one remote address) may hold; more are answered 503. */
+/** How many of them one client (one address, see `clientAddressHeader`) may hold; more get 503. */
 export const MAX_TRAFFIC_STREAMS_PER_CLIENT = 2;
 
 /** A comment line this often keeps proxies and idle timers from closing a quiet stream. */
@@ -15,8 +20,13 @@ export interface TrafficRoutesOptions {
   /** The same Host / Origin options as the MCP transports get (default: theirs). */
   guard?: HostGuardOptions;
   maxStreams?: number;
-  /** Streams one remote address may hold (default {@link MAX_TRAFFIC_STREAMS_PER_CLIENT}). */
+  /** Streams one client address may hold (default {@link MAX_TRAFFIC_STREAMS_PER_CLIENT}). */
   maxStreamsPerClient?: number;
+  /**
+   * Behind a reverse proxy, the header it names the client in, as the MCP transports take it:
+   * without it every client behind the proxy shares the proxy's address and its slots.
+   */
+  clientAddressHeader?: string;
 }
 
 /** The routes, and a way to end every open stream. */
@@ -125,7 +135,11 @@ export function trafficRoutes(
     if (after === undefined) return void res.status(400).type('text/plain').send('bad "after"');
     if (req.method === 'HEAD') return void res.status(200).type('text/event-stream').end();
     // One client must not take every slot from the others.
-    const client = req.socket.remoteAddress ?? '';
+    const client = clientAddress(
+      req.headers,
+      req.socket.remoteAddress,
+      options.clientAddressHeader,
+    );
     const held = byClient.get(client) ?? 0;
     if (open.size >= maxStreams || held >= perClient) {
       res.status(503).set('retry-after', '5').type('text/plain');

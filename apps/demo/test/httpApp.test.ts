@@ -194,4 +194,24 @@ describe('the demo behind a proxy (--client-address-header)', { timeout: 60_000 
   it('without it, counts every client behind the proxy as one', async () => {
     expect(await flood({})).toEqual([503, 503]);
   });
+
+  it('gives each forwarded address its own /traffic/stream slots', async () => {
+    await withWeb({ clientAddressHeader: 'x-forwarded-for' }, async (base) => {
+      const controller = new AbortController();
+      const open = (address: string) =>
+        fetch(`${base}/traffic/stream`, {
+          signal: controller.signal,
+          headers: { 'x-forwarded-for': `203.0.113.9, ${address}` },
+        }).then((response) => response.status);
+      try {
+        const first = [await open('198.51.100.1'), await open('198.51.100.1')];
+        // The third from the same client is refused; another client behind the proxy is not.
+        expect([...first, await open('198.51.100.1'), await open('198.51.100.2')]).toEqual([
+          200, 200, 503, 200,
+        ]);
+      } finally {
+        controller.abort();
+      }
+    });
+  });
 });

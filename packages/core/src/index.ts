@@ -172,6 +172,7 @@ export {
   type HostGuardVerdict,
   type HostRule,
 } from './hostGuard.js';
+export { clientAddress } from './clientAddress.js';
 export {
   isTerminal,
   type NewTask,

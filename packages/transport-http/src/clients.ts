@@ -1,6 +1,5 @@
-import type { Principal } from '@rondo/core';
+import { clientAddress, type Principal } from '@rondo/core';
 import type { HttpRequest } from './edge.js';
-import { headerValue } from './reply.js';
 
 /**
  * Who a request comes from, for the per-client caps: its authenticated principal, or without one
@@ -13,8 +12,5 @@ export function clientOf(
   addressHeader: string | undefined,
 ): string {
   if (principal) return `principal:${principal.id}`;
-  const forwarded = addressHeader ? headerValue(req.headers, addressHeader) : undefined;
-  // A proxy appends the address it saw: the last entry is the one it vouches for.
-  const address = forwarded?.split(',').at(-1)?.trim() ?? req.socket?.remoteAddress ?? '';
-  return `address:${address}`;
+  return `address:${clientAddress(req.headers, req.socket?.remoteAddress, addressHeader)}`;
 }

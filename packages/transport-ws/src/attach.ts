@@ -1,7 +1,12 @@
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
-import { ConfigurationError, type Endpoint, type OAuthResourceOptions } from '@rondo/core';
+import {
+  clientAddress,
+  ConfigurationError,
+  type Endpoint,
+  type OAuthResourceOptions,
+} from '@rondo/core';
 import { WebSocketServer } from 'ws';
 import {
   authorizeUpgrade,
@@ -149,8 +154,5 @@ export function attachWebSocket(endpoint: Endpoint, options: AttachOptions): Web
  * gives no more share.
  */
 function clientOf(request: IncomingMessage, addressHeader: string | undefined): string {
-  const header = addressHeader ? request.headers[addressHeader] : undefined;
-  const forwarded = Array.isArray(header) ? header.at(-1) : header;
-  const address = forwarded?.split(',').at(-1)?.trim() || request.socket.remoteAddress || '';
-  return `address:${address}`;
+  return `address:${clientAddress(request.headers, request.socket.remoteAddress, addressHeader)}`;
 }
