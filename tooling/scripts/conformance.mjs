@@ -133,6 +133,12 @@ process.on('exit', () => {
   for (const child of fixtures) child.kill('SIGKILL');
 });
 
+/**
+ * How long a fixture may take to listen. Runs start side by side, and a fixture behind the gateway
+ * or a cluster starts processes of its own first: on a loaded two-core machine that takes a while.
+ */
+const LISTEN_WITHIN_MS = 60_000;
+
 /** Starts a fixture and resolves once its port accepts connections. */
 async function startFixture(command, port, log) {
   const child = spawn('sh', ['-c', `exec ${command.replaceAll('{port}', String(port))}`], {
@@ -143,7 +149,7 @@ async function startFixture(command, port, log) {
   child.once('exit', () => fixtures.delete(child));
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + LISTEN_WITHIN_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null)
       throw new Error(`the fixture exited (${child.exitCode}): ${stderr}`);
@@ -151,7 +157,9 @@ async function startFixture(command, port, log) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   child.kill('SIGKILL');
-  throw new Error(`the fixture did not listen on ${port} within 20 s (${log}): ${stderr}`);
+  throw new Error(
+    `the fixture did not listen on ${port} within ${LISTEN_WITHIN_MS / 1000} s (${log}): ${stderr}`,
+  );
 }
 
 function accepts(port) {

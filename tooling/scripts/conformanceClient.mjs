@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // `pnpm conformance:client`: runs the client leg of the official MCP conformance suite (pinned)
 // against the conformance client fixture (apps/conformance-client, built on @rondo/client), once
-// per revision, one run after the other (each already runs its scenarios in parallel), with the
-// Node 22 from tooling/scripts/node22.sh for the runner; then the Skills extension's scenarios (`sep-2640-client-*`, in no requirement set, so
-// each is run by name). Prints each scenario's verdict and each run's totals; exits non-zero if any
+// per revision, the runs side by side (each runner picks its own ports), with the Node 22 from
+// tooling/scripts/node22.sh for the runner; beside them the Skills extension's scenarios
+// (`sep-2640-client-*`, in no requirement set, so each is run by name). Prints each scenario's verdict and each run's totals; exits non-zero if any
 // scored scenario or any Skills scenario fails.
 //
 //   node tooling/scripts/conformanceClient.mjs [--no-build] [--run 2025-11-25|2026-07-28|skills ...]
@@ -75,15 +75,18 @@ async function runRequirements(node, run) {
   return summarise({ run, code, output });
 }
 
-/** Runs the Skills scenarios one by one (the runner takes one `--scenario` at a time). */
+/** Runs the Skills scenarios, one runner each (it takes one `--scenario` at a time), side by side. */
 async function runSkills(node) {
   const outDir = freshDir('skills');
   const scenarios = [];
   let log = '';
   let passed = 0;
   let failed = 0;
-  for (const name of SKILL_SCENARIOS) {
-    const { code, output } = await runRunner(node, ['--scenario', name], outDir);
+  const runs = await Promise.all(
+    SKILL_SCENARIOS.map((name) => runRunner(node, ['--scenario', name], outDir)),
+  );
+  SKILL_SCENARIOS.forEach((name, index) => {
+    const { code, output } = runs[index];
     log += output;
     const counts = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(output);
     const checksPassed = Number(counts?.[1] ?? 0);
@@ -92,7 +95,7 @@ async function runSkills(node) {
     failed += checksFailed;
     const ok = code === 0 && checksPassed > 0 && checksFailed === 0;
     scenarios.push({ name, passed: ok, scored: false, required: true });
-  }
+  });
   writeFileSync(join(outDir, 'run.log'), log);
   return { run: 'skills', code: 0, scenarios, passed, failed };
 }
@@ -138,10 +141,9 @@ if (args.build) execFileSync('pnpm', ['build'], { cwd: root, stdio: 'inherit' })
 const node = execFileSync('bash', [join(root, 'tooling/scripts/node22.sh')], {
   encoding: 'utf8',
 }).trim();
-const results = [];
-for (const run of args.runs) {
-  results.push(run === 'skills' ? await runSkills(node) : await runRequirements(node, run));
-}
+const results = await Promise.all(
+  args.runs.map((run) => (run === 'skills' ? runSkills(node) : runRequirements(node, run))),
+);
 let failing = false;
 for (const result of results) {
   const scoredFailures = result.scenarios.filter((s) => (s.scored || s.required) && !s.passed);

@@ -46,21 +46,23 @@ const TEST_SOURCE = `import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@rondo/client';
+import { stdioTransport } from '@rondo/client/node';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-test('the tool, the prompt and the resource answer the official MCP client', async () => {
-  const client = new Client({ name: 'server-test', version: '1.0.0' });
+test('the tool, the prompt and the resource answer an MCP client', async () => {
   const command = join(root, 'node_modules', '.bin', 'rondo-logtalk');
-  await client.connect(new StdioClientTransport({ command, args: [join(root, 'server.pl')] }));
+  const client = new Client({
+    transport: stdioTransport({ command, args: [join(root, 'server.pl')] }),
+  });
+  await client.connect();
   try {
-    const sum = await client.callTool({ name: 'add', arguments: { A: 2, B: 3 } });
+    const sum = await client.callTool('add', { A: 2, B: 3 });
     assert.deepEqual(sum.structuredContent, { Sum: 5 });
-    const prompt = await client.getPrompt({ name: 'greeting', arguments: { name: 'Ada' } });
+    const prompt = await client.getPrompt('greeting', { name: 'Ada' });
     assert.match(JSON.stringify(prompt.messages), /greeting for Ada/);
-    const about = await client.readResource({ uri: 'info://about' });
+    const about = await client.readResource('info://about');
     assert.match(JSON.stringify(about.contents), /made with create-rondo/);
   } finally {
     await client.close();

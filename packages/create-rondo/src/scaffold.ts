@@ -88,7 +88,7 @@ function manifest(name: string, kind: ProviderKind): string {
       ? { '@rondo/server': rangeOf('@rondo/server'), zod: rangeOf('zod') }
       : { '@rondo/logtalk-host': rangeOf('@rondo/logtalk-host') },
     devDependencies: {
-      '@modelcontextprotocol/sdk': rangeOf('@modelcontextprotocol/sdk'),
+      '@rondo/client': rangeOf('@rondo/client'),
       '@types/node': rangeOf('@types/node'),
       typescript: rangeOf('typescript'),
     },

@@ -35,20 +35,22 @@ await serve(server, { transport: 'stdio', stopOnSignals: ['SIGINT', 'SIGTERM'] }
 const TEST_SOURCE = `import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@rondo/client';
+import { stdioTransport } from '@rondo/client/node';
 
 const serverFile = fileURLToPath(new URL('./server.js', import.meta.url));
 
-test('the tool, the prompt and the resource answer the official MCP client', async () => {
-  const client = new Client({ name: 'server-test', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [serverFile] }));
+test('the tool, the prompt and the resource answer an MCP client', async () => {
+  const client = new Client({
+    transport: stdioTransport({ command: process.execPath, args: [serverFile] }),
+  });
+  await client.connect();
   try {
-    const sum = await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
+    const sum = await client.callTool('add', { a: 2, b: 3 });
     assert.deepEqual(sum.content, [{ type: 'text', text: '5' }]);
-    const prompt = await client.getPrompt({ name: 'greeting', arguments: { name: 'Ada' } });
+    const prompt = await client.getPrompt('greeting', { name: 'Ada' });
     assert.match(JSON.stringify(prompt.messages), /greeting for Ada/);
-    const about = await client.readResource({ uri: 'info://about' });
+    const about = await client.readResource('info://about');
     assert.match(JSON.stringify(about.contents), /made with create-rondo/);
   } finally {
     await client.close();

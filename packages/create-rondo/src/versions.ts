@@ -5,10 +5,10 @@
 export const VERSIONS = {
   '@rondo/server': '0.1.0',
   '@rondo/logtalk-host': '0.1.0',
+  '@rondo/client': '0.1.0',
   zod: '4.6.7',
   typescript: '5.9.3',
   '@types/node': '20.19.43',
-  '@modelcontextprotocol/sdk': '1.32.2',
 } as const;
 
 /** A package a scaffolded project depends on. */

@@ -36,7 +36,9 @@ describe('scaffoldFiles', () => {
     expect(JSON.parse(withoutComments(files['tsconfig.json']!)).compilerOptions.strict).toBe(true);
     for (const piece of ['.tool(', '.prompt(', '.resource(', "transport: 'stdio'"])
       expect(files['src/server.ts']).toContain(piece);
-    expect(files['src/server.test.ts']).toContain('@modelcontextprotocol/sdk/client/stdio.js');
+    expect(files['src/server.test.ts']).toContain("from '@rondo/client/node'");
+    expect(manifest.devDependencies).toHaveProperty('@rondo/client');
+    expect(manifest.devDependencies).not.toHaveProperty('@modelcontextprotocol/sdk');
   });
 
   it('makes a Prolog project served by rondo-logtalk', () => {

@@ -12,7 +12,8 @@ describe('the versions a scaffold depends on', () => {
   it('are the versions this workspace releases and builds with', () => {
     expect(VERSIONS['@rondo/server']).toBe(versionIn('packages/server'));
     expect(VERSIONS['@rondo/logtalk-host']).toBe(versionIn('apps/logtalk-host'));
-    for (const name of ['zod', 'typescript', '@types/node', '@modelcontextprotocol/sdk'] as const)
+    expect(VERSIONS['@rondo/client']).toBe(versionIn('packages/client'));
+    for (const name of ['zod', 'typescript', '@types/node'] as const)
       expect(VERSIONS[name], name).toBe(versionIn(`node_modules/${name}`));
     expect(rangeOf('zod')).toBe(`^${VERSIONS.zod}`);
   });
