@@ -91,9 +91,8 @@ export async function createDemoServer(options: DemoServerOptions = {}): Promise
     if ('reason' in birds) notices.push(birds.reason);
     else server.provider(birds);
   }
-  await server.ready();
-
   const endpoint = createEndpoint(server, { modern: modernEra(), legacy: legacyEra() });
+  await endpoint.ready();
   return {
     server,
     endpoint,
