@@ -9,9 +9,7 @@ const server = createServer({ name: 'bun-example', version: '1.0.0' }).tool(
   { description: 'Adds two numbers', input: z.object({ a: z.number(), b: z.number() }) },
   ({ a, b }) => text(String(a + b)),
 );
-const handler = createFetchHandler(
-  composeEndpoint(server),
-);
+const handler = createFetchHandler(composeEndpoint(server));
 const listening = Bun.serve({
   port: Number(Bun.env.PORT ?? 3000),
   hostname: '127.0.0.1',

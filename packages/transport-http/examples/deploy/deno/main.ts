@@ -10,9 +10,7 @@ const server = createServer({ name: 'deno-example', version: '1.0.0' }).tool(
   ({ a, b }) => text(String(a + b)),
 );
 // One long-lived process: both eras, legacy sessions included.
-const handler = createFetchHandler(
-  composeEndpoint(server),
-);
+const handler = createFetchHandler(composeEndpoint(server));
 const port = Number(Deno.env.get('PORT') ?? 8000);
 Deno.serve(
   {
