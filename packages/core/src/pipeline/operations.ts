@@ -24,7 +24,11 @@ export type RoundMethodName = 'tools/call' | 'prompts/get' | 'resources/read';
  */
 export interface RoundOperation<R, I extends Json> {
   readonly method: RoundMethodName;
-  invoke(runtime: ServerRuntime, call: RequestCall, identity: I): Promise<RoundResult<R> | undefined>;
+  invoke(
+    runtime: ServerRuntime,
+    call: RequestCall,
+    identity: I,
+  ): Promise<RoundResult<R> | undefined>;
   toWire(result: R): WireResult;
 }
 
