@@ -1,3 +1,4 @@
+import { runtimeOf } from '@rondo/core/internal';
 import { createServer, createEndpoint, type RondoServer, type TaskOptions } from '@rondo/core';
 import { modernEra } from '@rondo/adapter-2026';
 import { legacyEra } from '@rondo/adapter-2025';
@@ -194,7 +195,7 @@ describe('tasks over Streamable HTTP', () => {
 
   it('keeps the store bounded: finished tasks make room, running ones are never dropped', async () => {
     const served = await serve({ maxTasks: 20 });
-    const store = served.server.tasks.store as unknown as { size: number };
+    const store = runtimeOf(served.server).tasks.store as unknown as { size: number };
     for (let index = 0; index < 60; index += 1) {
       const { taskId } = await createTask(served.url, 'quick');
       await waitForStatus(served.url, String(taskId), ['completed'], { token: 'alice' });

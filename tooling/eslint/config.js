@@ -1,6 +1,76 @@
 // The one lint configuration of the repository; the root eslint.config.js only re-exports it.
 import tseslint from 'typescript-eslint';
 
+// The floors of docs/architecture.md ("The layers"), enforced: a package imports only the packages
+// below it. `no-restricted-imports` per directory; each block names what its floor may not reach.
+const ADAPTERS = [
+  '@rondo/adapter-2025',
+  '@rondo/adapter-2025/*',
+  '@rondo/adapter-2026',
+  '@rondo/adapter-2026/*',
+];
+const TRANSPORTS = ['@rondo/transport-*', '@rondo/transport-*/*'];
+const FACADE = ['@rondo/server', '@rondo/server/*'];
+
+/**
+ * One floor: the files it covers, the import groups refused there with the reason, and single
+ * names refused (`paths` entries of `no-restricted-imports`).
+ */
+function floor(files, refused, paths = []) {
+  return {
+    files,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: refused.map(([group, message]) => ({ group, message })), paths },
+      ],
+    },
+  };
+}
+
+const layers = [
+  floor(
+    ['packages/protocol/src/**/*.ts'],
+    [[['@rondo/*'], 'protocol is the ground floor: it imports no other Rondo package']],
+  ),
+  floor(
+    ['packages/core/src/**/*.ts'],
+    [
+      [ADAPTERS, 'core knows no era adapter (they plug into it through EraAdapter)'],
+      [TRANSPORTS, 'core knows no transport (they plug into it through Endpoint)'],
+      [FACADE, 'core sits below the @rondo/server facade'],
+    ],
+  ),
+  floor(
+    ['packages/adapter-*/src/**/*.ts'],
+    [
+      [TRANSPORTS, 'an era adapter knows no transport (see docs/architecture.md)'],
+      [FACADE, 'an era adapter sits below the @rondo/server facade'],
+    ],
+  ),
+  floor(
+    ['packages/transport-*/src/**/*.ts'],
+    [
+      [ADAPTERS, 'a transport names no era: it reaches them through the Endpoint of @rondo/core'],
+      [FACADE, 'a transport sits below the @rondo/server facade'],
+    ],
+  ),
+  floor(
+    ['apps/*/src/**/*.ts', 'packages/*/examples/**/*.ts'],
+    [
+      [ADAPTERS, 'apps and examples compose endpoints through @rondo/server (composeEndpoint)'],
+      [TRANSPORTS, 'apps and examples serve through @rondo/server and its edge subpaths'],
+    ],
+    [
+      {
+        name: '@rondo/core',
+        importNames: ['createEndpoint'],
+        message: 'compose the endpoint with composeEndpoint from @rondo/server',
+      },
+    ],
+  ),
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -57,4 +127,5 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'off',
     },
   },
+  ...layers,
 );

@@ -1,6 +1,5 @@
-import { legacyEra } from '@rondo/adapter-2025';
-import { modernEra } from '@rondo/adapter-2026';
-import { createEndpoint, type Endpoint } from '@rondo/core';
+import type { Endpoint } from '@rondo/core';
+import { composeEndpoint } from '@rondo/server/endpoint';
 import { createEverythingServer, type EverythingServerOptions } from './server.js';
 
 /**
@@ -9,8 +8,5 @@ import { createEverythingServer, type EverythingServerOptions } from './server.j
  */
 export function createFixtureEndpoint(options: EverythingServerOptions = {}): Endpoint {
   const server = createEverythingServer(options);
-  return createEndpoint(server, {
-    modern: modernEra({ alsoSupported: ['2025-11-25', '2025-06-18'] }),
-    legacy: legacyEra(),
-  });
+  return composeEndpoint(server, { modern: { alsoSupported: ['2025-11-25', '2025-06-18'] } });
 }

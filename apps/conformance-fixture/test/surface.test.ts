@@ -1,3 +1,4 @@
+import { runtimeOf } from '@rondo/core/internal';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RondoServer } from '@rondo/core';
@@ -63,13 +64,13 @@ async function readyServer(watchIntervalMs = 60_000): Promise<RondoServer> {
     requestState: { key: 'surface-test-key-0123456789abcdef0123456' },
   });
   servers.push(server);
-  await server.ready();
+  await runtimeOf(server).ready();
   return server;
 }
 
 describe('the everything server surface', () => {
   it('serves every tool, prompt and resource the suite uses', async () => {
-    const { catalog } = await readyServer();
+    const { catalog } = runtimeOf(await readyServer());
     expect(catalog.tools.map((t) => t.definition.name)).toEqual(
       expect.arrayContaining(SUITE_TOOLS),
     );
@@ -87,7 +88,7 @@ describe('the everything server surface', () => {
   });
 
   it('describes every tool and prompt, with names the 2025-11-25 format allows', async () => {
-    const { catalog } = await readyServer();
+    const { catalog } = runtimeOf(await readyServer());
     for (const { definition } of [...catalog.tools, ...catalog.prompts]) {
       expect(definition.description, definition.name).toBeTruthy();
       expect(definition.name).toMatch(/^[A-Za-z0-9_.-]{1,128}$/);
@@ -95,7 +96,7 @@ describe('the everything server surface', () => {
   });
 
   it('gives json_schema_2020_12_tool the 2020-12 keywords the suite looks for', async () => {
-    const { catalog } = await readyServer();
+    const { catalog } = runtimeOf(await readyServer());
     const schema = catalog.tool('json_schema_2020_12_tool')?.definition.inputSchema;
     expect(schema).toMatchObject({
       $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -109,7 +110,7 @@ describe('the everything server surface', () => {
   });
 
   it('names every served tool, prompt and resource in its README', async () => {
-    const { catalog } = await readyServer();
+    const { catalog } = runtimeOf(await readyServer());
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
     const names = [
       ...catalog.tools.map((t) => t.definition.name),
@@ -125,7 +126,7 @@ describe('the everything server surface', () => {
       requestState: { key: 'k-key-0123456789abcdef0123456789abcdef' },
     });
     const updates: string[] = [];
-    server.onChange((change) => {
+    runtimeOf(server).onChange((change) => {
       if (change.kind === 'resource') updates.push(change.uri);
     });
     await vi.waitFor(() => expect(updates.length).toBeGreaterThanOrEqual(2), { timeout: 2000 });
@@ -139,11 +140,15 @@ describe('the everything server surface', () => {
   it('adds and removes the dynamic tool on each trigger', async () => {
     const server = await readyServer();
     const changes: string[] = [];
-    server.onChange((change) => changes.push(change.kind));
-    await server.callTool('test_trigger_tool_change', {}, {} as never);
-    await vi.waitFor(() => expect(server.catalog.tool('test_dynamic_tool')).toBeDefined());
-    await server.callTool('test_trigger_tool_change', {}, {} as never);
-    await vi.waitFor(() => expect(server.catalog.tool('test_dynamic_tool')).toBeUndefined());
+    runtimeOf(server).onChange((change) => changes.push(change.kind));
+    await runtimeOf(server).callTool('test_trigger_tool_change', {}, {} as never);
+    await vi.waitFor(() =>
+      expect(runtimeOf(server).catalog.tool('test_dynamic_tool')).toBeDefined(),
+    );
+    await runtimeOf(server).callTool('test_trigger_tool_change', {}, {} as never);
+    await vi.waitFor(() =>
+      expect(runtimeOf(server).catalog.tool('test_dynamic_tool')).toBeUndefined(),
+    );
     expect(changes).toEqual(['tools', 'tools']);
   });
 });

@@ -1,15 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import {
-  createEndpoint,
   createServer,
   type Endpoint,
   type RequestStateOptions,
   type RondoServer,
   type StateKey,
 } from '@rondo/core';
-import { legacyEra } from '@rondo/adapter-2025';
 import { createRedisState } from '@rondo/redis';
-import { modernEra } from '@rondo/adapter-2026';
+import { composeEndpoint } from '@rondo/server/endpoint';
 import { startBirdExpert } from './providers/birds.js';
 import { addBakery } from './providers/bakery.js';
 import { addClockResource } from './providers/clock.js';
@@ -91,9 +89,8 @@ export async function createDemoServer(options: DemoServerOptions = {}): Promise
     if ('reason' in birds) notices.push(birds.reason);
     else server.provider(birds);
   }
-  await server.ready();
-
-  const endpoint = createEndpoint(server, { modern: modernEra(), legacy: legacyEra() });
+  const endpoint = composeEndpoint(server);
+  await endpoint.ready();
   return {
     server,
     endpoint,

@@ -8,8 +8,8 @@ import type {
   OAuthResourceOptions,
 } from '@rondo/core';
 import { createLimitedServer } from '@rondo/core/node';
-import { mcpRouter } from '@rondo/transport-http';
-import { attachWebSocket } from '@rondo/transport-ws';
+import { mcpRouter } from '@rondo/server/express';
+import { attachWebSocket } from '@rondo/server/ws';
 import type { ServerTraffic } from './serverTraffic.js';
 import { trafficRoutes } from './trafficRoutes.js';
 

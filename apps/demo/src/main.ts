@@ -2,7 +2,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { authFromFlags } from '@rondo/auth';
-import { serveStdio } from '@rondo/transport-stdio';
+import { serveStdio } from '@rondo/server/stdio';
 import { createDemoServer, type DemoServer } from './demoServer.js';
 import { startDemoHttp } from './httpApp.js';
 import { parseDemoOptions, USAGE, type DemoOptions } from './options.js';

@@ -1,7 +1,4 @@
-import { legacyEra } from '@rondo/adapter-2025';
-import { modernEra } from '@rondo/adapter-2026';
 import {
-  createEndpoint,
   createServer,
   type Endpoint,
   type Provider,
@@ -11,6 +8,7 @@ import {
 } from '@rondo/core';
 import { createPrologProvider } from '@rondo/logtalk-bridge';
 import { namespaced, proxy, type ProxyOptions, type UpstreamSpec } from '@rondo/proxy';
+import { composeEndpoint } from '@rondo/server/endpoint';
 import type { GatewayEntry } from './config.js';
 
 /** Options of {@link createGateway} besides its entries. */
@@ -107,9 +105,8 @@ export async function createGateway(
     await server.close();
     throw failure;
   }
-  const endpoint = createEndpoint(server, {
-    modern: modernEra({ alsoSupported: ['2025-11-25', '2025-06-18'] }),
-    legacy: legacyEra(),
+  const endpoint = composeEndpoint(server, {
+    modern: { alsoSupported: ['2025-11-25', '2025-06-18'] },
   });
   return { server, endpoint, providers };
 }

@@ -1,8 +1,5 @@
 import { prologSkills } from './skills.js';
-import { legacyEra } from '@rondo/adapter-2025';
-import { modernEra } from '@rondo/adapter-2026';
 import {
-  createEndpoint,
   createServer,
   type Endpoint,
   type RondoServer,
@@ -15,6 +12,7 @@ import {
   type PrologProvider,
   type PrologProviderOptions,
 } from '@rondo/logtalk-bridge';
+import { composeEndpoint } from '@rondo/server/endpoint';
 
 /** Options of {@link createLogtalkHost}: the bridge's, plus the server's identity. */
 export interface LogtalkHostOptions extends PrologProviderOptions {
@@ -73,10 +71,7 @@ export async function createLogtalkHost(options: LogtalkHostOptions): Promise<Lo
       ...(shared ? { shared } : {}),
     }).provider(provider);
     if (provider.skills.length > 0) server.use(prologSkills(provider.skills));
-    const endpoint = createEndpoint(server, {
-      modern: modernEra({ alsoSupported: LEGACY_REVISIONS }),
-      legacy: legacyEra(),
-    });
+    const endpoint = composeEndpoint(server, { modern: { alsoSupported: LEGACY_REVISIONS } });
     await endpoint.ready();
     return { provider, server, endpoint };
   } catch (failure) {

@@ -2,7 +2,7 @@ import {
   LOG_LEVELS,
   type LogLevel,
   type Peer,
-  type RondoServer,
+  type ServerRuntime,
   type ServerChange,
   type ServerLogMessage,
 } from '@rondo/core';
@@ -74,7 +74,7 @@ export class SessionChanges {
   private readonly sessions = new Set<ChangeListener>();
   private stop: (() => void) | undefined;
 
-  constructor(private readonly server: RondoServer) {}
+  constructor(private readonly runtime: ServerRuntime) {}
 
   add(session: ChangeListener): void {
     this.sessions.add(session);
@@ -88,10 +88,10 @@ export class SessionChanges {
   }
 
   private listen(): () => void {
-    const stopChanges = this.server.onChange((change, changeId) => {
+    const stopChanges = this.runtime.onChange((change, changeId) => {
       for (const listener of this.sessions) listener.announce(change, changeId);
     });
-    const stopLogs = this.server.onLog((message) => {
+    const stopLogs = this.runtime.onLog((message) => {
       for (const listener of this.sessions) listener.relay(message);
     });
     return () => {

@@ -1,4 +1,4 @@
-import type { EraAdapter, RondoServer } from '@rondo/core';
+import type { EraAdapter, ServerRuntime } from '@rondo/core';
 import { CatalogMemo } from '@rondo/core/internal';
 import { SessionChanges } from './changeNotifications.js';
 import { resolveOptions, type LegacyEraOptions } from './options.js';
@@ -17,23 +17,23 @@ export function legacyEra(options?: LegacyEraOptions): EraAdapter {
   const resolved = resolveOptions(options);
   // List pages and the change listener are kept per server, not per session: every session of a
   // server shares them.
-  const shared = new WeakMap<RondoServer, ServerShared>();
-  const sharedOf = (server: RondoServer): ServerShared => {
-    let ofServer = shared.get(server);
+  const shared = new WeakMap<ServerRuntime, ServerShared>();
+  const sharedOf = (runtime: ServerRuntime): ServerShared => {
+    let ofServer = shared.get(runtime);
     if (ofServer === undefined) {
-      ofServer = { lists: new CatalogMemo(), changes: new SessionChanges(server) };
-      shared.set(server, ofServer);
+      ofServer = { lists: new CatalogMemo(), changes: new SessionChanges(runtime) };
+      shared.set(runtime, ofServer);
     }
     return ofServer;
   };
   return {
     era: 'legacy',
     revisions: resolved.revisions,
-    open(server, peer) {
-      return new LegacySession(server, peer, resolved, sharedOf(server));
+    open(runtime, peer) {
+      return new LegacySession(runtime, peer, resolved, sharedOf(runtime));
     },
-    restore(server, peer, _endpoint, snapshot) {
-      const session = new LegacySession(server, peer, resolved, sharedOf(server));
+    restore(runtime, peer, _endpoint, snapshot) {
+      const session = new LegacySession(runtime, peer, resolved, sharedOf(runtime));
       session.refresh(snapshot);
       return session;
     },

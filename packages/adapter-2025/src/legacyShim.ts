@@ -28,10 +28,10 @@ export async function driveRounds<R, I extends Json>(
 ): Promise<RoundResult<R> | undefined> {
   let outcome = first;
   while (outcome?.kind === 'input_required') {
-    assertWithinRoundLimit(operation.method, call.round, state.server.roundLimit);
+    assertWithinRoundLimit(operation.method, call.round, state.runtime.roundLimit);
     const answers = await answerAll(state, call, outcome.requests);
     call.enterRound(answers, outcome.state);
-    outcome = await operation.invoke(state.server, call, identity);
+    outcome = await operation.invoke(state.runtime, call, identity);
   }
   return outcome;
 }

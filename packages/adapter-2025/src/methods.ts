@@ -10,7 +10,7 @@ import {
   type WireResult,
   withExtensionMethods,
 } from '@rondo/core/internal';
-import type { RondoServer } from '@rondo/core';
+import type { ServerRuntime } from '@rondo/core';
 import {
   isPlainObject,
   legacyRequestParams,
@@ -51,7 +51,7 @@ function legacyPage(method: ListMethod): LegacyHandler<LegacyPaginatedRequestPar
       descriptor: (kind, definition) => shapeFor(kind, revision, definition),
       page: (result) => result,
     };
-    return listPage(call, state.server, state.lists, method, params.cursor, shape);
+    return listPage(call, state.runtime, state.lists, method, params.cursor, shape);
   };
 }
 
@@ -107,7 +107,7 @@ export const LEGACY_METHODS: ReadonlyMap<string, LegacyMethod> = new Map<string,
   entry('resources/unsubscribe', unsubscribe),
   entry(
     'completion/complete',
-    (call, params: CompleteParams, state) => completeArgument(call, state.server, params),
+    (call, params: CompleteParams, state) => completeArgument(call, state.runtime, params),
     true,
     // Not offered (no provider completes anything): -32601, as the modern era and Logtalk do.
     'completions',
@@ -116,14 +116,14 @@ export const LEGACY_METHODS: ReadonlyMap<string, LegacyMethod> = new Map<string,
 ]);
 
 /** Each server's table: the legacy methods and its extensions' (thousands of sessions share one). */
-const tables = new WeakMap<RondoServer, ReadonlyMap<string, LegacyMethod>>();
+const tables = new WeakMap<ServerRuntime, ReadonlyMap<string, LegacyMethod>>();
 
 /** The legacy methods with the ones the server's extensions add to this era. */
-export function legacyMethodsOf(server: RondoServer): ReadonlyMap<string, LegacyMethod> {
-  let table = tables.get(server);
+export function legacyMethodsOf(runtime: ServerRuntime): ReadonlyMap<string, LegacyMethod> {
+  let table = tables.get(runtime);
   if (table === undefined) {
-    table = withExtensionMethods(LEGACY_METHODS, server, 'legacy');
-    tables.set(server, table);
+    table = withExtensionMethods(LEGACY_METHODS, runtime, 'legacy');
+    tables.set(runtime, table);
   }
   return table;
 }

@@ -1,4 +1,4 @@
-import type { RondoServer } from '@rondo/core';
+import type { ServerRuntime } from '@rondo/core';
 import { extensionSettings, type WireResult } from '@rondo/core/internal';
 import {
   ErrorCode,
@@ -27,9 +27,9 @@ const CAPABILITY_SETS = new Map<string, JsonObject>();
  * and logging always, since every handler may log. Frozen and shared: each session keeps its own
  * reference, so thousands of sessions hold one object.
  */
-export function serverCapabilities(server: RondoServer): JsonObject {
-  const offered = server.capabilities();
-  const extensions = extensionSettings(server.extensions, 'legacy', server);
+export function serverCapabilities(runtime: ServerRuntime): JsonObject {
+  const offered = runtime.capabilities();
+  const extensions = extensionSettings(runtime.extensions, 'legacy', runtime);
   const key = [
     JSON.stringify(extensions),
     offered.completions,
@@ -67,7 +67,7 @@ export function initialize(state: SessionState, params: InitializeRequestParams)
     );
   const { protocolVersion, capabilities, clientInfo } = params;
   const revision = chooseRevision(protocolVersion, state.options.revisions);
-  const serverCapabilitySet = serverCapabilities(state.server);
+  const serverCapabilitySet = serverCapabilities(state.runtime);
   state.negotiated = {
     revision,
     clientCapabilities: capabilities as JsonObject,
@@ -77,9 +77,9 @@ export function initialize(state: SessionState, params: InitializeRequestParams)
   const result: WireResult = {
     protocolVersion: revision,
     capabilities: serverCapabilitySet,
-    serverInfo: serverInfoFor(state.server.info, revision),
+    serverInfo: serverInfoFor(state.runtime.info, revision),
   };
-  if (state.server.info.instructions !== undefined)
-    result.instructions = state.server.info.instructions;
+  if (state.runtime.info.instructions !== undefined)
+    result.instructions = state.runtime.info.instructions;
   return result;
 }

@@ -33,7 +33,7 @@ async function runToCompletion<R, I extends Json>(
   operation: RoundOperation<R, I>,
   identity: I,
 ): Promise<R | undefined> {
-  const first = await operation.invoke(state.server, call, identity);
+  const first = await operation.invoke(state.runtime, call, identity);
   const outcome = await driveRounds(state, call, operation, identity, first);
   return outcome?.kind === 'complete' ? outcome.result : undefined;
 }
@@ -45,11 +45,11 @@ export async function callTool(
   state: SessionState,
 ): Promise<WireResult> {
   const identity = namedCall(params);
-  const first = await CALL_TOOL.invoke(state.server, call, identity);
+  const first = await CALL_TOOL.invoke(state.runtime, call, identity);
   try {
     const outcome = await driveRounds(state, call, CALL_TOOL, identity, first);
     if (outcome?.kind !== 'complete') throw new Error('the tool gave no result');
-    const definition = state.server.catalog.tool(params.name)?.definition;
+    const definition = state.runtime.catalog.tool(params.name)?.definition;
     return toolResultForWire(outcome.result, definition);
   } catch (failure) {
     if (isMcpError(failure)) throw failure;

@@ -3,7 +3,7 @@ import type {
   EraSession,
   Exchange,
   Peer,
-  RondoServer,
+  ServerRuntime,
   ServerChange,
   ServerLogMessage,
 } from '@rondo/core';
@@ -66,7 +66,7 @@ class LegacyRules implements EraRules<SessionState> {
     readonly scope: SessionState,
     private readonly peer: Peer,
   ) {
-    this.methods = legacyMethodsOf(scope.server);
+    this.methods = legacyMethodsOf(scope.runtime);
   }
 
   admit(
@@ -145,14 +145,14 @@ export class LegacySession implements EraSession, ChangeListener {
   private readonly pipeline: RequestPipeline<SessionState>;
 
   constructor(
-    server: RondoServer,
+    runtime: ServerRuntime,
     private readonly peer: Peer,
     options: ResolvedLegacyOptions,
     private readonly shared: ServerShared,
   ) {
-    this.state = new SessionState(server, options, shared.lists);
+    this.state = new SessionState(runtime, options, shared.lists);
     this.rules = new LegacyRules(this.state, peer);
-    this.pipeline = new RequestPipeline(server, this.rules);
+    this.pipeline = new RequestPipeline(runtime, this.rules);
     shared.changes.add(this);
   }
 

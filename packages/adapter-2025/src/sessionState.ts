@@ -1,4 +1,4 @@
-import type { LogLevel, RondoServer } from '@rondo/core';
+import type { LogLevel, ServerRuntime } from '@rondo/core';
 import type { CallSetup, CatalogMemo, WireResult } from '@rondo/core/internal';
 import { ErrorCode, McpError, type JsonObject } from '@rondo/protocol';
 import { OutstandingRequests } from './clientRequests.js';
@@ -28,7 +28,7 @@ export class SessionState {
   setupFor: Negotiated | undefined;
 
   constructor(
-    readonly server: RondoServer,
+    readonly runtime: ServerRuntime,
     readonly options: ResolvedLegacyOptions,
     /** List pages in each revision's shape, shared by the sessions of one server. */
     readonly lists: CatalogMemo<WireResult>,

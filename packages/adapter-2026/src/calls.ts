@@ -28,8 +28,8 @@ import { NOT_CACHEABLE, withCachePolicy, type ModernServerView } from './serverV
 /** `resources/read` on this wire: a resource nobody has is -32602 with `data.uri`. */
 const readOrRefuse: RoundOperation<ResourceResult, ResourceCall> = {
   ...READ_RESOURCE,
-  async invoke(server, call, identity): Promise<RoundResult<ResourceResult>> {
-    const outcome = await READ_RESOURCE.invoke(server, call, identity);
+  async invoke(runtime, call, identity): Promise<RoundResult<ResourceResult>> {
+    const outcome = await READ_RESOURCE.invoke(runtime, call, identity);
     if (outcome !== undefined) return outcome;
     throw new McpError(ErrorCode.InvalidParams, `Resource not found: ${identity.uri}`, {
       uri: identity.uri,
@@ -47,7 +47,7 @@ export function callTool(
   view: ModernServerView,
 ): Promise<WireResult> {
   // A tool the caller may not see is answered as unknown, whatever its headers.
-  const tool = seenBy(view.server.catalog.tool(params.name), call.principal);
+  const tool = seenBy(view.runtime.catalog.tool(params.name), call.principal);
   const headers = call.exchange.headers;
   if (headers !== undefined && tool !== undefined) {
     checkParamHeaders(headers, tool.definition, params.arguments);
@@ -78,6 +78,6 @@ export async function readResource(
   const retried = params.requestState !== undefined || params.inputResponses !== undefined;
   return withCachePolicy(
     result,
-    retried ? NOT_CACHEABLE : view.server.cachePolicyFor('resources/read', params.uri),
+    retried ? NOT_CACHEABLE : view.runtime.cachePolicyFor('resources/read', params.uri),
   );
 }

@@ -21,10 +21,10 @@ export function modernEra(options: ModernEraOptions = {}): EraAdapter {
   return {
     era: 'modern',
     revisions: MODERN_REVISIONS,
-    open(server, _peer, endpoint) {
+    open(runtime, _peer, endpoint) {
       let view = views.get(endpoint);
       if (view === undefined) {
-        view = new ModernServerView(server, options, endpoint);
+        view = new ModernServerView(runtime, options, endpoint);
         views.set(endpoint, view);
       }
       return new ModernSession(view);

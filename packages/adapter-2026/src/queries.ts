@@ -25,9 +25,9 @@ export async function discover(
     supportedVersions: view.advertised,
     capabilities: view.capabilities(),
   };
-  const instructions = view.server.info.instructions;
+  const instructions = view.runtime.info.instructions;
   if (instructions !== undefined) result.instructions = instructions;
-  return withCachePolicy(result, view.server.cachePolicyFor('server/discover'));
+  return withCachePolicy(result, view.runtime.cachePolicyFor('server/discover'));
 }
 
 /** A list page with the method's cache policy; descriptors go out as the catalog holds them. */
@@ -35,13 +35,13 @@ function modernPage(
   method: ListMethod,
 ): EraMethod<ModernServerView, ModernPaginatedRequestParams>['handle'] {
   return async (call, params, view) => {
-    const policy = privateWhenVaried(view.server.cachePolicyFor(method), view, method);
+    const policy = privateWhenVaried(view.runtime.cachePolicyFor(method), view, method);
     const shape: PageShape = {
       variant: `${policy.ttlMs}\u0000${policy.cacheScope}`,
       descriptor: (_kind, definition) => definition,
       page: (result) => view.finish(withCachePolicy(result, policy)),
     };
-    return listPage(call, view.server, view.lists, method, params.cursor, shape);
+    return listPage(call, view.runtime, view.lists, method, params.cursor, shape);
   };
 }
 
@@ -60,7 +60,7 @@ export function complete(
   params: CompleteParams,
   view: ModernServerView,
 ): Promise<WireResult> {
-  return completeArgument(call, view.server, params);
+  return completeArgument(call, view.runtime, params);
 }
 
 /** A list that shows each caller something else may only be cached by that caller. */
@@ -69,6 +69,6 @@ function privateWhenVaried(
   view: ModernServerView,
   method: ListMethod,
 ): CachePolicy {
-  if (policy.cacheScope === 'private' || !listVariesByCaller(view.server, method)) return policy;
+  if (policy.cacheScope === 'private' || !listVariesByCaller(view.runtime, method)) return policy;
   return { ...policy, cacheScope: 'private' };
 }

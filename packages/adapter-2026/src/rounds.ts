@@ -88,7 +88,7 @@ export async function driveRound<R, I extends Json>(
   }
   const taken = await takenByExtension(call, view, operation, identity, previous !== undefined);
   if (taken !== undefined) return taken;
-  const outcome = await operation.invoke(view.server, call, identity);
+  const outcome = await operation.invoke(view.runtime, call, identity);
   if (outcome === undefined) throw new McpError(ErrorCode.InternalError, 'No result');
   if (outcome.kind === 'complete') return operation.toWire(outcome.result);
   assertInputRequired(outcome.requests, outcome.state);
@@ -99,7 +99,7 @@ async function openPrevious(
   round: Round,
   sealed: string,
 ): Promise<{ opened: OpenedState; carry: Carry }> {
-  const opened = await round.view.server.sealer.open(sealed, round.binding);
+  const opened = await round.view.runtime.sealer.open(sealed, round.binding);
   const carry = readCarry(opened.carry);
   if (carry === undefined)
     throw new McpError(ErrorCode.InvalidParams, 'Invalid or expired requestState');
@@ -113,7 +113,7 @@ async function askForInput(
   state: Json | undefined,
   answered: Record<string, InputResponseValue>,
 ): Promise<WireResult> {
-  assertWithinRoundLimit(binding.method, call.round, view.server.roundLimit);
+  assertWithinRoundLimit(binding.method, call.round, view.runtime.roundLimit);
   assertClientCanAnswer(requests, call.clientCapabilities);
   const sent: Record<string, InputRequestBody> = {};
   const wire: Record<string, unknown> = {};
@@ -126,7 +126,7 @@ async function askForInput(
   const carry = { round: call.round, sent, answered } as unknown as Json;
   const result: WireResult = { resultType: 'input_required' };
   if (requests.length > 0) result.inputRequests = wire;
-  result.requestState = await view.server.sealer.seal(binding, { state, carry });
+  result.requestState = await view.runtime.sealer.seal(binding, { state, carry });
   return result;
 }
 
@@ -138,10 +138,10 @@ async function takenByExtension<R, I extends Json>(
   identity: I,
   retry: boolean,
 ): Promise<WireResult | undefined> {
-  const server = view.server;
-  for (const extension of server.extensions) {
+  const runtime = view.runtime;
+  for (const extension of runtime.extensions) {
     if (extension.takeRound === undefined) continue;
-    const round = { call, server, operation, identity, retry };
+    const round = { call, runtime, operation, identity, retry };
     const answer = await extension.takeRound(round);
     if (answer !== undefined) return answer;
   }

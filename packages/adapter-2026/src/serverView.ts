@@ -3,7 +3,7 @@ import {
   type Catalog,
   type CachePolicy,
   type EndpointFacts,
-  type RondoServer,
+  type ServerRuntime,
   type ServerCapabilitySet,
 } from '@rondo/core';
 import {
@@ -33,7 +33,7 @@ export class ModernServerView {
   readonly listenIdleTimeoutMs: number;
 
   constructor(
-    readonly server: RondoServer,
+    readonly runtime: ServerRuntime,
     private readonly options: ModernEraOptions,
     endpoint: EndpointFacts,
   ) {
@@ -44,7 +44,7 @@ export class ModernServerView {
       ...(options.alsoSupported ?? []),
     ];
     this.advertised = [...new Set(revisions)];
-    this.resultMeta = Object.freeze({ [MetaKey.serverInfo]: implementationOf(server) });
+    this.resultMeta = Object.freeze({ [MetaKey.serverInfo]: implementationOf(runtime) });
     this.listenIdleTimeoutMs = options.listenIdleTimeoutMs ?? DEFAULT_LISTEN_IDLE_TIMEOUT_MS;
   }
 
@@ -77,9 +77,9 @@ export class ModernServerView {
   }
 
   private refreshCapabilities(): void {
-    const catalog = this.server.catalog;
+    const catalog = this.runtime.catalog;
     if (catalog === this.capabilitiesOf) return;
-    const flags = this.server.capabilities();
+    const flags = this.runtime.capabilities();
     const wire: JsonObject = {};
     if (flags.tools) wire.tools = { listChanged: flags.listChanged };
     if (flags.prompts) wire.prompts = { listChanged: flags.listChanged };
@@ -89,7 +89,7 @@ export class ModernServerView {
     if (this.options.logging !== false) wire.logging = {};
     // Settings an app passes to the era win over an extension's own.
     const extensions: Record<string, JsonObject> = {
-      ...extensionSettings(this.server.extensions, 'modern', this.server),
+      ...extensionSettings(this.runtime.extensions, 'modern', this.runtime),
       ...this.options.extensions,
     };
     if (Object.keys(extensions).length > 0) wire.extensions = extensions;
@@ -110,8 +110,8 @@ export function withCachePolicy(result: WireResult, policy: CachePolicy): WireRe
 /** The policy of results that must not be reused: retries of multi-round requests. */
 export const NOT_CACHEABLE: CachePolicy = { ttlMs: 0, cacheScope: 'private' };
 
-function implementationOf(server: RondoServer): JsonObject {
-  const { name, version, title, description, icons, websiteUrl } = server.info;
+function implementationOf(runtime: ServerRuntime): JsonObject {
+  const { name, version, title, description, icons, websiteUrl } = runtime.info;
   const info: JsonObject = { name, version };
   if (title !== undefined) info.title = title;
   if (description !== undefined) info.description = description;

@@ -53,7 +53,7 @@ class ModernRules implements EraRules<ModernServerView> {
   readonly methods: ReadonlyMap<string, EraMethod<ModernServerView, never>>;
 
   constructor(readonly scope: ModernServerView) {
-    this.methods = withExtensionMethods(MODERN_METHODS, scope.server, 'modern');
+    this.methods = withExtensionMethods(MODERN_METHODS, scope.runtime, 'modern');
   }
 
   admit(
@@ -71,7 +71,7 @@ class ModernRules implements EraRules<ModernServerView> {
       missingMetaMessage(exchange.headers, this.scope.accepted, this.scope.advertised),
     );
     if (exchange.headers !== undefined) {
-      const nameParam = extensionNameParam(this.scope.server, request.method);
+      const nameParam = extensionNameParam(this.scope.runtime, request.method);
       checkStandardHeaders(
         exchange.headers,
         request.method,
@@ -135,7 +135,7 @@ export class ModernSession implements EraSession {
       rules = new ModernRules(view);
       rulesOf.set(view, rules);
     }
-    this.pipeline = new RequestPipeline(view.server, rules);
+    this.pipeline = new RequestPipeline(view.runtime, rules);
   }
 
   get inFlight(): number {

@@ -23,9 +23,9 @@ export async function listen(
   const honoured = honour(params.notifications, view.capabilityFlags()) as JsonObject;
   // What the server's extensions make of the filter (the Tasks extension's `taskIds`).
   const parts: ListenPart[] = [];
-  for (const extension of view.server.extensions) {
+  for (const extension of view.runtime.extensions) {
     const filter = params.notifications as JsonObject;
-    const part = await extension.listen?.(filter, request, view.server);
+    const part = await extension.listen?.(filter, request, view.runtime);
     if (part === undefined) continue;
     parts.push(part);
     Object.assign(honoured, part.honoured);
@@ -60,7 +60,7 @@ class Subscription implements RequestAttachment {
     private readonly settle: (result: WireResult) => void,
   ) {
     this.uris = new Set(filter.resourceSubscriptions ?? []);
-    this.stopListening = view.server.onChange((change) => this.deliver(change));
+    this.stopListening = view.runtime.onChange((change) => this.deliver(change));
     this.stopParts = parts.map((part) =>
       part.start((method, params) => this.send(method, { _meta: this.tag, ...params })),
     );

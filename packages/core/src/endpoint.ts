@@ -5,6 +5,7 @@ import {
   type JsonRpcMessage,
 } from '@rondo/protocol';
 import type { EndpointFacts, EraAdapter, EraSession } from './era.js';
+import { runtimeOf, type ServerRuntime } from './runtime.js';
 import type { RondoServer } from './server.js';
 import type { Connection, Endpoint, Exchange, Peer } from './transport.js';
 
@@ -22,21 +23,22 @@ export interface EndpointOptions {
  * `_meta` with its precise error). An endpoint with one era sends everything to it.
  */
 export function createEndpoint(server: RondoServer, eras: EndpointOptions): Endpoint {
+  const runtime = runtimeOf(server);
   const facts: EndpointFacts = {
     revisions: [...new Set([...(eras.modern?.revisions ?? []), ...(eras.legacy?.revisions ?? [])])],
   };
   return {
-    connect: (peer) => new RoutedConnection(server, eras, facts, peer),
+    connect: (peer) => new RoutedConnection(runtime, eras, facts, peer),
     restore: (peer, snapshot) => {
-      const connection = new RoutedConnection(server, eras, facts, peer);
+      const connection = new RoutedConnection(runtime, eras, facts, peer);
       connection.restoreFrom(snapshot);
       return connection;
     },
-    shared: server.shared,
-    routes: server.extensions.flatMap((extension) => extension.routes ?? []),
-    ready: () => server.ready(),
-    close: () => server.close(),
-    servedOverNetwork: () => server.sealer.expectSeveralProcesses(),
+    shared: runtime.shared,
+    routes: runtime.extensions.flatMap((extension) => extension.routes ?? []),
+    ready: () => runtime.ready(),
+    close: () => runtime.close(),
+    servedOverNetwork: () => runtime.sealer.expectSeveralProcesses(),
   };
 }
 
@@ -45,7 +47,7 @@ class RoutedConnection implements Connection {
   private legacy: EraSession | undefined;
 
   constructor(
-    private readonly server: RondoServer,
+    private readonly runtime: ServerRuntime,
     private readonly eras: EndpointOptions,
     private readonly facts: EndpointFacts,
     private readonly peer: Peer,
@@ -93,7 +95,7 @@ class RoutedConnection implements Connection {
     const legacy = snapshot.legacy;
     const adapter = this.eras.legacy;
     if (!isPlainObject(legacy) || !adapter?.restore) return;
-    this.legacy = adapter.restore(this.server, this.peer, this.facts, legacy);
+    this.legacy = adapter.restore(this.runtime, this.peer, this.facts, legacy);
   }
 
   private sessionFor(message: JsonRpcMessage): EraSession | undefined {
@@ -110,13 +112,13 @@ class RoutedConnection implements Connection {
 
   private modernSession(): EraSession | undefined {
     if (!this.modern && this.eras.modern)
-      this.modern = this.eras.modern.open(this.server, this.peer, this.facts);
+      this.modern = this.eras.modern.open(this.runtime, this.peer, this.facts);
     return this.modern;
   }
 
   private legacySession(): EraSession | undefined {
     if (!this.legacy && this.eras.legacy)
-      this.legacy = this.eras.legacy.open(this.server, this.peer, this.facts);
+      this.legacy = this.eras.legacy.open(this.runtime, this.peer, this.facts);
     return this.legacy;
   }
 }

@@ -1,5 +1,5 @@
 import type { Era, JsonObject, JsonRpcMessage } from '@rondo/protocol';
-import type { RondoServer } from './server.js';
+import type { ServerRuntime } from './runtime.js';
 import type { Exchange, Peer } from './transport.js';
 
 /** What an endpoint tells each of its eras about the whole endpoint. */
@@ -17,10 +17,10 @@ export interface EraAdapter {
   /** The revisions this era serves, newest first. */
   readonly revisions: readonly string[];
   /** Opens this era's state for one connection. */
-  open(server: RondoServer, peer: Peer, endpoint: EndpointFacts): EraSession;
+  open(runtime: ServerRuntime, peer: Peer, endpoint: EndpointFacts): EraSession;
   /** Rebuilds a session of this era from its {@link EraSession.snapshot} (taken by any process). */
   restore?(
-    server: RondoServer,
+    runtime: ServerRuntime,
     peer: Peer,
     endpoint: EndpointFacts,
     snapshot: JsonObject,

@@ -7,6 +7,7 @@ import type { RequestCall } from './pipeline/call.js';
 import type { RoundOperation } from './pipeline/operations.js';
 import type { RequiredCapability } from './pipeline/pipeline.js';
 import type { DescriptorKind } from './pipeline/lists.js';
+import type { ServerRuntime } from './runtime.js';
 import type { RondoServer } from './server.js';
 
 /**
@@ -23,7 +24,7 @@ export interface Extension {
    * `server/discover` (modern); `undefined` announces nothing on that era. Read again whenever the
    * server's catalog changes. Absent: `{}` on both eras.
    */
-  settings?(era: Era, server: RondoServer): JsonObject | undefined;
+  settings?(era: Era, runtime: ServerRuntime): JsonObject | undefined;
   /** Methods the extension adds to the eras' tables, by JSON-RPC method name. */
   readonly methods?: Readonly<Record<string, ExtensionMethod>>;
   /** `_meta` members added to each descriptor of a list page (merged over the descriptor's own). */
@@ -46,7 +47,7 @@ export interface Extension {
   listen?(
     filter: JsonObject,
     call: ExtensionCall,
-    server: RondoServer,
+    runtime: ServerRuntime,
   ): Promise<ListenPart | undefined>;
   /** Called once when the server `use`s the extension: register resources or a provider here. */
   attach?(server: RondoServer): void;
@@ -63,7 +64,7 @@ export interface ExtensionCall extends HandlerContext {
 /** A call of a round method an extension may answer itself (see {@link Extension.takeRound}). */
 export interface RoundTakeover {
   readonly call: RequestCall;
-  readonly server: RondoServer;
+  readonly runtime: ServerRuntime;
   /** The round operation the call would run, and the request's identity for it (tool name, ...). */
   readonly operation: RoundOperation<unknown, Json>;
   readonly identity: Json;
@@ -89,7 +90,7 @@ export interface ExtensionMethod<P = never> {
    * Answers with the result's members; the era adds what its wire needs (`resultType` and the
    * serverInfo `_meta` on the modern one). Throw an `McpError` to answer with an error.
    */
-  readonly handle: (params: P, call: ExtensionCall, server: RondoServer) => Promise<JsonObject>;
+  readonly handle: (params: P, call: ExtensionCall, runtime: ServerRuntime) => Promise<JsonObject>;
   /** The server capability the method belongs to; without it the method is -32601. */
   readonly requires?: RequiredCapability;
   /**
@@ -130,7 +131,7 @@ export interface RouteReply {
 export function extensionMethod<S extends z.ZodType>(method: {
   params: S;
   eras: readonly Era[];
-  handle: (params: z.infer<S>, call: ExtensionCall, server: RondoServer) => Promise<JsonObject>;
+  handle: (params: z.infer<S>, call: ExtensionCall, runtime: ServerRuntime) => Promise<JsonObject>;
   requires?: RequiredCapability;
   nameParam?: string;
 }): ExtensionMethod {
@@ -161,11 +162,11 @@ export function checkExtension(extension: Extension, present: readonly Extension
 export function extensionSettings(
   extensions: readonly Extension[],
   era: Era,
-  server: RondoServer,
+  runtime: ServerRuntime,
 ): Record<string, JsonObject> {
   const announced: Record<string, JsonObject> = {};
   for (const extension of extensions) {
-    const settings = extension.settings ? extension.settings(era, server) : {};
+    const settings = extension.settings ? extension.settings(era, runtime) : {};
     if (settings !== undefined) announced[extension.id] = settings;
   }
   return announced;

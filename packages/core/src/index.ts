@@ -1,4 +1,5 @@
 export { createServer, RondoServer } from './server.js';
+export type { ServerRuntime } from './runtime.js';
 export type {
   ServerInfo,
   ServerOptions,

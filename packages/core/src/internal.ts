@@ -4,6 +4,7 @@
  * release.
  */
 export * from './pipeline/index.js';
+export { runtimeOf } from './runtime.js';
 export { MessageChannel, type MessageChannelOptions } from './messageChannel.js';
 export { toMcpError, toWireError } from './wireError.js';
 export {

@@ -129,7 +129,7 @@ export class ProviderCatalog {
 
   private originOf(provider: Provider, kind: ItemKind, name: string) {
     if (!(provider instanceof MountedProvider)) return { server: this.serverName, name };
-    return { server: provider.server.info.name, name: provider.naming.inner(kind, name) ?? name };
+    return { server: provider.runtime.info.name, name: provider.naming.inner(kind, name) ?? name };
   }
 }
 

@@ -1,7 +1,7 @@
 import type { JsonObject } from '@rondo/protocol';
 import { bytesToBase64Url } from './base64.js';
 import type { Extension, RouteReply, RouteRequest } from './extension.js';
-import type { RondoServer } from './server.js';
+import { runtimeOf, type ServerRuntime } from './runtime.js';
 
 /**
  * Where the Server Card is served. SEP-2127 is still a draft, and drafts have moved this path
@@ -40,19 +40,19 @@ const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,
  * `ETag` and a matching `If-None-Match` is answered 304. It announces no capability.
  */
 export function serverCard(options: ServerCardOptions = {}): Extension {
-  let server: RondoServer | undefined;
+  let runtime: ServerRuntime | undefined;
   return {
     id: 'io.modelcontextprotocol/server-card',
     settings: () => undefined,
     attach: (attached) => {
-      server = attached;
+      runtime = runtimeOf(attached);
     },
     routes: [
       {
         path: SERVER_CARD_PATH,
         serve: async (request) => {
-          if (server === undefined) return { status: 404 };
-          return answer(request, cardOf(server, options, request));
+          if (runtime === undefined) return { status: 404 };
+          return answer(request, cardOf(runtime, options, request));
         },
       },
     ],
@@ -61,11 +61,11 @@ export function serverCard(options: ServerCardOptions = {}): Extension {
 
 /** The card's members from the server's identity and the remotes. */
 function cardOf(
-  server: RondoServer,
+  runtime: ServerRuntime,
   options: ServerCardOptions,
   request: RouteRequest,
 ): JsonObject {
-  const { name, version, title, description, icons, websiteUrl } = server.info;
+  const { name, version, title, description, icons, websiteUrl } = runtime.info;
   const card: JsonObject = { $schema: SERVER_CARD_SCHEMA, name, version };
   if (title !== undefined) card.title = title;
   if (description !== undefined) card.description = description;

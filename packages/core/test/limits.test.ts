@@ -1,3 +1,4 @@
+import { runtimeOf } from '@rondo/core/internal';
 import { describe, expect, it } from 'vitest';
 import { ErrorCode, McpError, messages, text } from '@rondo/protocol';
 import { createServer } from '@rondo/core';
@@ -55,14 +56,16 @@ describe('RondoServer with limits.maxArgumentDepth', () => {
     const server = createServer({ name: 's', version: '1', log: () => undefined })
       .tool('t', {}, () => text('ran'))
       .prompt('p', {}, () => messages([]));
-    await server.ready();
+    await runtimeOf(server).ready();
     const deep = { a: nested(64) };
     const refusal = { code: ErrorCode.InvalidParams, message: /deeper than 64 levels/ };
-    await expect(server.callTool('t', deep, testContext())).rejects.toMatchObject(refusal);
-    await expect(server.getPrompt('p', deep as never, testContext())).rejects.toMatchObject(
+    await expect(runtimeOf(server).callTool('t', deep, testContext())).rejects.toMatchObject(
       refusal,
     );
-    expect(await server.callTool('t', { a: nested(63) }, testContext())).toMatchObject({
+    await expect(
+      runtimeOf(server).getPrompt('p', deep as never, testContext()),
+    ).rejects.toMatchObject(refusal);
+    expect(await runtimeOf(server).callTool('t', { a: nested(63) }, testContext())).toMatchObject({
       result: { kind: 'text', text: 'ran' },
     });
   });
@@ -75,8 +78,8 @@ describe('an invalid-arguments message (issue 29)', () => {
       { input: { type: 'object', properties: { a: { type: 'number' } }, required: ['a'] } },
       () => text('ran'),
     );
-    await server.ready();
-    const answer = await server.callTool('add', { a: 'two' }, testContext());
+    await runtimeOf(server).ready();
+    const answer = await runtimeOf(server).callTool('add', { a: 'two' }, testContext());
     const shown = JSON.stringify(answer);
     expect(shown).toContain('Invalid arguments for tool \\"add\\": ');
     expect(shown).not.toMatch(/ of local/);

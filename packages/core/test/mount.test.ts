@@ -1,3 +1,4 @@
+import { runtimeOf } from '@rondo/core/internal';
 import { describe, expect, it } from 'vitest';
 import { complete, contents, message, messages, text, textContent } from '@rondo/protocol';
 import {
@@ -42,39 +43,39 @@ function host(): RondoServer {
 }
 
 const names = (server: RondoServer) => ({
-  tools: server.catalog.tools.map((e) => e.definition.name),
-  prompts: server.catalog.prompts.map((e) => e.definition.name),
-  resources: server.catalog.resources.map((e) => e.definition.uri),
-  templates: server.catalog.templates.map((e) => e.definition.uriTemplate),
+  tools: runtimeOf(server).catalog.tools.map((e) => e.definition.name),
+  prompts: runtimeOf(server).catalog.prompts.map((e) => e.definition.name),
+  resources: runtimeOf(server).catalog.resources.map((e) => e.definition.uri),
+  templates: runtimeOf(server).catalog.templates.map((e) => e.definition.uriTemplate),
 });
 
 describe('mount: names', () => {
   it('prefixes tools and prompts with the namespace and "_", and keeps URIs by default', async () => {
     const main = host().mount(weather(), { namespace: 'weather' });
-    await main.ready();
+    await runtimeOf(main).ready();
     expect(names(main)).toEqual({
       tools: ['hello', 'weather_get'],
       prompts: ['weather_ask'],
       resources: ['file:///today.txt'],
       templates: ['file:///days/{day}'],
     });
-    expect(main.catalog.tool('weather_get')?.definition.description).toBe('The weather');
+    expect(runtimeOf(main).catalog.tool('weather_get')?.definition.description).toBe('The weather');
   });
 
   it('prefixes URI schemes with the namespace and "+" when asked', async () => {
     const main = host().mount(weather(), { namespace: 'weather', resources: 'prefix' });
-    await main.ready();
+    await runtimeOf(main).ready();
     expect(names(main).resources).toEqual(['weather+file:///today.txt']);
     expect(names(main).templates).toEqual(['weather+file:///days/{day}']);
-    expect(await main.readResource('weather+file:///days/3', ctx)).toEqual(
+    expect(await runtimeOf(main).readResource('weather+file:///days/3', ctx)).toEqual(
       complete(contents([textContent('weather+file:///days/3', 'text/plain', 'day 3')])),
     );
-    expect(await main.readResource('file:///today.txt', ctx)).toBeUndefined();
+    expect(await runtimeOf(main).readResource('file:///today.txt', ctx)).toBeUndefined();
   });
 
   it('keeps every name without a namespace', async () => {
     const main = host().mount(weather());
-    await main.ready();
+    await runtimeOf(main).ready();
     expect(names(main).tools).toEqual(['hello', 'get']);
   });
 
@@ -182,7 +183,7 @@ describe('mount: a name offered twice is an error where it is made', () => {
       callTool: () => Promise.resolve(text('')),
     };
     const main = host().provider(prolog).mount(weather(), { namespace: 'weather' });
-    await expect(main.ready()).rejects.toThrow(
+    await expect(runtimeOf(main).ready()).rejects.toThrow(
       'mount conflict: tool "weather_get" would be offered twice, by the tool "weather_get" of server "main" and by the tool "get" of server "weather"',
     );
   });
@@ -191,13 +192,15 @@ describe('mount: a name offered twice is an error where it is made', () => {
 describe('mount: calls, visibility, completions and changes', () => {
   it('calls the mounted tool and prompt under their prefixed names', async () => {
     const main = host().mount(weather(), { namespace: 'weather' });
-    await main.ready();
-    expect(await main.callTool('weather_get', {}, ctx)).toEqual(complete(text('sunny')));
-    expect(await main.getPrompt('weather_ask', { city: 'Oslo' }, ctx)).toEqual(
+    await runtimeOf(main).ready();
+    expect(await runtimeOf(main).callTool('weather_get', {}, ctx)).toEqual(complete(text('sunny')));
+    expect(await runtimeOf(main).getPrompt('weather_ask', { city: 'Oslo' }, ctx)).toEqual(
       complete(messages([message('user', 'Weather in Oslo?')])),
     );
-    await expect(main.getPrompt('weather_ask', {}, ctx)).rejects.toMatchObject({ code: -32602 });
-    await expect(main.callTool('get', {}, ctx)).rejects.toMatchObject({ code: -32602 });
+    await expect(runtimeOf(main).getPrompt('weather_ask', {}, ctx)).rejects.toMatchObject({
+      code: -32602,
+    });
+    await expect(runtimeOf(main).callTool('get', {}, ctx)).rejects.toMatchObject({ code: -32602 });
   });
 
   it('shows a mounted item only to callers both servers admit', async () => {
@@ -205,44 +208,46 @@ describe('mount: calls, visibility, completions and changes', () => {
       .tool('open', {}, () => text('open'))
       .tool('admin', { visible: requireScopes('admin') }, () => text('admin'));
     const main = host().mount(inner, { namespace: 'in', visible: requireScopes('mcp') });
-    await main.ready();
+    await runtimeOf(main).ready();
     const seen = (scopes: string[]) =>
-      main.catalog.tools
-        .filter((e) => e.visible === undefined || e.visible({ id: 's', scopes }))
+      runtimeOf(main)
+        .catalog.tools.filter((e) => e.visible === undefined || e.visible({ id: 's', scopes }))
         .map((e) => e.definition.name);
     expect(seen([])).toEqual(['hello']);
     expect(seen(['mcp'])).toEqual(['hello', 'in_open']);
     expect(seen(['mcp', 'admin'])).toEqual(['hello', 'in_open', 'in_admin']);
     const bob = testContext({ principal: { id: 'bob', scopes: ['admin'] } });
-    await expect(main.callTool('in_admin', {}, bob)).rejects.toMatchObject({ code: -32602 });
+    await expect(runtimeOf(main).callTool('in_admin', {}, bob)).rejects.toMatchObject({
+      code: -32602,
+    });
   });
 
   it('routes completions of a mounted prompt to its server', async () => {
     const main = host().mount(weather(), { namespace: 'weather' });
-    await main.ready();
-    expect(main.capabilities().completions).toBe(true);
+    await runtimeOf(main).ready();
+    expect(runtimeOf(main).capabilities().completions).toBe(true);
     const request = {
       ref: { type: 'ref/prompt' as const, name: 'weather_ask' },
       argument: { name: 'city', value: 'B' },
     };
-    expect(await main.complete(request)).toEqual({ values: ['Bergen'] });
+    expect(await runtimeOf(main).complete(request)).toEqual({ values: ['Bergen'] });
     await expect(
-      main.complete({ ...request, ref: { type: 'ref/prompt', name: 'ask' } }),
+      runtimeOf(main).complete({ ...request, ref: { type: 'ref/prompt', name: 'ask' } }),
     ).rejects.toMatchObject({ code: -32602 });
   });
 
   it('propagates list changes, resource updates (renamed) and log messages', async () => {
     const inner = weather();
     const main = host().mount(inner, { namespace: 'weather', resources: 'prefix' });
-    await main.ready();
+    await runtimeOf(main).ready();
     const changes: ServerChange[] = [];
-    main.onChange((change) => changes.push(change));
+    runtimeOf(main).onChange((change) => changes.push(change));
     const logs: unknown[] = [];
-    main.onLog((entry) => logs.push(entry.data));
+    runtimeOf(main).onLog((entry) => logs.push(entry.data));
     inner.tool('wind', {}, () => text('calm'));
     await until(() => changes.length === 1);
     expect(changes[0]).toEqual({ kind: 'tools' });
-    expect(main.catalog.tool('weather_wind')).toBeDefined();
+    expect(runtimeOf(main).catalog.tool('weather_wind')).toBeDefined();
     inner.resourceUpdated('file:///today.txt');
     await until(() => changes.length === 2);
     expect(changes[1]).toEqual({ kind: 'resource', uri: 'weather+file:///today.txt' });
@@ -255,7 +260,7 @@ describe('mount: calls, visibility, completions and changes', () => {
     let closed = false;
     inner.provider({ name: 'probe', close: () => Promise.resolve(void (closed = true)) });
     const main = host().mount(inner, { namespace: 'w' });
-    await main.ready();
+    await runtimeOf(main).ready();
     await main.close();
     expect(closed).toBe(true);
   });

@@ -1,3 +1,4 @@
+import { runtimeOf } from '@rondo/core/internal';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { complete, message, messages } from '@rondo/protocol';
 import { createServer, type PromptArgument } from '@rondo/core';
@@ -30,14 +31,16 @@ describe('server.prompt argument types', () => {
         ]);
       },
     );
-    await server.ready();
-    expect(await server.getPrompt('greet', { who: 'ada' }, ctx)).toEqual(
+    await runtimeOf(server).ready();
+    expect(await runtimeOf(server).getPrompt('greet', { who: 'ada' }, ctx)).toEqual(
       complete(messages([message('user', 'Hello ADA plainly')])),
     );
-    await expect(server.getPrompt('greet', { tone: 'warm' }, ctx)).rejects.toMatchObject({
-      code: -32602,
-      message: 'Missing required argument "who" for prompt "greet"',
-    });
+    await expect(runtimeOf(server).getPrompt('greet', { tone: 'warm' }, ctx)).rejects.toMatchObject(
+      {
+        code: -32602,
+        message: 'Missing required argument "who" for prompt "greet"',
+      },
+    );
   });
 
   it('keeps the plain string map when no arguments are declared, or they are not a literal list', () => {

@@ -1,3 +1,4 @@
+import { runtimeOf } from '@rondo/core/internal';
 import { type } from 'arktype';
 import * as v from 'valibot';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
@@ -26,7 +27,7 @@ async function greeter(
       return messages([message('user', `Hello ${who}, ${tone ?? 'plainly'}`)]);
     },
   );
-  await server.ready();
+  await runtimeOf(server).ready();
   return server;
 }
 
@@ -54,7 +55,7 @@ describe.each([
 ])('issue 29: prompt arguments from $library', ({ schema }) => {
   it('lists the arguments derived from the schema: name, description, required', async () => {
     const server = await greeter(schema);
-    const [who, tone] = server.catalog.prompts[0]!.definition.arguments ?? [];
+    const [who, tone] = runtimeOf(server).catalog.prompts[0]!.definition.arguments ?? [];
     expect(who).toMatchObject({ name: 'who', required: true });
     expect(who?.description).toBe('Who to greet');
     expect(tone).toEqual({ name: 'tone' });
@@ -62,21 +63,23 @@ describe.each([
 
   it('passes valid arguments to the handler', async () => {
     const server = await greeter(schema);
-    expect(await server.getPrompt('greet', { who: 'Ada', tone: 'warmly' }, ctx)).toEqual(
+    expect(await runtimeOf(server).getPrompt('greet', { who: 'Ada', tone: 'warmly' }, ctx)).toEqual(
       complete(messages([message('user', 'Hello Ada, warmly')])),
     );
   });
 
   it('answers arguments the schema refuses with -32602 naming the prompt and the field', async () => {
     const server = await greeter(schema);
-    const refused = await server.getPrompt('greet', { who: 'A' }, ctx).catch((e: unknown) => e);
+    const refused = await runtimeOf(server)
+      .getPrompt('greet', { who: 'A' }, ctx)
+      .catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: -32602 });
     expect((refused as Error).message).toMatch(/^Invalid arguments for prompt "greet": who: \S/);
   });
 
   it('answers a missing required argument with -32602 naming it', async () => {
     const server = await greeter(schema);
-    await expect(server.getPrompt('greet', { tone: 'x' }, ctx)).rejects.toMatchObject({
+    await expect(runtimeOf(server).getPrompt('greet', { tone: 'x' }, ctx)).rejects.toMatchObject({
       code: -32602,
       message: 'Missing required argument "who" for prompt "greet"',
     });
@@ -124,14 +127,14 @@ describe('issue 29: prompt argument schemas refused at registration', () => {
       .prompt('kind', { arguments: type({ kind: "'a' | 'b'" }) }, ({ kind }) =>
         messages([message('user', kind)]),
       );
-    await server.ready();
-    expect(await server.getPrompt('size', { size: 'm' }, ctx)).toEqual(
+    await runtimeOf(server).ready();
+    expect(await runtimeOf(server).getPrompt('size', { size: 'm' }, ctx)).toEqual(
       complete(messages([message('user', 'm')])),
     );
-    expect(await server.getPrompt('kind', { kind: 'b' }, ctx)).toEqual(
+    expect(await runtimeOf(server).getPrompt('kind', { kind: 'b' }, ctx)).toEqual(
       complete(messages([message('user', 'b')])),
     );
-    await expect(server.getPrompt('kind', { kind: 'c' }, ctx)).rejects.toMatchObject({
+    await expect(runtimeOf(server).getPrompt('kind', { kind: 'c' }, ctx)).rejects.toMatchObject({
       code: -32602,
     });
   });
@@ -167,9 +170,9 @@ describe('issue 29: typed prompt arguments from a schema', () => {
           return messages([]);
         },
       );
-    await server.ready();
+    await runtimeOf(server).ready();
     // zod's default reaches the handler: the parsed value, not the raw arguments.
-    expect(await server.getPrompt('zod', { who: 'Ada' }, ctx)).toEqual(
+    expect(await runtimeOf(server).getPrompt('zod', { who: 'Ada' }, ctx)).toEqual(
       complete(messages([message('user', 'Ada warm')])),
     );
   });

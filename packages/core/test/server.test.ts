@@ -1,3 +1,4 @@
+import { runtimeOf } from '@rondo/core/internal';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -53,16 +54,16 @@ function calculator() {
 describe('RondoServer tools', () => {
   it('validates zod arguments and calls the handler', async () => {
     const server = calculator();
-    await server.ready();
-    expect(await server.callTool('add', { a: 2, b: 3 }, testContext())).toEqual(
+    await runtimeOf(server).ready();
+    expect(await runtimeOf(server).callTool('add', { a: 2, b: 3 }, testContext())).toEqual(
       complete(text('5')),
     );
   });
 
   it('advertises zod input as JSON Schema', async () => {
     const server = calculator();
-    await server.ready();
-    const add = server.catalog.tool('add')!.definition;
+    await runtimeOf(server).ready();
+    const add = runtimeOf(server).catalog.tool('add')!.definition;
     expect(add.inputSchema).toMatchObject({
       type: 'object',
       properties: { a: { type: 'number' } },
@@ -72,11 +73,11 @@ describe('RondoServer tools', () => {
 
   it('turns bad arguments into a tool error naming the field', async () => {
     const server = calculator();
-    await server.ready();
-    const zodCase = await server.callTool('add', { a: 'two', b: 3 }, testContext());
+    await runtimeOf(server).ready();
+    const zodCase = await runtimeOf(server).callTool('add', { a: 'two', b: 3 }, testContext());
     expect(zodCase).toMatchObject({ kind: 'complete', result: { kind: 'error' } });
     expect(JSON.stringify(zodCase)).toContain('a');
-    const ajvCase = await server.callTool('echo', {}, testContext());
+    const ajvCase = await runtimeOf(server).callTool('echo', {}, testContext());
     expect(ajvCase).toMatchObject({
       kind: 'complete',
       result: { kind: 'error', text: expect.stringContaining('word') },
@@ -89,14 +90,16 @@ describe('RondoServer tools', () => {
       {},
       () => 'ok',
     );
-    await server.ready();
-    expect(await server.callTool('noargs', undefined, testContext())).toEqual(complete(text('ok')));
+    await runtimeOf(server).ready();
+    expect(await runtimeOf(server).callTool('noargs', undefined, testContext())).toEqual(
+      complete(text('ok')),
+    );
   });
 
   it('rejects an unknown tool with -32602', async () => {
     const server = calculator();
-    await server.ready();
-    await expect(server.callTool('nope', {}, testContext())).rejects.toMatchObject({
+    await runtimeOf(server).ready();
+    await expect(runtimeOf(server).callTool('nope', {}, testContext())).rejects.toMatchObject({
       code: -32602,
     });
   });
@@ -105,8 +108,8 @@ describe('RondoServer tools', () => {
     const server = createServer({ name: 's', version: '1', ...quiet }).tool('boom', {}, () => {
       throw new Error('kaboom');
     });
-    await server.ready();
-    expect(await server.callTool('boom', {}, testContext())).toMatchObject({
+    await runtimeOf(server).ready();
+    expect(await runtimeOf(server).callTool('boom', {}, testContext())).toMatchObject({
       kind: 'complete',
       result: { kind: 'error', text: expect.stringContaining('kaboom') },
     });
@@ -120,9 +123,9 @@ describe('RondoServer tools', () => {
     const server = createServer({ name: 's', version: '1', ...quiet }).tool('ask', {}, (_a, ctx) =>
       ctx.round === 1 ? ask : text('done'),
     );
-    await server.ready();
-    expect(await server.callTool('ask', {}, testContext())).toEqual(ask);
-    expect(await server.callTool('ask', {}, testContext({ round: 2 }))).toEqual(
+    await runtimeOf(server).ready();
+    expect(await runtimeOf(server).callTool('ask', {}, testContext())).toEqual(ask);
+    expect(await runtimeOf(server).callTool('ask', {}, testContext({ round: 2 }))).toEqual(
       complete(text('done')),
     );
   });
@@ -138,17 +141,19 @@ describe('RondoServer tools', () => {
       .tool('wrong', { output }, () => structured({ n: 'one' }))
       .tool('plain', { output }, () => text('no structure'))
       .tool('failing', { output }, () => error('it broke'));
-    await server.ready();
-    expect(await server.callTool('good', {}, testContext())).toEqual(
+    await runtimeOf(server).ready();
+    expect(await runtimeOf(server).callTool('good', {}, testContext())).toEqual(
       complete(structured({ n: 1 })),
     );
-    expect(await server.callTool('wrong', {}, testContext())).toMatchObject({
+    expect(await runtimeOf(server).callTool('wrong', {}, testContext())).toMatchObject({
       result: { kind: 'error', text: expect.stringContaining('does not match its outputSchema') },
     });
-    expect(await server.callTool('plain', {}, testContext({ era: 'legacy' }))).toMatchObject({
+    expect(
+      await runtimeOf(server).callTool('plain', {}, testContext({ era: 'legacy' })),
+    ).toMatchObject({
       result: { kind: 'error', text: expect.stringContaining('returned no structured content') },
     });
-    expect(await server.callTool('failing', {}, testContext())).toEqual(
+    expect(await runtimeOf(server).callTool('failing', {}, testContext())).toEqual(
       complete(error('it broke')),
     );
   });
@@ -159,8 +164,8 @@ describe('RondoServer tools', () => {
 
   it('keeps registration order in the catalog', async () => {
     const server = calculator();
-    await server.ready();
-    expect(server.catalog.tools.map((t) => t.definition.name)).toEqual(['add', 'echo']);
+    await runtimeOf(server).ready();
+    expect(runtimeOf(server).catalog.tools.map((t) => t.definition.name)).toEqual(['add', 'echo']);
   });
 });
 
@@ -179,29 +184,29 @@ describe('RondoServer prompts and resources', () => {
     );
 
   it('gets a prompt and checks required arguments', async () => {
-    await server.ready();
-    expect(await server.getPrompt('greet', { who: 'Ada' }, testContext())).toEqual(
+    await runtimeOf(server).ready();
+    expect(await runtimeOf(server).getPrompt('greet', { who: 'Ada' }, testContext())).toEqual(
       complete(messages([message('user', 'Hello Ada')])),
     );
-    await expect(server.getPrompt('greet', {}, testContext())).rejects.toMatchObject({
+    await expect(runtimeOf(server).getPrompt('greet', {}, testContext())).rejects.toMatchObject({
       code: -32602,
     });
   });
 
   it('reads concrete and templated resources, undefined when unknown', async () => {
-    await server.ready();
-    expect(await server.readResource('test://static', testContext())).toMatchObject({
+    await runtimeOf(server).ready();
+    expect(await runtimeOf(server).readResource('test://static', testContext())).toMatchObject({
       result: { contents: [{ text: 'static text' }] },
     });
-    expect(await server.readResource('test://item/7', testContext())).toMatchObject({
+    expect(await runtimeOf(server).readResource('test://item/7', testContext())).toMatchObject({
       result: { contents: [{ text: 'item 7' }] },
     });
-    expect(await server.readResource('test://missing', testContext())).toBeUndefined();
+    expect(await runtimeOf(server).readResource('test://missing', testContext())).toBeUndefined();
   });
 
   it('derives capabilities from what is registered', async () => {
-    await server.ready();
-    expect(server.capabilities()).toMatchObject({
+    await runtimeOf(server).ready();
+    expect(runtimeOf(server).capabilities()).toMatchObject({
       prompts: true,
       resources: true,
       subscribe: true,
@@ -212,23 +217,23 @@ describe('RondoServer prompts and resources', () => {
 describe('RondoServer changes and providers', () => {
   it('announces list changes and rebuilds the catalog', async () => {
     const server = calculator();
-    await server.ready();
+    await runtimeOf(server).ready();
     const changes: ServerChange[] = [];
-    server.onChange((c) => changes.push(c));
+    runtimeOf(server).onChange((c) => changes.push(c));
     server.tool('late', { description: 'Late' }, () => 'late');
     await new Promise((r) => setTimeout(r, 0));
     expect(changes).toContainEqual({ kind: 'tools' });
-    expect(server.catalog.tool('late')).toBeDefined();
+    expect(runtimeOf(server).catalog.tool('late')).toBeDefined();
     server.removeTool('late');
     await new Promise((r) => setTimeout(r, 0));
-    expect(server.catalog.tool('late')).toBeUndefined();
+    expect(runtimeOf(server).catalog.tool('late')).toBeUndefined();
   });
 
   it('announces resource updates', async () => {
     const server = calculator();
-    await server.ready();
+    await runtimeOf(server).ready();
     const changes: ServerChange[] = [];
-    server.onChange((c) => changes.push(c));
+    runtimeOf(server).onChange((c) => changes.push(c));
     server.resourceUpdated('test://x');
     expect(changes).toEqual([{ kind: 'resource', uri: 'test://x' }]);
   });
@@ -251,34 +256,40 @@ describe('RondoServer changes and providers', () => {
         method === 'tools/list' ? { ttlMs: 5000, cacheScope: 'public' } : undefined,
     };
     const server = calculator().provider(provider);
-    await server.ready();
-    expect(await server.callTool('shout', { s: 'hi' }, testContext())).toEqual(
+    await runtimeOf(server).ready();
+    expect(await runtimeOf(server).callTool('shout', { s: 'hi' }, testContext())).toEqual(
       complete(text('HI')),
     );
-    expect(await server.callTool('shout', { s: 1 }, testContext())).toMatchObject({
+    expect(await runtimeOf(server).callTool('shout', { s: 1 }, testContext())).toMatchObject({
       result: { kind: 'error' },
     });
     expect(calls).toHaveLength(1);
-    expect(server.cachePolicyFor('tools/list')).toEqual({ ttlMs: 5000, cacheScope: 'public' });
-    expect(server.cachePolicyFor('prompts/list')).toEqual({ ttlMs: 0, cacheScope: 'private' });
+    expect(runtimeOf(server).cachePolicyFor('tools/list')).toEqual({
+      ttlMs: 5000,
+      cacheScope: 'public',
+    });
+    expect(runtimeOf(server).cachePolicyFor('prompts/list')).toEqual({
+      ttlMs: 0,
+      cacheScope: 'private',
+    });
   });
 
   it('prefers a cache rule set on the server', async () => {
     const server = calculator().cachePolicy('resources/read', (uri) =>
       uri === 'a' ? { ttlMs: 1, cacheScope: 'public' } : undefined,
     );
-    expect(server.cachePolicyFor('resources/read', 'a')).toEqual({
+    expect(runtimeOf(server).cachePolicyFor('resources/read', 'a')).toEqual({
       ttlMs: 1,
       cacheScope: 'public',
     });
-    expect(server.cachePolicyFor('resources/read', 'b').ttlMs).toBe(0);
+    expect(runtimeOf(server).cachePolicyFor('resources/read', 'b').ttlMs).toBe(0);
   });
 
   it('completes registered arguments; a list cut to 100 says hasMore, with its total', async () => {
     const server = withGreeting(calculator()).completion({ prompt: 'greet' }, 'who', (value) =>
       Array.from({ length: 150 }, (_, i) => `${value}${i}`),
     );
-    const answer = await server.complete({
+    const answer = await runtimeOf(server).complete({
       ref: { type: 'ref/prompt', name: 'greet' },
       argument: { name: 'who', value: 'a' },
     });
@@ -293,7 +304,7 @@ describe('RondoServer changes and providers', () => {
       total: 500,
       hasMore: false,
     }));
-    const answer = await server.complete({
+    const answer = await runtimeOf(server).complete({
       ref: { type: 'ref/prompt', name: 'greet' },
       argument: { name: 'who', value: '' },
     });
@@ -306,7 +317,7 @@ describe('RondoServer changes and providers', () => {
       .resourceTemplate('test://item/{id}', { name: 'item' }, () => contents([]))
       .completion({ prompt: 'greet' }, 'who', () => ['x']);
     const ask = (ref: CompletionRequest['ref'], name: string) =>
-      server.complete({ ref, argument: { name, value: '' } });
+      runtimeOf(server).complete({ ref, argument: { name, value: '' } });
     const invalid = { code: -32602 };
     await expect(ask({ type: 'ref/prompt', name: 'x' }, 'who')).rejects.toMatchObject({
       ...invalid,
@@ -329,10 +340,10 @@ describe('RondoServer changes and providers', () => {
 
   it('advertises completions only when a completion is registered', async () => {
     const bare = withGreeting(calculator());
-    await bare.ready();
-    expect(bare.capabilities().completions).toBe(false);
+    await runtimeOf(bare).ready();
+    expect(runtimeOf(bare).capabilities().completions).toBe(false);
     const completing = withGreeting(calculator()).completion({ prompt: 'greet' }, 'who', () => []);
-    await completing.ready();
-    expect(completing.capabilities().completions).toBe(true);
+    await runtimeOf(completing).ready();
+    expect(runtimeOf(completing).capabilities().completions).toBe(true);
   });
 });

@@ -1,3 +1,4 @@
+import { runtimeOf } from '@rondo/core/internal';
 import { expect, it } from 'vitest';
 import {
   createServer,
@@ -35,7 +36,7 @@ function sharedWith(changes: ChangeBus): SharedState {
 it('tells its own listeners each change with an id when nothing is shared', () => {
   const server = createServer({ name: 'one', version: '1', log: () => {} });
   const heard: [ProviderChange, string][] = [];
-  server.onChange((change, id) => heard.push([change, id]));
+  runtimeOf(server).onChange((change, id) => heard.push([change, id]));
   server.resourceUpdated('a://1');
   server.resourceUpdated('a://2');
   expect(heard.map(([change]) => change)).toEqual([
@@ -51,8 +52,8 @@ it('publishes changes on the shared bus, which every server hears with one id', 
   const second = createServer({ name: 'b', version: '1', log: () => {}, shared: sharedWith(bus) });
   const heardFirst: string[] = [];
   const heardSecond: string[] = [];
-  first.onChange((_change, id) => heardFirst.push(id));
-  second.onChange((_change, id) => heardSecond.push(id));
+  runtimeOf(first).onChange((_change, id) => heardFirst.push(id));
+  runtimeOf(second).onChange((_change, id) => heardSecond.push(id));
   first.resourceUpdated('a://1');
   await Promise.resolve();
   expect(bus.published).toEqual([{ kind: 'resource', uri: 'a://1' }]);
@@ -93,7 +94,7 @@ it('tells its log listeners each broadcastLog message, in this process only, unt
     shared: sharedWith(bus),
   });
   const heard: ServerLogMessage[] = [];
-  const stop = server.onLog((message) => heard.push(message));
+  const stop = runtimeOf(server).onLog((message) => heard.push(message));
   server.broadcastLog('error', 'reload failed', 'rondo-logtalk');
   server.broadcastLog('info', { count: 2 });
   stop();

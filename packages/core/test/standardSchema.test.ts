@@ -1,3 +1,4 @@
+import { runtimeOf } from '@rondo/core/internal';
 import { type } from 'arktype';
 import * as v from 'valibot';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
@@ -20,7 +21,7 @@ async function adder(
       return text(String(a + b));
     })
     .tool('half', { input: { type: 'object' }, output }, () => structured({ half: 'x' }));
-  await server.ready();
+  await runtimeOf(server).ready();
   return server;
 }
 
@@ -50,7 +51,7 @@ describe.each([
 ])('issue 29: a tool schema from $library', ({ input, output }) => {
   it('is listed as its JSON Schema, without $schema', async () => {
     const server = await adder(input, output);
-    const [add, half] = server.catalog.tools.map((entry) => entry.definition);
+    const [add, half] = runtimeOf(server).catalog.tools.map((entry) => entry.definition);
     expect(add?.inputSchema).toMatchObject(objectOfNumbers);
     expect(add?.inputSchema).not.toHaveProperty('$schema');
     expect(half?.outputSchema).toMatchObject({
@@ -61,14 +62,14 @@ describe.each([
 
   it('validates arguments with its library and passes the parsed value on', async () => {
     const server = await adder(input, output);
-    expect(await server.callTool('add', { a: 2, b: 3 }, testContext())).toEqual(
+    expect(await runtimeOf(server).callTool('add', { a: 2, b: 3 }, testContext())).toEqual(
       complete(text('5')),
     );
   });
 
   it('answers bad arguments like zod does: a tool error naming the field', async () => {
     const server = await adder(input, output);
-    const outcome = await server.callTool('add', { a: 'two', b: 3 }, testContext());
+    const outcome = await runtimeOf(server).callTool('add', { a: 'two', b: 3 }, testContext());
     expect(outcome).toMatchObject({ kind: 'complete', result: { kind: 'error' } });
     const message = (outcome as { result: { text: string } }).result.text;
     expect(message).toMatch(/^Invalid arguments for tool "add": a: \S/);
@@ -76,7 +77,7 @@ describe.each([
 
   it('holds structured output to the output schema', async () => {
     const server = await adder(input, output);
-    const outcome = await server.callTool('half', {}, testContext());
+    const outcome = await runtimeOf(server).callTool('half', {}, testContext());
     expect(outcome).toMatchObject({
       result: { kind: 'error', text: expect.stringMatching(/does not match its outputSchema/) },
     });
@@ -107,8 +108,8 @@ describe('issue 29: Standard Schemas at the edges', () => {
       { input: type({ word: 'string' }) },
       ({ word }) => text(word.toUpperCase()),
     );
-    await server.ready();
-    expect(await server.callTool('shout', { word: 'hi' }, testContext())).toEqual(
+    await runtimeOf(server).ready();
+    expect(await runtimeOf(server).callTool('shout', { word: 'hi' }, testContext())).toEqual(
       complete(text('HI')),
     );
   });
@@ -132,11 +133,11 @@ describe('issue 29: Standard Schemas at the edges', () => {
       { input: asyncSchema },
       () => text('passed'),
     );
-    await server.ready();
-    expect(await server.callTool('check', { ok: true }, testContext())).toEqual(
+    await runtimeOf(server).ready();
+    expect(await runtimeOf(server).callTool('check', { ok: true }, testContext())).toEqual(
       complete(text('passed')),
     );
-    expect(await server.callTool('check', { ok: false }, testContext())).toEqual(
+    expect(await runtimeOf(server).callTool('check', { ok: false }, testContext())).toEqual(
       complete(error('Invalid arguments for tool "check": ok: must be true')),
     );
   });

@@ -1,3 +1,4 @@
+import { runtimeOf } from '@rondo/core/internal';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { text } from '@rondo/protocol';
@@ -62,8 +63,8 @@ describe('issue 29: a tool clients would reject is refused when registered', () 
     const built = server()
       .tool('get_user-v2.list', {}, () => text('ok'))
       .tool('A'.repeat(128), { input: { type: 'object' } }, () => text('ok'));
-    await built.ready();
-    expect(built.catalog.tools.map((entry) => entry.definition.name)).toEqual([
+    await runtimeOf(built).ready();
+    expect(runtimeOf(built).catalog.tools.map((entry) => entry.definition.name)).toEqual([
       'get_user-v2.list',
       'A'.repeat(128),
     ]);

@@ -1,3 +1,4 @@
+import { runtimeOf } from '@rondo/core/internal';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '@rondo/core';
@@ -146,9 +147,9 @@ describe('an attacked worker among healthy ones', { timeout: 30_000 }, () => {
   it('answers the call that killed its worker as a tool error', async () => {
     const server = createServer({ name: 'faults', version: '1.0.0', log: () => undefined });
     server.provider(pool);
-    await server.ready();
+    await runtimeOf(server).ready();
     const before = pool.workerIds();
-    expect(await server.callTool('halt', {}, makeContext())).toMatchObject({
+    expect(await runtimeOf(server).callTool('halt', {}, makeContext())).toMatchObject({
       result: {
         kind: 'error',
         text: expect.stringMatching(

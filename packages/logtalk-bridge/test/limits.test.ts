@@ -1,3 +1,4 @@
+import { runtimeOf } from '@rondo/core/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type RondoServer } from '@rondo/core';
 import { createPrologProvider, type PrologProvider } from '../src/index.js';
@@ -48,12 +49,12 @@ describe('what a worker sends back', { timeout: 30_000 }, () => {
     });
     server = createServer({ name: 'limits', version: '1.0.0', log: () => undefined });
     server.provider(provider);
-    await server.ready();
+    await runtimeOf(server).ready();
   });
   afterAll(() => provider.close());
 
   const call = (name: string, args: Record<string, unknown>) =>
-    server.callTool(name, args, makeContext());
+    runtimeOf(server).callTool(name, args, makeContext());
 
   it('fails a result nesting past maxMessageDepth as a tool error and replaces only its worker', async () => {
     const before = provider.workerIds();

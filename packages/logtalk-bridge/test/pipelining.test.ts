@@ -1,3 +1,4 @@
+import { runtimeOf } from '@rondo/core/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type RondoServer } from '@rondo/core';
 import type { InputResponseValue } from '@rondo/protocol';
@@ -22,7 +23,7 @@ beforeAll(async () => {
   });
   server = createServer({ name: 'pipelining', version: '1.0.0', log: () => undefined });
   server.provider(provider);
-  await server.ready();
+  await runtimeOf(server).ready();
 });
 afterAll(() => provider.close());
 
@@ -34,11 +35,11 @@ const replaced = () => log.lines.filter((l) => /is gone|replaced|protocol channe
 describe('calls in flight on one worker', { timeout: 30_000 }, () => {
   it('holds maxCallsPerWorker calls on a worker and queues the next, then refuses past maxQueue', async () => {
     const held = [
-      server.callTool('sleepy', {}, makeContext()),
-      server.callTool('text', {}, makeContext()),
+      runtimeOf(server).callTool('sleepy', {}, makeContext()),
+      runtimeOf(server).callTool('text', {}, makeContext()),
     ];
-    const queued = server.callTool('text', {}, makeContext());
-    const refused = await server.callTool('text', {}, makeContext());
+    const queued = runtimeOf(server).callTool('text', {}, makeContext());
+    const refused = await runtimeOf(server).callTool('text', {}, makeContext());
     expect(refused).toMatchObject({
       result: { kind: 'error', text: expect.stringMatching(/busy.*limit maxQueue: 1/) },
     });

@@ -1,3 +1,4 @@
+import { runtimeOf } from '@rondo/core/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type RondoServer } from '@rondo/core';
 import { toWireError } from '@rondo/core/internal';
@@ -17,11 +18,11 @@ describe('the pool queue', { timeout: 30_000 }, () => {
     });
     server = createServer({ name: 'queue', version: '1.0.0', log: () => undefined });
     server.provider(provider);
-    await server.ready();
+    await runtimeOf(server).ready();
   });
   afterAll(() => provider.close());
 
-  const sleepy = () => server.callTool('sleepy', {}, makeContext());
+  const sleepy = () => runtimeOf(server).callTool('sleepy', {}, makeContext());
 
   it('refuses a call at once when maxQueue calls already wait, then serves the others', async () => {
     const running = sleepy(); // takes the one worker

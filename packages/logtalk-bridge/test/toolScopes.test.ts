@@ -1,3 +1,4 @@
+import { runtimeOf } from '@rondo/core/internal';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,19 +40,25 @@ describe('tool_scopes/2', { timeout: 30_000 }, () => {
     });
     const server = createServer({ name: 'ops', version: '1.0.0' }).provider(provider);
     try {
-      await server.ready();
+      await runtimeOf(server).ready();
       expect(provider.callScopes?.('tool', 'deploy')).toEqual(['deploy', 'repo:write']);
       expect(provider.callScopes?.('tool', 'status')).toBeUndefined();
-      const listed = server.catalog.tools.map((entry) => entry.definition);
+      const listed = runtimeOf(server).catalog.tools.map((entry) => entry.definition);
       expect(listed.map((tool) => tool.name)).toEqual(['deploy', 'status']);
       expect(listed[0]).not.toHaveProperty('requiredScopes');
       const narrow = makeContext({ principal: { id: 'bob', scopes: ['deploy'] } });
-      const refusal = await server.callTool('deploy', {}, narrow).catch((e: unknown) => e);
+      const refusal = await runtimeOf(server)
+        .callTool('deploy', {}, narrow)
+        .catch((e: unknown) => e);
       expect(refusal).toBeInstanceOf(InsufficientScopeError);
       expect((refusal as InsufficientScopeError).required).toEqual(['deploy', 'repo:write']);
       const wide = makeContext({ principal: { id: 'ada', scopes: ['deploy', 'repo:write'] } });
-      expect(await server.callTool('deploy', {}, wide)).toMatchObject({ kind: 'complete' });
-      expect(await server.callTool('status', {}, narrow)).toMatchObject({ kind: 'complete' });
+      expect(await runtimeOf(server).callTool('deploy', {}, wide)).toMatchObject({
+        kind: 'complete',
+      });
+      expect(await runtimeOf(server).callTool('status', {}, narrow)).toMatchObject({
+        kind: 'complete',
+      });
     } finally {
       await server.close();
     }

@@ -1,4 +1,4 @@
-import type { CacheableMethod, McpCall, Principal, RondoServer } from '@rondo/core';
+import type { CacheableMethod, McpCall, Principal, ServerRuntime } from '@rondo/core';
 import { stableStringify } from '@rondo/core/internal';
 
 /** The methods whose answers {@link responseCache} may keep. */
@@ -52,11 +52,11 @@ export interface SlotRules {
  */
 export function cacheSlot(
   call: McpCall,
-  server: RondoServer,
+  runtime: ServerRuntime,
   rules: SlotRules,
 ): CacheSlot | undefined {
-  if (call.round !== 1 || !rules.methods.has(call.method) || !server.isReady) return undefined;
-  const catalog = server.catalog;
+  if (call.round !== 1 || !rules.methods.has(call.method) || !runtime.isReady) return undefined;
+  const catalog = runtime.catalog;
   const params = call.params;
   if (call.method === 'tools/call') {
     const name = String(params.name);
@@ -72,7 +72,7 @@ export function cacheSlot(
   }
   if (call.method === 'resources/read') {
     const uri = String(params.uri);
-    const policy = server.cachePolicyFor('resources/read', uri);
+    const policy = runtime.cachePolicyFor('resources/read', uri);
     const entry = catalog.resource(uri);
     const open = entry !== undefined && entry.visible === undefined && entry.scopes === undefined;
     const marked =
@@ -84,7 +84,7 @@ export function cacheSlot(
   const list = LISTS[call.method];
   if (list === undefined) return undefined;
   const method = call.method as CacheableMethod & CachedMethod;
-  const policy = server.cachePolicyFor(method);
+  const policy = runtime.cachePolicyFor(method);
   const marked = policy.cacheScope === 'public' || rules.shared?.({ method });
   const shared = marked === true && !catalog.variesByCaller(list.list);
   const cursor = typeof params.cursor === 'string' ? params.cursor : '';

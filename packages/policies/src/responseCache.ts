@@ -1,5 +1,6 @@
 import { isMcpError } from '@rondo/protocol';
 import type { Middleware, ProviderChange, ResponseCacheStore, RondoServer } from '@rondo/core';
+import { runtimeOf } from '@rondo/core/internal';
 import { cacheSlot, type CacheTarget, type CachedMethod, type SlotRules } from './cacheTarget.js';
 import { MemoryResponseCache } from './memoryResponseCache.js';
 
@@ -42,7 +43,7 @@ const ALL_METHODS: readonly CachedMethod[] = [
  * is passed by (the call runs).
  */
 export function responseCache(options: ResponseCacheOptions): Middleware {
-  const { server } = options;
+  const runtime = runtimeOf(options.server);
   const store = options.store ?? new MemoryResponseCache();
   const rules: SlotRules = {
     methods: new Set(options.methods ?? ALL_METHODS),
@@ -52,7 +53,7 @@ export function responseCache(options: ResponseCacheOptions): Middleware {
   const maxChars = options.maxEntryChars ?? 1024 * 1024;
   // A change heard while a call ran makes its answer stale: it is not stored.
   const generations = new Map<string, number>();
-  server.onChange((change) => {
+  runtime.onChange((change) => {
     const group = groupOf(change);
     generations.set(group, (generations.get(group) ?? 0) + 1);
     if (generations.size > 10_000) generations.clear();
@@ -61,7 +62,7 @@ export function responseCache(options: ResponseCacheOptions): Middleware {
       .catch(() => undefined);
   });
   return async (call, next) => {
-    const slot = cacheSlot(call, server, rules);
+    const slot = cacheSlot(call, runtime, rules);
     if (slot === undefined) return next();
     const cached = await Promise.resolve(store.get(slot.group, slot.key)).catch(() => undefined);
     if (cached !== undefined) return JSON.parse(cached) as never;

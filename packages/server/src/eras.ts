@@ -27,7 +27,12 @@ export function isEndpoint(servable: Servable): servable is Endpoint {
   return 'connect' in servable && typeof servable.connect === 'function';
 }
 
-/** `createEndpoint(server, { modern: modernEra(), legacy: legacyEra() })`, minus the eras left out. */
+/**
+ * The endpoint of a server with both eras: `createEndpoint(server, { modern: modernEra(),
+ * legacy: legacyEra() })`, minus the eras `eras` leaves out, each with its options. What an app
+ * hands an edge (`@rondo/server/fetch`, `/hono`, `/express`, `/fastify`, `/http`, `/ws`, `/stdio`)
+ * when it serves the endpoint itself rather than through {@link serve}.
+ */
 export function composeEndpoint(server: RondoServer, eras: ServeEras = {}): Endpoint {
   const chosen: EndpointOptions = {};
   if (eras.modern !== false) chosen.modern = modernEra(eras.modern);

@@ -9,7 +9,7 @@ export {
   type ServeServerOptions,
   type Transport,
 } from './serve.js';
-export type { Servable, ServeEras } from './eras.js';
+export { composeEndpoint, type Servable, type ServeEras } from './eras.js';
 export type { LegacyEraOptions } from '@rondo/adapter-2025';
 export type { ModernEraOptions } from '@rondo/adapter-2026';
 export {

@@ -4,6 +4,7 @@ import {
   type ListeningServer,
   type RondoServer,
 } from '@rondo/core';
+import { runtimeOf } from '@rondo/core/internal';
 import type { ServeHttpOptions } from '@rondo/transport-http';
 import type { StdioOptions } from '@rondo/transport-stdio';
 import type { ServeOptions as ServeWebSocketOptions } from '@rondo/transport-ws';
@@ -131,7 +132,7 @@ export async function serve<T extends Transport>(
   }
   const running = owned ? closingToo(started, endpoint) : started;
   if (running.url !== undefined && quiet !== true) {
-    const name = owned ? ` ${servable.info.name}` : '';
+    const name = owned ? ` ${runtimeOf(servable).info.name}` : '';
     process.stderr.write(`rondo: serving${name} over ${running.transport} at ${running.url}\n`);
   }
   for (const signal of options.stopOnSignals ?? []) {

@@ -1,3 +1,4 @@
+import { runtimeOf } from '@rondo/core/internal';
 import { once } from 'node:events';
 import { createServer as createNetServer } from 'node:net';
 import { PassThrough } from 'node:stream';
@@ -15,7 +16,7 @@ describe('serve(server): the handle closes what the facade composed', () => {
     'close() on %s releases the port and closes the server',
     async (transport) => {
       const server = greeterServer();
-      const closeServer = vi.spyOn(server, 'close');
+      const closeServer = vi.spyOn(runtimeOf(server), 'close');
       const first = await serve(server, { transport });
       const port = portOf(first.url);
       await first.close();
@@ -29,7 +30,7 @@ describe('serve(server): the handle closes what the facade composed', () => {
 
   it('closes the server once stdio input has ended, before closed resolves', async () => {
     const server = greeterServer();
-    const closeServer = vi.spyOn(server, 'close');
+    const closeServer = vi.spyOn(runtimeOf(server), 'close');
     const input = new PassThrough();
     const running = await serve(server, { transport: 'stdio', input, output: new PassThrough() });
     input.end();
@@ -39,7 +40,7 @@ describe('serve(server): the handle closes what the facade composed', () => {
 
   it('closes the server on a signal named in stopOnSignals', async () => {
     const server = greeterServer();
-    const closeServer = vi.spyOn(server, 'close');
+    const closeServer = vi.spyOn(runtimeOf(server), 'close');
     const before = process.listenerCount('SIGUSR2');
     const running = await serve(server, { transport: 'http', stopOnSignals: ['SIGUSR2'] });
     process.emit('SIGUSR2', 'SIGUSR2');
@@ -53,7 +54,7 @@ describe('serve(server): the handle closes what the facade composed', () => {
     await once(blocker, 'listening');
     const { port } = blocker.address() as { port: number };
     const server = greeterServer();
-    const closeServer = vi.spyOn(server, 'close');
+    const closeServer = vi.spyOn(runtimeOf(server), 'close');
     try {
       await expect(serve(server, { transport: 'http', port })).rejects.toThrow(/EADDRINUSE/);
       expect(closeServer).toHaveBeenCalledOnce();

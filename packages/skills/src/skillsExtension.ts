@@ -59,9 +59,9 @@ export function skills(options: SkillsOptions): Extension {
     'skills/list': extensionMethod({
       params: ListSkillsParams,
       eras,
-      handle: async (params, call, server) => {
+      handle: async (params, call, runtime) => {
         await catalog.ready();
-        const page = paginate(catalog.entries, params.cursor, server.pageSize);
+        const page = paginate(catalog.entries, params.cursor, runtime.pageSize);
         const result: JsonObject = { skills: page.items };
         if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
         return cacheable(result, call);
@@ -85,9 +85,9 @@ export function skills(options: SkillsOptions): Extension {
           'resources/directory/read': extensionMethod({
             params: DirectoryReadParams,
             eras,
-            handle: async (params, call, server) => {
+            handle: async (params, call, runtime) => {
               const children = await readDirectory(catalog, params.uri);
-              const page = paginate(children, params.cursor, server.pageSize);
+              const page = paginate(children, params.cursor, runtime.pageSize);
               const result: JsonObject = { resources: page.items };
               if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
               return cacheable(result, call);

@@ -1,4 +1,4 @@
-import { createFetchHandler, type FetchHandler } from '@rondo/transport-http/fetch';
+import { createFetchHandler, type FetchHandler } from '@rondo/server/fetch';
 import { createFixtureEndpoint } from '../endpoint.js';
 
 /** The fixture's endpoint behind the fetch handler, served at `/mcp`: what every runtime entry serves. */

@@ -1,4 +1,4 @@
-import type { FetchHandler } from '@rondo/transport-http/fetch';
+import type { FetchHandler } from '@rondo/server/fetch';
 import { createFixtureHandler } from './fetchFixture.js';
 
 let handler: FetchHandler | undefined;

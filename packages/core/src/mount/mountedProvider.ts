@@ -20,7 +20,7 @@ import type {
   ResourceOutcome,
   ToolOutcome,
 } from '../provider.js';
-import type { RondoServer } from '../server.js';
+import type { ServerRuntime } from '../runtime.js';
 import type { TaskDeclaration } from '../tasks/taskStore.js';
 import type { Visibility, VisibilityRules } from '../visibility.js';
 import type { MountChild, MountTable } from './mountTable.js';
@@ -48,20 +48,20 @@ export class MountedProvider implements Provider, MountChild {
   private readonly renamed = new WeakMap<object, object>();
 
   constructor(
-    readonly server: RondoServer,
+    readonly runtime: ServerRuntime,
     readonly naming: MountNaming,
     private readonly host: MountHost,
     private readonly visible: Visibility | undefined,
   ) {
-    this.name = `mount of ${server.info.name}`;
+    this.name = `mount of ${runtime.info.name}`;
   }
 
   get table(): MountTable {
-    return this.server.mounts;
+    return this.runtime.mounts;
   }
 
   capabilities(): ProviderCapabilities {
-    const inner = this.server.isReady ? this.server.capabilities() : undefined;
+    const inner = this.runtime.isReady ? this.runtime.capabilities() : undefined;
     return {
       subscribe: inner?.subscribe ?? false,
       listChanged: true,
@@ -70,42 +70,42 @@ export class MountedProvider implements Provider, MountChild {
   }
 
   async tools(): Promise<ToolDefinition[]> {
-    await this.server.ready();
-    return this.server.catalog.tools.map((entry) =>
+    await this.runtime.ready();
+    return this.runtime.catalog.tools.map((entry) =>
       this.rename(entry, 'tool', { ...entry.definition }, 'name'),
     );
   }
 
   async prompts(): Promise<PromptDefinition[]> {
-    await this.server.ready();
-    return this.server.catalog.prompts.map((entry) =>
+    await this.runtime.ready();
+    return this.runtime.catalog.prompts.map((entry) =>
       this.rename(entry, 'prompt', { ...entry.definition }, 'name'),
     );
   }
 
   async resources(): Promise<ResourceDefinition[]> {
-    await this.server.ready();
-    return this.server.catalog.resources.map((entry) =>
+    await this.runtime.ready();
+    return this.runtime.catalog.resources.map((entry) =>
       this.rename(entry, 'resource', { ...entry.definition }, 'uri'),
     );
   }
 
   async resourceTemplates(): Promise<ResourceTemplateDefinition[]> {
-    await this.server.ready();
-    return this.server.catalog.templates.map((entry) =>
+    await this.runtime.ready();
+    return this.runtime.catalog.templates.map((entry) =>
       this.rename(entry, 'template', { ...entry.definition }, 'uriTemplate'),
     );
   }
 
   taskSupport(name: string): TaskDeclaration | undefined {
     const inner = this.naming.inner('tool', name);
-    return inner === undefined ? undefined : this.server.catalog.tool(inner)?.task;
+    return inner === undefined ? undefined : this.runtime.catalog.tool(inner)?.task;
   }
 
   callTool(name: string, args: Arguments, ctx: HandlerContext): Promise<ToolOutcome> {
     const inner = this.naming.inner('tool', name) ?? name;
     const call = innerCall(ctx, 'tools/call', { name: inner });
-    return this.inside(call, () => this.server.callTool(inner, args, ctx));
+    return this.inside(call, () => this.runtime.callTool(inner, args, ctx));
   }
 
   getPrompt(
@@ -115,14 +115,14 @@ export class MountedProvider implements Provider, MountChild {
   ): Promise<PromptOutcome> {
     const inner = this.naming.inner('prompt', name) ?? name;
     const call = innerCall(ctx, 'prompts/get', { name: inner });
-    return this.inside(call, () => this.server.getPrompt(inner, args, ctx));
+    return this.inside(call, () => this.runtime.getPrompt(inner, args, ctx));
   }
 
   async readResource(uri: string, ctx: HandlerContext): Promise<ResourceOutcome | undefined> {
     const inner = this.naming.inner('resource', uri);
     if (inner === undefined) return undefined;
     const call = innerCall(ctx, 'resources/read', { uri: inner });
-    const outcome = await this.inside(call, () => this.server.readResource(inner, ctx));
+    const outcome = await this.inside(call, () => this.runtime.readResource(inner, ctx));
     if (outcome?.kind !== 'complete') return outcome;
     // The contents carry the URIs the client knows them by.
     const contents = outcome.result.contents.map((item) => ({
@@ -137,7 +137,7 @@ export class MountedProvider implements Provider, MountChild {
     call?: McpCall,
   ): Promise<CompletionResult | undefined> {
     const ref = request.ref;
-    const catalog = this.server.catalog;
+    const catalog = this.runtime.catalog;
     let inner: CompletionRequest | undefined;
     if (ref.type === 'ref/prompt') {
       const name = this.naming.inner('prompt', ref.name);
@@ -151,11 +151,11 @@ export class MountedProvider implements Provider, MountChild {
     if (inner === undefined) return undefined;
     const seen = call && seenAs(call, call.method, { ...call.params, ref: inner.ref });
     const target = inner;
-    return this.inside(seen, () => this.server.complete(target, call?.principal));
+    return this.inside(seen, () => this.runtime.complete(target, call?.principal));
   }
 
   onChange(listener: (change: ProviderChange) => void): () => void {
-    return this.server.onChange((change) =>
+    return this.runtime.onChange((change) =>
       listener(
         change.kind === 'resource'
           ? { kind: 'resource', uri: this.naming.outer('resource', change.uri) }
@@ -166,12 +166,12 @@ export class MountedProvider implements Provider, MountChild {
 
   /** Closing the host closes the servers it mounts. */
   close(): Promise<void> {
-    return this.server.close();
+    return this.runtime.close();
   }
 
   /** Runs a step inside the mounted server's middleware (its own names in `call.params`). */
   private inside<T>(call: McpCall | undefined, step: () => Promise<T>): Promise<T> {
-    const chain = this.server.middleware;
+    const chain = this.runtime.middleware;
     return chain.length === 0 || call === undefined ? step() : runMiddleware(chain, call, step);
   }
 

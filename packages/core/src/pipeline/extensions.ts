@@ -1,7 +1,7 @@
 import { isPlainObject, type Era, type JsonObject } from '@rondo/protocol';
 import { ConfigurationError } from '../errors.js';
 import type { Extension } from '../extension.js';
-import type { RondoServer } from '../server.js';
+import type { ServerRuntime } from '../runtime.js';
 import type { DescriptorKind } from './lists.js';
 import type { EraMethod } from './pipeline.js';
 
@@ -12,10 +12,10 @@ import type { EraMethod } from './pipeline.js';
  */
 export function withExtensionMethods<S>(
   base: ReadonlyMap<string, EraMethod<S, never>>,
-  server: RondoServer,
+  runtime: ServerRuntime,
   era: Era,
 ): ReadonlyMap<string, EraMethod<S, never>> {
-  const added = server.extensions.flatMap((extension) =>
+  const added = runtime.extensions.flatMap((extension) =>
     Object.entries(extension.methods ?? {}).filter(([, method]) => method.eras.includes(era)),
   );
   if (added.length === 0) return base;
@@ -27,7 +27,7 @@ export function withExtensionMethods<S>(
       );
     table.set(name, {
       params: method.params,
-      handle: (call, params) => method.handle(params, call, server),
+      handle: (call, params) => method.handle(params, call, runtime),
       ...(method.requires ? { requires: method.requires } : {}),
     });
   }
@@ -35,8 +35,8 @@ export function withExtensionMethods<S>(
 }
 
 /** The param an extension method routes on (its `Mcp-Name` header), if it declares one. */
-export function extensionNameParam(server: RondoServer, method: string): string | undefined {
-  for (const extension of server.extensions) {
+export function extensionNameParam(runtime: ServerRuntime, method: string): string | undefined {
+  for (const extension of runtime.extensions) {
     const found = extension.methods?.[method];
     if (found) return found.nameParam;
   }

@@ -7,7 +7,7 @@ import { isListResult, type ListResult, type McpResult } from '../middleware.js'
 import { isVisible, type Visibility } from '../visibility.js';
 import type { RequestCall } from './call.js';
 import { paginate } from '../pagination.js';
-import type { RondoServer } from '../server.js';
+import type { ServerRuntime } from '../runtime.js';
 import type { WireResult } from './pipeline.js';
 
 /** The four catalog lists, as every era pages them. */
@@ -43,8 +43,8 @@ export interface PageShape {
 }
 
 /** True when what a list shows depends on the caller (some entry has a visibility rule). */
-export function listVariesByCaller(server: RondoServer, method: ListMethod): boolean {
-  return server.catalog.variesByCaller(LISTS[method].list);
+export function listVariesByCaller(runtime: ServerRuntime, method: ListMethod): boolean {
+  return runtime.catalog.variesByCaller(LISTS[method].list);
 }
 
 /**
@@ -55,15 +55,15 @@ export function listVariesByCaller(server: RondoServer, method: ListMethod): boo
  */
 export async function listPage(
   call: RequestCall,
-  server: RondoServer,
+  runtime: ServerRuntime,
   memo: CatalogMemo<WireResult>,
   method: ListMethod,
   cursor: string | undefined,
   shape: PageShape,
 ): Promise<WireResult> {
   const list = LISTS[method];
-  const catalog = server.catalog;
-  const extensions = server.extensions;
+  const catalog = runtime.catalog;
+  const extensions = runtime.extensions;
   const { entries, signature } = visibleEntries(catalog, list.list, call.principal);
   const key = `${method}\u0000${shape.variant}\u0000${signature}\u0000${String(cursor)}`;
   const finish = (page: ListResult): WireResult => {
@@ -79,7 +79,7 @@ export async function listPage(
     return withSerializedJson(shape.page(result));
   };
   const pageOf = (): ListResult => {
-    const page = paginate(entries, cursor, server.pageSize);
+    const page = paginate(entries, cursor, runtime.pageSize);
     const items = page.items.map((entry) => entry.definition);
     return page.nextCursor === undefined ? { items } : { items, nextCursor: page.nextCursor };
   };
@@ -118,7 +118,7 @@ export interface CompleteParams {
 /** Answers `completion/complete` with the values for one argument of a prompt or template. */
 export async function completeArgument(
   call: RequestCall,
-  server: RondoServer,
+  runtime: ServerRuntime,
   params: CompleteParams,
 ): Promise<WireResult> {
   const { ref, argument, context } = params;
@@ -130,7 +130,7 @@ export async function completeArgument(
     argument: { name: argument.name, value: argument.value },
   };
   if (context?.arguments !== undefined) request.context = { arguments: context.arguments };
-  const completion = await call.intercept(() => server.complete(request, call.principal, call));
+  const completion = await call.intercept(() => runtime.complete(request, call.principal, call));
   const wire: WireResult = { values: completion.values };
   if (completion.total !== undefined) wire.total = completion.total;
   if (completion.hasMore !== undefined) wire.hasMore = completion.hasMore;

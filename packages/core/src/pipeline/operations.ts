@@ -10,7 +10,7 @@ import {
   type ToolResult,
 } from '@rondo/protocol';
 import { normaliseRound } from '../rounds.js';
-import type { RondoServer } from '../server.js';
+import type { ServerRuntime } from '../runtime.js';
 import type { RequestCall } from './call.js';
 import type { WireResult } from './pipeline.js';
 
@@ -24,7 +24,11 @@ export type RoundMethodName = 'tools/call' | 'prompts/get' | 'resources/read';
  */
 export interface RoundOperation<R, I extends Json> {
   readonly method: RoundMethodName;
-  invoke(server: RondoServer, call: RequestCall, identity: I): Promise<RoundResult<R> | undefined>;
+  invoke(
+    runtime: ServerRuntime,
+    call: RequestCall,
+    identity: I,
+  ): Promise<RoundResult<R> | undefined>;
   toWire(result: R): WireResult;
 }
 
@@ -42,23 +46,23 @@ export interface ResourceCall extends JsonObject {
 /** `tools/call`: unknown tool -32602; bad arguments and handler failures an `isError` result. */
 export const CALL_TOOL: RoundOperation<ToolResult, NamedCall> = {
   method: 'tools/call',
-  invoke: (server, call, { name, arguments: args }) =>
-    intercepted(call, () => server.callTool(name, args, call)),
+  invoke: (runtime, call, { name, arguments: args }) =>
+    intercepted(call, () => runtime.callTool(name, args, call)),
   toWire: (result) => toolResultToWire(result),
 };
 
 /** `prompts/get`: unknown prompt or a missing required argument -32602. */
 export const GET_PROMPT: RoundOperation<PromptResult, NamedCall> = {
   method: 'prompts/get',
-  invoke: (server, call, { name, arguments: args }) =>
-    intercepted(call, () => server.getPrompt(name, args as Record<string, string>, call)),
+  invoke: (runtime, call, { name, arguments: args }) =>
+    intercepted(call, () => runtime.getPrompt(name, args as Record<string, string>, call)),
   toWire: (result) => promptResultToWire(result),
 };
 
 /** `resources/read`: `undefined` when no provider has the resource. */
 export const READ_RESOURCE: RoundOperation<ResourceResult, ResourceCall> = {
   method: 'resources/read',
-  invoke: (server, call, { uri }) => intercepted(call, () => server.readResource(uri, call)),
+  invoke: (runtime, call, { uri }) => intercepted(call, () => runtime.readResource(uri, call)),
   toWire: (result) => resourceResultToWire(result),
 };
 

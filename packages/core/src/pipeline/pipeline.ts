@@ -14,7 +14,7 @@ import {
   type RequestId,
 } from '@rondo/protocol';
 import type { z } from 'zod';
-import type { RondoServer } from '../server.js';
+import type { ServerRuntime } from '../runtime.js';
 import type { ServerCapabilitySet } from '../serverTypes.js';
 import type { Disposition, Exchange } from '../transport.js';
 import { policyDisposition, toWireError } from '../wireError.js';
@@ -91,7 +91,7 @@ export class RequestPipeline<S> {
   private longLived: Set<RequestCall> | undefined;
 
   constructor(
-    private readonly server: RondoServer,
+    private readonly runtime: ServerRuntime,
     private readonly rules: EraRules<S>,
   ) {}
 
@@ -149,7 +149,7 @@ export class RequestPipeline<S> {
     let disposition: Disposition | undefined;
     try {
       // Even a settled promise costs a microtask turn to await: skip it once the catalog is loaded.
-      if (!this.server.isReady) await this.server.ready();
+      if (!this.runtime.isReady) await this.runtime.ready();
       const result = await this.handle(call, method);
       answer = { jsonrpc: '2.0', id: call.id, result: this.rules.finish(result, call) };
     } catch (failure) {
@@ -175,7 +175,7 @@ export class RequestPipeline<S> {
     if (!checked.ok) throw invalidParams(call.method, checked.message);
     const params = checked.value as Record<string, unknown>;
     call.params = params;
-    call.middleware = this.server.middleware;
+    call.middleware = this.runtime.middleware;
     const scope = this.rules.scope;
     if (method.intercepts) return method.handle(call, params as never, scope);
     return call.intercept(() => method.handle(call, params as never, scope));
@@ -209,7 +209,7 @@ export class RequestPipeline<S> {
   /** A transport that throws while sending an answer cannot be answered; the failure is logged. */
   private reportFailure(failure: unknown): void {
     const reason = failure instanceof Error ? failure.message : String(failure);
-    this.server.log('error', `could not send an answer: ${reason}`);
+    this.runtime.log('error', `could not send an answer: ${reason}`);
   }
 }
 

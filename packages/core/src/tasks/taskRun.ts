@@ -10,7 +10,7 @@ import {
   type JsonRpcMessage,
 } from '@rondo/protocol';
 import type { Principal } from '../definitions.js';
-import type { RondoServer } from '../server.js';
+import type { ServerRuntime } from '../runtime.js';
 import type { LocalTaskRun } from './taskRegistry.js';
 import { TaskLimitError } from './taskLimits.js';
 import { isTerminal, type TaskChange, type TaskRecord } from './taskStore.js';
@@ -64,10 +64,10 @@ const TASK_ASKER: ClientAsker = {
  */
 export async function startTask<R, I extends Json>(
   call: RequestCall,
-  server: RondoServer,
+  runtime: ServerRuntime,
   launch: TaskLaunch<R, I>,
 ): Promise<TaskRecord> {
-  const tasks = server.tasks;
+  const tasks = runtime.tasks;
   const client = call.principal ? undefined : call.exchange.client;
   const task = await tasks.store.create({
     owner: call.principal?.id,
@@ -76,7 +76,7 @@ export async function startTask<R, I extends Json>(
     ttlMs: tasks.ttlMs,
     pollIntervalMs: tasks.pollIntervalMs,
   });
-  const run = new TaskRun(task, call, server, launch).execute();
+  const run = new TaskRun(task, call, runtime, launch).execute();
   // The run outlives the request's response; a runtime that stops pending work with the response
   // must be told to keep it.
   call.exchange.waitUntil?.(run);
@@ -98,7 +98,7 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
   constructor(
     private readonly task: TaskRecord,
     request: RequestCall,
-    private readonly server: RondoServer,
+    private readonly runtime: ServerRuntime,
     private readonly launch: TaskLaunch<R, I>,
   ) {
     const exchange = new TaskExchange(this, request, this.controller.signal);
@@ -125,7 +125,7 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
       this.stop(reason),
     );
     this.requestStop = requestStop;
-    this.untrack = server.tasks.track(task.taskId, this);
+    this.untrack = runtime.tasks.track(task.taskId, this);
     if (task.ttlMs !== null) {
       this.expiry = unref(setTimeout(() => this.stop(new Error('The task expired')), task.ttlMs));
     }
@@ -141,7 +141,7 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
     try {
       for (;;) {
         const outcome = await this.unlessStopped(
-          operation.invoke(this.server, this.call, identity),
+          operation.invoke(this.runtime, this.call, identity),
         );
         if (this.stopped) return;
         if (outcome === undefined) throw new McpError(ErrorCode.InternalError, 'No result');
@@ -151,7 +151,7 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
           return;
         }
         assertInputRequired(outcome.requests, outcome.state);
-        assertWithinRoundLimit(operation.method, this.call.round, this.server.roundLimit);
+        assertWithinRoundLimit(operation.method, this.call.round, this.runtime.roundLimit);
         assertClientCanAnswer(outcome.requests, this.call.clientCapabilities);
         const answers = await this.ask(outcome.requests);
         if (answers === undefined) return;
@@ -193,7 +193,7 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
         : typeof total === 'number'
           ? `${value} of ${total}`
           : `${value}`;
-    this.server.tasks.store
+    this.runtime.tasks.store
       .update(this.task.taskId, { statusMessage })
       .catch((reason: unknown) => this.report(reason));
   }
@@ -214,8 +214,8 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
     const deadline = createdAt + (ttlMs ?? FINAL_WRITE_PATIENCE_MS);
     for (let attempt = 0; ; attempt += 1) {
       try {
-        await this.server.tasks.store.update(taskId, change);
-        if (attempt > 0) this.server.log('info', `task ${taskId}: its final state is stored`);
+        await this.runtime.tasks.store.update(taskId, change);
+        if (attempt > 0) this.runtime.log('info', `task ${taskId}: its final state is stored`);
         return;
       } catch (reason) {
         // A refusal is the store's answer, not a stall: the task fails with it instead.
@@ -272,7 +272,7 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
   private async ask(
     requests: readonly Pick<InputRequest, 'key' | 'request'>[],
   ): Promise<Record<string, InputResponseValue> | undefined> {
-    const store = this.server.tasks.store;
+    const store = this.runtime.tasks.store;
     const sent: Record<string, InputRequestBody> = {};
     const keyOf = new Map<string, string>();
     for (const { key, request } of requests) {
@@ -298,7 +298,7 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
   private async answered(): Promise<boolean> {
     for (;;) {
       if (this.stopped) return false;
-      const task = await this.server.tasks.store.get(this.task.taskId);
+      const task = await this.runtime.tasks.store.get(this.task.taskId);
       if (task === undefined || isTerminal(task.status)) return false;
       if (Object.keys(task.inputRequests).length === 0) return true;
       await new Promise<void>((resolve) => (this.wake = resolve));
@@ -308,7 +308,7 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
 
   private report(reason: unknown): void {
     const text = reason instanceof Error ? reason.message : String(reason);
-    this.server.log('error', `task ${this.task.taskId}: could not store its state: ${text}`);
+    this.runtime.log('error', `task ${this.task.taskId}: could not store its state: ${text}`);
   }
 }
 

@@ -2,7 +2,7 @@ import { TASKS_EXTENSION, type JsonObject } from '@rondo/protocol';
 import { seenBy } from '../catalog.js';
 import type { Extension, ListenPart, RoundTakeover } from '../extension.js';
 import type { NamedCall } from '../pipeline/operations.js';
-import type { RondoServer } from '../server.js';
+import type { ServerRuntime } from '../runtime.js';
 import { declaresTasks, taskMethods, tasksExtensionRequired } from './taskMethods.js';
 import type { TaskRegistry } from './taskRegistry.js';
 import { startTask } from './taskRun.js';
@@ -21,7 +21,7 @@ const MAX_TASK_IDS = 256;
 export function tasksExtension(registry: TaskRegistry): Extension {
   return {
     id: TASKS_EXTENSION,
-    settings: (era, server) => (era === 'modern' && offersTasks(server) ? {} : undefined),
+    settings: (era, runtime) => (era === 'modern' && offersTasks(runtime) ? {} : undefined),
     methods: taskMethods(registry),
     takeRound: (round) => takeToolCall(round),
     listen: async (filter, call) => {
@@ -40,8 +40,8 @@ export function tasksExtension(registry: TaskRegistry): Extension {
 }
 
 /** True when some tool may run as a task, so the extension is worth announcing. */
-function offersTasks(server: RondoServer): boolean {
-  return server.catalog.tools.some((entry) => entry.task.support !== 'forbidden');
+function offersTasks(runtime: ServerRuntime): boolean {
+  return runtime.catalog.tools.some((entry) => entry.task.support !== 'forbidden');
 }
 
 /**
@@ -51,17 +51,17 @@ function offersTasks(server: RondoServer): boolean {
  * one is -32021. A tool the caller may not see runs its ordinary (unknown tool) path.
  */
 async function takeToolCall(round: RoundTakeover): Promise<JsonObject | undefined> {
-  const { call, server, operation, identity } = round;
+  const { call, runtime, operation, identity } = round;
   if (operation.method !== 'tools/call') return undefined;
   const { name } = identity as NamedCall;
-  const tool = seenBy(server.catalog.tool(name), call.principal);
+  const tool = seenBy(runtime.catalog.tool(name), call.principal);
   if (tool === undefined || tool.task.support === 'forbidden') return undefined;
   if (!declaresTasks(call)) {
     if (tool.task.support === 'required') throw tasksExtensionRequired(`the tool "${name}"`);
     return undefined;
   }
   if (tool.task.startsAfterInput === true && !round.retry) return undefined;
-  return taskHandle(await startTask(call, server, { operation, identity }));
+  return taskHandle(await startTask(call, runtime, { operation, identity }));
 }
 
 /** Sends `notifications/tasks` (the detailed task) each time a followed task changes. */

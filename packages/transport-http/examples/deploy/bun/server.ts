@@ -1,18 +1,15 @@
 // bun run server.ts   (serves http://localhost:3000/mcp)
 import { z } from 'zod';
-import { legacyEra } from '@rondo/adapter-2025';
-import { modernEra } from '@rondo/adapter-2026';
-import { createEndpoint, createServer, text } from '@rondo/core';
-import { createFetchHandler } from '@rondo/transport-http/fetch';
+import { createServer, text } from '@rondo/core';
+import { composeEndpoint } from '@rondo/server/endpoint';
+import { createFetchHandler } from '@rondo/server/fetch';
 
 const server = createServer({ name: 'bun-example', version: '1.0.0' }).tool(
   'add',
   { description: 'Adds two numbers', input: z.object({ a: z.number(), b: z.number() }) },
   ({ a, b }) => text(String(a + b)),
 );
-const handler = createFetchHandler(
-  createEndpoint(server, { modern: modernEra(), legacy: legacyEra() }),
-);
+const handler = createFetchHandler(composeEndpoint(server));
 const listening = Bun.serve({
   port: Number(Bun.env.PORT ?? 3000),
   hostname: '127.0.0.1',

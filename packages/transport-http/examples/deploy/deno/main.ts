@@ -1,9 +1,8 @@
 // deno run --allow-net --allow-env --allow-read main.ts   (serves http://localhost:8000/mcp)
 import { z } from 'zod';
-import { legacyEra } from '@rondo/adapter-2025';
-import { modernEra } from '@rondo/adapter-2026';
-import { createEndpoint, createServer, text } from '@rondo/core';
-import { createFetchHandler } from '@rondo/transport-http/fetch';
+import { createServer, text } from '@rondo/core';
+import { composeEndpoint } from '@rondo/server/endpoint';
+import { createFetchHandler } from '@rondo/server/fetch';
 
 const server = createServer({ name: 'deno-example', version: '1.0.0' }).tool(
   'add',
@@ -11,9 +10,7 @@ const server = createServer({ name: 'deno-example', version: '1.0.0' }).tool(
   ({ a, b }) => text(String(a + b)),
 );
 // One long-lived process: both eras, legacy sessions included.
-const handler = createFetchHandler(
-  createEndpoint(server, { modern: modernEra(), legacy: legacyEra() }),
-);
+const handler = createFetchHandler(composeEndpoint(server));
 const port = Number(Deno.env.get('PORT') ?? 8000);
 Deno.serve(
   {

@@ -1,9 +1,8 @@
 import Fastify from 'fastify';
 import { z } from 'zod';
-import { legacyEra } from '@rondo/adapter-2025';
-import { modernEra } from '@rondo/adapter-2026';
-import { createEndpoint, createServer, text } from '@rondo/core';
-import { mcpFastify } from '@rondo/transport-http/fastify';
+import { createServer, text } from '@rondo/core';
+import { composeEndpoint } from '@rondo/server/endpoint';
+import { mcpFastify } from '@rondo/server/fastify';
 
 const server = createServer({ name: 'fastify-example', version: '1.0.0' }).tool(
   'add',
@@ -16,7 +15,7 @@ export async function buildApp() {
   const app = Fastify();
   app.get('/', async () => 'Hello from Fastify');
   await app.register(mcpFastify, {
-    endpoint: createEndpoint(server, { modern: modernEra(), legacy: legacyEra() }),
+    endpoint: composeEndpoint(server),
   });
   return app;
 }

@@ -1,9 +1,8 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { legacyEra } from '@rondo/adapter-2025';
-import { modernEra } from '@rondo/adapter-2026';
-import { createEndpoint, createServer, text } from '@rondo/core';
-import { mcpHono } from '@rondo/transport-http/hono';
+import { createServer, text } from '@rondo/core';
+import { composeEndpoint } from '@rondo/server/endpoint';
+import { mcpHono } from '@rondo/server/hono';
 
 const server = createServer({ name: 'hono-example', version: '1.0.0' }).tool(
   'add',
@@ -12,7 +11,7 @@ const server = createServer({ name: 'hono-example', version: '1.0.0' }).tool(
 );
 
 /** A Hono app with its own routes and the MCP endpoint at /mcp; serve it on any runtime. */
-export const mcp = mcpHono(createEndpoint(server, { modern: modernEra(), legacy: legacyEra() }));
+export const mcp = mcpHono(composeEndpoint(server));
 export const app = new Hono();
 app.get('/', (c) => c.text('Hello from Hono'));
 app.all('/mcp', mcp);

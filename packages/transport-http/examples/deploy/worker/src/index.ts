@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { modernEra } from '@rondo/adapter-2026';
-import { createEndpoint, createServer, text } from '@rondo/core';
-import { createFetchHandler, type FetchHandler } from '@rondo/transport-http/fetch';
+import { createServer, text } from '@rondo/core';
+import { composeEndpoint } from '@rondo/server/endpoint';
+import { createFetchHandler, type FetchHandler } from '@rondo/server/fetch';
 
 /** The Worker's bindings (wrangler.toml `[vars]` and secrets). */
 interface Env {
@@ -21,7 +21,7 @@ function createHandler(env: Env): FetchHandler {
     ({ a, b }) => text(String(a + b)),
   );
   // The modern era only: it is stateless, so any isolate can answer any request.
-  const endpoint = createEndpoint(server, { modern: modernEra() });
+  const endpoint = composeEndpoint(server, { legacy: false });
   return createFetchHandler(endpoint, { allowedHosts: env.ALLOWED_HOSTS.split(',') });
 }
 
