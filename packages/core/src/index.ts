@@ -215,11 +215,7 @@ export {
   type MemoryEventStoreOptions,
 } from './shared/memoryEventStore.js';
 export { streamKeyOf, type SessionRecord, type SessionStore } from './shared/sessionStore.js';
-export {
-  DEFAULT_MAX_STORED_SESSIONS,
-  MemorySessionStore,
-  type MemorySessionStoreOptions,
-} from './shared/memorySessionStore.js';
+export { MemorySessionStore, type MemorySessionStoreOptions } from './shared/memorySessionStore.js';
 export type { ChangeBus, PublishedChange } from './shared/changeBus.js';
 export type { SessionRelay } from './shared/sessionRelay.js';
 export { MemoryChangeBus, MemorySessionRelay } from './shared/memoryChannels.js';

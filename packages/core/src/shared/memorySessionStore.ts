@@ -12,7 +12,7 @@ export interface MemorySessionStoreOptions {
 }
 
 /** The default of {@link MemorySessionStoreOptions.maxSessions}. */
-export const DEFAULT_MAX_STORED_SESSIONS = 10_000;
+const DEFAULT_MAX_STORED_SESSIONS = 10_000;
 
 interface Entry {
   readonly record: SessionRecord;
