@@ -210,9 +210,17 @@ export type {
   ReplayedEvents,
   StoredEvent,
 } from './shared/eventStore.js';
+export {
+  MEMORY_EVENT_STORE_DEFAULTS,
+  createMemoryEventStore,
+  type MemoryEventStore,
+  type MemoryEventStoreOptions,
+} from './shared/memoryEventStore.js';
 export { streamKeyOf, type SessionRecord, type SessionStore } from './shared/sessionStore.js';
+export { MemorySessionStore, type MemorySessionStoreOptions } from './shared/memorySessionStore.js';
 export type { ChangeBus, PublishedChange } from './shared/changeBus.js';
 export type { SessionRelay } from './shared/sessionRelay.js';
+export { MemoryChangeBus, MemorySessionRelay } from './shared/memoryChannels.js';
 export type { SharedState } from './shared/sharedState.js';
 export type {
   RateLimitStore,

@@ -1,6 +1,7 @@
 import type { ProviderChange } from './provider.js';
 import type { ServerLogMessage } from './serverTypes.js';
 import type { ChangeBus, PublishedChange } from './shared/changeBus.js';
+import { MemoryChangeBus } from './shared/memoryChannels.js';
 
 /** Hears a server's changes; `changeId` is the same in every process that hears the change. */
 export type ChangeListener = (change: ProviderChange, changeId: string) => void;
@@ -9,27 +10,26 @@ export type ChangeListener = (change: ProviderChange, changeId: string) => void;
 export type LogListener = (message: ServerLogMessage) => void;
 
 /**
- * Where a server's changes go: straight to its listeners in one process, or through the shared
- * change bus, which every process serving the endpoint hears (this one too), so a change made in one
- * reaches the clients of all.
+ * Where a server's changes go: through its change bus, which every process serving the endpoint
+ * hears (this one too), so a change made in one reaches the clients of all. Without shared state
+ * the bus is this process's ({@link MemoryChangeBus}), which delivers before `emit` returns.
  */
 export class ServerChanges {
   private readonly listeners = new Set<ChangeListener>();
   private readonly logListeners = new Set<LogListener>();
   private stopBus: (() => void) | undefined;
-  private nextId = 0;
+  private readonly bus: ChangeBus;
 
   constructor(
-    private readonly bus: ChangeBus | undefined,
+    /** The shared state's bus; this process's own when undefined. */
+    bus: ChangeBus | undefined,
     private readonly log: (level: 'warning', message: string) => void,
-  ) {}
+  ) {
+    this.bus = bus ?? new MemoryChangeBus();
+  }
 
   /** Tells everyone a change this process's providers made. */
   emit(change: ProviderChange): void {
-    if (!this.bus) {
-      this.deliver({ id: `change-${(this.nextId += 1)}`, change });
-      return;
-    }
     this.bus.publish(change).catch((failure: unknown) => {
       const reason = failure instanceof Error ? failure.message : String(failure);
       this.log(
@@ -56,7 +56,7 @@ export class ServerChanges {
   /** Listens; the returned function stops. */
   add(listener: ChangeListener): () => void {
     this.listeners.add(listener);
-    this.stopBus ??= this.bus?.subscribe((published) => this.deliver(published));
+    this.stopBus ??= this.bus.subscribe((published) => this.deliver(published));
     return () => this.listeners.delete(listener);
   }
 

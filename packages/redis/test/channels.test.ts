@@ -1,32 +1,36 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { PublishedChange } from '@rondo/core';
-import type { JsonRpcMessage } from '@rondo/protocol';
+import { MemoryChangeBus, MemorySessionRelay, type PublishedChange } from '@rondo/core';
+import { describeChangeBusContract } from '../../../test/support/changeBusContract.js';
+import { describeSessionRelayContract } from '../../../test/support/sessionRelayContract.js';
 import { closeAll, openStates, redisCommand, sleep, useRedisServer } from './support/harness.js';
 
+const redis = useRedisServer();
+
+describeChangeBusContract('in memory', async (count) => {
+  const bus = new MemoryChangeBus();
+  return { processes: Array.from({ length: count }, () => bus), close: async () => {} };
+});
+
+describeChangeBusContract('in Redis', async (count) => {
+  const states = await openStates(redis().url, count);
+  return { processes: states.map((state) => state.changes), close: () => closeAll(states) };
+});
+
+describeSessionRelayContract('in memory', async (count) => {
+  const first = new MemorySessionRelay();
+  const relays = [first, ...Array.from({ length: count - 1 }, () => first.peer())];
+  return {
+    processes: relays,
+    close: async () => relays.forEach((relay) => relay.close()),
+  };
+});
+
+describeSessionRelayContract('in Redis', async (count) => {
+  const states = await openStates(redis().url, count);
+  return { processes: states.map((state) => state.relay), close: () => closeAll(states) };
+});
+
 describe('change notifications and relayed messages over pub/sub', () => {
-  const redis = useRedisServer();
-
-  it('delivers a published change once to every process, the publisher included', async () => {
-    const states = await openStates(redis().url, 3);
-    const heard = states.map(() => [] as PublishedChange[]);
-    states.forEach((state, index) =>
-      state.changes.subscribe((change) => heard[index]!.push(change)),
-    );
-    await states[1]!.changes.publish({ kind: 'resource', uri: 'file:///a.txt' });
-    await states[2]!.changes.publish({ kind: 'tools' });
-    await vi.waitFor(() => expect(heard.map((list) => list.length)).toEqual([2, 2, 2]));
-    await sleep(50);
-    expect(heard.map((list) => list.length)).toEqual([2, 2, 2]);
-    expect(heard[0]!.map((published) => published.change)).toEqual([
-      { kind: 'resource', uri: 'file:///a.txt' },
-      { kind: 'tools' },
-    ]);
-    // Every process sees the same id for one change, and two changes have two ids.
-    expect(new Set(heard.map((list) => list[0]!.id)).size).toBe(1);
-    expect(heard[0]![0]!.id).not.toBe(heard[0]![1]!.id);
-    await closeAll(states);
-  });
-
   it('stops a listener that unsubscribed, and skips what is not a change', async () => {
     const [state] = await openStates(redis().url, 1);
     const heard: PublishedChange[] = [];
@@ -45,21 +49,6 @@ describe('change notifications and relayed messages over pub/sub', () => {
     await sleep(50);
     expect(heard).toHaveLength(1);
     await closeAll([state!]);
-  });
-
-  it('relays a session message to the other processes only', async () => {
-    const states = await openStates(redis().url, 3);
-    const heard = states.map(() => [] as [string, JsonRpcMessage][]);
-    states.forEach((state, index) =>
-      state.relay.receive((sessionId, message) => heard[index]!.push([sessionId, message])),
-    );
-    const answer: JsonRpcMessage = { jsonrpc: '2.0', id: 7, result: { action: 'accept' } };
-    await states[0]!.relay.forward('session-1', answer);
-    await vi.waitFor(() => expect(heard.map((list) => list.length)).toEqual([0, 1, 1]));
-    expect(heard[1]).toEqual([['session-1', answer]]);
-    await sleep(50);
-    expect(heard[0]).toEqual([]);
-    await closeAll(states);
   });
 
   it('comes back subscribed after a Redis restart', async () => {

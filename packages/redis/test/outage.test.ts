@@ -13,9 +13,9 @@ describe('Redis down', () => {
     await state!.sessions.save('s', { principalId: undefined, state: {} }, 60_000);
     await server.stop();
     const operations: (() => Promise<unknown>)[] = [
-      () => state!.sessions.load('s', 60_000),
-      () => state!.sessions.save('s', { principalId: undefined, state: {} }, 60_000),
-      () => state!.sessions.delete('s'),
+      async () => state!.sessions.load('s', 60_000),
+      async () => state!.sessions.save('s', { principalId: undefined, state: {} }, 60_000),
+      async () => state!.sessions.delete('s'),
       async () => state!.events.append('s.get', undefined),
       async () => state!.events.replayAfter('s.get:1-0'),
       () => state!.changes.publish({ kind: 'tools' }),

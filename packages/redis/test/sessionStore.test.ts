@@ -1,34 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { closeAll, openStates, sleep, useRedisServer } from './support/harness.js';
+import { MemorySessionStore } from '@rondo/core';
+import { describeSessionStoreContract } from '../../../test/support/sessionStoreContract.js';
+import { closeAll, openStates, useRedisServer } from './support/harness.js';
 
 const RECORD = { principalId: 'alice', state: { protocolVersion: '2025-06-18', logLevel: 'info' } };
 
+const redis = useRedisServer();
+
+describeSessionStoreContract('in memory', async (count) => {
+  const store = new MemorySessionStore();
+  return { processes: Array.from({ length: count }, () => store), close: async () => {} };
+});
+
+describeSessionStoreContract('in Redis', async (count) => {
+  const states = await openStates(redis().url, count);
+  return { processes: states.map((state) => state.sessions), close: () => closeAll(states) };
+});
+
 describe('sessions in Redis', () => {
-  const redis = useRedisServer();
-
-  it('finds on one process a session another saved, with its principal and state', async () => {
-    const [one, two] = await openStates(redis().url, 2);
-    await one!.sessions.save('s1', RECORD, 10_000);
-    expect(await two!.sessions.load('s1', 10_000)).toEqual(RECORD);
-    await one!.sessions.save('s2', { principalId: undefined, state: {} }, 10_000);
-    expect(await two!.sessions.load('s2', 10_000)).toEqual({ principalId: undefined, state: {} });
-    expect(await two!.sessions.load('never', 10_000)).toBeUndefined();
-    await closeAll([one!, two!]);
-  });
-
-  it('forgets an idle session after its TTL, and a load restarts the TTL', async () => {
-    const [state] = await openStates(redis().url, 1);
-    await state!.sessions.save('idle', RECORD, 300);
-    await state!.sessions.save('busy', RECORD, 300);
-    for (let step = 0; step < 4; step += 1) {
-      await sleep(150);
-      expect(await state!.sessions.load('busy', 300)).toEqual(RECORD);
-    }
-    // 600 ms have passed: the idle one expired, the one loaded every 150 ms is still there.
-    expect(await state!.sessions.load('idle', 300)).toBeUndefined();
-    await closeAll([state!]);
-  });
-
   it('loads in one round trip', async () => {
     const [state] = await openStates(redis().url, 1);
     await state!.sessions.save('s', RECORD, 10_000);

@@ -12,5 +12,5 @@ export {
   type MemoryEventStoreOptions,
   type StoredEvent,
   type ReplayedEvents,
-} from './eventStore.js';
+} from '@rondo/core';
 export { metadataUrlFor, type OAuthResourceOptions, type VerifiedToken } from './oauth.js';

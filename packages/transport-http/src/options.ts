@@ -1,10 +1,11 @@
 import {
   ConfigurationError,
+  createMemoryEventStore,
   resolveHostGuard,
+  type EventStore,
   type HostGuardOptions,
   type HostGuardPolicy,
 } from '@rondo/core';
-import { createMemoryEventStore, type EventStore } from './eventStore.js';
 import type { OAuthResourceOptions } from './oauth.js';
 
 /**
@@ -137,8 +138,8 @@ export const HTTP_TRANSPORT_DEFAULTS = {
 /** Applies the defaults. */
 export function resolveOptions(
   options: HttpTransportOptions = {},
-  /** The event store shared by the endpoint's processes, the default when one is. */
-  sharedEvents?: EventStore,
+  /** The event store of the endpoint's state (shared, or this process's memory default). */
+  defaultEvents: EventStore = createMemoryEventStore(),
 ): ResolvedHttpOptions {
   const path = options.path ?? '/mcp';
   if (!path.startsWith('/'))
@@ -178,10 +179,7 @@ export function resolveOptions(
         options.sessionRetryAfterSeconds ?? HTTP_TRANSPORT_DEFAULTS.sessionRetryAfterSeconds,
       ),
     ),
-    eventStore:
-      options.eventStore === false
-        ? undefined
-        : (options.eventStore ?? sharedEvents ?? createMemoryEventStore()),
+    eventStore: options.eventStore === false ? undefined : (options.eventStore ?? defaultEvents),
     sseRetryMs: options.sseRetryMs ?? 1000,
     maxStreamDurationMs: atLeastZero(
       'maxStreamDurationMs',

@@ -113,9 +113,9 @@ function deliver(
 
 /**
  * Notifications and responses are accepted as they are (202): nothing answers them on this POST.
- * In a shared session, one that nothing here waits for (a client's answer to a request another
- * process sent, a cancellation of a request another process runs) goes to the other processes, and
- * a change of the session's state (`notifications/initialized`) is saved, before the 202.
+ * In a session, one that nothing here waits for (a client's answer to a request another process
+ * sent, a cancellation of a request another process runs) goes to the other processes, and a
+ * change of the session's state (`notifications/initialized`) is saved, before the 202.
  */
 function notice(
   res: HttpResponse,
@@ -125,11 +125,14 @@ function notice(
   exchange: QuietExchange,
 ): Awaitable<void> {
   connection.receive(message, exchange);
-  const sharing = session?.sharing;
-  if (!session || !sharing) return replyEmpty(res, 202);
+  if (!session) return replyEmpty(res, 202);
   const forwarding =
-    exchange.disposition === 'unclaimed' ? sharing.relay.forward(session.id, message) : undefined;
-  return Promise.all([forwarding, session.persist()]).then(
+    exchange.disposition === 'unclaimed'
+      ? session.sharing.relay.forward(session.id, message)
+      : undefined;
+  const saving = session.persist();
+  if (!forwarding && !saving) return replyEmpty(res, 202);
+  return Promise.all([forwarding, saving]).then(
     () => replyEmpty(res, 202),
     (error: unknown) => storeDown(res, error),
   );

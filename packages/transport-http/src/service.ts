@@ -1,9 +1,20 @@
-import type { Endpoint } from '@rondo/core';
+import {
+  MemorySessionRelay,
+  MemorySessionStore,
+  createMemoryEventStore,
+  type Endpoint,
+  type SharedState,
+} from '@rondo/core';
 import { clientOf } from './clients.js';
 import { applyCors } from './cors.js';
 import type { BodySource, HttpRequest, HttpResponse } from './edge.js';
 import { authenticate, isMetadataPath, serveMetadata, type AuthOutcome } from './oauth.js';
-import { resolveOptions, type HttpTransportOptions, type ResolvedHttpOptions } from './options.js';
+import {
+  HTTP_TRANSPORT_DEFAULTS,
+  resolveOptions,
+  type HttpTransportOptions,
+  type ResolvedHttpOptions,
+} from './options.js';
 import { handlePost } from './post.js';
 import { reject } from './reply.js';
 import { ExtensionRoutes } from './routes.js';
@@ -35,8 +46,8 @@ export interface McpService {
 
 /** Builds the transport's pieces for an endpoint. */
 export function createMcpService(endpoint: Endpoint, options?: HttpTransportOptions): McpService {
-  const shared = endpoint.shared;
-  const resolved = resolveOptions(options, shared?.events);
+  const seams = endpoint.shared ?? memorySeams(options);
+  const resolved = resolveOptions(options, seams.events);
   endpoint.servedOverNetwork?.();
   const sessions = new SessionRegistry(
     resolved.eventStore,
@@ -46,9 +57,9 @@ export function createMcpService(endpoint: Endpoint, options?: HttpTransportOpti
       maxSessionsPerClient: resolved.maxSessionsPerClient,
     },
     resolved.onError,
-    shared && {
-      sessions: shared.sessions,
-      relay: shared.relay,
+    {
+      sessions: seams.sessions,
+      relay: seams.relay,
       ttlMs: resolved.sessionIdleTimeoutMs,
       endpoint,
     },
@@ -103,6 +114,21 @@ export function createMcpService(endpoint: Endpoint, options?: HttpTransportOpti
     get sessionCount() {
       return sessions.size;
     },
+  };
+}
+
+/**
+ * The seams the sessions keep their state in when the endpoint has no shared state: this process's
+ * memory defaults, the session store as roomy as the registry (`maxSessions`).
+ */
+function memorySeams(
+  options: HttpTransportOptions | undefined,
+): Pick<SharedState, 'events' | 'sessions' | 'relay'> {
+  const maxSessions = options?.maxSessions ?? HTTP_TRANSPORT_DEFAULTS.maxSessions;
+  return {
+    events: createMemoryEventStore(),
+    sessions: new MemorySessionStore({ maxSessions }),
+    relay: new MemorySessionRelay(),
   };
 }
 

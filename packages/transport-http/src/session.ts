@@ -4,6 +4,7 @@ import {
   type Connection,
   type EventStore,
   type ReplayedEvents,
+  type SessionRecord,
   type SessionRelay,
   type SessionStore,
 } from '@rondo/core';
@@ -28,12 +29,21 @@ export interface SessionHooks {
   readonly storeFailed: (error: unknown) => void;
 }
 
-/** What a session several processes serve keeps in common with them. */
+/**
+ * Where a session's record lives and how its messages reach the other processes serving it: the
+ * shared state's stores, or this process's memory defaults (a store of `scope: 'process'`, a relay
+ * with no other process).
+ */
 export interface SessionSharing {
   readonly sessions: SessionStore;
   readonly relay: SessionRelay;
   /** How long an unused session lives in the store (the idle timeout). */
   readonly ttlMs: number;
+}
+
+/** True when only this process reads the session store: a session ends with its copy here. */
+export function soloScope(sharing: SessionSharing): boolean {
+  return sharing.sessions.scope === 'process';
 }
 
 /** What resuming a stream gave. */
@@ -43,9 +53,10 @@ export type Resumption = 'resumed' | 'unknown' | 'conflict';
  * A session: a stateful Connection kept between POSTs, found by its `Mcp-Session-Id`. It is also
  * where its connection's own messages go (the relay's target). Thousands of idle sessions may be
  * live at once, so a session holds no timer (its registry sweeps for expiry) and makes its tables
- * of streams only when it opens its first POST stream. A shared session (`sharing`) is this
- * process's copy of a session any process may serve: its state is saved to the session store when
- * it changes, and its streams' events live in the shared event store.
+ * of streams only when it opens its first POST stream. It is this process's copy of a record in
+ * the session store (`sharing`): its state is saved there when it changes, and, when other
+ * processes read the store, any of them may serve it and its streams' events live in the shared
+ * event store.
  */
 export class Session implements RelayTarget {
   /** The standalone stream a GET opens for session-wide messages. */
@@ -56,15 +67,20 @@ export class Session implements RelayTarget {
   private known: Set<string> | undefined;
   /**
    * Stream ids are `<key>.<n>`, the key a prefix of the session id (`streamKeyOf`), so an event id
-   * is no session credential; a shared session's POST streams add a part of this process.
+   * is no session credential; the POST streams of a session other processes serve add a part of
+   * this process.
    */
   private readonly streamPrefix: string;
   private readonly streamKey: string;
+  /** True when the session ends with this copy (see {@link soloScope}); its events go with it. */
+  private readonly solo: boolean;
   private nextStream = 1;
   /** When the session was last used (`Date.now()`), for expiry. */
   lastUsed = Date.now();
   /** The snapshot last saved to (or loaded from) the session store, as text. */
   savedState: string | undefined;
+  /** The record last saved or loaded, so a load giving that very record needs no comparing. */
+  savedRecord: SessionRecord | undefined;
   private closed = false;
 
   constructor(
@@ -76,11 +92,12 @@ export class Session implements RelayTarget {
     readonly client: string,
     private readonly store: EventStore | undefined,
     private readonly hooks: SessionHooks,
-    readonly sharing?: SessionSharing,
+    readonly sharing: SessionSharing,
   ) {
     this.streamKey = streamKeyOf(id);
     this.standalone = this.makeStream(`${this.streamKey}.0`, true);
-    this.streamPrefix = sharing ? `${this.streamKey}.${randomToken(6)}-` : `${this.streamKey}.`;
+    this.solo = soloScope(sharing);
+    this.streamPrefix = this.solo ? `${this.streamKey}.` : `${this.streamKey}.${randomToken(6)}-`;
   }
 
   /** Opens the stream of one POST response. */
@@ -133,18 +150,26 @@ export class Session implements RelayTarget {
   }
 
   /**
-   * Saves the session's state to the shared store when it changed since it was last saved or
-   * loaded; `undefined` when there is nothing to save (or no shared store).
+   * Saves the session's state to the session store when it changed since it was last saved or
+   * loaded; `undefined` when the store has it (saved now, at once, or before). A store only this
+   * process reads keeps the record the registry saved at creation: no other process rebuilds the
+   * session from a later one, so this copy spares snapshotting every request.
    */
   persist(): Promise<void> | undefined {
-    const snapshot = this.sharing ? this.connection.snapshot?.() : undefined;
-    if (!this.sharing || !snapshot) return undefined;
+    if (this.solo) return undefined;
+    const snapshot = this.connection.snapshot?.();
+    if (!snapshot) return undefined;
     const text = JSON.stringify(snapshot);
     if (text === this.savedState) return undefined;
     const record = { principalId: this.principalId, state: snapshot };
-    return this.sharing.sessions.save(this.id, record, this.sharing.ttlMs).then(() => {
+    const saved = () => {
       this.savedState = text;
-    });
+      this.savedRecord = record;
+    };
+    const saving = this.sharing.sessions.save(this.id, record, this.sharing.ttlMs);
+    if (saving instanceof Promise) return saving.then(saved);
+    saved();
+    return undefined;
   }
 
   /**
@@ -173,7 +198,7 @@ export class Session implements RelayTarget {
     const stream = standalone ? this.standalone : this.live?.get(replay.streamId);
     if (stream) {
       stream.attach(sink, replay.events, lastEventId);
-    } else if (this.store?.follow && this.sharing) {
+    } else if (this.store?.follow) {
       // A stream another process writes (or wrote): what it stored, then what it still adds.
       followUntilAnswer(this.store, replay.streamId, lastEventId, sink, this.hooks.storeFailed);
     } else {
@@ -184,8 +209,9 @@ export class Session implements RelayTarget {
   }
 
   /**
-   * Ends the session: aborts its work, closes its streams and forgets their events. A shared
-   * session's events stay for the other processes (the store expires them).
+   * Closes this copy of the session: aborts its work and closes its streams. When the session ends
+   * with it (a store only this process reads), its record and its streams' events go too;
+   * otherwise they stay for the other processes (the stores expire them).
    */
   close(): void {
     if (this.closed) return;
@@ -194,7 +220,8 @@ export class Session implements RelayTarget {
     this.standalone.finish();
     if (this.live) for (const stream of this.live.values()) stream.finish();
     this.live = undefined;
-    if (!this.sharing) {
+    if (this.solo) {
+      void this.sharing.sessions.delete(this.id);
       void this.store?.forget(this.standalone.id);
       if (this.known) for (const streamId of this.known) void this.store?.forget(streamId);
     }
@@ -203,21 +230,19 @@ export class Session implements RelayTarget {
   }
 
   /**
-   * Ends the session in every process (a DELETE): the shared record goes, the other processes
-   * are told to drop their copies, and this one closes.
+   * Ends the session in every process (a DELETE): the record goes, the other processes are told
+   * to drop their copies, and this one closes.
    */
   async end(): Promise<void> {
-    if (this.sharing) {
-      await this.sharing.sessions.delete(this.id);
-      await this.sharing.relay.forward(this.id, { jsonrpc: '2.0', method: SESSION_ENDED });
-    }
+    await this.sharing.sessions.delete(this.id);
+    await this.sharing.relay.forward(this.id, { jsonrpc: '2.0', method: SESSION_ENDED });
     this.close();
   }
 
-  /** True for the standalone stream and this session's POST streams (any process's, when shared). */
+  /** True for the standalone stream and this session's POST streams (any process's). */
   private owns(streamId: string): boolean {
     if (streamId === this.standalone.id || this.known?.has(streamId)) return true;
-    return this.sharing !== undefined && streamId.startsWith(`${this.streamKey}.`);
+    return streamId.startsWith(`${this.streamKey}.`);
   }
 
   private makeStream(id: string, standalone: boolean): SessionStream {
@@ -232,7 +257,7 @@ export class Session implements RelayTarget {
     const oldest = known.values().next().value;
     if (oldest !== undefined && !this.live?.has(oldest)) {
       known.delete(oldest);
-      if (!this.sharing) void this.store?.forget(oldest);
+      if (this.solo) void this.store?.forget(oldest);
     }
   }
 }

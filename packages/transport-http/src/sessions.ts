@@ -1,8 +1,21 @@
-import type { Connection, Endpoint, EventStore, Exchange } from '@rondo/core';
+import type {
+  Awaitable,
+  Connection,
+  Endpoint,
+  EventStore,
+  Exchange,
+  SessionRecord,
+} from '@rondo/core';
 import type { JsonObject } from '@rondo/protocol';
 import { randomToken } from '@rondo/core/internal';
 import { PeerRelay } from './peerRelay.js';
-import { SESSION_ENDED, Session, type SessionHooks, type SessionSharing } from './session.js';
+import {
+  SESSION_ENDED,
+  Session,
+  soloScope,
+  type SessionHooks,
+  type SessionSharing,
+} from './session.js';
 import { unrefTimer, type TimerHandle } from './timers.js';
 
 export { Session } from './session.js';
@@ -28,9 +41,9 @@ export class SessionRegistry {
   private readonly sessions = new Map<string, Session>();
   /** The sessions of each client, in use order as well; a client without sessions has no entry. */
   private readonly perClient = new Map<string, Map<string, Session>>();
-  /** Sessions being rebuilt from the shared store, so concurrent requests rebuild one. */
+  /** Sessions being rebuilt from the session store, so concurrent requests rebuild one. */
   private readonly restoring = new Map<string, Promise<Session | undefined>>();
-  private readonly stopRelay: (() => void) | undefined;
+  private readonly stopRelay: () => void;
   private readonly hooks: SessionHooks = {
     storeFailed: (error) => this.onError(error),
     used: (session) => {
@@ -56,20 +69,15 @@ export class SessionRegistry {
     private readonly idleTimeoutMs: number,
     private readonly limits: SessionLimits,
     private readonly onError: (error: unknown) => void = () => undefined,
-    /** With a shared store: the sessions any process of the endpoint may serve. */
-    private readonly sharing?: SessionSharing & { readonly endpoint: Endpoint },
+    /** The session store and relay, and the endpoint that rebuilds a session from its record. */
+    private readonly sharing: SessionSharing & { readonly endpoint: Endpoint },
   ) {
-    this.stopRelay = sharing?.relay.receive((id, message) => {
+    this.stopRelay = sharing.relay.receive((id, message) => {
       const session = this.sessions.get(id);
       if (!session) return;
       if ('method' in message && message.method === SESSION_ENDED) session.close();
       else session.connection.receive(message, relayedExchange());
     });
-  }
-
-  /** True when sessions live in a store every process of the endpoint shares. */
-  get shared(): boolean {
-    return this.sharing !== undefined;
   }
 
   /**
@@ -86,29 +94,39 @@ export class SessionRegistry {
     if (!this.makeRoom(client)) return undefined;
     // 32 random bytes in base64url: visible ASCII only, as the session id rules require.
     const id = randomToken(32);
-    return this.register(
-      new Session(id, connection, principalId, client, this.store, this.hooks, this.sharing),
-      relay,
+    const session = new Session(
+      id,
+      connection,
+      principalId,
+      client,
+      this.store,
+      this.hooks,
+      this.sharing,
     );
+    if (soloScope(this.sharing)) this.recordNew(session);
+    return this.register(session, relay);
   }
 
   /**
-   * The session `id` names in the shared store, its state refreshed from there; rebuilt in this
+   * The session `id` names in the session store, its state refreshed from there; rebuilt in this
    * process when it has no copy yet. Undefined when the store knows no such session (or its record
-   * cannot be served here), or when this process has no room for another session. Rejects with the
+   * cannot be served here), or when this process has no room for another session. At once when the
+   * store answers at once (the memory default: no await on the hot path); else rejects with the
    * store's failure (a `SharedStateError`).
    */
-  async fetch(id: string, client: string): Promise<Session | undefined> {
-    const sharing = this.sharing;
-    if (!sharing) return this.sessions.get(id);
+  fetch(id: string, client: string): Awaitable<Session | undefined> {
+    const here = this.sessions.has(id);
     // A copy here is refreshed by a load of this request's own: one sent before another replica
     // saved a change the client has seen must not stand for it. Only rebuilds are shared.
-    if (this.sessions.has(id)) return this.load(id, client, sharing);
-    const pending = this.restoring.get(id);
+    const pending = here ? undefined : this.restoring.get(id);
     if (pending) return pending;
-    const work = this.load(id, client, sharing).finally(() => this.restoring.delete(id));
-    this.restoring.set(id, work);
-    return work;
+    const loaded = this.sharing.sessions.load(id, this.sharing.ttlMs);
+    if (!(loaded instanceof Promise)) return this.found(id, client, loaded);
+    const work = loaded.then((record) => this.found(id, client, record));
+    if (here) return work;
+    const rebuilding = work.finally(() => this.restoring.delete(id));
+    this.restoring.set(id, rebuilding);
+    return rebuilding;
   }
 
   /** The live session with this id. */
@@ -121,27 +139,31 @@ export class SessionRegistry {
     return this.sessions.size;
   }
 
-  /** Closes every session (this process's copies, for shared ones). */
+  /** Closes every session (this process's copies, when other processes serve them). */
   closeAll(): void {
-    this.stopRelay?.();
+    this.stopRelay();
     for (const session of [...this.sessions.values()]) session.close();
   }
 
-  private async load(
+  /** The session of a record the store gave (this process's copy, refreshed, or a rebuilt one). */
+  private found(
     id: string,
     client: string,
-    sharing: SessionSharing & { readonly endpoint: Endpoint },
-  ): Promise<Session | undefined> {
-    const record = await sharing.sessions.load(id, sharing.ttlMs);
+    record: SessionRecord | undefined,
+  ): Session | undefined {
+    const sharing = this.sharing;
     const local = this.sessions.get(id);
     if (!record) {
       local?.close();
       return undefined;
     }
+    // The very record this copy saved or loaded last (a store in memory gives it back) is no news.
+    if (local?.savedRecord === record) return local;
     const text = JSON.stringify(record.state);
     if (local) {
       if (local.savedState !== text) local.connection.refresh?.(record.state);
       local.savedState = text;
+      local.savedRecord = record;
       return local;
     }
     // A principal's session counts as the principal's; an anonymous one as the asking address's.
@@ -160,7 +182,20 @@ export class SessionRegistry {
       sharing,
     );
     session.savedState = text;
+    session.savedRecord = record;
     return this.register(session, relay);
+  }
+
+  /**
+   * Saves the first record of a session the store keeps for this process alone: the record stands
+   * for the session (its expiry, its end) from its first request, whatever its connection snapshots.
+   */
+  private recordNew(session: Session): void {
+    const record: SessionRecord = { principalId: session.principalId, state: {} };
+    session.savedRecord = record;
+    session.savedState = '{}';
+    const saved = this.sharing.sessions.save(session.id, record, this.sharing.ttlMs);
+    if (saved instanceof Promise) saved.catch(this.onError);
   }
 
   private register(session: Session, relay: PeerRelay): Session {
@@ -174,33 +209,22 @@ export class SessionRegistry {
   }
 
   /**
-   * Closes the sessions unused for the idle timeout that are idle; a busy one (a request in flight,
-   * a response receiving a stream) counts as used now. The map is in use order, so the walk stops
-   * at the first session used recently.
+   * Closes the copies unused for the idle timeout that are idle (the store expires a session its
+   * processes stop loading; with other processes the session lives on there while they use it). A
+   * busy copy (a request in flight, a response receiving a stream) counts as used now and loads its
+   * record again at half its lifetime. The map is in use order, so the walk stops at the first
+   * session used recently.
    */
   private sweep(): void {
-    if (this.sharing) return this.sweepShared(this.sharing);
-    const now = Date.now();
-    for (const session of this.sessions.values()) {
-      if (now - session.lastUsed < this.idleTimeoutMs) break;
-      if (session.idle) session.close();
-      else session.touch();
-    }
-  }
-
-  /**
-   * The shared store expires a session its processes stop loading, so a busy copy here (a GET
-   * stream open, a request running) loads it again at half its lifetime; an idle copy unused for
-   * the timeout goes (the session itself lives on in the store while others use it).
-   */
-  private sweepShared(sharing: SessionSharing): void {
+    const { sessions, ttlMs } = this.sharing;
     const now = Date.now();
     for (const session of [...this.sessions.values()]) {
       const unused = now - session.lastUsed;
       if (unused < this.idleTimeoutMs / 2) break;
       if (!session.idle) {
         session.touch();
-        sharing.sessions.load(session.id, sharing.ttlMs).catch(this.onError);
+        const loaded = sessions.load(session.id, ttlMs);
+        if (loaded instanceof Promise) loaded.catch(this.onError);
       } else if (unused >= this.idleTimeoutMs) {
         session.close();
       }

@@ -85,16 +85,12 @@ export function handleDelete(
   client: string,
   sessions: SessionRegistry,
 ): Awaitable<void> {
-  return withSession(sessionOf(req, res, principal, client, sessions), (session) => {
-    if (!session.sharing) {
-      session.close();
-      return replyEmpty(res, 204);
-    }
-    return session.end().then(
+  return withSession(sessionOf(req, res, principal, client, sessions), (session) =>
+    session.end().then(
       () => replyEmpty(res, 204),
       (error: unknown) => storeDown(res, error),
-    );
-  });
+    ),
+  );
 }
 
 /** The session a GET or DELETE names; answers 405 (none named) or the lookup's refusal itself. */
@@ -119,7 +115,7 @@ export function lookupSession(
   id: string,
   res: HttpResponse,
   principal: Principal | undefined,
-  /** Who asks (see `clientOf`): a session rebuilt here from the shared store is counted as theirs. */
+  /** Who asks (see `clientOf`): a session rebuilt here from the store is counted as theirs. */
   client: string,
   sessions: SessionRegistry,
 ): Awaitable<Session | undefined> {
@@ -128,9 +124,10 @@ export function lookupSession(
     reject(res, 404, 'Session not found');
     return undefined;
   };
-  // In one process the session is here or nowhere: no await on the hot path.
-  if (!sessions.shared) return check(sessions.get(id));
-  return sessions.fetch(id, client).then(check, (error: unknown) => {
+  // A store in memory answers at once: no await on the hot path.
+  const found = sessions.fetch(id, client);
+  if (!(found instanceof Promise)) return check(found);
+  return found.then(check, (error: unknown) => {
     storeDown(res, error);
     return undefined;
   });

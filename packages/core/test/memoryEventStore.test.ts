@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonRpcMessage } from '@rondo/protocol';
-import { createMemoryEventStore, type StoredEvent } from '@rondo/transport-http';
+import { createMemoryEventStore, type StoredEvent } from '@rondo/core';
 
 /** The `params` of a stored notification. */
 const paramsOf = (event: StoredEvent) =>

@@ -1,8 +1,5 @@
-import type { EventStore, ReplayedEvents, StoredEvent } from '@rondo/core';
 import { serializeMessage, type JsonRpcMessage } from '@rondo/protocol';
-
-// The interface lives in the core, beside the other seams of state shared between processes.
-export type { EventStore, ReplayedEvents, StoredEvent };
+import type { EventStore, ReplayedEvents } from './eventStore.js';
 
 /** The in-memory {@link EventStore}: every member answers at once. */
 export interface MemoryEventStore extends EventStore {
