@@ -18,6 +18,9 @@ import {
 /** What a contender is, for the ratios. */
 export type Role =
   | 'ceiling'
+  | 'hono-bare'
+  | 'bun-bare'
+  | 'json-echo'
   | 'sdk'
   | 'rondo'
   | 'rondo-express'
@@ -97,6 +100,18 @@ function httpContenders(
       'ceiling',
       '--transport',
       'http',
+      '--response',
+      response,
+      ...toolArgs,
+    ),
+    // The fetch handler's ceilings: the same JSON from bare Hono on @hono/node-server and bare Bun.serve.
+    contender('bare Hono (Node)', 'hono-bare', 'honoBare', '--response', response, ...toolArgs),
+    contender(
+      'bare Bun.serve',
+      'bun-bare',
+      'bunHost',
+      '--server',
+      'bare',
       '--response',
       response,
       ...toolArgs,
@@ -285,6 +300,8 @@ const stdioPipelined: Scenario = {
   transport: 'stdio',
   contenders: [
     contender('stdio echo ceiling', 'ceiling', 'ceiling', '--transport', 'stdio'),
+    // Parse and answer each line, no MCP logic: the least a JSON-RPC server in Node does.
+    contender('bare JSON-lines echo', 'json-echo', 'ceiling', '--transport', 'stdio-json'),
     contender('SDK v2', 'sdk', 'sdk', '--transport', 'stdio'),
     contender('Rondo', 'rondo', 'rondo', '--transport', 'stdio'),
     contender('SWI-Prolog echo (2 processes)', 'swipl-echo', 'swiplEcho', '--transport', 'stdio'),

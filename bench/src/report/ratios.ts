@@ -30,6 +30,18 @@ export function ratioTo(
 
 const HTTP_ROLES: Role[] = ['rondo', 'rondo-express'];
 
+/**
+ * The bare server a contender is held to beside the transport ceiling: the fetch handler on Node
+ * against bare Hono on `@hono/node-server`, on Bun against bare `Bun.serve`, Rondo over stdio
+ * against the bare JSON-lines echo (each parses or reads the same request, answers the same JSON).
+ */
+export function bareBaseOf(scenario: ScenarioResult, role: Role): Role | undefined {
+  if (role === 'rondo-fetch-node') return 'hono-bare';
+  if (role === 'rondo-fetch-bun') return 'bun-bare';
+  if (role === 'rondo' && scenario.transport === 'stdio') return 'json-echo';
+  return undefined;
+}
+
 /** How many requests the contender serves per CPU-second of the base's, as a fraction. */
 export function cpuRatioTo(
   scenario: ScenarioResult,
@@ -69,10 +81,18 @@ export function checkGoals(scenarios: ScenarioResult[]): GoalCheck[] {
         add('HTTP >= 60% of the node:http ceiling', scenario, who, 'ceiling', 0.6);
         add('HTTP >= 20x the SDK v2', scenario, who, 'sdk', 20);
       }
-      if (who.role === 'rondo-fetch-node')
+      if (scenario.id === 'http-modern-c50' && who.role === 'rondo')
+        add('modern HTTP at c50 >= 80% of the node:http ceiling', scenario, who, 'ceiling', 0.8);
+      if (who.role === 'rondo-fetch-node') {
         add('fetch handler on Node >= 80% of the node handler', scenario, who, 'rondo', 0.8);
-      if (scenario.transport === 'stdio' && who.role === 'rondo')
+        add('fetch handler on Node >= 70% of bare Hono', scenario, who, 'hono-bare', 0.7);
+      }
+      if (who.role === 'rondo-fetch-bun')
+        add('fetch handler on Bun >= 70% of bare Bun.serve', scenario, who, 'bun-bare', 0.7);
+      if (scenario.transport === 'stdio' && who.role === 'rondo') {
         add('stdio >= 50% of the raw echo', scenario, who, 'ceiling', 0.5);
+        add('stdio >= 85% of the bare JSON-lines echo', scenario, who, 'json-echo', 0.85);
+      }
       if (who.role === 'rondo-gateway') {
         // A CPU goal: the gateway path may cost at most twice the direct path per call.
         const cpuRatio = cpuRatioTo(scenario, who, 'rondo');

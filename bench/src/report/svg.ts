@@ -8,6 +8,9 @@ import type { Role } from '../scenarios.js';
 
 const COLORS: Record<Role, string> = {
   ceiling: '#9e9e9e',
+  'hono-bare': '#bdbdbd',
+  'bun-bare': '#d4c28a',
+  'json-echo': '#bdbdbd',
   sdk: '#e07b39',
   rondo: '#2a6fdb',
   'rondo-express': '#5b9bf0',

@@ -2,7 +2,7 @@ import type { MemoryResult } from '../memory.js';
 import { mib } from '../memory.js';
 import type { ScenarioResult } from '../run.js';
 import { AGAINST_RONDO } from '../scenarios.js';
-import { cpuRatioTo, ratioTo, type GoalCheck } from './ratios.js';
+import { bareBaseOf, cpuRatioTo, ratioTo, type GoalCheck } from './ratios.js';
 
 const pad = (text: string, width: number, right = false) =>
   right ? text.padStart(width) : text.padEnd(width);
@@ -16,6 +16,12 @@ function sdkRatio(scenario: ScenarioResult, c: ScenarioResult['contenders'][numb
   return c.role.startsWith('rondo') ? ratio(ratioTo(scenario, c, 'sdk')) : '';
 }
 
+/** A contender against its bare server (bare Hono, bare Bun.serve, the JSON-lines echo), if any. */
+function bareRatio(scenario: ScenarioResult, c: ScenarioResult['contenders'][number]): string {
+  const base = bareBaseOf(scenario, c.role);
+  return base === undefined ? '' : ratio(ratioTo(scenario, c, base));
+}
+
 /** The results as a fixed-width text table, one block per scenario. */
 export function formatTable(scenarios: ScenarioResult[]): string {
   const header = [
@@ -27,6 +33,7 @@ export function formatTable(scenarios: ScenarioResult[]): string {
     pad('peak RSS', 11, true),
     pad('errors', 7, true),
     pad('/ceiling', 9, true),
+    pad('/bare', 6, true),
     pad('/SDK', 8, true),
     pad('/TS', 6, true),
     pad('Redis/req', 9, true),
@@ -42,6 +49,7 @@ export function formatTable(scenarios: ScenarioResult[]): string {
         pad(mib(c.peakRssBytes), 11, true),
         pad(String(c.errors), 7, true),
         pad(c.role === 'ceiling' ? '' : ratio(ratioTo(scenario, c, 'ceiling')), 9, true),
+        pad(bareRatio(scenario, c), 6, true),
         pad(sdkRatio(scenario, c), 8, true),
         pad(AGAINST_RONDO.includes(c.role) ? ratio(ratioTo(scenario, c, 'rondo')) : '', 6, true),
         pad(c.redisCommandsPerRequest?.toFixed(3) ?? '', 9, true),

@@ -3,13 +3,19 @@ import { fileURLToPath } from 'node:url';
 import { argument, reportReady } from './control.js';
 
 /**
- * Starts `bunServer.js` under Bun (the binary of the `bun` npm package) and reports its port over
- * Node IPC for it. The orchestrator measures the whole process tree (CPU time, peak RSS), so Bun's
- * numbers include this idle host process.
+ * Starts a server under Bun (the binary of the `bun` npm package): Rondo's fetch handler
+ * (`bunServer.js`, the default) or bare `Bun.serve` answering a fixed JSON (`--server bare`,
+ * `bunBare.js`), and reports its port over Node IPC for it. The orchestrator measures the whole
+ * process tree (CPU time, peak RSS), so Bun's numbers include this idle host process.
+ *
+ *   node bunHost.js [--server rondo|bare] [--response echo|list|mrtr] [--tools N]
  */
 const bun = fileURLToPath(new URL('../../../node_modules/.bin/bun', import.meta.url));
-const script = fileURLToPath(new URL('./bunServer.js', import.meta.url));
-const child = spawn(bun, [script, '--tools', argument('tools', '0')], {
+const bare = argument('server', 'rondo') === 'bare';
+const script = fileURLToPath(new URL(bare ? './bunBare.js' : './bunServer.js', import.meta.url));
+const args = ['--tools', argument('tools', bare ? '1000' : '0')];
+if (bare) args.push('--response', argument('response', 'echo'));
+const child = spawn(bun, [script, ...args], {
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 let output = '';

@@ -1,55 +1,18 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
-import { ECHO_ARGUMENTS } from '../wire.js';
-import {
-  confirmForm,
-  textObjectSchema,
-  echoResult,
-  fillerDescription,
-  fillerToolNames,
-} from './catalog.js';
 import { argument, reportReady } from './control.js';
+import { fixedAnswer } from './fixedAnswers.js';
+import { serveJsonLines } from './jsonLinesEcho.js';
 
 /**
  * The transport ceiling: what the bare transport costs with no MCP work at all. Over HTTP a
  * `node:http` server answers every POST with one fixed JSON-RPC response (the same size as a real
- * answer); over stdio and WebSocket each message is echoed back as is.
+ * answer); over stdio and WebSocket each message is echoed back as is. `stdio-json` is the bare
+ * JSON-lines server (each line parsed and answered, see `jsonLinesEcho.ts`).
  *
- *   node ceiling.js --transport http|stdio|ws [--response echo|list|mrtr] [--tools N]
+ *   node ceiling.js --transport http|stdio|stdio-json|ws [--response echo|list|mrtr] [--tools N]
  */
-
-function fixedResult(kind: string, tools: number): Record<string, unknown> {
-  switch (kind) {
-    case 'list':
-      return {
-        resultType: 'complete',
-        tools: fillerToolNames(tools).map((name) => ({
-          name,
-          description: fillerDescription(name),
-          inputSchema: textObjectSchema(),
-        })),
-      };
-    case 'mrtr':
-      return {
-        resultType: 'input_required',
-        inputRequests: {
-          q1: {
-            method: 'elicitation/create',
-            params: { mode: 'form', message: 'Go on?', requestedSchema: confirmForm() },
-          },
-        },
-        requestState: 'ceiling-state',
-      };
-    default:
-      // As large as a real answer: the same result, resultType and serverInfo.
-      return {
-        ...echoResult(ECHO_ARGUMENTS.text),
-        resultType: 'complete',
-        _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'ceiling', version: '1.0.0' } },
-      };
-  }
-}
 
 function serveFixedHttp(body: Buffer): void {
   const headers = { 'content-type': 'application/json', 'content-length': String(body.length) };
@@ -79,9 +42,13 @@ const transport = argument('transport', 'http');
 if (transport === 'stdio') {
   process.stdin.pipe(process.stdout);
   reportReady();
+} else if (transport === 'stdio-json') {
+  serveJsonLines();
+  reportReady();
 } else if (transport === 'ws') {
   serveEchoWebSocket();
 } else {
-  const result = fixedResult(argument('response', 'echo'), Number(argument('tools', '1000')));
-  serveFixedHttp(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, result })));
+  serveFixedHttp(
+    Buffer.from(fixedAnswer(argument('response', 'echo'), Number(argument('tools', '1000')))),
+  );
 }

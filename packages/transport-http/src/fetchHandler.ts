@@ -1,6 +1,7 @@
 import type { Endpoint } from '@rondo/core';
 import type { BodySource, HttpRequest } from './edge.js';
 import { readFetchMessage } from './fetchBody.js';
+import { lazyHeaders, pathOfUrl } from './fetchRequest.js';
 import { FetchResponder } from './fetchResponder.js';
 import type { HttpTransportOptions } from './options.js';
 import { reject } from './reply.js';
@@ -52,14 +53,14 @@ export function createFetchHandler(
   const handler = async (request: Request, connection?: FetchConnectionInfo): Promise<Response> => {
     // Started on the first request: a Worker may do no I/O while its module loads.
     await (ready ??= endpoint.ready());
-    const url = new URL(request.url);
-    const pathname = normalisePath(url.pathname);
-    const res = new FetchResponder(request.signal);
+    const pathname = normalisePath(pathOfUrl(request.url));
+    // A Worker's signal is watched at once (see `watchAbort`); it is the runtime given `waitUntil`.
+    const res = new FetchResponder(request, connection?.waitUntil !== undefined);
     if (pathname === service.options.path) {
-      service.serveMcp(requestView(request, url, connection), res, bodyOf(request, res));
+      service.serveMcp(requestView(request, connection), res, bodyOf(request, res));
     } else if (request.method === 'GET' && service.serveWellKnown(pathname, res)) {
       // The Protected Resource Metadata.
-    } else if (!service.serveRoute(pathname, requestView(request, url, connection), res)) {
+    } else if (!service.serveRoute(pathname, requestView(request, connection), res)) {
       reject(res, 404, `Not Found: ${pathname}`);
     }
     return res.response;
@@ -70,18 +71,14 @@ export function createFetchHandler(
   }) as FetchHandler;
 }
 
-/** The request as the shared code reads it: lower-case headers, and a Host from the URL if absent. */
-function requestView(
-  request: Request,
-  url: URL,
-  connection: FetchConnectionInfo | undefined,
-): HttpRequest {
-  const headers: Record<string, string> = {};
-  request.headers.forEach((value, name) => (headers[name] = value));
-  headers.host ??= url.host;
+/**
+ * The request as the shared code reads it: lower-case headers, read from the `Request` as they
+ * are asked for (see `lazyHeaders`), and a Host from the URL if absent.
+ */
+function requestView(request: Request, connection: FetchConnectionInfo | undefined): HttpRequest {
   return {
     method: request.method,
-    headers,
+    headers: lazyHeaders(request.headers, request.url),
     socket: connection,
     waitUntil: connection?.waitUntil,
   };
