@@ -27,6 +27,7 @@ import { PoolSlot } from './poolSlot.js';
 import { reloader } from './reload.js';
 import { ChangeRelay } from './changeRelay.js';
 import { prologSkill, type PrologSkill } from './skills.js';
+import { providerExtensions, withContentUi } from './ui.js';
 import type { PrologLogEntry, WorkerLaunch } from './workerContract.js';
 
 /** Options of {@link createPrologProvider}. */
@@ -254,6 +255,7 @@ function buildProvider(
       listChanged:
         options.listChanged === true || lists.description.capabilities.includes('list_changed'),
       subscribe: lists.description.capabilities.includes('subscribe'),
+      extensions: providerExtensions(lists.description.capabilities),
     }),
     tools: () => lists.tools,
     taskSupport: (tool) => lists.tasks.get(tool),
@@ -284,7 +286,8 @@ function buildProvider(
     async readResource(uri: string, ctx: HandlerContext): Promise<ResourceOutcome | undefined> {
       const known = lists.known.has(uri);
       const value = await call('resource', { uri, known, context: contextOf(ctx) }, ctx);
-      return value === null ? undefined : parseVocabulary<ResourceOutcome>(resourceOutcome, value);
+      if (value === null) return undefined;
+      return withContentUi(parseVocabulary<ResourceOutcome>(resourceOutcome, value), lists.ui);
     },
     cachePolicy: (method, key) => cachePolicyOf(lists.description, method, key),
     onChange: (listener) => changes.listen(listener),
