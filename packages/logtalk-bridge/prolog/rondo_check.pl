@@ -81,8 +81,7 @@ problem(problem(F, L, M)) :-
     hook_defined(Hook),
     catch(findall(Hook, provider_call(Hook), Answers), _, Answers = []),
     member(Hook, Answers), call(Check),
-    functor(Hook, Name, 2), functor(Head, Name, 2), arg(1, Head, K),
-    clause_location(Head, F, L).
+    clause_location(Hook, F, L).
 
 problem(problem(F, L, M)) :-
     provider(plain, Module),
@@ -181,7 +180,8 @@ location(Head, File, Line) :-
     ), !.
 location(_, @(null), @(null)).
 
-% The clause answering Head in a module (one tool_ui/2 fact of many), else as location/3 has it.
+% The first clause whose head matches an answer (one tool_ui/2 fact of many) in a module, else
+% where location/3 has the predicate.
 clause_location(Head, File, Line) :-
     provider(plain, Module),
     catch(clause(Module:Head, _, Ref), _, fail),
