@@ -22,7 +22,10 @@ logtalkHomeForTests();
 const dir = mkdtempSync(join(tmpdir(), 'rondo-apps-prolog-'));
 const PAGE = 'ui://board/view.html';
 const RESOURCE_UI = {
-  csp: { connectDomains: ['https://api.example.com'], resourceDomains: ['https://cdn.example.com'] },
+  csp: {
+    connectDomains: ['https://api.example.com'],
+    resourceDomains: ['https://cdn.example.com'],
+  },
   permissions: { clipboardWrite: {} },
   prefersBorder: true,
 };
@@ -136,7 +139,7 @@ describe('MCP Apps declared by a Prolog provider', { timeout: 60_000 }, () => {
       path,
       [
         ':- module(bad_apps, []).',
-        "capabilities([ui]).",
+        'capabilities([ui]).',
         'tools([tool(board, board, 0)]).',
         'board.',
         "resources([resource('ui://board', board, 'Board', 'text/html;profile=mcp-app')]).",
