@@ -10,6 +10,7 @@ import type {
   HandlerContext,
   PromptOutcome,
   Provider,
+  ProviderCapabilities,
   ResourceOutcome,
   ToolOutcome,
 } from '@rondo/core';
@@ -251,12 +252,8 @@ function buildProvider(
     flavour: first.flavour,
     declaredCapabilities: first.capabilities,
     skills: first.skills.map(prologSkill),
-    capabilities: () => ({
-      listChanged:
-        options.listChanged === true || lists.description.capabilities.includes('list_changed'),
-      subscribe: lists.description.capabilities.includes('subscribe'),
-      extensions: providerExtensions(lists.description.capabilities),
-    }),
+    capabilities: () =>
+      capabilitiesOf(lists.description.capabilities, options.listChanged === true),
     tools: () => lists.tools,
     taskSupport: (tool) => lists.tasks.get(tool),
     callScopes: (kind, key) => (kind === 'tool' ? lists.scopes.get(key) : undefined),
@@ -314,6 +311,18 @@ function buildProvider(
     };
   }
   return provider;
+}
+
+/**
+ * What `capabilities/1` (`declared`) makes the server announce: list and resource changes, and the
+ * extensions its items need (`ui`). `listChanged` offers list changes whatever it declares.
+ */
+function capabilitiesOf(declared: readonly string[], listChanged: boolean): ProviderCapabilities {
+  return {
+    listChanged: listChanged || declared.includes('list_changed'),
+    subscribe: declared.includes('subscribe'),
+    extensions: providerExtensions(declared),
+  };
 }
 
 /** Runs one call on a free worker of the pool, reported on the bridge's tracing channel. */
