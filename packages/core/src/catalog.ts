@@ -1,3 +1,4 @@
+import type { JsonObject } from '@rondo/protocol';
 import type {
   Principal,
   PromptDefinition,
@@ -6,7 +7,7 @@ import type {
   ToolDefinition,
 } from './definitions.js';
 import { compileArgumentValidator, type ArgumentValidator } from './inputValidation.js';
-import type { Provider } from './provider.js';
+import type { Provider, ProviderCapabilities } from './provider.js';
 import type { ServerCapabilitySet } from './serverTypes.js';
 import type { TaskDeclaration } from './tasks/taskStore.js';
 import { compileTemplate, type CompiledTemplate } from './uriTemplate.js';
@@ -248,5 +249,17 @@ export function capabilitiesOf(
     completions: providers.some(
       (p, i) => p.complete !== undefined && flags[i]!.completions !== false,
     ),
+    extensions: providerExtensions(flags),
   };
+}
+
+/** The extensions providers announce, one object per id (two providers' settings merged). */
+function providerExtensions(
+  flags: readonly ProviderCapabilities[],
+): Record<string, JsonObject> | undefined {
+  let merged: Record<string, JsonObject> | undefined;
+  for (const { extensions } of flags)
+    for (const [id, settings] of Object.entries(extensions ?? {}))
+      (merged ??= {})[id] = { ...merged[id], ...settings };
+  return merged;
 }

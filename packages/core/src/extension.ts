@@ -158,16 +158,22 @@ export function checkExtension(extension: Extension, present: readonly Extension
   }
 }
 
-/** The `capabilities.extensions` object an era announces: each extension's settings. */
+/**
+ * The `capabilities.extensions` object an era announces: what the providers announce
+ * (`ProviderCapabilities.extensions`), then each extension's settings, merged over the providers'
+ * under the same id (a Prolog provider declaring `ui` and a server using the Apps extension
+ * announce one `io.modelcontextprotocol/ui`). Read once the server is ready.
+ */
 export function extensionSettings(
   extensions: readonly Extension[],
   era: Era,
   runtime: ServerRuntime,
 ): Record<string, JsonObject> {
-  const announced: Record<string, JsonObject> = {};
+  const announced: Record<string, JsonObject> = { ...runtime.capabilities().extensions };
   for (const extension of extensions) {
     const settings = extension.settings ? extension.settings(era, runtime) : {};
-    if (settings !== undefined) announced[extension.id] = settings;
+    if (settings !== undefined)
+      announced[extension.id] = { ...announced[extension.id], ...settings };
   }
   return announced;
 }

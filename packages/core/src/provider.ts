@@ -1,4 +1,10 @@
-import type { PromptResult, ResourceResult, RoundResult, ToolResult } from '@rondo/protocol';
+import type {
+  JsonObject,
+  PromptResult,
+  ResourceResult,
+  RoundResult,
+  ToolResult,
+} from '@rondo/protocol';
 import type { HandlerContext } from './context.js';
 import type { McpCall } from './middleware.js';
 import type { TaskDeclaration } from './tasks/taskStore.js';
@@ -82,4 +88,11 @@ export interface ProviderCapabilities {
    * `complete` exists but has nothing registered.
    */
   completions?: boolean;
+  /**
+   * Extensions the provider's items need announced, by id, with their settings (a Prolog
+   * provider declaring `ui` announces `io.modelcontextprotocol/ui`). Merged into
+   * `capabilities.extensions` of `initialize` and `server/discover`, under the settings of an
+   * extension the server `use`s with the same id.
+   */
+  extensions?: Readonly<Record<string, JsonObject>>;
 }

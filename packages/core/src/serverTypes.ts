@@ -157,6 +157,8 @@ export interface ServerCapabilitySet {
   subscribe: boolean;
   listChanged: boolean;
   completions: boolean;
+  /** Extension settings the providers announce, by id (see `ProviderCapabilities.extensions`). */
+  extensions?: Readonly<Record<string, JsonObject>>;
 }
 
 /** A change a server announces to every connected era adapter. */

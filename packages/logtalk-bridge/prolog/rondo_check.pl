@@ -1,7 +1,7 @@
 /*  What is wrong with a loaded provider, found before it is served (and by `rondo-logtalk
     check`): list hooks that are not lists, descriptors of the wrong shape, tools naming
     predicates that are not there, modes that do not parse or name an unknown type, bad
-    task_support/2 and tool_scopes/2 values. Each problem is one message, "what was found; expected <shape>", with
+    task_support/2 and tool_scopes/2 values, bad tool_ui/2 and resource_ui_meta/2 answers. Each problem is one message, "what was found; expected <shape>", with
     the file and line of the clause it comes from. Node adds what it checks itself (schemas,
     templates) at the locations given here.
 */
@@ -13,6 +13,7 @@
 :- use_module(rondo_json, [curly_pairs/2]).
 :- use_module(rondo_types, [known_type/1, known_types_text/1]).
 :- use_module(rondo_skills, [skill_problem/3, skills_file/1]).
+:- use_module(rondo_ui, [tool_ui_problem/3, resource_ui_problem/3]).
 :- use_module(library(lists)).
 
 %!  check(-Json) is det.
@@ -74,6 +75,13 @@ problem(problem(F, L, M)) :-
     ->  format(string(M), 'tool_scopes(~q, ~q) names a tool that tools/1 does not list; expected the name of a listed tool', [N, S])
     ),
     location(tool_scopes(_, _), F, L).
+problem(problem(F, L, M)) :-
+    member(Hook-Check, [tool_ui(K, V)-tool_ui_problem(K, V, M),
+                        resource_ui_meta(K, V)-resource_ui_problem(K, V, M)]),
+    hook_defined(Hook),
+    catch(findall(Hook, provider_call(Hook), Answers), _, Answers = []),
+    member(Hook, Answers), call(Check),
+    clause_location(Hook, F, L).
 
 problem(problem(F, L, M)) :-
     provider(plain, Module),
@@ -171,6 +179,14 @@ location(Head, File, Line) :-
         ( predicate_property(Name:Head, line_count(Line)) -> true ; Line = @(null) )
     ), !.
 location(_, @(null), @(null)).
+
+% The first clause whose head matches an answer (one tool_ui/2 fact of many) in a module, else
+% where location/3 has the predicate.
+clause_location(Head, File, Line) :-
+    provider(plain, Module),
+    catch(clause(Module:Head, _, Ref), _, fail),
+    clause_property(Ref, file(File)), clause_property(Ref, line_count(Line)), !.
+clause_location(Head, File, Line) :- location(Head, File, Line).
 
 object_location(Object, Head, File, Line) :-
     object_file(Object, File),

@@ -8,6 +8,7 @@
 :- use_module(rondo_vocab, [text_of/2]).
 :- use_module(rondo_types, [type_json/2]).
 :- use_module(rondo_skills, [skills_json/1]).
+:- use_module(rondo_ui, [tool_ui_members/2, resource_ui_members/2]).
 :- use_module(library(lists)).
 
 obj(Pairs, Curly) :- curly_pairs(Curly, Pairs).
@@ -44,8 +45,8 @@ tool_json(tool(Name, F, A), J) :- !,
     ;   auto_dispatched(Name) -> inferred_schema(Head, output, Out), Extra1 = [outputSchema-Out|Extra0]
     ;   Extra1 = Extra0
     ),
-    task_members(Name, Tasks), scope_members(Name, Scopes),
-    append([Tasks, Scopes, Extra1], Extra),
+    task_members(Name, Tasks), scope_members(Name, Scopes), tool_ui_members(Name, UI),
+    append([Tasks, Scopes, UI, Extra1], Extra),
     with_icons(tool_icons(Name), [name-Name, title-Title, inputSchema-In|Extra], Pairs),
     obj(Pairs, J).
 tool_json(Other, _) :- throw(rondo_invalid_result(tool_descriptor, Other)).
@@ -191,7 +192,8 @@ argument_json(Other, _) :- throw(rondo_invalid_result(prompt_argument, Other)).
 
 resource_json(resource(U, N, D, M), J) :- !, resource_json(resource(U, N, none, D, M), J).
 resource_json(resource(U, N, T, D, M), J) :- !,
-    optional_members([title-T, description-D, mimeType-M], Extra),
+    optional_members([title-T, description-D, mimeType-M], Extra0),
+    resource_ui_members(U, UI), append(Extra0, UI, Extra),
     with_icons(resource_icons(U), [uri-U, name-N|Extra], Pairs),
     obj(Pairs, J).
 resource_json(Other, _) :- throw(rondo_invalid_result(resource_descriptor, Other)).

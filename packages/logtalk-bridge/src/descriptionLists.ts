@@ -5,7 +5,9 @@ import type {
   TaskDeclaration,
   ToolDefinition,
 } from '@rondo/core';
+import type { JsonObject } from '@rondo/protocol';
 import { taskDeclarationOf, type ProviderDescription } from './messages.js';
+import { uiMetaByUri } from './ui.js';
 
 /** The lists a description gives, converted once (they are read synchronously per request). */
 export interface Lists {
@@ -19,6 +21,8 @@ export interface Lists {
   tasks: Map<string, TaskDeclaration>;
   /** `tool_scopes/2` by tool name: what a call needs, apart from the descriptor clients see. */
   scopes: Map<string, readonly string[]>;
+  /** `resource_ui_meta/2` by URI: added to the contents a read of the resource gives. */
+  ui: Map<string, JsonObject>;
 }
 
 /** Converts a provider's description into the lists and tables the server reads. */
@@ -37,6 +41,7 @@ export function listsOf(d: ProviderDescription): Lists {
         tool.requiredScopes?.length ? [[tool.name, tool.requiredScopes] as const] : [],
       ),
     ),
+    ui: uiMetaByUri(d),
   };
 }
 

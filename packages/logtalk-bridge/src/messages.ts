@@ -102,6 +102,17 @@ const text = z.string();
 const optionalText = text.optional();
 /** `tool_icons/2`, `prompt_icons/2`, `resource_icons/2` (Logtalk's 2025-11-25 icons). */
 const icons = z.array(IconSchema).optional();
+/** `tool_ui/2` (MCP Apps): the tool's `_meta.ui`. */
+const toolMeta = z
+  .object({
+    ui: z.object({
+      resourceUri: text.optional(),
+      visibility: z.array(z.enum(['model', 'app'])).optional(),
+    }),
+  })
+  .optional();
+/** `resource_ui_meta/2` (MCP Apps): the resource's `_meta.ui`, a JSON object. */
+const resourceMeta = z.object({ ui: jsonObject }).optional();
 
 const description = z.object({
   name: text,
@@ -119,6 +130,7 @@ const description = z.object({
       startsAfterInput: z.boolean().optional(),
       /** `tool_scopes/2`: the scopes a call needs. */
       requiredScopes: z.array(text).optional(),
+      _meta: toolMeta,
     }),
   ),
   prompts: z.array(
@@ -140,6 +152,7 @@ const description = z.object({
       description: optionalText,
       mimeType: optionalText,
       icons,
+      _meta: resourceMeta,
     }),
   ),
   templates: z.array(

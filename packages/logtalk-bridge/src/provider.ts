@@ -10,6 +10,7 @@ import type {
   HandlerContext,
   PromptOutcome,
   Provider,
+  ProviderCapabilities,
   ResourceOutcome,
   ToolOutcome,
 } from '@rondo/core';
@@ -27,6 +28,7 @@ import { PoolSlot } from './poolSlot.js';
 import { reloader } from './reload.js';
 import { ChangeRelay } from './changeRelay.js';
 import { prologSkill, type PrologSkill } from './skills.js';
+import { providerExtensions, withContentUi } from './ui.js';
 import type { PrologLogEntry, WorkerLaunch } from './workerContract.js';
 
 /** Options of {@link createPrologProvider}. */
@@ -250,11 +252,8 @@ function buildProvider(
     flavour: first.flavour,
     declaredCapabilities: first.capabilities,
     skills: first.skills.map(prologSkill),
-    capabilities: () => ({
-      listChanged:
-        options.listChanged === true || lists.description.capabilities.includes('list_changed'),
-      subscribe: lists.description.capabilities.includes('subscribe'),
-    }),
+    capabilities: () =>
+      capabilitiesOf(lists.description.capabilities, options.listChanged === true),
     tools: () => lists.tools,
     taskSupport: (tool) => lists.tasks.get(tool),
     callScopes: (kind, key) => (kind === 'tool' ? lists.scopes.get(key) : undefined),
@@ -284,7 +283,8 @@ function buildProvider(
     async readResource(uri: string, ctx: HandlerContext): Promise<ResourceOutcome | undefined> {
       const known = lists.known.has(uri);
       const value = await call('resource', { uri, known, context: contextOf(ctx) }, ctx);
-      return value === null ? undefined : parseVocabulary<ResourceOutcome>(resourceOutcome, value);
+      if (value === null) return undefined;
+      return withContentUi(parseVocabulary<ResourceOutcome>(resourceOutcome, value), lists.ui);
     },
     cachePolicy: (method, key) => cachePolicyOf(lists.description, method, key),
     onChange: (listener) => changes.listen(listener),
@@ -311,6 +311,18 @@ function buildProvider(
     };
   }
   return provider;
+}
+
+/**
+ * What `capabilities/1` (`declared`) makes the server announce: list and resource changes, and the
+ * extensions its items need (`ui`). `listChanged` offers list changes whatever it declares.
+ */
+function capabilitiesOf(declared: readonly string[], listChanged: boolean): ProviderCapabilities {
+  return {
+    listChanged: listChanged || declared.includes('list_changed'),
+    subscribe: declared.includes('subscribe'),
+    extensions: providerExtensions(declared),
+  };
 }
 
 /** Runs one call on a free worker of the pool, reported on the bridge's tracing channel. */

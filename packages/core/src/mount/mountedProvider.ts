@@ -66,6 +66,8 @@ export class MountedProvider implements Provider, MountChild {
       subscribe: inner?.subscribe ?? false,
       listChanged: true,
       completions: inner?.completions ?? false,
+      // What the mounted server's providers need announced travels with their items.
+      ...(inner?.extensions ? { extensions: inner.extensions } : {}),
     };
   }
 
