@@ -182,6 +182,6 @@ describe('the demo smoke mode used by .ci/run', { timeout: 90_000 }, () => {
       env: { ...process.env, RONDO_DEMO_SMOKE: '1' },
       timeout: 60_000,
     });
-    expect(stderr).toContain('Rondo demo smoke: 3 of 3 checks passed');
+    expect(stderr).toContain('Rondo demo smoke: 4 of 4 checks passed');
   });
 });
