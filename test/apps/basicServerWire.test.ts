@@ -53,7 +53,7 @@ async function appWire(client: Client, name: string): Promise<AppWire> {
   if (!listed) throw new Error(`${uri} is not listed`);
   const { contents } = await client.readResource({ uri });
   return {
-    era: client.getProtocolEra(),
+    era: client.getProtocolEra() ?? 'none',
     tool,
     listed,
     read: contents[0] as AppWire['read'],

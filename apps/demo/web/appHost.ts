@@ -3,7 +3,6 @@ import {
   PostMessageTransport,
   buildAllowAttribute,
   isToolVisibilityModelOnly,
-  type McpUiResourcePermissions,
 } from '@modelcontextprotocol/ext-apps/app-bridge';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { appContentSecurityPolicy, withContentSecurityPolicy } from './appCsp.js';
@@ -70,7 +69,7 @@ export async function showApp(
     'data-testid': 'app-frame',
     'data-uri': uri,
   });
-  const allow = buildAllowAttribute(objectAt(ui, 'permissions') as McpUiResourcePermissions);
+  const allow = buildAllowAttribute(objectAt(ui, 'permissions'));
   if (allow) frame.allow = allow;
   container.replaceChildren(h('p', { class: 'muted' }, 'App ', h('code', {}, uri)), frame);
   const bridge = new AppBridge(
@@ -86,7 +85,7 @@ export async function showApp(
       throw new Error(`The tool ${params.name} is not callable from an App`);
     const result = await client.call('tools/call', {
       name: params.name,
-      arguments: (params.arguments ?? {}) as JsonObject,
+      arguments: params.arguments ?? {},
     });
     return result as CallToolResult;
   };

@@ -35,7 +35,6 @@ export function checkUiUri(uri: unknown, owner: string, field: string): string {
     throw new AppDefinitionError(owner, field, `must use the ui:// scheme, not "${uri}"`);
   if (uri.length === 'ui://'.length)
     throw new AppDefinitionError(owner, field, 'names nothing after ui://');
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
   if (/[\s\u0000-\u001f\u007f#]/.test(uri))
     throw new AppDefinitionError(
       owner,

@@ -22,15 +22,15 @@ function failure(declare: () => unknown): AppDefinitionError {
   throw new Error('the declaration did not throw');
 }
 
-function resource(spec: Partial<UiResourceSpec> & Record<string, unknown>): () => unknown {
+function resource(spec: Record<string, unknown>): () => unknown {
   const server = createServer({ name: 'bad', version: '1.0.0' });
-  return () =>
-    uiResource(server, {
-      uri: 'ui://bad/view.html',
-      name: 'View',
-      html: HTML,
-      ...spec,
-    } as UiResourceSpec);
+  const declared: Record<string, unknown> = {
+    uri: 'ui://bad/view.html',
+    name: 'View',
+    html: HTML,
+    ...spec,
+  };
+  return () => uiResource(server, declared as unknown as UiResourceSpec);
 }
 
 describe('uiResource refuses', () => {
@@ -124,7 +124,7 @@ describe('uiResource refuses', () => {
   });
 
   it('says which resource the error is of', () => {
-    const error = failure(resource({ meta: { prefersBorder: 'yes' } as never }));
+    const error = failure(resource({ meta: { prefersBorder: 'yes' } }));
     expect(error.owner).toBe('ui://bad/view.html');
     expect(error.message).toBe('ui://bad/view.html: meta.prefersBorder must be true or false');
   });

@@ -38,7 +38,8 @@ function show(color: Color | undefined): void {
 const app = new App({ name: 'rondo-lamp', version: '0.1.0' });
 // Set before connecting: the host sends the tool's input and result right after the handshake.
 app.ontoolinput = ({ arguments: args }) => {
-  asked.textContent = `Asked for ${String(args?.color ?? 'a colour')}.`;
+  const color = args?.color;
+  asked.textContent = `Asked for ${typeof color === 'string' ? color : 'a colour'}.`;
 };
 app.ontoolresult = (result) => show(colorOf(result));
 toggle.addEventListener('click', () => {
