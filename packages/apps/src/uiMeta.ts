@@ -110,7 +110,7 @@ function checkPermissions(value: unknown, owner: string): JsonObject {
 }
 
 /**
- * Checks a UI resource's `_meta.ui` (see {@link UiResourceMeta}) and returns its wire form:
+ * Checks a UI resource's `_meta.ui` (the shape of `UiResourceMeta`) and returns its wire form:
  * origins as they are, each requested permission as `{}`. Unknown members, an origin a CSP cannot
  * take and a domain that is not a host name throw an {@link AppDefinitionError}.
  */
