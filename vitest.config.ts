@@ -67,6 +67,17 @@ const projects = [
 
 // The HTTP test table runs once more over each other edge of the same transport (the fetch
 // handler on Node, Hono, Fastify); the node-server-only tests stay in the first run.
+// packages/apps is a project of its own name: `apps` is already the apps/* folder's project.
+projects.push({
+  extends: true as const,
+  test: {
+    name: 'apps-extension',
+    root: `${repoRoot}packages/apps`,
+    include: ['test/**/*.test.ts'],
+    exclude: ['**/node_modules/**'],
+  },
+});
+
 const httpEdges = ['fetch', 'hono', 'fastify'].map((edge) => ({
   extends: true as const,
   test: {

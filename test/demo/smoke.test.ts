@@ -176,12 +176,12 @@ describe('the demo for desktop hosts (--stdio)', { timeout: 60_000 }, () => {
 });
 
 describe('the demo smoke mode used by .ci/run', { timeout: 90_000 }, () => {
-  it('checks discover, initialize and a WebSocket call, then exits 0', async () => {
+  it('checks discover, initialize, a WebSocket call and the lamp App, then exits 0', async () => {
     const { stderr } = await promisify(execFile)(process.execPath, [demoMain], {
       cwd: repoRoot,
       env: { ...process.env, RONDO_DEMO_SMOKE: '1' },
       timeout: 60_000,
     });
-    expect(stderr).toContain('Rondo demo smoke: 3 of 3 checks passed');
+    expect(stderr).toContain('Rondo demo smoke: 4 of 4 checks passed');
   });
 });

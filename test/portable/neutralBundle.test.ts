@@ -45,6 +45,7 @@ describe('the portable packages', () => {
       '@rondo/adapter-2026',
       '@rondo/transport-http/fetch',
       '@rondo/skills',
+      '@rondo/apps',
     ]);
     expect(bundle.nodeImports).toEqual([]);
     const sandbox = webGlobals();
@@ -54,6 +55,7 @@ describe('the portable packages', () => {
     expect(typeof loaded.m4?.modernEra).toBe('function');
     expect(typeof loaded.m5?.createFetchHandler).toBe('function');
     expect(typeof loaded.m6?.skills).toBe('function');
+    expect(typeof loaded.m7?.uiResource).toBe('function');
   });
 });
 

@@ -12,6 +12,7 @@ import { startBirdExpert } from './providers/birds.js';
 import { addBakery } from './providers/bakery.js';
 import { addClockResource } from './providers/clock.js';
 import { addHaikuPrompt } from './providers/haikuPrompt.js';
+import { addLamp } from './providers/lamp.js';
 import { addPostcardTool } from './providers/postcard.js';
 import { addTeaTimer } from './providers/teaTimer.js';
 import { addTripWizard } from './providers/tripWizard.js';
@@ -67,7 +68,7 @@ export async function createDemoServer(options: DemoServerOptions = {}): Promise
     version: '0.1.0',
     description: 'TypeScript and Prolog providers behind one endpoint, for both MCP eras.',
     instructions:
-      'Try send_postcard (elicitation), plan_trip (multi-round), brew_tea (progress), bake_bread (a task) and identify_bird.',
+      'Try send_postcard (elicitation), plan_trip (multi-round), brew_tea (progress), bake_bread (a task), show_lamp (an MCP App) and identify_bird.',
     requestState: stateKeyOptions(options.stateKeys),
     ...(shared ? { shared } : {}),
     ...(options.log ? { log: options.log } : {}),
@@ -81,6 +82,7 @@ export async function createDemoServer(options: DemoServerOptions = {}): Promise
   addBakery(server);
   addWeatherTemplate(server);
   addHaikuPrompt(server);
+  addLamp(server);
   const stopClock = addClockResource(server, options.clockIntervalMs);
 
   const notices: string[] = [];

@@ -1,5 +1,7 @@
 import { WebSocket } from 'ws';
+import { APP_MIME_TYPE } from '@rondo/apps';
 import { LATEST_LEGACY_REVISION, LATEST_MODERN_REVISION, MetaKey } from '@rondo/protocol';
+import { LAMP_URI } from './providers/lamp.js';
 
 const MODERN = LATEST_MODERN_REVISION;
 const LEGACY = LATEST_LEGACY_REVISION;
@@ -32,7 +34,13 @@ interface Reply {
   sessionId: string | null;
 }
 
-async function post(url: string, method: string, params: object, version: string): Promise<Reply> {
+async function post(
+  url: string,
+  method: string,
+  params: object,
+  version: string,
+  name?: string,
+): Promise<Reply> {
   const response = await fetch(url, {
     method: 'POST',
     headers: {
@@ -40,6 +48,8 @@ async function post(url: string, method: string, params: object, version: string
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': version,
       'mcp-method': method,
+      // The modern wire mirrors a request's target (a resource URI, say) in Mcp-Name.
+      ...(name === undefined ? {} : { 'mcp-name': name }),
     },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
@@ -107,15 +117,27 @@ async function checkWebSocket(baseUrl: string, timeoutMs: number): Promise<strin
   }
 }
 
+/** Reads the lamp App's HTML (bundled by build.mjs) as an MCP Apps host would, over HTTP. */
+async function checkLampApp(baseUrl: string): Promise<string> {
+  const params = { uri: LAMP_URI, _meta: modernMeta };
+  const reply = (await post(`${baseUrl}/mcp`, 'resources/read', params, MODERN, LAMP_URI)).message;
+  const contents = (reply.result as { contents?: { mimeType?: string; text?: string }[] })
+    ?.contents?.[0];
+  if (contents?.mimeType !== APP_MIME_TYPE || !contents.text?.includes('<script'))
+    throw new Error(`unexpected reply ${JSON.stringify(reply).slice(0, 300)}`);
+  return `${LAMP_URI}: ${contents.text.length} characters of ${contents.mimeType}`;
+}
+
 /**
  * The checks behind `--smoke` (and `.ci/run`): the modern `server/discover` and the legacy
- * `initialize` over HTTP, and a modern call over the WebSocket. Each failure is reported, not thrown.
+ * `initialize` over HTTP, a modern call over the WebSocket, and the lamp App's HTML. Each failure is reported, not thrown.
  */
 export async function runSmokeChecks(baseUrl: string, timeoutMs = 10_000): Promise<SmokeResult[]> {
   const checks: [string, () => Promise<string>][] = [
     ['server/discover over HTTP (modern)', () => checkDiscover(baseUrl)],
     ['initialize over HTTP (legacy)', () => checkInitialize(baseUrl)],
     ['tools/list over WebSocket (modern)', () => checkWebSocket(baseUrl, timeoutMs)],
+    ['the lamp App over HTTP (MCP Apps)', () => checkLampApp(baseUrl)],
   ];
   const results: SmokeResult[] = [];
   for (const [name, check] of checks) {

@@ -1,3 +1,4 @@
+import { appOf, visibleToModel } from './appTools.js';
 import { renderCatalog, type Action, type CatalogLists } from './catalogView.js';
 import type { Channel } from './channel.js';
 import { ClientTrafficLog } from './clientTrafficLog.js';
@@ -34,6 +35,7 @@ const ui = {
   inputRequests: byId('input-requests'),
   task: byId('task'),
   result: byId('result'),
+  appView: byId('app-view'),
   listen: byId<HTMLButtonElement>('listen-button'),
   notifications: byId('notifications'),
 };
@@ -45,6 +47,8 @@ const serverTraffic = new ServerTrafficView(
 );
 const progress = new ProgressView(byId('progress'));
 let client: McpClient | undefined;
+/** Every tool the server lists, app-only ones included (the catalog shows the model's share). */
+let allTools: JsonObject[] = [];
 let listening: AbortController | undefined;
 /** Request ids go on across reconnects, so the client traffic log never shows one id twice. */
 let lastRequestId = 0;
@@ -66,6 +70,7 @@ function updateConnectButton(): void {
 
 function disconnect(): void {
   stopListening();
+  void clearApp();
   client?.close();
   client = undefined;
   ui.listen.disabled = true;
@@ -105,6 +110,9 @@ async function loadCatalog(capabilities: JsonObject): Promise<void> {
     lists.templates = await listAll('resources/templates/list', 'resourceTemplates');
   }
   client!.rememberTools(lists.tools);
+  // As an MCP Apps host must: app-only tools stay out of the model's list (here, the catalog).
+  allTools = lists.tools;
+  lists.tools = allTools.filter(visibleToModel);
   renderCatalog(lists, ui, (action) => void run(action));
 }
 
@@ -175,6 +183,7 @@ async function run(action: Action): Promise<void> {
   if (!client) return;
   const title = action.kind === 'resource' ? action.uri : action.name;
   progress.clear();
+  await clearApp();
   ui.task.replaceChildren();
   ui.result.replaceChildren(
     h('p', { class: 'muted', 'data-testid': 'running' }, `Running ${title}…`),
@@ -193,13 +202,44 @@ async function run(action: Action): Promise<void> {
       onRelated: onProgress(title),
     });
     if (result.resultType === 'task') await showTask(title, result);
-    else showResult(ui.result, title, result);
+    else {
+      showResult(ui.result, title, result);
+      if (action.kind === 'tool') await openApp(action, result);
+    }
   } catch (failure) {
     showResult(ui.result, title, failure instanceof Error ? failure : new Error(String(failure)));
   } finally {
     ui.inputRequests.replaceChildren();
     // Notifications that arrive after the answer must not move a bar the result has ended.
     progress.finish();
+  }
+}
+
+/** Removes the App of the previous call, if one is shown. */
+async function clearApp(): Promise<void> {
+  if (ui.appView.childElementCount === 0) return;
+  await (await import('./appHost.js')).closeApp();
+  ui.appView.replaceChildren();
+}
+
+/** Shows the App of a tool tied to one (`_meta.ui.resourceUri`) with the call's input and result. */
+async function openApp(
+  action: { name: string; args: JsonObject },
+  result: JsonObject,
+): Promise<void> {
+  const tool = allTools.find((entry) => entry.name === action.name);
+  if (!client || !appOf(tool) || result.isError === true) return;
+  try {
+    const { showApp } = await import('./appHost.js');
+    await showApp(ui.appView, client, allTools, { tool: tool!, args: action.args, result });
+  } catch (failure) {
+    ui.appView.replaceChildren(
+      h(
+        'p',
+        { class: 'is-error', 'data-testid': 'app-error' },
+        `The App failed: ${String(failure)}`,
+      ),
+    );
   }
 }
 
