@@ -10,7 +10,13 @@ import {
   type StateKey,
 } from '@rondo/core';
 import { createPrologProvider } from '@rondo/logtalk-bridge';
-import { namespaced, proxy, type ProxyOptions, type UpstreamSpec } from '@rondo/proxy';
+import {
+  namespaced,
+  proxy,
+  withPassThrough,
+  type ProxyOptions,
+  type UpstreamSpec,
+} from '@rondo/proxy';
 import type { GatewayEntry } from './config.js';
 
 /** Options of {@link createGateway} besides its entries. */
@@ -107,9 +113,14 @@ export async function createGateway(
     await server.close();
     throw failure;
   }
-  const endpoint = createEndpoint(server, {
-    modern: modernEra({ alsoSupported: ['2025-11-25', '2025-06-18'] }),
-    legacy: legacyEra(),
-  });
+  // A modern call to a modern upstream at the caller's revision needs no translation: it passes
+  // through (see withPassThrough); everything else takes the pipeline.
+  const endpoint = withPassThrough(
+    createEndpoint(server, {
+      modern: modernEra({ alsoSupported: ['2025-11-25', '2025-06-18'] }),
+      legacy: legacyEra(),
+    }),
+    server,
+  );
   return { server, endpoint, providers };
 }
