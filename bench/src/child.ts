@@ -10,7 +10,7 @@ import type { CountersMessage, MemoryMessage, ReadyMessage } from './servers/con
  */
 export interface ServerSpec {
   script:
-    'ceiling' | 'sdk' | 'rondo' | 'bunHost' | 'swiplEcho' | 'replicas' | 'gateway' | 'callLoop';
+    'ceiling' | 'sdk' | 'rondo' | 'bunHost' | 'swiplEcho' | 'replicas' | 'gateway' | 'stdioRelay' | 'callLoop';
   args: string[];
 }
 
