@@ -10,7 +10,15 @@ import type { CountersMessage, MemoryMessage, ReadyMessage } from './servers/con
  */
 export interface ServerSpec {
   script:
-    'ceiling' | 'sdk' | 'rondo' | 'bunHost' | 'swiplEcho' | 'replicas' | 'gateway' | 'stdioRelay' | 'callLoop';
+    | 'ceiling'
+    | 'sdk'
+    | 'rondo'
+    | 'bunHost'
+    | 'swiplEcho'
+    | 'replicas'
+    | 'gateway'
+    | 'stdioRelay'
+    | 'callLoop';
   args: string[];
 }
 

@@ -53,7 +53,10 @@ describe('rondo-gateway --auth-jwks', { timeout: 60_000 }, () => {
   it('answers 401 without a token, pointing at its metadata', async () => {
     const response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
     });
     expect(response.status).toBe(401);

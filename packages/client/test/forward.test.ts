@@ -1,12 +1,6 @@
 import { modernEra } from '@rondo/adapter-2026';
 import { createEndpoint, createServer } from '@rondo/core';
-import {
-  MetaKey,
-  formElicitation,
-  inputRequest,
-  inputRequired,
-  text,
-} from '@rondo/protocol';
+import { MetaKey, formElicitation, inputRequest, inputRequired, text } from '@rondo/protocol';
 import { describe, expect, it } from 'vitest';
 import { Client, inMemoryTransport, McpError } from '../src/index.js';
 
@@ -19,7 +13,9 @@ describe('Client.forward', () => {
       (_args, ctx) => {
         seenMeta.push(ctx.clientCapabilities);
         if (ctx.inputResponses.name === undefined) {
-          return inputRequired([inputRequest('name', formElicitation('Name?', { type: 'object' }))]);
+          return inputRequired([
+            inputRequest('name', formElicitation('Name?', { type: 'object' })),
+          ]);
         }
         return text('answered');
       },
