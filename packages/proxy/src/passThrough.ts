@@ -32,14 +32,14 @@ const ASKABLE = new Set(['elicitation', 'sampling', 'roots']);
  * timeout hold on both paths.
  */
 export function withPassThrough(endpoint: Endpoint, server: RondoServer): Endpoint {
-  const restore = endpoint.restore;
+  const restore = endpoint.restore?.bind(endpoint);
   return {
     ...endpoint,
     connect: (peer: Peer) => new PassThroughConnection(endpoint.connect(peer), server),
     ...(restore
       ? {
           restore: (peer: Peer, snapshot: JsonObject) =>
-            new PassThroughConnection(restore.call(endpoint, peer, snapshot), server),
+            new PassThroughConnection(restore(peer, snapshot), server),
         }
       : {}),
   };
@@ -205,5 +205,5 @@ function upstreamParams(
 /** The wire error of a failed pass-through: the upstream's own, or the gateway's precise one. */
 function wireError(upstream: string, error: unknown): JsonRpcErrorObject {
   const failure = isMcpError(error) ? error : upstreamFailure(upstream, error);
-  return failure.toJson() as JsonRpcErrorObject;
+  return failure.toJson();
 }

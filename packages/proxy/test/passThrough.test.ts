@@ -40,7 +40,7 @@ function modernUpstream(seen: Seen) {
       return text(`Hello, ${answer.content.name as string}!`);
     })
     .tool('slow', {}, async (_args, ctx) => {
-      await ctx.progress(1, 2, 'half way');
+      ctx.progress(1, 2, 'half way');
       ctx.log('info', 'working');
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 200);
