@@ -18,6 +18,7 @@ export interface ServerSpec {
     | 'swiplEcho'
     | 'replicas'
     | 'gateway'
+    | 'stdioRelay'
     | 'callLoop';
   args: string[];
 }

@@ -35,6 +35,7 @@ export type Role =
   | 'rondo-replicas'
   | 'rondo-replicas-memory'
   | 'rondo-gateway'
+  | 'stdio-relay'
   | 'sdk-client'
   | 'rondo-client'
   | 'rondo-client-fetch';
@@ -49,6 +50,7 @@ export const AGAINST_RONDO: readonly Role[] = [
   'rondo-replicas',
   'rondo-replicas-memory',
   'rondo-gateway',
+  'stdio-relay',
 ];
 
 /** One server measured in a scenario. */
@@ -340,8 +342,11 @@ const webSocketInFlight: Scenario = {
 
 /**
  * What the gateway costs: the echo tool over stdio, called directly and through `rondo-gateway`'s
- * proxy provider (a gateway process in front of the same server over stdio), 50 calls in flight.
- * Server CPU counts the whole process tree, so the gateway's figure includes its upstream's.
+ * proxy provider (a gateway process in front of the same server over stdio), 50 calls in flight:
+ * on the pass-through path (a modern call to a modern upstream, forwarded as it is) and on the
+ * translating path alone (`--no-pass-through`: the gateway's pipeline, then the client's), next
+ * to the floor of any process in the middle (a byte relay that parses nothing). Server CPU counts
+ * the whole process tree, so each figure includes the upstream's.
  */
 const stdioGateway: Scenario = {
   id: 'stdio-gateway',
@@ -350,6 +355,8 @@ const stdioGateway: Scenario = {
   contenders: [
     contender('Rondo', 'rondo', 'rondo', '--transport', 'stdio'),
     contender('Rondo via gateway', 'rondo-gateway', 'gateway'),
+    contender('Rondo via gateway (translating)', 'rondo-gateway', 'gateway', '--no-pass-through'),
+    contender('Rondo via byte relay', 'stdio-relay', 'stdioRelay'),
   ],
   bind: async (child, c) => pipelined(stdioChannel(child), c.role, 50, 'continuous'),
 };

@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util';
+import { AUTH_FLAGS, AUTH_FLAGS_HELP, readAuthFlags, type AuthFlagSettings } from '@rondo/auth';
+import { ConfigurationError } from '@rondo/core';
 import {
   SERVING_FLAG_OPTIONS,
   SERVING_FLAGS_HELP,
@@ -16,6 +18,8 @@ export interface GatewayArgs extends ServingFlags {
   command: 'serve' | 'check';
   /** The configuration file (`mcpServers` JSON). */
   config: string;
+  /** The OAuth resource server's settings from `--auth-*` (or `RONDO_AUTH_*`), for http and ws. */
+  auth?: AuthFlagSettings;
 }
 
 /** A command-line mistake: printed with the usage line, exit code 2. */
@@ -24,7 +28,9 @@ export class UsageError extends Error {
 }
 
 /** The usage lines. */
-export const USAGE = `usage: rondo-gateway ${SERVING_FLAGS_USAGE} CONFIG.json
+export const USAGE = `usage: rondo-gateway ${SERVING_FLAGS_USAGE}
+                     [--auth-resource URL --auth-issuer ISS
+                      --auth-jwks URL | --auth-introspection URL --auth-client-id ID] CONFIG.json
        rondo-gateway check CONFIG.json`;
 
 /** What `rondo-gateway --help` prints. */
@@ -54,12 +60,17 @@ Commands:
 ${SERVING_FLAGS_HELP}
   --help             print this help and exit.
 
+${AUTH_FLAGS_HELP}
+
 Examples:
   rondo-gateway servers.json                                 # stdio, for a desktop host
   rondo-gateway --transport http --port 8080 servers.json    # http://127.0.0.1:8080/mcp
   rondo-gateway check servers.json`;
 
-/** Parses the command line (`env` supplies `RONDO_ALLOWED_HOSTS`, `RONDO_REDIS_URL`). */
+/**
+ * Parses the command line (`env` supplies `RONDO_ALLOWED_HOSTS`, `RONDO_REDIS_URL` and the
+ * `RONDO_AUTH_*` variables). `--auth-*` needs http or ws: stdio carries no bearer token.
+ */
 export function parseGatewayArgs(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>> = {},
@@ -68,7 +79,11 @@ export function parseGatewayArgs(
   try {
     parsed = parseArgs({
       args: [...argv],
-      options: { ...SERVING_FLAG_OPTIONS, help: { type: 'boolean', short: 'h', default: false } },
+      options: {
+        ...SERVING_FLAG_OPTIONS,
+        ...AUTH_FLAGS,
+        help: { type: 'boolean', short: 'h', default: false },
+      },
       strict: true,
       allowPositionals: true,
     });
@@ -82,6 +97,7 @@ export function parseGatewayArgs(
     if (failure instanceof ServingFlagError) throw new UsageError(failure.message);
     throw failure;
   }
+  const auth = readGatewayAuth(parsed.values, env, flags.transport);
   const positionals = [...parsed.positionals];
   const command = positionals[0] === 'check' ? 'check' : 'serve';
   if (command === 'check') positionals.shift();
@@ -91,5 +107,23 @@ export function parseGatewayArgs(
       positionals.length === 0 ? 'no CONFIG.json given' : 'one CONFIG.json only',
     );
   }
-  return { ...flags, help, command, config: positionals[0] ?? '' };
+  return { ...flags, help, command, config: positionals[0] ?? '', ...(auth ? { auth } : {}) };
+}
+
+/** The `--auth-*` settings (the shared ones of `@rondo/auth`), checked against the transport. */
+function readGatewayAuth(
+  values: Readonly<Record<string, unknown>>,
+  env: Readonly<Record<string, string | undefined>>,
+  transport: string,
+): AuthFlagSettings | undefined {
+  let settings: AuthFlagSettings | undefined;
+  try {
+    settings = readAuthFlags(values, env);
+  } catch (failure) {
+    if (failure instanceof ConfigurationError) throw new UsageError(failure.message);
+    throw failure;
+  }
+  if (settings !== undefined && transport === 'stdio')
+    throw new UsageError('--auth-* needs --transport http or ws: stdio carries no bearer token');
+  return settings;
 }

@@ -7,7 +7,13 @@ import {
   type StateKey,
 } from '@rondo/core';
 import { createPrologProvider } from '@rondo/logtalk-bridge';
-import { namespaced, proxy, type ProxyOptions, type UpstreamSpec } from '@rondo/proxy';
+import {
+  namespaced,
+  proxy,
+  withPassThrough,
+  type ProxyOptions,
+  type UpstreamSpec,
+} from '@rondo/proxy';
 import { composeEndpoint } from '@rondo/server/endpoint';
 import type { GatewayEntry } from './config.js';
 
@@ -105,8 +111,11 @@ export async function createGateway(
     await server.close();
     throw failure;
   }
-  const endpoint = composeEndpoint(server, {
-    modern: { alsoSupported: ['2025-11-25', '2025-06-18'] },
-  });
+  // A modern call to a modern upstream at the caller's revision needs no translation: it passes
+  // through (see withPassThrough); everything else takes the pipeline.
+  const endpoint = withPassThrough(
+    composeEndpoint(server, { modern: { alsoSupported: ['2025-11-25', '2025-06-18'] } }),
+    server,
+  );
   return { server, endpoint, providers };
 }

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { authFromFlags } from '@rondo/auth';
 import { ConfigurationError, SharedStateError } from '@rondo/core';
 import { createRedisState } from '@rondo/redis';
 import { serve } from '@rondo/server';
@@ -52,6 +53,9 @@ async function main(argv: readonly string[]): Promise<void> {
     ...(args.path ? { path: args.path } : {}),
     ...(args.allowedHosts && args.transport !== 'stdio' ? { allowedHosts: args.allowedHosts } : {}),
     ...(args.clientAddressHeader ? { clientAddressHeader: args.clientAddressHeader } : {}),
+    // The parser refused --auth-* on stdio, which `serve` types as taking no `auth`.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc needs it
+    ...(args.auth ? { auth: authFromFlags(args.auth) as never } : {}),
     stopOnSignals: ['SIGINT', 'SIGTERM'],
     quiet: true,
   });

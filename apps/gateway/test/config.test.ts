@@ -77,4 +77,37 @@ describe('the gateway command line', () => {
     expect(() => parseGatewayArgs(['--state-keys', 'k:short', 'x.json'])).toThrow(UsageError);
     expect(() => parseGatewayArgs(['--nope', 'x.json'])).toThrow(UsageError);
   });
+
+  it('takes --auth-* (or RONDO_AUTH_*) for http and ws, and refuses them on stdio', () => {
+    const env = { RONDO_AUTH_ISSUER: 'https://sso.example.com' };
+    const args = parseGatewayArgs(
+      [
+        '--transport',
+        'http',
+        '--auth-resource',
+        'https://mcp.example.com/mcp',
+        '--auth-jwks',
+        'https://sso.example.com/certs',
+        'x.json',
+      ],
+      env,
+    );
+    expect(args.auth).toEqual({
+      resource: 'https://mcp.example.com/mcp',
+      issuer: 'https://sso.example.com',
+      verifier: { kind: 'jwks', jwksUrl: 'https://sso.example.com/certs' },
+      requiredScopes: [],
+    });
+    expect(parseGatewayArgs(['--transport', 'ws', 'x.json']).auth).toBeUndefined();
+    expect(() =>
+      parseGatewayArgs(['--transport', 'http', '--auth-jwks', 'https://sso/c', 'x.json']),
+    ).toThrow(new UsageError('authorization needs --auth-resource (RONDO_AUTH_RESOURCE)'));
+    expect(() =>
+      parseGatewayArgs(['x.json'], {
+        ...env,
+        RONDO_AUTH_RESOURCE: 'https://mcp.example.com/mcp',
+        RONDO_AUTH_JWKS: 'https://sso.example.com/certs',
+      }),
+    ).toThrow('--auth-* needs --transport http or ws: stdio carries no bearer token');
+  });
 });

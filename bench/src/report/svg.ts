@@ -25,6 +25,7 @@ const COLORS: Record<Role, string> = {
   'rondo-replicas': '#8c2d28',
   'rondo-replicas-memory': '#6b6b6b',
   'rondo-gateway': '#2f8f5b',
+  'stdio-relay': '#9a9a9a',
   'sdk-client': '#e07b39',
   'rondo-client': '#2a6fdb',
   'rondo-client-fetch': '#5b9bf0',

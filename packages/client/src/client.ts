@@ -174,6 +174,23 @@ export class ClientCore {
     });
   }
 
+  /**
+   * Sends a request whose params are already dressed for the negotiated era (a modern request's
+   * `_meta` included) and resolves with the server's result as it came: no `input_required` rounds,
+   * no result checks. A gateway passes a caller's request through this way, and the caller checks
+   * the answer. A JSON-RPC error still rejects as an `McpError`.
+   */
+  forward(
+    method: string,
+    params: Record<string, unknown>,
+    options: CallOptions = {},
+  ): Promise<Record<string, unknown>> {
+    const wire = this.wire;
+    if (!wire) return Promise.reject(new ClientStateError('the client is not connected'));
+    const headers = wire.era === 'modern' ? this.modernHeaders(wire, method, params) : undefined;
+    return this.rpc.request(method, params, options, headers ? { headers } : {});
+  }
+
   /** Sends a notification. */
   notify(method: string, params?: Record<string, unknown>): Promise<void> {
     return this.rpc.notify(method, params);

@@ -218,6 +218,20 @@ export class Client {
     return this.#core.request(method, params, options);
   }
 
+  /**
+   * Sends a request as it is, its params already dressed for the negotiated era (a modern request
+   * carries its own `_meta`), and resolves with the server's result unchecked: no `input_required`
+   * rounds, no output checks. For gateways that pass a caller's request through; see
+   * {@link Client.request} for everything else.
+   */
+  forward(
+    method: string,
+    params: Record<string, unknown>,
+    options?: CallOptions,
+  ): Promise<Record<string, unknown>> {
+    return this.#core.forward(method, params, options);
+  }
+
   /** Adds an event listener; returns the function that removes it. */
   on<E extends ClientEventName>(event: E, listener: (value: ClientEvents[E]) => void): () => void {
     return this.#core.on(event, listener);

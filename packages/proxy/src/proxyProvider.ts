@@ -1,4 +1,9 @@
-import type { Client, EraChoice } from '@rondo/client';
+import {
+  RequestTimeoutError,
+  type Client,
+  type EraChoice,
+  type ProgressUpdate,
+} from '@rondo/client';
 import type {
   Arguments,
   CompletionRequest,
@@ -15,7 +20,7 @@ import type {
   ToolDefinition,
   ToolOutcome,
 } from '@rondo/core';
-import { ErrorCode, isMcpError } from '@rondo/protocol';
+import { ErrorCode, McpError, isMcpError } from '@rondo/protocol';
 import { servableTemplates, servableTools } from './catalogGuard.js';
 import { ChangeRelay } from './changeRelay.js';
 import { Gate } from './gate.js';
@@ -26,6 +31,9 @@ import type { UpstreamCall } from './upstreamCall.js';
 import { UpstreamLink, type ConnectionOptions } from './upstreamLink.js';
 import type { UpstreamSpec } from './upstreamSpec.js';
 import { promptResultFromWire, resourceResultFromWire, toolResultFromWire } from './wireResults.js';
+
+/** Where a passed-through call's log messages go: the upstream's `notifications/message` params. */
+export type LogSink = (params: Record<string, unknown>) => void;
 
 /** How a proxy shows and reaches its upstream. */
 export interface ProxyOptions extends NameRules, SuspensionLimits, Omit<ConnectionOptions, 'era'> {
@@ -66,6 +74,8 @@ export class ProxyProvider implements Provider {
   private readonly changes = new ChangeRelay();
   private readonly services: RoundServices;
   private readonly active = new Map<UpstreamCall, HandlerContext>();
+  /** The log sinks of the calls passed through now (see {@link passThrough}). */
+  private readonly passing = new Set<LogSink>();
   private readonly lastLists = new Map<string, unknown>();
   private readonly makeLegacyLink: (() => UpstreamLink) | undefined;
   private legacyLink: UpstreamLink | undefined;
@@ -132,6 +142,56 @@ export class ProxyProvider implements Provider {
     const upstream = this.toolNames.upstream(name) ?? name;
     const params = { name: upstream, arguments: args };
     return runRound(this.services, 'tools/call', params, ctx, toolResultFromWire);
+  }
+
+  /**
+   * The connection a modern caller's request of `revision` can be passed through on as it is: the
+   * upstream is connected in the modern era at that very revision, so nothing needs translating.
+   * `undefined` otherwise (the call then takes {@link callTool}).
+   */
+  passThroughClient(revision: unknown): Client | undefined {
+    const client = this.link.connected;
+    if (client === undefined || client.era !== 'modern') return undefined;
+    return client.server.protocolVersion === revision ? client : undefined;
+  }
+
+  /** The upstream's name for the tool this provider lists as `name`. */
+  upstreamToolName(name: string): string {
+    return this.toolNames.upstream(name) ?? name;
+  }
+
+  /**
+   * Passes a modern caller's `tools/call` through to the upstream on `client` (from
+   * {@link passThroughClient}): `params` are sent as they are (the caller's `_meta`, its
+   * `requestState` and `inputResponses` on a retry) and the upstream's result comes back unchecked,
+   * `input_required` rounds included, for the caller to check. The call counts against the
+   * concurrency limit and the timeout like any other; an upstream failure becomes the same precise
+   * error as on the translating path. Log messages reach `log` while it is the only call running.
+   */
+  async passThrough(
+    client: Client,
+    params: Record<string, unknown>,
+    signal: AbortSignal,
+    onProgress: ((update: ProgressUpdate) => void) | undefined,
+    log: LogSink,
+  ): Promise<Record<string, unknown>> {
+    const { gate, timeoutMs } = this.services;
+    await gate.acquire(signal);
+    this.passing.add(log);
+    try {
+      return await client.forward('tools/call', params, { signal, timeoutMs, onProgress });
+    } catch (error) {
+      if (error instanceof RequestTimeoutError) {
+        throw new McpError(
+          ErrorCode.InternalError,
+          `Upstream "${this.name}" did not answer tools/call within ${timeoutMs} ms`,
+        );
+      }
+      throw upstreamFailure(this.name, error);
+    } finally {
+      this.passing.delete(log);
+      gate.release();
+    }
   }
 
   async prompts(): Promise<PromptDefinition[]> {
@@ -257,9 +317,11 @@ export class ProxyProvider implements Provider {
     client.on('resourceUpdated', ({ uri }) => this.changes.emit({ kind: 'resource', uri }));
     client.on('log', (params) => {
       // A log message names no call: it goes to the one call running, never to another caller.
-      if (this.active.size !== 1) return;
+      if (this.active.size + this.passing.size !== 1) return;
       const [ctx] = this.active.values();
+      const [sink] = this.passing.values();
       ctx?.log(params.level, params.data as never, params.logger);
+      sink?.(params);
     });
     if (client.era === 'modern') {
       const caps = client.capabilities;

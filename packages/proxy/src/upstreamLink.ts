@@ -64,6 +64,11 @@ export class UpstreamLink {
     return this.state.kind === 'up' ? this.state.client.server : undefined;
   }
 
+  /** The client while the upstream is connected (no waiting, no error otherwise). */
+  get connected(): Client | undefined {
+    return this.state.kind === 'up' ? this.state.client : undefined;
+  }
+
   /** Why the upstream is unavailable, when it is. */
   get downReason(): string | undefined {
     return this.state.kind === 'down' ? this.state.reason : undefined;
