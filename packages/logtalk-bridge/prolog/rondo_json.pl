@@ -7,7 +7,7 @@
     parsing JSON in Prolog); json_parse/2 reads JSON text with SWI-Prolog's library(http/json)
     (exact for big integers and floats) for code that still has JSON to read.
 */
-:- module(rondo_json, [json_parse/2, json_text/2, curly_pairs/2, curly_get/3]).
+:- module(rondo_json, [json_parse/2, json_text/2, is_json/1, curly_pairs/2, curly_get/3]).
 
 :- use_module(library(http/json), [json_read/3]).
 :- use_module(library(lists)).
@@ -74,6 +74,12 @@ curly_get({Chain}, Key, Value) :-
 %   Writes Term as compact JSON on one line; throws type_error(json, T) for a non-JSON part.
 json_text(Term, String) :-
     with_output_to(string(String), write_json(Term)).
+
+%!  is_json(@Term) is semidet.
+%   True when json_text/2 writes Term (it raises nothing but these two errors for a non-JSON part).
+is_json(Term) :-
+    catch(catch(json_text(Term, _), error(type_error(_, _), _), fail),
+          error(instantiation_error, _), fail).
 
 write_json(T) :- var(T), !, throw(error(instantiation_error, json_text/2)).
 write_json(@(true)) :- !, write(true).
