@@ -66,9 +66,14 @@ list_chain([P|Ps], (P, Chain)) :- list_chain(Ps, Chain).
 
 %!  curly_get(+Curly, +Key, -Value) is semidet.
 %   The value of Key in a curly object.
+%   Walks the members as they are (memberchk/2 on them as a list, without building the list).
 curly_get({Chain}, Key, Value) :-
-    chain_list(Chain, Pairs),
-    memberchk(Key-Value, Pairs).
+    chain_get(Chain, Key, Value).
+
+chain_get((P, Ps), Key, Value) :- !,
+    (   P = Key-Value -> true ; chain_get(Ps, Key, Value) ).
+chain_get(P, Key, Value) :-
+    P = Key-Value.
 
 %!  json_text(+Term, -String) is det.
 %   Writes Term as compact JSON on one line; throws type_error(json, T) for a non-JSON part.
