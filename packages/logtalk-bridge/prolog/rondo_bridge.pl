@@ -138,8 +138,7 @@ params(P, Key, V) :- ( curly_get(P, Key, V) -> true ; V = {} ).
 % A value that is not JSON fails its call instead: nothing was written (send/1 builds the line
 % first), so the call is still owed an answer.
 reply(Id, Value) :-
-    curly_pairs(J, [type-result, id-Id, value-Value]),
-    catch(send(J), error(Formal, Context), not_json(Id, error(Formal, Context))).
+    catch(send_result(Id, Value), error(Formal, Context), not_json(Id, error(Formal, Context))).
 
 % Only what json_text/2 raises for a value that is not JSON; anything else (an I/O error on the
 % channel, say) ends the worker.

@@ -116,6 +116,10 @@ write_members([P|Ps]) :-
     write_member(P),
     ( Ps == [] -> true ; put_char(','), write_members(Ps) ).
 
+% The usual member, an atom key with a dash, first: no pair taken apart, no key converted.
+write_member(P) :-
+    nonvar(P), P = K-V, atom(K), !,
+    write_string(K), put_char(':'), write_json(V).
 write_member(P) :-
     (   member_parts(P, K, V) -> true
     ;   throw(error(type_error(json_member, P), json_text/2))
