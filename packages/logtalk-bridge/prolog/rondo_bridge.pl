@@ -1,4 +1,4 @@
-/*  Entry point of a worker: `swipl ... -g rondo_bridge:main rondo_bridge.pl`.
+/** <module> Entry point of a worker: `swipl ... -g rondo_bridge:main rondo_bridge.pl`.
 
     Node sends {"op":"init",...} first; the worker loads the user's files and answers
     {"type":"ready","provider":Name} or {"type":"load_error","file":F,"line":L,"column":C,

@@ -1,4 +1,4 @@
-/*  Answers one call: a tool, a prompt, a resource read or a completion, with the fallbacks of
+/** <module> Answers one call: a tool, a prompt, a resource read or a completion, with the fallbacks of
     Logtalk's mcp_server library (round hook, then the plain hook, then auto-dispatch for tools).
 */
 :- module(rondo_calls, [call_tool/5, get_prompt/5, read_resource/5, complete/2, elicit/4, progress/4]).

@@ -1,4 +1,4 @@
-/*  The protocol channel, on file descriptor 3: one message per line, both ways. Node writes
+/** <module> The protocol channel, on file descriptor 3: one message per line, both ways. Node writes
     each message as the text of a Prolog term in the JSON conventions of rondo_json ({'k'-V, ...},
     quoted atoms, @(true)) ended by a full stop, read here in C by read_term/3 straight from the
     stream (no line string in between); the worker answers with JSON lines.
@@ -27,6 +27,7 @@ open_channel :-
     set_stream(In, buffer(full)), set_stream(Out, buffer(full)),
     set_stream(In, alias(rondo_in)), set_stream(Out, alias(rondo_out)),
     assertz(channel(In, Out)),
+    thread_create(flusher(Out), _, [alias(rondo_flusher), detached(true)]),
     isolate_user_streams.
 
 % User code that prints to user_output, or reads user_input, must not touch the protocol.
@@ -54,7 +55,32 @@ send_result(Id, Value) :-
     channel(_, Out),
     with_mutex(rondo_out,
         ( format(Out, '{"type":"result","id":~d,"value":', [Id]),
-          write(Out, Text), write(Out, '}\n'), flush_output(Out) )).
+          write(Out, Text), write(Out, '}\n') )),
+    answered(Out).
+
+% Under pipelining the next call is often read in already when one is answered: its answer then
+% waits in the buffer, so that answers leave together (each write wakes Node, and under load those
+% wake-ups cost more than the calls). The flusher thread writes what waits within a millisecond,
+% so an answer never waits on a long call behind it; with nothing to read, it leaves at once.
+answered(Out) :-
+    channel(In, _),
+    (   wait_for_input([In], [_], 0)
+    ->  thread_send_message(rondo_flusher, flush)
+    ;   with_mutex(rondo_out, flush_output(Out))
+    ).
+
+%!  flusher(+Out) is det.
+%   The thread that flushes answers left in the buffer: a millisecond after the first of
+%   them, all that wait then leave in one write.
+flusher(Out) :-
+    thread_get_message(flush),
+    sleep(0.001),
+    drain_flush_requests,
+    with_mutex(rondo_out, flush_output(Out)),
+    flusher(Out).
+
+drain_flush_requests :-
+    (   thread_get_message(rondo_flusher, flush, [timeout(0)]) -> drain_flush_requests ; true ).
 
 %!  receive(-Json) is semidet.
 %   Reads the next message (one set aside by receive_answer/1 first); fails at end of input.
@@ -75,7 +101,10 @@ receive_answer(Json) :-
         receive_answer(Json)
     ).
 
+% Node ends every message with a full stop and a newline; the newline is read too, so that a
+% buffer holding nothing but it does not count as input waiting (see answered/1).
 read_message(Json) :-
     channel(In, _),
     read_term(In, Json, []),
-    Json \== end_of_file.
+    Json \== end_of_file,
+    skip(In, 0'\n).

@@ -1,4 +1,4 @@
-/*  What a provider can do besides returning a result, from anywhere in its code while a call
+/** <module> What a provider can do besides returning a result, from anywhere in its code while a call
     runs: log to the client, ask the client's model or its roots (legacy wire), announce that a
     list changed. These predicates are imported into `user`, so any module calls them
     unqualified; a Logtalk object calls them with {}/1, e.g. `{mcp_log(info, 'Started')}`.

@@ -1,4 +1,4 @@
-/*  Prolog's error terms in words a client can read. A raw `error(existence_error(procedure,
+/** <module> Prolog's error terms in words a client can read. A raw `error(existence_error(procedure,
     foo/2), context(...))` means little to a model or a person using a tool; the term itself is
     written to the worker's standard error (the server's log) instead.
 */

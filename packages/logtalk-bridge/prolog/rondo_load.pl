@@ -1,4 +1,4 @@
-/*  Loading the user's files, with the first error kept (file, line, message) so that Node can
+/** <module> Loading the user's files, with the first error kept (file, line, message) so that Node can
     stop start-up with it instead of serving a half-loaded provider.
 */
 :- module(rondo_load, [load_all/5, load_failure/4]).

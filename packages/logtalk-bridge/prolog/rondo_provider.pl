@@ -1,4 +1,4 @@
-/*  The provider seen the same way in both flavours: a plain module (goals called module-
+/** <module> The provider seen the same way in both flavours: a plain module (goals called module-
     qualified) or a Logtalk object (goals sent with ::). Also reflection on mode/2 and info/2.
 */
 :- module(rondo_provider, [

@@ -1,4 +1,4 @@
-/*  Logtalk result terms -> Rondo's vocabulary encoding (version 1): a curly object whose `kind`
+/** <module> Logtalk result terms -> Rondo's vocabulary encoding (version 1): a curly object whose `kind`
     is the functor name and whose other members are the arguments by name. Node validates every
     value again; this side only has to be faithful, and to fail loudly on a shape it does not know.
 */
