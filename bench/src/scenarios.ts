@@ -28,6 +28,7 @@ export type Role =
   | 'rondo-fetch-bun'
   | 'rondo-bridge'
   | 'swipl-echo'
+  | 'swipl-term-echo'
   | 'rondo-noop-middleware'
   | 'rondo-otel'
   | 'rondo-policy'
@@ -143,8 +144,18 @@ function httpContenders(
       '--provider',
       'bridge',
     ),
-    // The bridge's physical limit: as many bare swipl JSON-lines echoes as it has workers (2).
+    // The bridge's physical limit: as many bare swipl echoes as it has workers (2), JSON lines
+    // and Prolog terms (the bridge's own way in).
     contender('SWI-Prolog echo (2 processes)', 'swipl-echo', 'swiplEcho', '--transport', 'http'),
+    contender(
+      'SWI-Prolog term echo (2 processes)',
+      'swipl-term-echo',
+      'swiplEcho',
+      '--transport',
+      'http',
+      '--format',
+      'term',
+    ),
   ];
 }
 
@@ -287,7 +298,7 @@ function pipelined(
   mode: 'batch' | 'continuous',
 ): BoundDriver {
   const accept =
-    role === 'ceiling' || role === 'swipl-echo'
+    role === 'ceiling' || role === 'swipl-echo' || role === 'swipl-term-echo'
       ? () => true
       : (message: string) => message.includes('"structuredContent"');
   return {
@@ -315,6 +326,53 @@ const stdioPipelined: Scenario = {
       'stdio',
       '--provider',
       'bridge',
+    ),
+  ],
+  bind: async (child, c) => pipelined(stdioChannel(child), c.role, 1000, 'batch'),
+};
+
+/**
+ * The bridge's goal over stdio (issue 30): the echo tool through the bridge with one worker
+ * against the same tool in TypeScript, with the same argument and structured result, pipelined;
+ * beside them one bare `swipl` reading call terms and answering terms (the Prolog side's limit)
+ * and one bare JSON-lines echo.
+ */
+const stdioBridge: Scenario = {
+  id: 'stdio-bridge-1-worker',
+  title: 'tools/call over stdio, 1,000 pipelined per batch: the bridge with one worker',
+  transport: 'stdio',
+  contenders: [
+    contender('Rondo (TS tool)', 'rondo', 'rondo', '--transport', 'stdio'),
+    contender(
+      'Rondo + bridge (1 worker)',
+      'rondo-bridge',
+      'rondo',
+      '--transport',
+      'stdio',
+      '--provider',
+      'bridge',
+      '--workers',
+      '1',
+    ),
+    contender(
+      'SWI-Prolog term echo (1 process)',
+      'swipl-term-echo',
+      'swiplEcho',
+      '--transport',
+      'stdio',
+      '--processes',
+      '1',
+      '--format',
+      'term',
+    ),
+    contender(
+      'SWI-Prolog echo (1 process)',
+      'swipl-echo',
+      'swiplEcho',
+      '--transport',
+      'stdio',
+      '--processes',
+      '1',
     ),
   ],
   bind: async (child, c) => pipelined(stdioChannel(child), c.role, 1000, 'batch'),
@@ -367,6 +425,7 @@ export const SCENARIOS: Scenario[] = [
   modernEchoScenario(50),
   legacySession,
   stdioPipelined,
+  stdioBridge,
   stdioGateway,
   webSocketInFlight,
   mrtrFlow,

@@ -115,6 +115,13 @@ export function checkGoals(scenarios: ScenarioResult[]): GoalCheck[] {
       if (who.role === 'rondo-bridge') {
         add('bridge >= 50% of the TS-native tool', scenario, who, 'rondo', 0.5);
         add('bridge >= 70% of the bare SWI-Prolog echo', scenario, who, 'swipl-echo', 0.7);
+        add(
+          'bridge >= 50% of the bare SWI-Prolog term echo',
+          scenario,
+          who,
+          'swipl-term-echo',
+          0.5,
+        );
       }
     }
   }

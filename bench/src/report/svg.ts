@@ -18,6 +18,7 @@ const COLORS: Record<Role, string> = {
   'rondo-fetch-bun': '#f2b705',
   'rondo-bridge': '#7a4fc9',
   'swipl-echo': '#b0b0b0',
+  'swipl-term-echo': '#909090',
   'rondo-noop-middleware': '#3fa37a',
   'rondo-otel': '#c9a23f',
   'rondo-policy': '#b05fa8',

@@ -18,11 +18,12 @@ import { startBenchRedis } from './redisServer.js';
 
 /**
  * Rondo under test: one endpoint speaking both eras, with the TypeScript tools (`native`) or the
- * Prolog echo tool through the bridge with two workers (`bridge`), on one transport.
+ * Prolog echo tool through the bridge (`bridge`, two workers unless `--workers` says), on one
+ * transport.
  *
  *   node rondo.js --transport http-node|http-express|http-fetch|stdio|ws [--provider native|bridge] [--tools N]
  *                 [--middleware none|noop|otel|ratelimit|ratelimit-redis|cache|sizecap|timeout]
- *                 [--redis own|URL]
+ *                 [--redis own|URL] [--workers N]
  *
  * `--redis` keeps the shared state (sessions, event logs, changes, tasks) in Redis: `own` starts a
  * redis-server for this process alone, a URL joins one other replicas use too.
@@ -35,6 +36,7 @@ async function buildEndpoint(
   fillers: number,
   middleware: MiddlewareKind,
   shared: RedisState | undefined,
+  workers: number,
 ): Promise<Endpoint> {
   const server = createServer({
     ...(shared ? { shared } : {}),
@@ -45,7 +47,7 @@ async function buildEndpoint(
     log: (level, message) => level === 'error' && process.stderr.write(`${message}\n`),
   });
   if (provider === 'bridge') {
-    server.provider(await createPrologProvider({ files: [ECHO_PL], workers: 2 }));
+    server.provider(await createPrologProvider({ files: [ECHO_PL], workers }));
   } else {
     // The cache contender's echo is read-only, so each call after the first is a cache hit.
     addNativeTools(server, fillers, middleware === 'cache');
@@ -117,6 +119,7 @@ async function main(): Promise<void> {
     Number(argument('tools', '0')),
     middlewareKind(argument('middleware', 'none')),
     redis,
+    Number(argument('workers', '2')),
   );
   const counters: CounterSource = async () =>
     redis ? { redisCommands: redis.stats().commands } : {};

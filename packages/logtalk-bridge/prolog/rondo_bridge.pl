@@ -1,4 +1,4 @@
-/*  Entry point of a worker: `swipl ... -g rondo_bridge:main rondo_bridge.pl`.
+/** <module> Entry point of a worker: `swipl ... -g rondo_bridge:main rondo_bridge.pl`.
 
     Node sends {"op":"init",...} first; the worker loads the user's files and answers
     {"type":"ready","provider":Name} or {"type":"load_error","file":F,"line":L,"column":C,
@@ -19,7 +19,7 @@
 :- use_module(rondo_check, [check/1]).
 :- use_module(rondo_calls).
 :- use_module(rondo_load).
-:- use_module(rondo_errors, [error_description/3, log_raw_error/2]).
+:- use_module(rondo_errors, [error_description/3, log_raw_error/2, call_failed/2, message_line/2]).
 :- use_module(rondo_client, [begin_call/1, end_call/0, replay/1]).
 
 % mcp_log/2,3, mcp_sample/2, mcp_roots/1, mcp_notify/1, mcp_broadcast/1 and mcp_close_stream/0
@@ -69,7 +69,8 @@ interrupt(_) :-
 
 interrupt_targets(Ids) :-
     nb_current(rondo_interrupts, File), File \== none,
-    catch(read_file_to_terms(File, [Ids0], []), _, fail),
+    % The list is replaced in one rename, so it is whole or missing (no call cancelled yet).
+    catch(read_file_to_terms(File, [Ids0], []), error(existence_error(source_sink, _), _), fail),
     is_list(Ids0), !,
     Ids = Ids0.
 interrupt_targets([]).
@@ -78,45 +79,77 @@ interrupt_targets([]).
 not_skipped(Id) :-
     (   nb_current(rondo_skip, Ids), memberchk(Id, Ids) -> throw(rondo_cancelled) ; true ).
 
+% The channel ends at Node's end of input; a line that does not read as a term (Node writes
+% every line, so it means a broken channel) ends it too.
 serve :-
-    (   catch(receive(Msg), E, (print_message(error, E), fail))
+    (   catch(receive(Msg), error(syntax_error(What), Where),
+              ( print_message(error, error(syntax_error(What), Where)), fail ))
     ->  handle(Msg), serve
     ;   halt(0)
     ).
 
+%!  handle(+Message) is det.
+%   Answers a call (a result or a failure, never silence: a method this worker does not know
+%   and a call whose goal fails are failures too), or replays a broadcast goal.
 handle(Msg) :-
     (   curly_get(Msg, op, call), curly_get(Msg, id, Id), curly_get(Msg, method, Method)
     ->  ( curly_get(Msg, params, Params) -> true ; Params = {} ),
+        % Any exception of the call is its answer: the worker stays up for the next one.
         setup_call_cleanup(begin_call(Id),
-            catch((not_skipped(Id), dispatch(Method, Id, Params, Value)), E, true),
+            catch(answer(Id, Method, Params, Outcome), E, Outcome = thrown(E)),
             end_call),
-        (   var(E) -> reply(Id, Value) ; failure(Id, E) )
+        send_outcome(Id, Outcome)
     ;   curly_get(Msg, op, replay), curly_get(Msg, goal, Goal)
     ->  replay(Goal)
     ;   print_message(warning, format('rondo: ignored message ~q', [Msg]))
     ).
 
-dispatch(describe, _, _, J) :- describe(J).
-dispatch(tool, Id, P, J) :-
+answer(Id, Method, Params, Outcome) :-
+    not_skipped(Id),
+    (   dispatch(Method, Id, Params, Value)
+    ->  Outcome = value(Value)
+    ;   format(string(Text), 'the ~w call failed', [Method]),
+        Outcome = thrown(error(rondo_call_failed(failed, Text), _))
+    ).
+
+send_outcome(Id, value(Value)) :- reply(Id, Value).
+send_outcome(Id, thrown(E)) :- failure(Id, E).
+
+%!  dispatch(+Method, +Id, +Params, -Json) is semidet.
+dispatch(describe, _, _, J) :- !, describe(J).
+dispatch(tool, Id, P, J) :- !,
     curly_get(P, name, Name), params(P, arguments, Args), params(P, context, Ctx),
     call_tool(Id, Name, Args, Ctx, J).
-dispatch(prompt, Id, P, J) :-
+dispatch(prompt, Id, P, J) :- !,
     curly_get(P, name, Name), params(P, arguments, Args), params(P, context, Ctx),
     get_prompt(Id, Name, Args, Ctx, J).
-dispatch(resource, Id, P, J) :-
+dispatch(resource, Id, P, J) :- !,
     curly_get(P, uri, Uri), params(P, context, Ctx),
     ( curly_get(P, known, Known) -> true ; Known = @(false) ),
     read_resource(Id, Uri, Known, Ctx, J).
-dispatch(complete, _, P, J) :- complete(P, J).
-dispatch(check, _, _, J) :- check(J).
+dispatch(complete, _, P, J) :- !, complete(P, J).
+dispatch(check, _, _, J) :- !, check(J).
+dispatch(Method, _, _, _) :-
+    format(string(Text), 'unknown bridge method ~q', [Method]),
+    call_failed(unknown_method, Text).
 
 params(P, Key, V) :- ( curly_get(P, Key, V) -> true ; V = {} ).
 
+% A value that is not JSON fails its call instead: nothing was written (send/1 builds the line
+% first), so the call is still owed an answer.
 reply(Id, Value) :-
-    curly_pairs(J, [type-result, id-Id, value-Value]),
-    catch(send(J), E, failure(Id, E)).
+    catch(send_result(Id, Value), error(Formal, Context), not_json(Id, error(Formal, Context))).
 
-failure(Id, rondo_failed(mcp_error(Code), Text)) :- !,
+% Only what json_text/2 raises for a value that is not JSON; anything else (an I/O error on the
+% channel, say) ends the worker.
+not_json(Id, E) :-
+    E = error(Formal, _),
+    ( Formal = type_error(_, _) ; Formal == instantiation_error ), !,
+    failure(Id, E).
+not_json(_, E) :-
+    throw(E).
+
+failure(Id, error(rondo_call_failed(mcp_error(Code), Text), _)) :- !,
     curly_pairs(J, [type-failure, id-Id, kind-mcp_error, code-Code, message-Text]),
     send(J).
 failure(Id, E) :-
@@ -124,21 +157,16 @@ failure(Id, E) :-
     curly_pairs(J, [type-failure, id-Id, kind-Kind, message-Text]),
     send(J).
 
-failure_text(rondo_failed(Kind, Message), Kind, Message) :- !.
+failure_text(error(rondo_call_failed(Kind, Message), _), Kind, Message) :- !.
+% Cancellation is not an error term, as SWI's own time_limit_exceeded and '$aborted' are not:
+% code that catches error(_, _) to recover from its own failures does not swallow it.
 failure_text(rondo_cancelled, cancelled, "the call was cancelled") :- !.
-failure_text(rondo_invalid_result(What, T), invalid_result, Text) :- !,
+failure_text(error(rondo_invalid_result(What, T), _), invalid_result, Text) :- !,
     format(string(Text), 'invalid ~w: ~q', [What, T]).
 failure_text(error(type_error(json, T), _), invalid_result, Text) :- !,
     format(string(Text), 'not a JSON value: ~q', [T]).
 failure_text(E, exception, Text) :-
-    (   catch(error_description(E, none, Text), _, fail) -> log_raw_error('a call', E)
-    ;   E = error(_, _), catch(error_text(E, Text), _, fail) -> log_raw_error('a call', E)
+    (   error_description(E, none, Text) -> log_raw_error('a call', E)
+    ;   E = error(_, _) -> message_line(E, Text), log_raw_error('a call', E)
     ;   format(string(Text), '~w', [E])
     ).
-
-% Errors are described as the toplevel would print them, on one line.
-error_text(E, Text) :-
-    '$messages':translate_message(E, Lines, []),
-    with_output_to(string(S0), print_message_lines(current_output, '', Lines)),
-    split_string(S0, "\n", " ", Parts), exclude(==(""), Parts, Kept),
-    atomic_list_concat(Kept, ' ', A), atom_string(A, Text).

@@ -1,4 +1,4 @@
-/*  Answers one call: a tool, a prompt, a resource read or a completion, with the fallbacks of
+/** <module> Answers one call: a tool, a prompt, a resource read or a completion, with the fallbacks of
     Logtalk's mcp_server library (round hook, then the plain hook, then auto-dispatch for tools).
 */
 :- module(rondo_calls, [call_tool/5, get_prompt/5, read_resource/5, complete/2, elicit/4, progress/4]).
@@ -7,14 +7,14 @@
 :- use_module(rondo_describe, [tool_spec/3, arg_specs/2]).
 :- use_module(rondo_vocab).
 :- use_module(rondo_types, [type_json/2]).
-:- use_module(rondo_errors, [error_description/3, log_raw_error/2]).
-:- use_module(rondo_json, [curly_pairs/2, curly_get/3, json_text/2]).
+:- use_module(rondo_errors, [error_description/3, log_raw_error/2, call_failed/2, invalid_result/2]).
+:- use_module(rondo_json, [curly_pairs/2, curly_get/3, json_text/2, is_json/1]).
 :- use_module(rondo_channel, [send/1, receive_answer/1]).
 :- use_module(library(lists)).
 
 %!  call_tool(+Id, +Name, +Arguments, +Context, -Json) is det.
 call_tool(Id, Name, Args, Ctx, J) :-
-    (   tool_spec(Name, F, A) -> true ; throw(rondo_failed(unknown, 'Unknown tool')) ),
+    (   tool_spec(Name, F, A) -> true ; call_failed(unknown, 'Unknown tool') ),
     curly_pairs(Args, Pairs),
     catch(tool_outcome(Id, Name, F/A, Args, Pairs, Ctx, R), E, exception_result(Name, F/A, E, R)),
     round_value(tool, R, J).
@@ -23,9 +23,9 @@ call_tool(Id, Name, Args, Ctx, J) :-
 % mcp_error(Code, Message): the call fails with that JSON-RPC error (a task becomes failed). An
 % ISO error term is named in words (error_description/3); the raw term goes to the server log.
 exception_result(_, _, mcp_error(Code, Message), _) :- integer(Code), !,
-    text_of(Message, Text), throw(rondo_failed(mcp_error(Code), Text)).
+    text_of(Message, Text), call_failed(mcp_error(Code), Text).
 exception_result(Name, PI, E, error(Text)) :-
-    catch(error_description(E, PI, Text), _, fail), !,
+    error_description(E, PI, Text), !,
     format(atom(What), 'tool ~w', [Name]),
     log_raw_error(What, E).
 exception_result(_, _, E, error(E)).
@@ -91,14 +91,14 @@ output_json(Type, V, J) :- type_json(Type, JT), output_value(JT, V, J).
 output_value(boolean, V, J) :- !, ( memberchk(V, [true, @(true)]) -> J = @(true) ; J = @(false) ).
 output_value(JT, V, V) :- memberchk(JT, [integer, number]), number(V), !.
 output_value(array, V, J) :- is_list(V), !, maplist(lenient_json, V, J).
-output_value(object, V, V) :- V = {_}, json_text(V, _), !.
+output_value(object, V, V) :- V = {_}, is_json(V), !.
 output_value(object, {}, {}) :- !.
 % The atom '{}' is also the empty object: as text it is sent as a string, so it stays text.
 output_value(string, V, S) :- V == {}, !, atom_string(V, S).
 output_value(string, V, V) :- ( atom(V) ; string(V) ), !.
 output_value(_, V, A) :- format(atom(A), '~q', [V]).
 
-lenient_json(V, V) :- catch(json_text(V, _), _, fail), !.
+lenient_json(V, V) :- is_json(V), !.
 lenient_json(V, A) :- format(atom(A), '~q', [V]).
 
 %!  get_prompt(+Id, +Name, +Arguments, +Context, -Json) is det.
@@ -108,7 +108,7 @@ get_prompt(Id, Name, Args, Ctx, J) :-
         request_context(Id, Ctx, RC),
         hook(prompt_get_round(Name, Pairs, RC, R)) -> true
     ;   hook(prompt_get(Name, Pairs, R)) -> true
-    ;   throw(rondo_failed(failed, 'Prompt execution failed'))
+    ;   call_failed(failed, 'Prompt execution failed')
     ),
     reject_error(R),
     round_value(prompt, R, J).
@@ -120,7 +120,7 @@ read_resource(Id, Uri, Known, Ctx, J) :-
         request_context(Id, Ctx, RC),
         hook(resource_read_round(Uri, [], RC, R)) -> true
     ;   hook(resource_read(Uri, [], R)) -> true
-    ;   Known == @(true) -> throw(rondo_failed(failed, 'Resource read failed'))
+    ;   Known == @(true) -> call_failed(failed, 'Resource read failed')
     ;   R = none
     ),
     (   R == none -> J = @(null)
@@ -128,7 +128,7 @@ read_resource(Id, Uri, Known, Ctx, J) :-
     ).
 
 % For prompts and resources, error(E) is a failed request, not a result.
-reject_error(error(E)) :- !, text_of(E, T), throw(rondo_failed(failed, T)).
+reject_error(error(E)) :- !, text_of(E, T), call_failed(failed, T).
 reject_error(complete(error(E))) :- !, reject_error(error(E)).
 reject_error(_).
 
@@ -151,7 +151,7 @@ completion_json(completion(Vs), J) :- !, curly_pairs(J, [values-Vs]).
 completion_json(completion(Vs, Total, More), J) :- !,
     ( More == true -> M = @(true) ; M = @(false) ),
     curly_pairs(J, [values-Vs, total-Total, hasMore-M]).
-completion_json(Other, _) :- throw(rondo_invalid_result(completion, Other)).
+completion_json(Other, _) :- invalid_result(completion, Other).
 
 request_context(Id, Ctx, request_context(Caps, Responses, State, rondo_calls:progress(Id))) :-
     ( curly_get(Ctx, clientCapabilities, Caps) -> true ; Caps = {} ),

@@ -1,6 +1,7 @@
-/*  The protocol channel, on file descriptor 3: one message per line, both ways. Node writes
+/** <module> The protocol channel, on file descriptor 3: one message per line, both ways. Node writes
     each message as the text of a Prolog term in the JSON conventions of rondo_json ({'k'-V, ...},
-    quoted atoms, @(true)), read here in C by term_string/2; the worker answers with JSON lines.
+    quoted atoms, @(true)) ended by a full stop, read here in C by read_term/3 straight from the
+    stream (no line string in between); the worker answers with JSON lines.
 
     SWI-Prolog cannot open an inherited descriptor by number, and /dev/fd/3 cannot be opened when
     it is a socket (Node's extra stdio pipes are socketpairs). So two pipes are made and their
@@ -8,7 +9,7 @@
     Standard output is left to user code: the alias user_output is moved to standard error, and
     anything written below Prolog (a shell command, say) reaches Node's stdout, never the protocol.
 */
-:- module(rondo_channel, [open_channel/0, send/1, receive/1, receive_answer/1]).
+:- module(rondo_channel, [open_channel/0, send/1, send_result/2, receive/1, receive_answer/1]).
 
 :- use_module(library(unix), [pipe/2, dup/2]).
 :- use_module(rondo_json, [json_text/2, curly_get/3]).
@@ -26,6 +27,7 @@ open_channel :-
     set_stream(In, buffer(full)), set_stream(Out, buffer(full)),
     set_stream(In, alias(rondo_in)), set_stream(Out, alias(rondo_out)),
     assertz(channel(In, Out)),
+    thread_create(flusher(Out), _, [alias(rondo_flusher), detached(true)]),
     isolate_user_streams.
 
 % User code that prints to user_output, or reads user_input, must not touch the protocol.
@@ -42,6 +44,43 @@ send(Json) :-
     json_text(Json, Text),
     channel(_, Out),
     with_mutex(rondo_out, (write(Out, Text), nl(Out), flush_output(Out))).
+
+%!  send_result(+Id, +Value) is det.
+%   Writes {"type":"result","id":Id,"value":Value}: the same line send/1 writes for it, with the
+%   envelope written as it is (only the value is converted); nothing is written when Value is
+%   not JSON.
+send_result(Id, Value) :-
+    must_be(nonneg, Id),
+    json_text(Value, Text),
+    channel(_, Out),
+    with_mutex(rondo_out,
+        ( format(Out, '{"type":"result","id":~d,"value":', [Id]),
+          write(Out, Text), write(Out, '}\n') )),
+    answered(Out).
+
+% Under pipelining the next call is often read in already when one is answered: its answer then
+% waits in the buffer, so that answers leave together (each write wakes Node, and under load those
+% wake-ups cost more than the calls). The flusher thread writes what waits within a millisecond,
+% so an answer never waits on a long call behind it; with nothing to read, it leaves at once.
+answered(Out) :-
+    channel(In, _),
+    (   wait_for_input([In], [_], 0)
+    ->  thread_send_message(rondo_flusher, flush)
+    ;   with_mutex(rondo_out, flush_output(Out))
+    ).
+
+%!  flusher(+Out) is det.
+%   The thread that flushes answers left in the buffer: a millisecond after the first of
+%   them, all that wait then leave in one write.
+flusher(Out) :-
+    thread_get_message(flush),
+    sleep(0.001),
+    drain_flush_requests,
+    with_mutex(rondo_out, flush_output(Out)),
+    flusher(Out).
+
+drain_flush_requests :-
+    (   thread_get_message(rondo_flusher, flush, [timeout(0)]) -> drain_flush_requests ; true ).
 
 %!  receive(-Json) is semidet.
 %   Reads the next message (one set aside by receive_answer/1 first); fails at end of input.
@@ -62,8 +101,10 @@ receive_answer(Json) :-
         receive_answer(Json)
     ).
 
+% Node ends every message with a full stop and a newline; the newline is read too, so that a
+% buffer holding nothing but it does not count as input waiting (see answered/1).
 read_message(Json) :-
     channel(In, _),
-    read_line_to_string(In, Line),
-    Line \== end_of_file,
-    term_string(Json, Line).
+    read_term(In, Json, []),
+    Json \== end_of_file,
+    skip(In, 0'\n).

@@ -1,4 +1,4 @@
-/*  What is wrong with a loaded provider, found before it is served (and by `rondo-logtalk
+/** <module> What is wrong with a loaded provider, found before it is served (and by `rondo-logtalk
     check`): list hooks that are not lists, descriptors of the wrong shape, tools naming
     predicates that are not there, modes that do not parse or name an unknown type, bad
     task_support/2 and tool_scopes/2 values, bad tool_ui/2 and resource_ui_meta/2 answers. Each problem is one message, "what was found; expected <shape>", with
@@ -99,6 +99,7 @@ problem(problem(F, L, M)) :-
     format(string(M), 'tool ~w: ~w/~w calls ~w/~w, which is not defined; expected a predicate of the provider or of a library it loads', [Name, Functor, Arity, GF, GA]).
 
 listed(Head, Items) :-
+    % A list hook that raises has no items to check: problem/1 reports what it raised.
     list_hook(Head), catch(hook(Head), _, fail), arg(1, Head, Items), is_list(Items).
 
 descriptor_problem(tools(_), Item, M) :- tool_problem(Item, M).
@@ -165,11 +166,7 @@ task_support_value(S) :- compound(S), S =.. [T, after_input], memberchk(T, [opti
 
 % defined(?F/?A): enumerates the arities of F when A is unbound.
 defined(F/A) :-
-    provider(Flavour, Name),
-    (   Flavour == logtalk
-    ->  Query =.. ['::', Name, current_predicate(F/A)], catch(user:Query, _, fail)
-    ;   current_predicate(Name:F/A)
-    ).
+    provider_query(current_predicate(F/A)).
 
 % Where a hook's clauses (or a mode directive) are, as file and line; @null when unknown.
 location(Head, File, Line) :-
@@ -181,33 +178,26 @@ location(Head, File, Line) :-
 location(_, @(null), @(null)).
 
 % The first clause whose head matches an answer (one tool_ui/2 fact of many) in a module, else
-% where location/3 has the predicate.
+% where location/3 has the predicate. clause/3 refuses protected (system) predicates: those have
+% no provider clause to point at.
 clause_location(Head, File, Line) :-
     provider(plain, Module),
-    catch(clause(Module:Head, _, Ref), _, fail),
+    catch(clause(Module:Head, _, Ref), error(permission_error(_, _, _), _), fail),
     clause_property(Ref, file(File)), clause_property(Ref, line_count(Line)), !.
 clause_location(Head, File, Line) :- location(Head, File, Line).
 
-object_location(Object, Head, File, Line) :-
-    object_file(Object, File),
-    (   Query =.. ['::', Object, predicate_property(Head, defined_in(_, Line))],
-        catch(user:Query, _, fail), integer(Line) -> true
+object_location(_, Head, File, Line) :-
+    provider_file(File),
+    (   provider_query(predicate_property(Head, defined_in(_, Line))), integer(Line) -> true
     ;   Line = @(null)
-    ).
-
-object_file(Object, File) :-
-    (   catch(user:object_property(Object, file(File)), _, fail) -> true
-    ;   catch(user:object_property(Object, file(Base, Dir)), _, fail), atom_concat(Dir, Base, File)
     ).
 
 mode_template(Head, Template, File, Line) :-
     provider(Flavour, Name),
     (   Flavour == logtalk
-    ->  Query =.. ['::', Name, predicate_property(Head, mode(Template, _))],
-        catch(user:Query, _, fail),
-        object_file(Name, File),
-        (   Q2 =.. ['::', Name, predicate_property(Head, declared_in(_, Line))],
-            catch(user:Q2, _, fail) -> true
+    ->  provider_query(predicate_property(Head, mode(Template, _))),
+        provider_file(File),
+        (   provider_query(predicate_property(Head, declared_in(_, Line))) -> true
         ;   Line = @(null)
         )
     ;   copy_term(Head, Template), mode_location(Name, Template, File, Line)

@@ -1,4 +1,4 @@
-/*  What a provider can do besides returning a result, from anywhere in its code while a call
+/** <module> What a provider can do besides returning a result, from anywhere in its code while a call
     runs: log to the client, ask the client's model or its roots (legacy wire), announce that a
     list changed. These predicates are imported into `user`, so any module calls them
     unqualified; a Logtalk object calls them with {}/1, e.g. `{mcp_log(info, 'Started')}`.
@@ -38,7 +38,7 @@ begin_call(Id) :- nb_setval(rondo_call, Id).
 end_call :- nb_setval(rondo_call, none).
 
 current_call(Id) :-
-    catch(nb_getval(rondo_call, Id), _, fail),
+    nb_current(rondo_call, Id),
     Id \== none.
 
 level(debug). level(info). level(notice). level(warning).
@@ -127,6 +127,7 @@ mcp_broadcast(Goal) :-
 %   Runs a goal another worker broadcast; a failure or an error is printed (to stderr, which
 %   Node logs), never answered.
 replay(Text) :-
+    % Whatever the goal raises is printed: a broadcast never fails the call that replays it.
     (   catch((term_string(Goal, Text), once(Goal)), E, (print_message(error, E), fail))
     ->  true
     ;   print_message(warning, format('rondo: the broadcast goal ~w did not succeed here', [Text]))
@@ -151,7 +152,8 @@ user:message_hook(Term, Kind, Lines) :-
     Term \= mcp_request_failed(_, _),
     setup_call_cleanup(
         nb_setval(rondo_forwarding, true),
-        catch(forward_message(Level, Lines), _, true),
+        % A message that cannot be forwarded (the channel is gone) is still printed.
+        catch(forward_message(Level, Lines), error(_, _), true),
         nb_setval(rondo_forwarding, false)),
     fail.
 

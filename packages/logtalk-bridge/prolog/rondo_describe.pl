@@ -1,4 +1,4 @@
-/*  What the provider offers, as one JSON object read by Node once at start: tool descriptors with
+/** <module> What the provider offers, as one JSON object read by Node once at start: tool descriptors with
     inferred schemas, prompts, resources, templates, capabilities and cache policies.
 */
 :- module(rondo_describe, [describe/1, tool_spec/3, arg_specs/2, auto_dispatched/1, scope_list/1]).
@@ -109,9 +109,8 @@ hook_answers(Goal) :-
 object_may_answer(Object, Goal) :-
     (   object_definitions(Object, Def)
     ->  (   call(user:Def, Goal, _, Compiled)
-        ->  catch(clause(user:Compiled, _), _, true), !
-        ;   Query =.. ['::', Object, predicate_property(Goal, defined_in(_))],
-            catch(user:Query, _, fail), !
+        ->  catch(clause(user:Compiled, _), error(permission_error(_, _, _), _), true), !
+        ;   provider_query(predicate_property(Goal, defined_in(_))), !
         )
     ;   true
     ).
@@ -120,7 +119,7 @@ object_definitions(Object, Def) :-
     current_predicate(user:'$lgt_current_object_'/Arity), Arity >= 4,
     functor(Entry, '$lgt_current_object_', Arity),
     arg(1, Entry, Object), arg(4, Entry, Def),
-    catch(user:Entry, _, fail), !.
+    user:Entry, !.
 
 %!  arg_specs(+Head, -Specs) is det.
 %   One spec(Name, Direction, Type, Description) per argument; Direction is input, output or
@@ -211,6 +210,7 @@ template_json(Other, _) :- throw(rondo_invalid_result(resource_template_descript
 with_icons(Partial, Pairs, WithIcons) :-
     Partial =.. [Pred, Key],
     Goal =.. [Pred, Key, Icons],
+    % Icons are decoration: a hook that raises leaves them out rather than the whole list.
     (   hook_defined(Goal), catch(hook(Goal), _, fail), Icons = [_|_]
     ->  append(Pairs, [icons-Icons], WithIcons)
     ;   WithIcons = Pairs

@@ -1,4 +1,4 @@
-/*  Logtalk's predicate directives in plain SWI-Prolog modules:
+/** <module> Logtalk's predicate directives in plain SWI-Prolog modules:
 
         :- mode(add(+integer, +integer, -integer), one).
         :- info(add/3, [comment is 'Adds.', argnames is ['A', 'B', 'Sum']]).

@@ -1,8 +1,9 @@
-/*  Prolog's error terms in words a client can read. A raw `error(existence_error(procedure,
+/** <module> Prolog's error terms in words a client can read. A raw `error(existence_error(procedure,
     foo/2), context(...))` means little to a model or a person using a tool; the term itself is
     written to the worker's standard error (the server's log) instead.
 */
-:- module(rondo_errors, [error_description/3, log_raw_error/2]).
+:- module(rondo_errors, [error_description/3, log_raw_error/2, call_failed/2, invalid_result/2,
+                         message_line/2]).
 
 :- use_module(library(lists)).
 
@@ -62,4 +63,30 @@ unqualified(PI, PI).
 %!  log_raw_error(+What, +Error) is det.
 %   Writes the raw term on the worker's standard error, which the server logs.
 log_raw_error(What, Error) :-
-    catch(format(user_error, 'rondo: ~w raised ~q~n', [What, Error]), _, true).
+    % The log is a courtesy: an error writing it must not replace the call's own answer.
+    catch(format(user_error, 'rondo: ~w raised ~q~n', [What, Error]), error(_, _), true).
+
+%!  call_failed(+Kind, +Message) is det.
+%   Throws error(rondo_call_failed(Kind, Message), _): the call fails with its kind (unknown,
+%   failed, unknown_method, or mcp_error(Code) for a JSON-RPC error of the provider's choice) and
+%   Message, as Node reports it.
+call_failed(Kind, Message) :-
+    throw(error(rondo_call_failed(Kind, Message), _)).
+
+%!  invalid_result(+What, +Term) is det.
+%   Throws error(rondo_invalid_result(What, Term), _): a hook answered Term, which is not a What.
+invalid_result(What, Term) :-
+    throw(error(rondo_invalid_result(What, Term), _)).
+
+%!  message_line(+Term, -Text) is det.
+%   Term as print_message/2 would print it, on one line.
+message_line(Term, Text) :-
+    message_to_string(Term, S0),
+    split_string(S0, "\n", " \t", Parts0), exclude(==(""), Parts0, Parts),
+    atomic_list_concat(Parts, ' ', A), atom_string(A, Text).
+
+:- multifile prolog:error_message//1.
+prolog:error_message(rondo_call_failed(_, Message)) -->
+    [ '~w'-[Message] ].
+prolog:error_message(rondo_invalid_result(What, Term)) -->
+    [ 'invalid ~w: ~q'-[What, Term] ].

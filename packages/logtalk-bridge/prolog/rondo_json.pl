@@ -1,54 +1,15 @@
-/*  JSON <-> term with Logtalk's conventions: objects are curly terms {K-V, ...} ({} when empty),
+/** <module> JSON <-> term with Logtalk's conventions: objects are curly terms {K-V, ...} ({} when empty),
     strings are atoms, true/false/null are @true/@false/@null, arrays are lists.
 
     Writing is done here, because the library's writer has its own conventions for atoms such
     as `true` and would break lines; strings are escaped by the library's foreign
-    json_write_string/2. Node sends its messages as Prolog terms (read in C, far cheaper than
-    parsing JSON in Prolog); json_parse/2 reads JSON text with SWI-Prolog's library(http/json)
-    (exact for big integers and floats) for code that still has JSON to read.
+    json_write_string/2. Nothing is parsed here: Node sends its messages as Prolog terms (read
+    in C, far cheaper than parsing JSON in Prolog, and exact for big integers).
 */
-:- module(rondo_json, [json_parse/2, json_text/2, curly_pairs/2, curly_get/3]).
+:- module(rondo_json, [json_text/2, is_json/1, curly_pairs/2, curly_get/3]).
 
-:- use_module(library(http/json), [json_read/3]).
+:- use_module(library(http/json), []).  % json:json_write_string/2, the foreign string writer
 :- use_module(library(lists)).
-
-%!  json_parse(+Text, -Term) is det.
-%   Parses one JSON text (a string or atom) into the Logtalk term form.
-json_parse(Text, Term) :-
-    setup_call_cleanup(
-        open_string(Text, Stream),
-        json_read(Stream, Raw, [null(@(null)), true(@(true)), false(@(false))]),
-        close(Stream)),
-    from_classic(Raw, Term).
-
-from_classic(json(Pairs), Term) :- !,
-    maplist(classic_pair, Pairs, Dashed),
-    curly_pairs(Term, Dashed).
-from_classic(List, Terms) :- is_list(List), !,
-    maplist(from_classic, List, Terms).
-from_classic(Atom, Fixed) :- atom(Atom), !,
-    join_surrogates(Atom, Fixed).
-from_classic(Other, Other).
-
-classic_pair(Key0=Value0, Key-Value) :-
-    join_surrogates(Key0, Key),
-    from_classic(Value0, Value).
-
-% The library reads "\ud83d\ude00" as two code points; JSON means one character.
-join_surrogates(Atom, Fixed) :-
-    atom_codes(Atom, Codes),
-    (   member(C, Codes), C >= 0xD800, C =< 0xDFFF
-    ->  join_codes(Codes, Joined), atom_codes(Fixed, Joined)
-    ;   Fixed = Atom
-    ).
-
-join_codes([], []).
-join_codes([H, L|T], [C|R]) :-
-    H >= 0xD800, H =< 0xDBFF, L >= 0xDC00, L =< 0xDFFF, !,
-    C is 0x10000 + ((H - 0xD800) << 10) + (L - 0xDC00),
-    join_codes(T, R).
-join_codes([C|T], [C|R]) :-
-    join_codes(T, R).
 
 %!  curly_pairs(?Curly, ?Pairs) is det.
 %   Converts between a curly object and a list of Key-Value pairs.
@@ -66,14 +27,25 @@ list_chain([P|Ps], (P, Chain)) :- list_chain(Ps, Chain).
 
 %!  curly_get(+Curly, +Key, -Value) is semidet.
 %   The value of Key in a curly object.
+%   Walks the members as they are (memberchk/2 on them as a list, without building the list).
 curly_get({Chain}, Key, Value) :-
-    chain_list(Chain, Pairs),
-    memberchk(Key-Value, Pairs).
+    chain_get(Chain, Key, Value).
+
+chain_get((P, Ps), Key, Value) :- !,
+    (   P = Key-Value -> true ; chain_get(Ps, Key, Value) ).
+chain_get(P, Key, Value) :-
+    P = Key-Value.
 
 %!  json_text(+Term, -String) is det.
 %   Writes Term as compact JSON on one line; throws type_error(json, T) for a non-JSON part.
 json_text(Term, String) :-
     with_output_to(string(String), write_json(Term)).
+
+%!  is_json(@Term) is semidet.
+%   True when json_text/2 writes Term (it raises nothing but these two errors for a non-JSON part).
+is_json(Term) :-
+    catch(catch(json_text(Term, _), error(type_error(_, _), _), fail),
+          error(instantiation_error, _), fail).
 
 write_json(T) :- var(T), !, throw(error(instantiation_error, json_text/2)).
 write_json(@(true)) :- !, write(true).
@@ -105,6 +77,10 @@ write_members([P|Ps]) :-
     write_member(P),
     ( Ps == [] -> true ; put_char(','), write_members(Ps) ).
 
+% The usual member, an atom key with a dash, first: no pair taken apart, no key converted.
+write_member(P) :-
+    nonvar(P), P = K-V, atom(K), !,
+    write_string(K), put_char(':'), write_json(V).
 write_member(P) :-
     (   member_parts(P, K, V) -> true
     ;   throw(error(type_error(json_member, P), json_text/2))

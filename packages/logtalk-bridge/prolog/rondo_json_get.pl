@@ -1,4 +1,4 @@
-/*  Reading the JSON objects a provider receives. Objects arrive as curly terms ({K-V, ...}, {}
+/** <module> Reading the JSON objects a provider receives. Objects arrive as curly terms ({K-V, ...}, {}
     when empty): an elicitation's accepted content, a structured argument, a sampling result.
     memberchk/2 on one raises a type error (a curly term is not a list), and a missing or
     mistyped member is the usual mistake; these predicates read a member by key, with a default

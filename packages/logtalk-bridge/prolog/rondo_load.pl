@@ -1,10 +1,11 @@
-/*  Loading the user's files, with the first error kept (file, line, message) so that Node can
+/** <module> Loading the user's files, with the first error kept (file, line, message) so that Node can
     stop start-up with it instead of serving a half-loaded provider.
 */
 :- module(rondo_load, [load_all/5, load_failure/4]).
 
 :- use_module(rondo_provider, [set_provider/2, detect_provider/2]).
 :- use_module(library(memfile)).
+:- use_module(rondo_errors, [message_line/2]).
 :- use_module(library(lists)).
 
 :- dynamic failure/4, loading/1.
@@ -87,9 +88,7 @@ lines_text(Lines, Text) :-
 message_text(error(existence_error(source_sink, Spec), _), Text) :- !,
     format(string(Text), 'file not found: ~w', [Spec]).
 message_text(E, Text) :-
-    (   catch('$messages':translate_message(E, Lines, []), _, fail) -> lines_text(Lines, Text)
-    ;   format(string(Text), '~q', [E])
-    ).
+    message_line(E, Text).
 
 % Logtalk prints its compiler errors itself (lines starting with "!"), so they are read back
 % from a temporary standard error: after a clean load they are forwarded to the real one (they
@@ -116,7 +115,8 @@ logtalk_error(Text, File, F, L, C, Headline) :-
 
 logtalk_place(S, F, L, C) :-
     string_concat("in ", T, S),
-    catch(term_string(file(F, L, C, _), T), _, fail), atom(F), integer(L), integer(C), !.
+    catch(term_string(file(F, L, C, _), T), error(syntax_error(_), _), fail),
+    atom(F), integer(L), integer(C), !.
 logtalk_place(S, F, L, @(null)) :-
     string_concat("in file ", T, S),
     split_string(T, " ", "", [FS|Words]),
@@ -130,6 +130,7 @@ capture_stderr(Goal, Outcome, Text) :-
     new_memory_file(MF),
     open_memory_file(MF, write, S, [encoding(utf8)]),
     set_stream(S, alias(user_error)),
+    % Whatever the load raises is its outcome, reported as the load error (stderr is restored first).
     (   catch(Goal, E, true) -> ( var(E) -> Outcome = true ; Outcome = exception(E) )
     ;   Outcome = false
     ),
@@ -141,7 +142,7 @@ prepare_logtalk(Scratch) :-
     (   Scratch == none -> true
     ;   make_directory_path(Scratch), user:set_logtalk_flag(scratch_directory, Scratch)
     ),
-    catch(user:set_logtalk_flag(report, warnings), _, true),
+    user:set_logtalk_flag(report, warnings),
     module_property(rondo_load, file(Here)),
     file_directory_name(Here, Dir),
     forall(protocol_name(P), ensure_protocol(Dir, P)).
@@ -156,11 +157,12 @@ protocol_name(mcp_skill_protocol).
 protocol_name(mcp_ui_protocol).
 
 % Logtalk's own protocol files when its mcp_server library is installed; ours otherwise.
-ensure_protocol(_, P) :- catch(user:current_protocol(P), _, fail), !.
+ensure_protocol(_, P) :- user:current_protocol(P), !.
 ensure_protocol(_, P) :-
-    catch(user:logtalk_library_path(mcp_server, _), _, fail),
+    user:logtalk_library_path(mcp_server, _),
     Spec =.. [mcp_server, P],
-    catch(user:logtalk_load(Spec), _, fail),
+    % A library protocol that does not load (another Logtalk version's) is replaced by ours.
+    catch(user:logtalk_load(Spec), error(_, _), fail),
     user:current_protocol(P), !.
 ensure_protocol(Dir, P) :-
     atomic_list_concat([Dir, '/logtalk/', P], File),

@@ -1,4 +1,4 @@
-/*  Skills (the io.modelcontextprotocol/skills extension, SEP-2640) a provider declares with the
+/** <module> Skills (the io.modelcontextprotocol/skills extension, SEP-2640) a provider declares with the
     optional hook skills/1, a list of
 
         skill(Name, Properties)   a skill defined here; Properties:
@@ -21,6 +21,7 @@
 %!  skills_json(-List) is det.
 %   The declared skills as JSON objects ([] without the hook).
 skills_json(J) :-
+    % A skills/1 that raises serves no skills; the start-up check reports what it raised.
     (   catch(hook(skills(Items)), _, fail), is_list(Items)
     ->  skills_file(File),
         include([I]>>( \+ skill_problem(I, File, _) ), Items, Good),
@@ -108,9 +109,7 @@ text_atom(T, A) :- atom_string(A, T).
 skills_file(File) :-
     provider(Flavour, Name),
     (   Flavour == logtalk
-    ->  (   catch(user:object_property(Name, file(File)), _, fail) -> true
-        ;   catch(user:object_property(Name, file(Base, Dir)), _, fail), atom_concat(Dir, Base, File)
-        )
+    ->  provider_file(File)
     ;   predicate_property(Name:skills(_), file(File))
     ), !.
 skills_file(File) :- working_directory(Dir, Dir), atom_concat(Dir, 'skills', File).

@@ -1,4 +1,4 @@
-/*  The mode types a tool predicate may declare (`:- mode(add(+integer, -integer), one).`) and
+/** <module> The mode types a tool predicate may declare (`:- mode(add(+integer, -integer), one).`) and
     the JSON Schema type each one advertises. One table, read by schema inference, by the shaping
     of output arguments and by the start-up check that rejects a type it does not list.
 */

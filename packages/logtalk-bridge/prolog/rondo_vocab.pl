@@ -1,4 +1,4 @@
-/*  Logtalk result terms -> Rondo's vocabulary encoding (version 1): a curly object whose `kind`
+/** <module> Logtalk result terms -> Rondo's vocabulary encoding (version 1): a curly object whose `kind`
     is the functor name and whose other members are the arguments by name. Node validates every
     value again; this side only has to be faithful, and to fail loudly on a shape it does not know.
 */
@@ -9,11 +9,12 @@
 ]).
 
 :- use_module(rondo_json, [curly_pairs/2, curly_get/3]).
+:- use_module(rondo_errors, [invalid_result/2]).
 :- use_module(library(lists)).
 
 obj(Pairs, Curly) :- curly_pairs(Curly, Pairs).
 
-bad(Kind, Term) :- throw(rondo_invalid_result(Kind, Term)).
+bad(Kind, Term) :- invalid_result(Kind, Term).
 
 %!  text_of(+Term, -Text) is det.
 %   Text of a text(T) / error(E) argument: atoms and strings as they are, other terms written.

@@ -109,7 +109,7 @@ export class PrologCancelledError extends PrologWorkerError {
 export class PrologCallError extends Error {
   override readonly name = 'PrologCallError';
   constructor(
-    /** `failed`, `exception`, `invalid_result` or `unknown`. */
+    /** `failed`, `exception`, `invalid_result`, `unknown` or `unknown_method` (a method the worker does not serve). */
     readonly kind: string,
     message: string,
   ) {

@@ -19,9 +19,12 @@ export class WorkerChannel {
     private readonly open: () => boolean,
   ) {}
 
-  /** Queues one message; it is written at the end of this turn of the event loop. */
+  /**
+   * Queues one message, a term ended by a full stop (the worker reads it with `read_term/3`
+   * straight from the pipe); it is written at the end of this turn of the event loop.
+   */
   write(message: JsonObject): void {
-    this.pending += `${prologTerm(message)}\n`;
+    this.pending += `${prologTerm(message)}.\n`;
     if (this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => this.flush());

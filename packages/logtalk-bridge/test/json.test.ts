@@ -90,10 +90,11 @@ describe('JSON <-> term', () => {
   it('is exact for big integers on the Prolog side (2^200 in, 2^200 out)', () => {
     const goal = [
       `use_module('${join(PROLOG_DIR, 'rondo_json.pl')}')`,
-      'read_term(user_input, T, []), json_parse(T, J), json_text(J, S), write(S), nl',
+      'read_term(user_input, T, []), json_text(T, S), write(S), nl',
     ].join(', ');
+    // As Node writes a call: a term in the bridge's conventions, read by read_term/3.
     const input =
-      '"{\\"n\\":1606938044258990275541962092341162602522202993782792835301376,\\"m\\":-12345678901234567890123,\\"f\\":0.1}".\n';
+      "{'n'-1606938044258990275541962092341162602522202993782792835301376,'m'- -12345678901234567890123,'f'-0.1}.\n";
     const out = execFileSync('swipl', ['-q', '-f', 'none', '-g', goal, '-t', 'halt'], { input })
       .toString()
       .trim();
