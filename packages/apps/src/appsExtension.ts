@@ -1,4 +1,5 @@
 import type { Extension, RondoServer } from '@rondo/core';
+import { runtimeOf } from '@rondo/core/internal';
 import type { JsonObject } from '@rondo/protocol';
 import { AppDefinitionError } from './appDefinitionError.js';
 import { APP_MIME_TYPE, APPS_EXTENSION } from './appsTypes.js';
@@ -34,7 +35,8 @@ export function apps(options: AppsOptions = {}): Extension {
 
 /** Uses the Apps extension on `server` unless it already does. */
 export function useApps(server: RondoServer): void {
-  if (!server.extensions.some((extension) => extension.id === APPS_EXTENSION)) server.use(apps());
+  const { extensions } = runtimeOf(server);
+  if (!extensions.some((extension) => extension.id === APPS_EXTENSION)) server.use(apps());
 }
 
 /** Records that `server` serves the UI resource `uri`. */

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type RondoServer } from '@rondo/core';
+import { runtimeOf } from '@rondo/core/internal';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { APP_MIME_TYPE, APPS_EXTENSION, appTool, apps, uiResource } from '../src/index.js';
@@ -137,9 +138,9 @@ describe('apps()', () => {
       apps({ mimeTypes: [APP_MIME_TYPE, 'text/html;profile=mcp-app;v=2'] }),
     );
     uiResource(server, { uri: 'ui://types/view.html', name: 'View', html: HTML });
-    expect(server.extensions.filter((extension) => extension.id === APPS_EXTENSION)).toHaveLength(
-      1,
-    );
+    expect(
+      runtimeOf(server).extensions.filter((extension) => extension.id === APPS_EXTENSION),
+    ).toHaveLength(1);
     const client = await connected(server, 'modern');
     expect(client.server.capabilities.extensions?.[APPS_EXTENSION]).toEqual({
       mimeTypes: [APP_MIME_TYPE, 'text/html;profile=mcp-app;v=2'],

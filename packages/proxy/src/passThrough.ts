@@ -1,4 +1,5 @@
-import type { Connection, Endpoint, Exchange, Peer, RondoServer } from '@rondo/core';
+import type { Connection, Endpoint, Exchange, Peer, RondoServer, ServerRuntime } from '@rondo/core';
+import { runtimeOf } from '@rondo/core/internal';
 import {
   MetaKey,
   isMcpError,
@@ -32,14 +33,15 @@ const ASKABLE = new Set(['elicitation', 'sampling', 'roots']);
  * timeout hold on both paths.
  */
 export function withPassThrough(endpoint: Endpoint, server: RondoServer): Endpoint {
+  const runtime = runtimeOf(server);
   const restore = endpoint.restore?.bind(endpoint);
   return {
     ...endpoint,
-    connect: (peer: Peer) => new PassThroughConnection(endpoint.connect(peer), server),
+    connect: (peer: Peer) => new PassThroughConnection(endpoint.connect(peer), runtime),
     ...(restore
       ? {
           restore: (peer: Peer, snapshot: JsonObject) =>
-            new PassThroughConnection(restore(peer, snapshot), server),
+            new PassThroughConnection(restore(peer, snapshot), runtime),
         }
       : {}),
   };
@@ -52,7 +54,7 @@ class PassThroughConnection implements Connection {
 
   constructor(
     private readonly inner: Connection,
-    private readonly server: RondoServer,
+    private readonly server: ServerRuntime,
   ) {}
 
   get stateful(): boolean {
