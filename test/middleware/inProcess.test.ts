@@ -17,7 +17,8 @@ afterEach(async () => {
 function recordedServer(name: string, seen: string[]): RondoServer {
   return createServer({ name, version: '1.0.0', log: () => undefined })
     .use(async (call: McpCall, next) => {
-      seen.push(`${name} ${call.method} ${String(call.params.name ?? '')}`);
+      const tool = typeof call.params.name === 'string' ? call.params.name : '';
+      seen.push(`${name} ${call.method} ${tool}`);
       return next();
     })
     .tool('add', {}, () => text('3'));

@@ -44,7 +44,7 @@ import { TaskRegistry } from './tasks/taskRegistry.js';
 import { runTool } from './toolRun.js';
 import { isVisible } from './visibility.js';
 
-/** Each server's runtime, reached only through {@link runtimeOf}. */
+/** Each server's runtime, reached only through `runtimeOf`. */
 const runtimes = new WeakMap<RondoServer, ServerRuntime>();
 
 /**
@@ -89,7 +89,7 @@ export class ServerRuntime {
   private readonly extensionSet = new ServerExtensions();
   private readonly defaultCachePolicy: CachePolicy;
 
-  /** Serves `server` (which {@link runtimeOf} then maps to this runtime) with `options`. */
+  /** Serves `server` (which `runtimeOf` then maps to this runtime) with `options`. */
   constructor(options: ServerOptions, server: RondoServer) {
     runtimes.set(server, this);
     const settings = serverSettings(options);

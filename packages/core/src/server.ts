@@ -41,7 +41,7 @@ export function createServer(options: ServerOptions): RondoServer {
  * A Rondo server as its user holds it: registration (tools, prompts, resources, completions,
  * cache policies, middleware and extensions, providers, mounts), the two announcements a handler
  * may make, and `close`. What serves it (the catalog, the operations, the sealer, the limits, the
- * tasks) is its {@link ServerRuntime}, held privately.
+ * tasks) is its `ServerRuntime`, held privately.
  */
 export class RondoServer {
   constructor(options: ServerOptions) {
