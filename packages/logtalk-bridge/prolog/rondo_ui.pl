@@ -40,6 +40,8 @@ resource_ui_members(_, []).
 
 first_answer(Goal) :-
     hook_defined(Goal),
+    % UI metadata is decoration: a tool_ui/2 or resource_ui_meta/2 that raises leaves it out of
+    % the descriptor rather than the whole list; the start-up check reports what it raised.
     catch(provider_call(Goal), _, fail), !.
 
 %!  tool_ui_problem(+Name, +Options, -Message) is semidet.
@@ -117,6 +119,7 @@ object_pairs(Term, Pairs) :-
 text(T) :- atom(T), ! ; string(T).
 text_list(L) :- is_list(L), forall(member(X, L), text(X)).
 
+% A list hook that raises lists nothing here; problem/1 of the start-up check reports what it raised.
 listed_name(tools, Name) :-
     catch(hook(tools(Tools)), _, fail), is_list(Tools),
     memberchk(tool(Name, _, _), Tools).
