@@ -1,4 +1,5 @@
-export { proxy, ProxyProvider, type ProxyOptions, type LogSink } from './proxyProvider.js';
+export { proxy, ProxyProvider, type ProxyOptions } from './proxyProvider.js';
+export type { LogSink } from './passThroughCalls.js';
 export { withPassThrough } from './passThrough.js';
 export type { NameRules } from './names.js';
 export type { SuspensionLimits } from './suspendedCalls.js';

@@ -1,9 +1,4 @@
-import {
-  RequestTimeoutError,
-  type Client,
-  type EraChoice,
-  type ProgressUpdate,
-} from '@rondo/client';
+import type { Client, EraChoice, ProgressUpdate } from '@rondo/client';
 import type {
   Arguments,
   CompletionRequest,
@@ -20,20 +15,24 @@ import type {
   ToolDefinition,
   ToolOutcome,
 } from '@rondo/core';
-import { ErrorCode, McpError, isMcpError } from '@rondo/protocol';
+import {
+  ErrorCode,
+  isMcpError,
+  type Json,
+  type LoggingMessageNotificationParams,
+} from '@rondo/protocol';
 import { servableTemplates, servableTools } from './catalogGuard.js';
 import { ChangeRelay } from './changeRelay.js';
 import { Gate } from './gate.js';
 import { NameMap, type NameRules } from './names.js';
+import { PassThroughCalls, type LogSink } from './passThroughCalls.js';
+import { forwardAnnouncements } from './upstreamAnnouncements.js';
 import { runRound, upstreamFailure, type RoundServices } from './roundRunner.js';
 import { SuspendedCalls, type SuspensionLimits } from './suspendedCalls.js';
 import type { UpstreamCall } from './upstreamCall.js';
 import { UpstreamLink, type ConnectionOptions } from './upstreamLink.js';
 import type { UpstreamSpec } from './upstreamSpec.js';
 import { promptResultFromWire, resourceResultFromWire, toolResultFromWire } from './wireResults.js';
-
-/** Where a passed-through call's log messages go: the upstream's `notifications/message` params. */
-export type LogSink = (params: Record<string, unknown>) => void;
 
 /** How a proxy shows and reaches its upstream. */
 export interface ProxyOptions extends NameRules, SuspensionLimits, Omit<ConnectionOptions, 'era'> {
@@ -74,8 +73,7 @@ export class ProxyProvider implements Provider {
   private readonly changes = new ChangeRelay();
   private readonly services: RoundServices;
   private readonly active = new Map<UpstreamCall, HandlerContext>();
-  /** The log sinks of the calls passed through now (see {@link passThrough}). */
-  private readonly passing = new Set<LogSink>();
+  private readonly passing: PassThroughCalls;
   private readonly lastLists = new Map<string, unknown>();
   private readonly makeLegacyLink: (() => UpstreamLink) | undefined;
   private legacyLink: UpstreamLink | undefined;
@@ -97,7 +95,10 @@ export class ProxyProvider implements Provider {
         this.name,
         spec,
         { elicitation: refuse, sampling: refuse, roots: refuse },
-        { connected: () => this.changes.all(), wire: (client) => this.listen(client) },
+        {
+          connected: () => this.changes.all(),
+          wire: (client) => forwardAnnouncements(client, this.changes, () => this.singleCallLog()),
+        },
         { ...options, era },
       );
     this.link = link(options.era === 'mirror' || options.era === undefined ? 'auto' : options.era);
@@ -110,6 +111,7 @@ export class ProxyProvider implements Provider {
       timeoutMs: options.timeoutMs ?? 60_000,
       active: this.active,
     };
+    this.passing = new PassThroughCalls(this.services);
   }
 
   /** The connection to the upstream (its state, what it said about itself). */
@@ -162,36 +164,17 @@ export class ProxyProvider implements Provider {
 
   /**
    * Passes a modern caller's `tools/call` through to the upstream on `client` (from
-   * {@link passThroughClient}): `params` are sent as they are (the caller's `_meta`, its
-   * `requestState` and `inputResponses` on a retry) and the upstream's result comes back unchecked,
-   * `input_required` rounds included, for the caller to check. The call counts against the
-   * concurrency limit and the timeout like any other; an upstream failure becomes the same precise
-   * error as on the translating path. Log messages reach `log` while it is the only call running.
+   * {@link passThroughClient}); see {@link PassThroughCalls.call}. Log messages reach `log` while
+   * it is the only call running.
    */
-  async passThrough(
+  passThrough(
     client: Client,
     params: Record<string, unknown>,
     signal: AbortSignal,
     onProgress: ((update: ProgressUpdate) => void) | undefined,
     log: LogSink,
   ): Promise<Record<string, unknown>> {
-    const { gate, timeoutMs } = this.services;
-    await gate.acquire(signal);
-    this.passing.add(log);
-    try {
-      return await client.forward('tools/call', params, { signal, timeoutMs, onProgress });
-    } catch (error) {
-      if (error instanceof RequestTimeoutError) {
-        throw new McpError(
-          ErrorCode.InternalError,
-          `Upstream "${this.name}" did not answer tools/call within ${timeoutMs} ms`,
-        );
-      }
-      throw upstreamFailure(this.name, error);
-    } finally {
-      this.passing.delete(log);
-      gate.release();
-    }
+    return this.passing.call(client, params, signal, onProgress, log);
   }
 
   async prompts(): Promise<PromptDefinition[]> {
@@ -309,30 +292,12 @@ export class ProxyProvider implements Provider {
     this.options.onWarning?.(`upstream "${this.name}": ${message}`);
   };
 
-  /** Forwards what the upstream announces: list changes, resource updates, log messages. */
-  private listen(client: Client): void {
-    client.on('toolsListChanged', () => this.changes.emit({ kind: 'tools' }));
-    client.on('promptsListChanged', () => this.changes.emit({ kind: 'prompts' }));
-    client.on('resourcesListChanged', () => this.changes.emit({ kind: 'resources' }));
-    client.on('resourceUpdated', ({ uri }) => this.changes.emit({ kind: 'resource', uri }));
-    client.on('log', (params) => {
-      // A log message names no call: it goes to the one call running, never to another caller.
-      if (this.active.size + this.passing.size !== 1) return;
-      const [ctx] = this.active.values();
-      const [sink] = this.passing.values();
-      ctx?.log(params.level, params.data as never, params.logger);
-      sink?.(params);
-    });
-    if (client.era === 'modern') {
-      const caps = client.capabilities;
-      client
-        .subscribe({
-          toolsListChanged: caps.tools?.listChanged === true,
-          promptsListChanged: caps.prompts?.listChanged === true,
-          resourcesListChanged: caps.resources?.listChanged === true,
-        })
-        .catch(() => undefined);
-    }
+  /** Where an upstream log message goes: to the one call running, if exactly one is. */
+  private singleCallLog(): ((params: LoggingMessageNotificationParams) => void) | undefined {
+    if (this.active.size + this.passing.sinks.size !== 1) return undefined;
+    const [ctx] = this.active.values();
+    if (ctx) return (params) => ctx.log(params.level, params.data as Json, params.logger);
+    return [...this.passing.sinks][0];
   }
 }
 

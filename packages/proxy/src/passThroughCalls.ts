@@ -1,0 +1,50 @@
+import { RequestTimeoutError, type Client, type ProgressUpdate } from '@rondo/client';
+import { ErrorCode, McpError } from '@rondo/protocol';
+import { upstreamFailure, type RoundServices } from './roundRunner.js';
+
+/** Where a passed-through call's log messages go: the upstream's `notifications/message` params. */
+export type LogSink = (params: Record<string, unknown>) => void;
+
+/**
+ * The calls one proxy passes through to its upstream as they came (see `withPassThrough`): each
+ * counts against the proxy's concurrency gate and timeout like a translated call, and its log sink
+ * is known while it runs, so the upstream's log messages can reach it.
+ */
+export class PassThroughCalls {
+  /** The log sinks of the calls passed through now. */
+  readonly sinks = new Set<LogSink>();
+
+  constructor(private readonly services: RoundServices) {}
+
+  /**
+   * Sends a modern caller's `tools/call` `params` on `client` as they are (the caller's `_meta`,
+   * its `requestState` and `inputResponses` on a retry) and returns the upstream's result
+   * unchecked, `input_required` rounds included, for the caller to check. An upstream failure
+   * becomes the same precise error as on the translating path.
+   */
+  async call(
+    client: Client,
+    params: Record<string, unknown>,
+    signal: AbortSignal,
+    onProgress: ((update: ProgressUpdate) => void) | undefined,
+    log: LogSink,
+  ): Promise<Record<string, unknown>> {
+    const { gate, timeoutMs, upstreamName } = this.services;
+    await gate.acquire(signal);
+    this.sinks.add(log);
+    try {
+      return await client.forward('tools/call', params, { signal, timeoutMs, onProgress });
+    } catch (error) {
+      if (error instanceof RequestTimeoutError) {
+        throw new McpError(
+          ErrorCode.InternalError,
+          `Upstream "${upstreamName}" did not answer tools/call within ${timeoutMs} ms`,
+        );
+      }
+      throw upstreamFailure(upstreamName, error);
+    } finally {
+      this.sinks.delete(log);
+      gate.release();
+    }
+  }
+}
