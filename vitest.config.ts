@@ -110,10 +110,26 @@ export default defineConfig({
           name: 'integration',
           root: repoRoot,
           include: ['test/**/*.test.ts'],
-          exclude: ['**/node_modules/**', ...withoutLogtalk('integration')],
+          exclude: ['**/node_modules/**', 'test/reliability/**', ...withoutLogtalk('integration')],
+        },
+      },
+      // The floods and deadline measurements run last and one file at a time, with the machine to
+      // themselves: what they assert (a cut within its deadline, a p99 under load) is about Rondo,
+      // not about how many other test files share the two cores.
+      {
+        extends: true as const,
+        test: {
+          name: 'reliability',
+          root: repoRoot,
+          include: ['test/reliability/**/*.test.ts'],
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
         },
       },
     ],
+    // Most test files wait on child processes and sockets more than they compute: three at a time
+    // keep two cores busy (vitest's default here would be one, cores - 1).
+    maxWorkers: 3,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: reportFile ? ['default', 'json'] : ['default'],

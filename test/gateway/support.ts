@@ -49,7 +49,8 @@ export async function startGateway(config: string, extra: string[] = []): Promis
   let stderr = '';
   child.stderr.setEncoding('utf8');
   const url = await new Promise<URL>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${stderr}`)), 30_000);
+    // Generous: three test files run at once, and a Node process starting on two busy cores is slow.
+    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${stderr}`)), 50_000);
     child.stderr.on('data', (chunk: string) => {
       stderr += chunk;
       const found = /serving .* at (http:\/\/\S+)/.exec(stderr);

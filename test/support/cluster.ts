@@ -89,7 +89,8 @@ function launchFixture(redisUrl: string, key: string, port: number): Promise<Chi
   });
   return new Promise((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`replica did not start:\n${output}`)), 15_000);
+    // Generous: three test files run at once, and a Node process starting on two busy cores is slow.
+    const timer = setTimeout(() => reject(new Error(`replica did not start:\n${output}`)), 40_000);
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       output += chunk;
       if (output.includes('serving http')) {

@@ -1,11 +1,15 @@
 import {
-  ErrorCode,
   LATEST_MODERN_REVISION,
   type JsonRpcErrorObject,
   type JsonRpcMessage,
   type JsonRpcRequest,
 } from '@rondo/protocol';
-import type { Disposition, EraSession, Exchange } from '@rondo/core';
+import {
+  modernErrorDisposition,
+  type Disposition,
+  type EraSession,
+  type Exchange,
+} from '@rondo/core';
 import {
   RequestCall,
   RequestPipeline,
@@ -25,13 +29,6 @@ import { MODERN_METHODS } from './methodTable.js';
 import type { ModernServerView } from './serverView.js';
 
 /** Codes a modern client must see refused at the transport level (HTTP 400). */
-const REFUSAL_CODES: ReadonlySet<number> = new Set([
-  ErrorCode.HeaderMismatch,
-  ErrorCode.MissingClientCapability,
-  ErrorCode.UnsupportedProtocolVersion,
-  ErrorCode.InvalidRequest,
-  ErrorCode.ParseError,
-]);
 
 /** The 2026-07-28 wire forbids server-to-client requests: `ctx.elicit` and friends refuse. */
 const NO_CLIENT_REQUESTS: ClientAsker = {
@@ -106,9 +103,8 @@ class ModernRules implements EraRules<ModernServerView> {
   }
 
   dispositionOf(error: JsonRpcErrorObject, admitted: boolean): Disposition | undefined {
-    if (error.code === ErrorCode.MethodNotFound) return 'unknown';
-    if (!admitted || REFUSAL_CODES.has(error.code)) return 'refused';
-    return undefined;
+    const disposition = modernErrorDisposition(error.code);
+    return !admitted && disposition === undefined ? 'refused' : disposition;
   }
 
   notice(): void {

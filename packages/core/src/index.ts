@@ -174,6 +174,7 @@ export {
   type HostRule,
 } from './hostGuard.js';
 export { clientAddress } from './clientAddress.js';
+export { modernErrorDisposition } from './errorDisposition.js';
 export {
   isTerminal,
   type NewTask,

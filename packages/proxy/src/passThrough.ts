@@ -1,4 +1,12 @@
-import type { Connection, Endpoint, Exchange, Peer, RondoServer, ServerRuntime } from '@rondo/core';
+import {
+  modernErrorDisposition,
+  type Connection,
+  type Endpoint,
+  type Exchange,
+  type Peer,
+  type RondoServer,
+  type ServerRuntime,
+} from '@rondo/core';
 import { runtimeOf } from '@rondo/core/internal';
 import {
   MetaKey,
@@ -170,7 +178,10 @@ class PassThroughConnection implements Connection {
     this.passing.delete(id);
     exchange.signal.removeEventListener('abort', onPeerGone);
     // Cancelled by the caller, or its connection closed: the caller has stopped waiting.
-    exchange.end(controller === undefined || controller.signal.aborted ? undefined : answer);
+    if (controller === undefined || controller.signal.aborted) return exchange.end();
+    // The upstream's refusal is the gateway's: the same status the modern era gives it (400, 404).
+    const code = 'error' in answer ? answer.error.code : undefined;
+    exchange.end(answer, code === undefined ? undefined : modernErrorDisposition(code));
   }
 }
 

@@ -164,8 +164,11 @@ export class ProxyProvider implements Provider {
 
   /**
    * Passes a modern caller's `tools/call` through to the upstream on `client` (from
-   * {@link passThroughClient}); see {@link PassThroughCalls.call}. Log messages reach `log` while
-   * it is the only call running.
+   * {@link passThroughClient}): `params` are sent as they are (the caller's `_meta`, its
+   * `requestState` and `inputResponses` on a retry) and the upstream's result comes back unchecked,
+   * `input_required` rounds included, for the caller to check. The call counts against the
+   * concurrency limit and the timeout like any other; an upstream failure becomes the same precise
+   * error as on the translating path. Log messages reach `log` while it is the only call running.
    */
   passThrough(
     client: Client,
