@@ -148,7 +148,7 @@ export function attachWebSocket(endpoint: Endpoint, options: AttachOptions): Web
 }
 
 /**
- * Who an upgrade comes from, for the task shares of a socket without a principal: the proxy's
+ * Who an upgrade comes from, for the fair shares of a socket without a principal: the proxy's
  * header when one is named (its last entry, the one the proxy added), the peer's address otherwise.
  * Every socket from one address is one client, as on the HTTP transport, so opening more sockets
  * gives no more share.

@@ -38,7 +38,7 @@ export interface WebSocketOptions extends HostGuardOptions {
   /**
    * The header a reverse proxy sets to the client's address (`x-real-ip`, or `x-forwarded-for`,
    * whose last entry is taken), as on the HTTP transport. Without a principal, a socket's client is
-   * that address, else the socket's peer address: the key of the task share its calls draw on
+   * that address, else the socket's peer address: the key of the fair shares its calls draw on
    * (`maxTasksPerOwner`). Set it only when a proxy sets the header on every upgrade.
    */
   clientAddressHeader?: string;

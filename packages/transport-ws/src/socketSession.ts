@@ -32,7 +32,7 @@ export class SocketSession {
     who: {
       /** Who the upgrade's bearer token acts for, when the transport requires one. */
       access?: Access | undefined;
-      /** Who the socket comes from (its address): the key of its task share without a principal. */
+      /** Who the socket comes from (its address): the key of its fair shares without a principal. */
       client: string;
     },
   ) {
