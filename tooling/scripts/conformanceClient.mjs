@@ -2,8 +2,8 @@
 // `pnpm conformance:client`: runs the client leg of the official MCP conformance suite (pinned)
 // against the conformance client fixture (apps/conformance-client, built on @rondo/client), once
 // per revision, the runs side by side (each runner picks its own ports), with the Node 22 from
-// tooling/scripts/node22.sh for the runner; beside them the Skills extension's scenarios
-// (`sep-2640-client-*`, in no requirement set, so each is run by name). Prints each scenario's verdict and each run's totals; exits non-zero if any
+// tooling/scripts/node22.sh for the runner; then the Skills extension's scenarios
+// (`sep-2640-client-*`, in no requirement set, so each is run by name, one after the other). Prints each scenario's verdict and each run's totals; exits non-zero if any
 // scored scenario or any Skills scenario fails.
 //
 //   node tooling/scripts/conformanceClient.mjs [--no-build] [--run 2025-11-25|2026-07-28|skills ...]
@@ -75,18 +75,19 @@ async function runRequirements(node, run) {
   return summarise({ run, code, output });
 }
 
-/** Runs the Skills scenarios, one runner each (it takes one `--scenario` at a time), side by side. */
+/**
+ * Runs the Skills scenarios one by one (the runner takes one `--scenario` at a time), after the
+ * revision runs: side by side with them, on a loaded machine, a Skills client can miss the
+ * runner's 30 s limit.
+ */
 async function runSkills(node) {
   const outDir = freshDir('skills');
   const scenarios = [];
   let log = '';
   let passed = 0;
   let failed = 0;
-  const runs = await Promise.all(
-    SKILL_SCENARIOS.map((name) => runRunner(node, ['--scenario', name], outDir)),
-  );
-  SKILL_SCENARIOS.forEach((name, index) => {
-    const { code, output } = runs[index];
+  for (const name of SKILL_SCENARIOS) {
+    const { code, output } = await runRunner(node, ['--scenario', name], outDir);
     log += output;
     const counts = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(output);
     const checksPassed = Number(counts?.[1] ?? 0);
@@ -95,7 +96,7 @@ async function runSkills(node) {
     failed += checksFailed;
     const ok = code === 0 && checksPassed > 0 && checksFailed === 0;
     scenarios.push({ name, passed: ok, scored: false, required: true });
-  });
+  }
   writeFileSync(join(outDir, 'run.log'), log);
   return { run: 'skills', code: 0, scenarios, passed, failed };
 }
@@ -142,8 +143,9 @@ const node = execFileSync('bash', [join(root, 'tooling/scripts/node22.sh')], {
   encoding: 'utf8',
 }).trim();
 const results = await Promise.all(
-  args.runs.map((run) => (run === 'skills' ? runSkills(node) : runRequirements(node, run))),
+  args.runs.filter((run) => run !== 'skills').map((run) => runRequirements(node, run)),
 );
+if (args.runs.includes('skills')) results.push(await runSkills(node));
 let failing = false;
 for (const result of results) {
   const scoredFailures = result.scenarios.filter((s) => (s.scored || s.required) && !s.passed);
