@@ -5,6 +5,7 @@ import {
   followRedirect,
   startJwtAuthServer,
   type JwtAuthServer,
+  untilServing,
 } from '../support/jwtAuthServer.js';
 import { freePort } from '../support/nginx.js';
 import { FIXTURE_MAIN, GATEWAY_MAIN, writeConfig } from '../gateway/support.js';
@@ -36,14 +37,7 @@ describe('rondo-gateway --auth-jwks', { timeout: 60_000 }, () => {
         stdio: ['ignore', 'ignore', 'pipe'],
       },
     );
-    await new Promise<void>((resolve, reject) => {
-      let output = '';
-      child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-        output += chunk;
-        if (output.includes('serving')) resolve();
-      });
-      child.once('exit', (code) => reject(new Error(`exited ${code}:\n${output}`)));
-    });
+    await untilServing(child);
   });
   afterAll(async () => {
     child?.kill('SIGTERM');

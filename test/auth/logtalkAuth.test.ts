@@ -8,6 +8,7 @@ import {
   followRedirect,
   startJwtAuthServer,
   type JwtAuthServer,
+  untilServing,
 } from '../support/jwtAuthServer.js';
 import { freePort } from '../support/nginx.js';
 
@@ -56,14 +57,7 @@ describe('rondo-logtalk --auth-jwks with tool_scopes/2', { timeout: 60_000 }, ()
         stdio: ['ignore', 'ignore', 'pipe'],
       },
     );
-    await new Promise<void>((resolve, reject) => {
-      let output = '';
-      child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-        output += chunk;
-        if (output.includes('serving')) resolve();
-      });
-      child.once('exit', (code) => reject(new Error(`exited ${code}:\n${output}`)));
-    });
+    await untilServing(child);
   });
   afterAll(async () => {
     child?.kill('SIGTERM');

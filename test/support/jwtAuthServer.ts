@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -154,4 +155,16 @@ export async function followRedirect(authorizationUrl: URL): Promise<string> {
   const location = response.headers.get('location');
   if (!location) throw new Error(`no redirect from ${authorizationUrl.origin}`);
   return location;
+}
+
+/** Resolves once a spawned server says on stderr that it is serving; rejects if it exits first. */
+export function untilServing(child: ChildProcess): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let output = '';
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      output += chunk;
+      if (output.includes('serving')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code}:\n${output}`)));
+  });
 }
