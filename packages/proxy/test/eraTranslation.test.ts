@@ -1,20 +1,8 @@
 import { forgetNegotiatedEras } from '@rondo/client';
 import { createServer } from '@rondo/core';
-import {
-  formElicitation,
-  inputRequest,
-  inputRequired,
-  text,
-  type JsonObject,
-} from '@rondo/protocol';
+import { formElicitation, inputRequest, inputRequired, text } from '@rondo/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { clientOf, endpointOf, gateway, memoryUpstream } from './support.js';
-
-const NAME_FORM: JsonObject = {
-  type: 'object',
-  properties: { name: { type: 'string' } },
-  required: ['name'],
-};
+import { clientOf, endpointOf, gateway, memoryUpstream, NAME_FORM } from './support.js';
 
 /** An upstream that asks its client with legacy server-to-client requests (elicit, then sample). */
 function legacyAsker() {

@@ -2,23 +2,10 @@ import { forgetNegotiatedEras, RequestAbortedError } from '@rondo/client';
 import { createEndpoint, createServer } from '@rondo/core';
 import { legacyEra } from '@rondo/adapter-2025';
 import { modernEra } from '@rondo/adapter-2026';
-import {
-  ErrorCode,
-  formElicitation,
-  inputRequest,
-  inputRequired,
-  text,
-  type JsonObject,
-} from '@rondo/protocol';
+import { ErrorCode, formElicitation, inputRequest, inputRequired, text } from '@rondo/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { proxy, withPassThrough, type ProxyOptions } from '../src/index.js';
-import { clientOf, endpointOf, memoryUpstream } from './support.js';
-
-const NAME_FORM: JsonObject = {
-  type: 'object',
-  properties: { name: { type: 'string' } },
-  required: ['name'],
-};
+import { clientOf, endpointOf, memoryUpstream, NAME_FORM } from './support.js';
 
 /** What the modern upstream saw of the calls that reached it. */
 interface Seen {

@@ -3,7 +3,15 @@ import { modernEra } from '@rondo/adapter-2026';
 import { Client, inMemoryTransport, type ClientHandlers } from '@rondo/client';
 import { createEndpoint, createServer, type Endpoint, type RondoServer } from '@rondo/core';
 import type { EraChoice } from '@rondo/client';
+import type { JsonObject } from '@rondo/protocol';
 import { proxy, type ProxyOptions, type UpstreamSpec } from '../src/index.js';
+
+/** The form the test upstreams ask their client to fill: one required name. */
+export const NAME_FORM: JsonObject = {
+  type: 'object',
+  properties: { name: { type: 'string' } },
+  required: ['name'],
+};
 
 /** A gateway server over one upstream, served in memory to both eras. */
 export function gateway(spec: UpstreamSpec, options: ProxyOptions = {}) {
