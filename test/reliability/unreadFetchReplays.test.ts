@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { legacyEra } from '@rondo/adapter-2025';
-import { createEndpoint, createServer } from '@rondo/core';
-import { text } from '@rondo/protocol';
 import {
   createFetchHandler,
   createMemoryEventStore,
   type FetchHandler,
 } from '@rondo/transport-http';
+import { chattyEndpoint } from './support/chattyEndpoint.js';
 import { initialize, legacy } from './support/messages.js';
 
 // Issue 31, point 3, on the fetch edge (Workers, Deno, Bun, Hono): a `Last-Event-ID` replay of a
@@ -42,14 +40,7 @@ describe(`${REPLAYS} unread replays of a finished ${STREAM_BYTES / MIB} MiB stre
     );
 
   beforeAll(async () => {
-    const mcp = createServer({ name: 'unread-fetch', version: '1.0.0', log: () => undefined });
-    mcp.tool('chatty', { input: { type: 'object' } }, (_args, ctx) => {
-      for (let step = 1; step <= EVENTS; step += 1)
-        ctx.progress(step, EVENTS, String(step % 10).repeat(EVENT_KIB * 1024));
-      return text('done');
-    });
-    const endpoint = createEndpoint(mcp, { legacy: legacyEra() });
-    await endpoint.ready();
+    const endpoint = await chattyEndpoint('unread-fetch', EVENTS, EVENT_KIB);
     handler = createFetchHandler(endpoint, {
       maxStreamBacklogBytes: 256 * 1024,
       streamBacklogWindowMs: WINDOW_MS,

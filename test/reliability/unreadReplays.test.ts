@@ -1,10 +1,8 @@
 import { createServer as createNodeServer, request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { legacyEra } from '@rondo/adapter-2025';
-import { createEndpoint, createServer } from '@rondo/core';
-import { text } from '@rondo/protocol';
 import { createHttpHandler, createMemoryEventStore } from '@rondo/transport-http';
+import { chattyEndpoint } from './support/chattyEndpoint.js';
 import { initialize, legacy } from './support/messages.js';
 
 // Issue 31, point 3: a `Last-Event-ID` replay of a finished stream is written at once and ended,
@@ -75,14 +73,7 @@ function residentBytes(): number {
 describe(`${REPLAYS} unread replays of a finished ${STREAM_BYTES / MIB} MiB stream`, () => {
   let firstEventId = '';
   beforeAll(async () => {
-    const mcp = createServer({ name: 'unread-replays', version: '1.0.0', log: () => undefined });
-    mcp.tool('chatty', { input: { type: 'object' } }, (_args, ctx) => {
-      for (let step = 1; step <= EVENTS; step += 1)
-        ctx.progress(step, EVENTS, String(step % 10).repeat(EVENT_KIB * 1024));
-      return text('done');
-    });
-    const endpoint = createEndpoint(mcp, { legacy: legacyEra() });
-    await endpoint.ready();
+    const endpoint = await chattyEndpoint('unread-replays', EVENTS, EVENT_KIB);
     const handler = createHttpHandler(endpoint, {
       maxStreamBacklogBytes: MAX_UNREAD,
       streamBacklogWindowMs: WINDOW_MS,
