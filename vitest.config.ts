@@ -93,6 +93,12 @@ const httpEdges = ['fetch', 'hono', 'fastify'].map((edge) => ({
   },
 }));
 
+// Run last, one file at a time, with the machine to themselves: the floods and deadline measurements
+// (what they assert, a cut within its deadline or a p99 under load, is about Rondo, not about how
+// many other files share the two cores), and the conformance suite's client leg, whose runner gives
+// each client 30 s.
+const RUN_ALONE = ['test/reliability/**/*.test.ts', 'test/conformance/client*.test.ts'];
+
 const reportFile = process.env.RONDO_TEST_REPORT;
 
 export default defineConfig({
@@ -110,18 +116,15 @@ export default defineConfig({
           name: 'integration',
           root: repoRoot,
           include: ['test/**/*.test.ts'],
-          exclude: ['**/node_modules/**', 'test/reliability/**', ...withoutLogtalk('integration')],
+          exclude: ['**/node_modules/**', ...RUN_ALONE, ...withoutLogtalk('integration')],
         },
       },
-      // The floods and deadline measurements run last and one file at a time, with the machine to
-      // themselves: what they assert (a cut within its deadline, a p99 under load) is about Rondo,
-      // not about how many other test files share the two cores.
       {
         extends: true as const,
         test: {
-          name: 'reliability',
+          name: 'alone',
           root: repoRoot,
-          include: ['test/reliability/**/*.test.ts'],
+          include: RUN_ALONE,
           maxWorkers: 1,
           sequence: { groupOrder: 1 },
         },

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `pnpm conformance:client`: runs the client leg of the official MCP conformance suite (pinned)
 // against the conformance client fixture (apps/conformance-client, built on @rondo/client), once
-// per revision, the runs side by side (each runner picks its own ports), with the Node 22 from
-// tooling/scripts/node22.sh for the runner; then the Skills extension's scenarios
+// per revision, one run after the other (each already runs its scenarios in parallel), with the
+// Node 22 from tooling/scripts/node22.sh for the runner; then the Skills extension's scenarios
 // (`sep-2640-client-*`, in no requirement set, so each is run by name, one after the other). Prints each scenario's verdict and each run's totals; exits non-zero if any
 // scored scenario or any Skills scenario fails.
 //
@@ -75,11 +75,7 @@ async function runRequirements(node, run) {
   return summarise({ run, code, output });
 }
 
-/**
- * Runs the Skills scenarios one by one (the runner takes one `--scenario` at a time), after the
- * revision runs: side by side with them, on a loaded machine, a Skills client can miss the
- * runner's 30 s limit.
- */
+/** Runs the Skills scenarios one by one (the runner takes one `--scenario` at a time). */
 async function runSkills(node) {
   const outDir = freshDir('skills');
   const scenarios = [];
@@ -142,10 +138,12 @@ if (args.build) execFileSync('pnpm', ['build'], { cwd: root, stdio: 'inherit' })
 const node = execFileSync('bash', [join(root, 'tooling/scripts/node22.sh')], {
   encoding: 'utf8',
 }).trim();
-const results = await Promise.all(
-  args.runs.filter((run) => run !== 'skills').map((run) => runRequirements(node, run)),
-);
-if (args.runs.includes('skills')) results.push(await runSkills(node));
+// One run at a time: side by side, on a loaded machine (the test command runs other files
+// meanwhile), the runner's clients missed its 30 s limit.
+const results = [];
+for (const run of args.runs) {
+  results.push(run === 'skills' ? await runSkills(node) : await runRequirements(node, run));
+}
 let failing = false;
 for (const result of results) {
   const scoredFailures = result.scenarios.filter((s) => (s.scored || s.required) && !s.passed);
