@@ -26,6 +26,8 @@ import type { ClientTransport, SendContext } from './transport.js';
 export interface CallOptions {
   /** Aborting sends `notifications/cancelled` and rejects with {@link RequestAbortedError}. */
   readonly signal?: AbortSignal | undefined;
+  /** Like {@link signal}, heard without an `AbortSignal` (see {@link CallCancellation}). */
+  readonly cancellation?: CallCancellation | undefined;
   /** Overrides the client's request timeout for this call (ms); 0 for none. */
   readonly timeoutMs?: number | undefined;
   /** Called with each progress notification of this call; asks the server for progress. */
@@ -42,6 +44,20 @@ export interface CallOptions {
    * request's `_meta`; the legacy era declares capabilities once, at `initialize`).
    */
   readonly capabilities?: ClientCapabilities | undefined;
+}
+
+/**
+ * A cancellation a call hears without an `AbortSignal`: a gateway passing thousands of calls a
+ * second through pays more for a signal per call than for the rest of the call. The
+ * `LazyAbortController` of `@rondo/core/internal` is one.
+ */
+export interface CallCancellation {
+  /** True once cancelled. */
+  readonly aborted: boolean;
+  /** Why it was cancelled. */
+  readonly reason: unknown;
+  /** Calls `listener` once when cancelled; returns the function that stops listening. */
+  onAbort(listener: (reason: unknown) => void): () => void;
 }
 
 /** How the session treats what the server sends besides answers. */
@@ -131,7 +147,11 @@ export class RpcSession {
         timeoutMs > 0
           ? setTimeout(() => giveUp(new RequestTimeoutError(method, timeoutMs)), timeoutMs)
           : undefined;
-      const onAbort = (): void => giveUp(new RequestAbortedError(method, options.signal?.reason));
+      const onAbort = (): void =>
+        giveUp(
+          new RequestAbortedError(method, options.signal?.reason ?? options.cancellation?.reason),
+        );
+      let stopHearing: (() => void) | undefined;
       const call: PendingCall = {
         method,
         resolve,
@@ -142,11 +162,13 @@ export class RpcSession {
         dispose: () => {
           clearTimeout(timer);
           options.signal?.removeEventListener('abort', onAbort);
+          stopHearing?.();
         },
       };
       this.pending.add(id, call);
-      if (options.signal?.aborted) return onAbort();
+      if (options.signal?.aborted || options.cancellation?.aborted) return onAbort();
       options.signal?.addEventListener('abort', onAbort, { once: true });
+      if (options.cancellation) stopHearing = options.cancellation.onAbort(onAbort);
       const sendContext: SendContext = {
         ...context,
         get signal() {

@@ -1,8 +1,9 @@
 import { modernEra } from '@rondo/adapter-2026';
 import { createEndpoint, createServer } from '@rondo/core';
 import { MetaKey, formElicitation, inputRequest, inputRequired, text } from '@rondo/protocol';
+import { LazyAbortController } from '@rondo/core/internal';
 import { describe, expect, it } from 'vitest';
-import { Client, inMemoryTransport, McpError } from '../src/index.js';
+import { Client, inMemoryTransport, McpError, RequestAbortedError } from '../src/index.js';
 
 describe('Client.forward', () => {
   it('sends params as they are and resolves with the result unchecked, an input_required round included', async () => {
@@ -35,6 +36,55 @@ describe('Client.forward', () => {
     await expect(
       client.forward('tools/call', { name: 'missing', arguments: {}, _meta: meta }),
     ).rejects.toBeInstanceOf(McpError);
+    await client.close();
+    await server.close();
+  });
+
+  it('gives a call up when its cancellation aborts, and the server hears notifications/cancelled', async () => {
+    let cancelledOnServer: unknown;
+    const server = createServer({ name: 'slow', version: '1.0.0' }).tool(
+      'wait',
+      {},
+      async (_args, ctx) => {
+        await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve));
+        cancelledOnServer = ctx.signal.reason;
+        return text('late');
+      },
+    );
+    const client = new Client({
+      transport: inMemoryTransport(createEndpoint(server, { modern: modernEra() })),
+      era: '2026-07-28',
+    });
+    await client.connect();
+    const meta = {
+      [MetaKey.protocolVersion]: '2026-07-28',
+      [MetaKey.clientInfo]: { name: 'caller', version: '2.0.0' },
+      [MetaKey.clientCapabilities]: {},
+    };
+    const cancellation = new LazyAbortController();
+    const call = client.forward(
+      'tools/call',
+      { name: 'wait', arguments: {}, _meta: meta },
+      {
+        cancellation,
+      },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    cancellation.abort(new Error('the caller left'));
+    await expect(call).rejects.toBeInstanceOf(RequestAbortedError);
+    await expect.poll(() => cancelledOnServer).toBeDefined();
+
+    const already = new LazyAbortController();
+    already.abort(new Error('before sending'));
+    await expect(
+      client.forward(
+        'tools/call',
+        { name: 'wait', arguments: {}, _meta: meta },
+        {
+          cancellation: already,
+        },
+      ),
+    ).rejects.toBeInstanceOf(RequestAbortedError);
     await client.close();
     await server.close();
   });

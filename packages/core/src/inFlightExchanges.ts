@@ -83,6 +83,10 @@ class ChannelExchange implements Exchange {
     return this.cancellation.signal;
   }
 
+  onAbort(listener: (reason: unknown) => void): () => void {
+    return this.cancellation.onAbort(listener);
+  }
+
   send(message: JsonRpcMessage): void {
     if (!this.ended) this.write(message);
   }

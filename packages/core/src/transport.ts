@@ -43,6 +43,12 @@ export interface Exchange {
    * closed). Transports may create it on first read; adapters read it only when someone listens.
    */
   readonly signal: AbortSignal;
+  /**
+   * Hears the abort of {@link signal} without creating the signal (transports that make it lazily
+   * offer this): calls `listener` once with the reason; returns the function that stops listening.
+   * A listener added after the abort is never called, so check `signal.aborted` when it matters.
+   */
+  onAbort?(listener: (reason: unknown) => void): () => void;
   /** Transport facts about the inbound message, such as HTTP headers (lower-case names). */
   readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
   /** The principal the transport authenticated, if any. */

@@ -1,3 +1,4 @@
+import type { CallCancellation } from '@rondo/client';
 import { ErrorCode, McpError } from '@rondo/protocol';
 
 /**
@@ -15,13 +16,17 @@ export class Gate {
     private readonly maxQueued: number,
   ) {}
 
-  /** Waits for a slot; rejects when the queue is full or `signal` aborts. */
-  async acquire(signal: AbortSignal): Promise<void> {
-    signal.throwIfAborted();
-    if (this.running < this.limit) {
-      this.running += 1;
-      return;
-    }
+  /** Takes a free slot at once (true), or none when all are taken or calls wait (false). */
+  tryAcquire(): boolean {
+    if (this.running >= this.limit) return false;
+    this.running += 1;
+    return true;
+  }
+
+  /** Waits for a slot; rejects when the queue is full or `cancel` aborts. */
+  async acquire(cancel: AbortSignal | CallCancellation): Promise<void> {
+    if (cancel.aborted) throw abortError(cancel.reason);
+    if (this.tryAcquire()) return;
     if (this.waiting.length >= this.maxQueued) {
       throw new McpError(
         ErrorCode.InternalError,
@@ -29,16 +34,15 @@ export class Gate {
       );
     }
     await new Promise<void>((resolve, reject) => {
-      const onAbort = (): void => {
+      const stopHearing = hearAbort(cancel, () => {
         const index = this.waiting.indexOf(grant);
         if (index >= 0) this.waiting.splice(index, 1);
-        reject(signal.reason as Error);
-      };
+        reject(abortError(cancel.reason));
+      });
       const grant = (): void => {
-        signal.removeEventListener('abort', onAbort);
+        stopHearing();
         resolve();
       };
-      signal.addEventListener('abort', onAbort, { once: true });
       this.waiting.push(grant);
     });
   }
@@ -49,4 +53,15 @@ export class Gate {
     if (next) next();
     else this.running -= 1;
   }
+}
+
+/** Calls `listener` when `cancel` aborts; returns the function that stops listening. */
+function hearAbort(cancel: AbortSignal | CallCancellation, listener: () => void): () => void {
+  if ('onAbort' in cancel) return cancel.onAbort(listener);
+  cancel.addEventListener('abort', listener, { once: true });
+  return () => cancel.removeEventListener('abort', listener);
+}
+
+function abortError(reason: unknown): Error {
+  return reason instanceof Error ? reason : new Error('The call was cancelled');
 }

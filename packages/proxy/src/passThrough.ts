@@ -7,7 +7,7 @@ import {
   type RondoServer,
   type ServerRuntime,
 } from '@rondo/core';
-import { runtimeOf } from '@rondo/core/internal';
+import { LazyAbortController, runtimeOf } from '@rondo/core/internal';
 import {
   MetaKey,
   isMcpError,
@@ -58,7 +58,7 @@ export function withPassThrough(endpoint: Endpoint, server: RondoServer): Endpoi
 /** A connection that passes eligible calls through and hands everything else to `inner`. */
 class PassThroughConnection implements Connection {
   /** The calls passed through now, by the caller's request id. */
-  private readonly passing = new Map<RequestId, AbortController>();
+  private readonly passing = new Map<RequestId, LazyAbortController>();
 
   constructor(
     private readonly inner: Connection,
@@ -138,10 +138,11 @@ class PassThroughConnection implements Connection {
     if (client === undefined) return false;
 
     const id = request.id;
-    const controller = new AbortController();
+    // Lazy controllers, heard through onAbort: an AbortSignal per call would cost more than the
+    // rest of the pass-through, and most calls end without being cancelled.
+    const controller = new LazyAbortController();
     this.passing.set(id, controller);
-    const onPeerGone = (): void => controller.abort(exchange.signal.reason);
-    exchange.signal.addEventListener('abort', onPeerGone, { once: true });
+    const stopHearing = hearPeerGone(exchange, (reason) => controller.abort(reason));
     const token = meta.progressToken;
     const onProgress =
       typeof token === 'string' || typeof token === 'number'
@@ -155,10 +156,10 @@ class PassThroughConnection implements Connection {
     const log = (logged: Record<string, unknown>): void =>
       exchange.send({ jsonrpc: '2.0', method: 'notifications/message', params: logged });
     const sent = upstreamParams(params, meta, provider.upstreamToolName(params.name));
-    provider.passThrough(client, sent, controller.signal, onProgress, log).then(
-      (result) => this.settle(id, exchange, onPeerGone, { jsonrpc: '2.0', id, result }),
+    provider.passThrough(client, sent, controller, onProgress, log).then(
+      (result) => this.settle(id, exchange, stopHearing, { jsonrpc: '2.0', id, result }),
       (error: unknown) =>
-        this.settle(id, exchange, onPeerGone, {
+        this.settle(id, exchange, stopHearing, {
           jsonrpc: '2.0',
           id,
           error: wireError(provider.name, error),
@@ -171,18 +172,27 @@ class PassThroughConnection implements Connection {
   private settle(
     id: RequestId,
     exchange: Exchange,
-    onPeerGone: () => void,
+    stopHearing: () => void,
     answer: JsonRpcMessage,
   ): void {
     const controller = this.passing.get(id);
     this.passing.delete(id);
-    exchange.signal.removeEventListener('abort', onPeerGone);
+    stopHearing();
     // Cancelled by the caller, or its connection closed: the caller has stopped waiting.
-    if (controller === undefined || controller.signal.aborted) return exchange.end();
+    if (controller === undefined || controller.aborted) return exchange.end();
     // The upstream's refusal is the gateway's: the same status the modern era gives it (400, 404).
     const code = 'error' in answer ? answer.error.code : undefined;
     exchange.end(answer, code === undefined ? undefined : modernErrorDisposition(code));
   }
+}
+
+/** Calls `listener` when the exchange's peer is gone, through `onAbort` when it has one. */
+function hearPeerGone(exchange: Exchange, listener: (reason: unknown) => void): () => void {
+  if (exchange.onAbort) return exchange.onAbort(listener);
+  const signal = exchange.signal;
+  const onAbort = (): void => listener(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
+  return () => signal.removeEventListener('abort', onAbort);
 }
 
 /**

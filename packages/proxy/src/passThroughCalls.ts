@@ -1,4 +1,9 @@
-import { RequestTimeoutError, type Client, type ProgressUpdate } from '@rondo/client';
+import {
+  RequestTimeoutError,
+  type CallCancellation,
+  type Client,
+  type ProgressUpdate,
+} from '@rondo/client';
 import { ErrorCode, McpError } from '@rondo/protocol';
 import { upstreamFailure, type RoundServices } from './roundRunner.js';
 
@@ -25,15 +30,16 @@ export class PassThroughCalls {
   async call(
     client: Client,
     params: Record<string, unknown>,
-    signal: AbortSignal,
+    cancellation: CallCancellation,
     onProgress: ((update: ProgressUpdate) => void) | undefined,
     log: LogSink,
   ): Promise<Record<string, unknown>> {
     const { gate, timeoutMs, upstreamName } = this.services;
-    await gate.acquire(signal);
+    // A free slot is taken at once: no signal is made unless the call has to queue.
+    if (!gate.tryAcquire()) await gate.acquire(cancellation);
     this.sinks.add(log);
     try {
-      return await client.forward('tools/call', params, { signal, timeoutMs, onProgress });
+      return await client.forward('tools/call', params, { cancellation, timeoutMs, onProgress });
     } catch (error) {
       if (error instanceof RequestTimeoutError) {
         throw new McpError(

@@ -1,4 +1,4 @@
-import type { Client, EraChoice, ProgressUpdate } from '@rondo/client';
+import type { CallCancellation, Client, EraChoice, ProgressUpdate } from '@rondo/client';
 import type {
   Arguments,
   CompletionRequest,
@@ -173,11 +173,11 @@ export class ProxyProvider implements Provider {
   passThrough(
     client: Client,
     params: Record<string, unknown>,
-    signal: AbortSignal,
+    cancellation: CallCancellation,
     onProgress: ((update: ProgressUpdate) => void) | undefined,
     log: LogSink,
   ): Promise<Record<string, unknown>> {
-    return this.passing.call(client, params, signal, onProgress, log);
+    return this.passing.call(client, params, cancellation, onProgress, log);
   }
 
   async prompts(): Promise<PromptDefinition[]> {

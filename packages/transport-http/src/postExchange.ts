@@ -69,6 +69,10 @@ class PostExchange implements Exchange {
     return this.cancellation.signal;
   }
 
+  onAbort(listener: (reason: unknown) => void): () => void {
+    return this.cancellation.onAbort(listener);
+  }
+
   /** Hands work that outlives the response to the runtime's `waitUntil`, when it has one. */
   waitUntil(work: Promise<unknown>): void {
     this.context.req.waitUntil?.(work);
