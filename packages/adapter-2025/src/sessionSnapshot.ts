@@ -1,10 +1,12 @@
+import { RondoError } from '@rondo/protocol';
 import { LOG_LEVELS, type LogLevel } from '@rondo/core';
 import { isPlainObject, type JsonObject } from '@rondo/protocol';
 import type { ServedLegacyRevision } from './options.js';
 import type { SessionState } from './sessionState.js';
 
 /** A snapshot that cannot be a session of this adapter (another version wrote it, or it is damaged). */
-export class SessionSnapshotError extends Error {
+export class SessionSnapshotError extends RondoError {
+  override readonly code: string = 'legacy.session-snapshot';
   override readonly name = 'SessionSnapshotError';
 }
 

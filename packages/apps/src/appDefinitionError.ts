@@ -5,6 +5,7 @@ import { ConfigurationError } from '@rondo/core';
  * one, an unknown permission): thrown where it is declared, naming the field and the value.
  */
 export class AppDefinitionError extends ConfigurationError {
+  override readonly code: string = 'apps.app-definition';
   override readonly name = 'AppDefinitionError';
   constructor(
     /** The resource URI or tool name the declaration is of. */

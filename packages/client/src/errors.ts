@@ -1,3 +1,4 @@
+import { RondoError } from '@rondo/protocol';
 import { McpError } from '@rondo/protocol';
 
 export { McpError };
@@ -6,10 +7,11 @@ export { McpError };
  * Local failures of the client, one class each, so a caller can tell a server that said no (an
  * {@link McpError} carrying the server's code and data) from a connection that broke.
  */
-export abstract class ClientError extends Error {}
+export abstract class ClientError extends RondoError {}
 
 /** The transport could not deliver a message or lost its connection (a socket closed, an HTTP failure). */
 export class TransportError extends ClientError {
+  override readonly code: string = 'client.transport';
   override readonly name: string = 'TransportError';
   constructor(
     message: string,
@@ -23,11 +25,13 @@ export class TransportError extends ClientError {
 
 /** An HTTP request was refused with 401 or 403 and the authorizer gave up (or there was none). */
 export class HttpAuthError extends TransportError {
+  override readonly code: string = 'client.http-auth';
   override readonly name: string = 'HttpAuthError';
 }
 
 /** A request got no answer within its deadline; the client sent a cancellation. */
 export class RequestTimeoutError extends ClientError {
+  override readonly code: string = 'client.request-timeout';
   override readonly name = 'RequestTimeoutError';
   constructor(
     readonly method: string,
@@ -39,6 +43,7 @@ export class RequestTimeoutError extends ClientError {
 
 /** The caller aborted a request through its `AbortSignal`; the client sent a cancellation. */
 export class RequestAbortedError extends ClientError {
+  override readonly code: string = 'client.request-aborted';
   override readonly name = 'RequestAbortedError';
   constructor(
     readonly method: string,
@@ -50,6 +55,7 @@ export class RequestAbortedError extends ClientError {
 
 /** The server process ended (or closed its output) while requests were open. */
 export class ServerExitedError extends ClientError {
+  override readonly code: string = 'client.server-exited';
   override readonly name = 'ServerExitedError';
   constructor(
     message: string,
@@ -69,11 +75,13 @@ export class ServerExitedError extends ClientError {
  * JSON-RPC, a result that does not fit its method's schema, an answer to an id never sent.
  */
 export class ProtocolViolationError extends ClientError {
+  override readonly code: string = 'client.protocol-violation';
   override readonly name = 'ProtocolViolationError';
 }
 
 /** The client's table of open requests is full: the caller sends faster than the server answers. */
 export class TooManyPendingRequestsError extends ClientError {
+  override readonly code: string = 'client.too-many-pending-requests';
   override readonly name = 'TooManyPendingRequestsError';
   constructor(readonly limit: number) {
     super(`too many open requests (limit maxPendingRequests = ${limit})`);
@@ -82,11 +90,13 @@ export class TooManyPendingRequestsError extends ClientError {
 
 /** The client was used before `connect()` or after `close()`. */
 export class ClientStateError extends ClientError {
+  override readonly code: string = 'client.state';
   override readonly name = 'ClientStateError';
 }
 
 /** The server asked for input more times than the round limit allows (MRTR). */
 export class InputRoundsExceededError extends ClientError {
+  override readonly code: string = 'client.input-rounds-exceeded';
   override readonly name = 'InputRoundsExceededError';
   constructor(
     readonly method: string,
@@ -106,6 +116,7 @@ export type SkillFailure =
  * never handed to the caller.
  */
 export class SkillVerificationError extends ClientError {
+  override readonly code: string = 'client.skill-verification';
   override readonly name = 'SkillVerificationError';
   constructor(
     /** The URI of the skill file (or the skill) that failed. */
@@ -119,6 +130,7 @@ export class SkillVerificationError extends ClientError {
 
 /** The server did not declare what a method needs (an extension, or one of its settings), so the client did not send it. */
 export class NotDeclaredByServerError extends ClientError {
+  override readonly code: string = 'client.not-declared-by-server';
   override readonly name = 'NotDeclaredByServerError';
   constructor(
     readonly method: string,

@@ -17,6 +17,7 @@ export interface TaskState {
 
 /** A task ended failed or cancelled; `state` is its last state. */
 export class TaskEndedError extends ClientError {
+  override readonly code: string = 'client.task-ended';
   override readonly name = 'TaskEndedError';
   constructor(readonly state: TaskState) {
     super(

@@ -1,3 +1,4 @@
+import { RondoError } from '@rondo/protocol';
 import type { Principal } from './definitions.js';
 
 /**
@@ -11,7 +12,8 @@ import type { Principal } from './definitions.js';
 export const INSUFFICIENT_SCOPE = -32003;
 
 /** What a refused call lacked: the scopes it needs and what was called. */
-export class InsufficientScopeError extends Error {
+export class InsufficientScopeError extends RondoError {
+  override readonly code: string = 'core.insufficient-scope';
   override readonly name = 'InsufficientScopeError';
   constructor(
     /** Every scope the call needs (held ones included), in declaration order. */

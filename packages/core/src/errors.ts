@@ -1,19 +1,23 @@
+import { RondoError } from '@rondo/protocol';
 import type { JsonObject } from '@rondo/protocol';
 
 /** Local failures of the core. They are mapped to wire errors in one place (`toWireError`). */
 
 /** The server was configured wrongly (a duplicate tool name, a bad schema). Thrown at build time. */
-export class ConfigurationError extends Error {
+export class ConfigurationError extends RondoError {
+  override readonly code: string = 'core.configuration';
   override readonly name: string = 'ConfigurationError';
 }
 
 /** A server-to-client request was not answered in time, or was refused by the client. */
-export class ClientRequestError extends Error {
+export class ClientRequestError extends RondoError {
+  override readonly code: string = 'core.client-request';
   override readonly name: string = 'ClientRequestError';
 }
 
 /** The client did not declare the capabilities an input request needs. */
 export class MissingClientCapabilityError extends ClientRequestError {
+  override readonly code: string = 'core.missing-client-capability';
   override readonly name = 'MissingClientCapabilityError';
   constructor(
     /** The missing capabilities, as a -32021 error's `requiredCapabilities` has them. */
@@ -28,7 +32,8 @@ export class MissingClientCapabilityError extends ClientRequestError {
 }
 
 /** A round hook still asked for input when the server's round limit was reached. */
-export class RoundLimitError extends Error {
+export class RoundLimitError extends RondoError {
+  override readonly code: string = 'core.round-limit';
   override readonly name = 'RoundLimitError';
   constructor(
     readonly method: string,
@@ -43,7 +48,8 @@ export class RoundLimitError extends Error {
  * wrongly. A request that needs it fails with -32603 naming the store; what needs no shared state
  * goes on being served, and the store's client reconnects by itself.
  */
-export class SharedStateError extends Error {
+export class SharedStateError extends RondoError {
+  override readonly code: string = 'core.shared-state';
   override readonly name = 'SharedStateError';
 }
 
@@ -70,7 +76,8 @@ export type TokenRejectionReason =
  * `error_description` of the `WWW-Authenticate` challenge, so it never holds the token; it is kept
  * to the characters RFC 6750 allows there.
  */
-export class TokenRejectedError extends Error {
+export class TokenRejectedError extends RondoError {
+  override readonly code: string = 'core.token-rejected';
   override readonly name = 'TokenRejectedError';
   /** The description as sent: printable ASCII without `"` or `\`. */
   readonly description: string;

@@ -15,6 +15,7 @@ import type { PromptSpec } from './serverTypes.js';
  * string: prompt arguments are strings on the wire). Names the prompt, the argument and the rule.
  */
 export class PromptDefinitionError extends ConfigurationError {
+  override readonly code: string = 'core.prompt-definition';
   override readonly name = 'PromptDefinitionError';
   constructor(
     /** The prompt's name as registered. */

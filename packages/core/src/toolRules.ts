@@ -19,6 +19,7 @@ export type ToolRule = 'name' | 'inputSchema' | 'outputSchema';
 
 /** A tool was registered with a descriptor clients would reject; names the tool and the rule. */
 export class ToolDefinitionError extends ConfigurationError {
+  override readonly code: string = 'core.tool-definition';
   override readonly name = 'ToolDefinitionError';
   constructor(
     /** The tool's name as registered. */

@@ -1,3 +1,4 @@
+import { RondoError } from '@rondo/protocol';
 import { McpError } from '@rondo/protocol';
 /**
  * Local failures of the Prolog bridge. None of them crosses the wire as is: the core maps them to
@@ -5,7 +6,8 @@ import { McpError } from '@rondo/protocol';
  */
 
 /** The bridge was configured wrongly (a `.lgt` file without `LOGTALKHOME`, no files). */
-export class PrologConfigurationError extends Error {
+export class PrologConfigurationError extends RondoError {
+  override readonly code: string = 'bridge.configuration';
   override readonly name = 'PrologConfigurationError';
 }
 
@@ -13,7 +15,8 @@ export class PrologConfigurationError extends Error {
  * A user file failed to load; start-up stops with the file, line (and for a syntax error the
  * column) and the Prolog message: `file:line:column: detail` is its one-line message.
  */
-export class PrologLoadError extends Error {
+export class PrologLoadError extends RondoError {
+  override readonly code: string = 'bridge.load';
   override readonly name = 'PrologLoadError';
   constructor(
     readonly file: string,
@@ -39,7 +42,8 @@ export interface ProviderProblem {
  * is not there, a mode names an unknown type, a descriptor has the wrong shape, a schema is not
  * JSON Schema. `lines` has one `file:line: message` per problem (the message is all of them).
  */
-export class PrologProviderError extends Error {
+export class PrologProviderError extends RondoError {
+  override readonly code: string = 'bridge.provider';
   override readonly name = 'PrologProviderError';
   /** One `file:line: what was found; expected <shape>` per problem. */
   readonly lines: readonly string[];
@@ -61,7 +65,8 @@ export function problemLine(problem: ProviderProblem, fallbackFile: string): str
 }
 
 /** A worker died during a call, or could not be started. Only its own call fails. */
-export class PrologWorkerError extends Error {
+export class PrologWorkerError extends RondoError {
+  override readonly code: string = 'bridge.worker';
   override readonly name: string = 'PrologWorkerError';
   constructor(
     readonly workerId: number,
@@ -73,11 +78,13 @@ export class PrologWorkerError extends Error {
 
 /** A worker wrote something that is not the bridge protocol on the protocol channel. */
 export class PrologProtocolError extends PrologWorkerError {
+  override readonly code: string = 'bridge.protocol';
   override readonly name = 'PrologProtocolError';
 }
 
 /** A call ran past its deadline; its worker was killed and replaced. */
 export class PrologTimeoutError extends PrologWorkerError {
+  override readonly code: string = 'bridge.timeout';
   override readonly name = 'PrologTimeoutError';
 }
 
@@ -85,7 +92,8 @@ export class PrologTimeoutError extends PrologWorkerError {
  * Every worker was busy and `maxQueue` calls already waited for one: the call was refused at once
  * rather than queued without end.
  */
-export class PrologBusyError extends Error {
+export class PrologBusyError extends RondoError {
+  override readonly code: string = 'bridge.busy';
   override readonly name = 'PrologBusyError';
   constructor(readonly maxQueue: number) {
     super(
@@ -99,6 +107,7 @@ export class PrologBusyError extends Error {
  * (`cancelGraceMs`) and serve on; only a worker still busy after it is killed and replaced.
  */
 export class PrologCancelledError extends PrologWorkerError {
+  override readonly code: string = 'bridge.cancelled';
   override readonly name = 'PrologCancelledError';
 }
 
@@ -106,7 +115,8 @@ export class PrologCancelledError extends PrologWorkerError {
  * The provider answered with a failure: a prompt or resource hook failed or returned `error(E)`,
  * a hook raised an exception, or a result term was not in the vocabulary.
  */
-export class PrologCallError extends Error {
+export class PrologCallError extends RondoError {
+  override readonly code: string = 'bridge.call';
   override readonly name = 'PrologCallError';
   constructor(
     /** `failed`, `exception`, `invalid_result`, `unknown` or `unknown_method` (a method the worker does not serve). */
@@ -123,6 +133,7 @@ export class PrologCallError extends Error {
  * with exponential back-off, succeeds.
  */
 export class PrologUnavailableError extends PrologWorkerError {
+  override readonly code: string = 'bridge.unavailable';
   override readonly name = 'PrologUnavailableError';
   constructor(
     /** Why the last start failed. */

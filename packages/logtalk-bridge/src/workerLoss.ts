@@ -7,6 +7,7 @@ import type { InFlight } from './workerCall.js';
  * another worker; this is what its caller sees once the pool gives up requeueing it.
  */
 export class PrologNotRunError extends PrologWorkerError {
+  override readonly code: string = 'bridge.not-run';
   constructor(workerId: number, cause: Error) {
     super(workerId, `Prolog worker ${workerId} was lost before the call ran (${cause.message})`);
   }

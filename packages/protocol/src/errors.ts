@@ -26,6 +26,18 @@ export interface JsonRpcErrorObject {
   data?: unknown;
 }
 
+/**
+ * The base of Rondo's local error classes, every one but the wire's {@link McpError}: `code` is a
+ * stable dotted name of the failure (`core.configuration`, `client.request-timeout`,
+ * `bridge.busy`) that stays the same across releases whatever the message says, for code and logs
+ * that branch on the kind of failure; `name` is the class's name. Which wire error a local failure
+ * becomes is decided in one place (`toWireError` of `@rondo/core`).
+ */
+export abstract class RondoError extends Error {
+  /** The stable name of this kind of failure: `<package>.<kind>`. */
+  abstract readonly code: string;
+}
+
 /** An error that crosses the wire: its code and message reach the peer unchanged. */
 export class McpError extends Error {
   override readonly name = 'McpError';

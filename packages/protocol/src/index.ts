@@ -1,6 +1,7 @@
 export {
   ErrorCode,
   McpError,
+  RondoError,
   isMcpError,
   type ErrorCodeValue,
   type JsonRpcErrorObject,

@@ -1,3 +1,4 @@
+import { RondoError } from './errors.js';
 /**
  * The canonical result vocabulary, after the terms of Logtalk's `mcp_server` protocols. Every form is
  * a plain JSON object whose `kind` is the Logtalk functor name; that object is also its JSON
@@ -8,7 +9,8 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 export type JsonObject = { [key: string]: Json };
 
 /** A local error: a vocabulary value was built or decoded with the wrong shape. */
-export class VocabularyError extends Error {
+export class VocabularyError extends RondoError {
+  override readonly code: string = 'protocol.vocabulary';
   override readonly name = 'VocabularyError';
 }
 

@@ -1,3 +1,4 @@
+import { RondoError } from './errors.js';
 import type {
   ContentItem,
   InputRequestBody,
@@ -157,7 +158,8 @@ export function inputRequestToWire(body: InputRequestBody): {
 }
 
 /** A local error: a client's answer to an input request has the wrong shape. */
-export class InputResponseError extends Error {
+export class InputResponseError extends RondoError {
+  override readonly code: string = 'protocol.input-response';
   override readonly name = 'InputResponseError';
 }
 

@@ -1,3 +1,4 @@
+import { RondoError } from '@rondo/protocol';
 import { ConfigurationError, parseAllowedHosts, parseStateKeys, type StateKey } from '@rondo/core';
 import type { Transport } from './serve.js';
 
@@ -53,7 +54,8 @@ export interface ServingFlagValues {
 }
 
 /** A serving flag with a value the command cannot use; the command prints it with its usage. */
-export class ServingFlagError extends Error {
+export class ServingFlagError extends RondoError {
+  override readonly code: string = 'server.serving-flag';
   override readonly name = 'ServingFlagError';
 }
 

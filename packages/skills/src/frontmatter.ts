@@ -1,3 +1,4 @@
+import { RondoError } from '@rondo/protocol';
 import { isPlainObject, type JsonObject } from '@rondo/protocol';
 import { parse, stringify } from 'yaml';
 
@@ -8,7 +9,8 @@ const SKILL_NAME = /^(?!.*--)[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 const FRONTMATTER = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 
 /** A SKILL.md that cannot be served, and why (the loader adds where it comes from). */
-export class SkillDefinitionError extends Error {
+export class SkillDefinitionError extends RondoError {
+  override readonly code: string = 'skills.skill-definition';
   override readonly name = 'SkillDefinitionError';
 }
 

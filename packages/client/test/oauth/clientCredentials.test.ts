@@ -55,7 +55,11 @@ describe('clientCredentials(): machine clients', () => {
       (caught: unknown) => caught,
     );
     expect(error).toBeInstanceOf(OAuthTokenError);
-    expect(error).toMatchObject({ code: 'invalid_client', status: 401 });
+    expect(error).toMatchObject({
+      oauthError: 'invalid_client',
+      code: 'client.oauth-token',
+      status: 401,
+    });
     expect(String((error as Error).message)).not.toContain('wrong-secret');
   });
 

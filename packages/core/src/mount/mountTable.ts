@@ -21,6 +21,7 @@ const KIND_LABEL: Readonly<Record<ItemKind, string>> = {
  * other. Names the offered name and both items with their servers.
  */
 export class MountConflictError extends ConfigurationError {
+  override readonly code: string = 'core.mount-conflict';
   override readonly name = 'MountConflictError';
   constructor(
     /** What the conflict is about. */

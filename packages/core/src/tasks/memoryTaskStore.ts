@@ -1,3 +1,4 @@
+import { RondoError } from '@rondo/protocol';
 import type { InputRequestBody, JsonObject } from '@rondo/protocol';
 import { TaskLedger } from './taskLedger.js';
 import {
@@ -34,7 +35,8 @@ export interface MemoryTaskStoreOptions extends TaskShareLimits {
 }
 
 /** The store refused a task: it is full of tasks that are still running. */
-export class TaskCapacityError extends Error {
+export class TaskCapacityError extends RondoError {
+  override readonly code: string = 'core.task-capacity';
   override readonly name = 'TaskCapacityError';
   constructor(readonly maxTasks: number) {
     super(`The task store is full: ${maxTasks} tasks are still running`);

@@ -1,3 +1,4 @@
+import { RondoError } from '@rondo/protocol';
 import type { TaskChange } from './taskStore.js';
 
 /**
@@ -36,7 +37,8 @@ export type TaskLimitName =
  * A task store refused a task or a change because of one of its limits; the message names the
  * limit, and the wire error (-32603) carries `data: { limit, [limit]: value }`.
  */
-export class TaskLimitError extends Error {
+export class TaskLimitError extends RondoError {
+  override readonly code: string = 'core.task-limit';
   override readonly name = 'TaskLimitError';
   constructor(
     readonly limit: TaskLimitName,
