@@ -116,19 +116,14 @@ export class ProxyProvider implements Provider {
     this.link = link(options.era === 'mirror' || options.era === undefined ? 'auto' : options.era);
     if (options.era === 'mirror') this.makeLegacyLink = () => link('2025-11-25');
     const timeoutMs = options.timeoutMs ?? 60_000;
-    this.relayed = options.relay
-      ? new RelayedRounds(options.relay, {
-          ...(options.relayAckMs !== undefined ? { relayAckMs: options.relayAckMs } : {}),
-          ...(options.maxRelayedRounds !== undefined
-            ? { maxRelayedRounds: options.maxRelayedRounds }
-            : {}),
-          upstreamName: this.name,
-          timeoutMs,
-          serve: (request, caller) =>
-            resumeRound(this.services, request.method, request.call, caller),
-          report: (message) => this.warn(`relay: ${message}`),
-        })
-      : undefined;
+    this.relayed =
+      options.relay &&
+      new RelayedRounds(options.relay, options, {
+        upstreamName: this.name,
+        timeoutMs,
+        serve: (round, caller) => resumeRound(this.services, round.method, round.call, caller),
+        report: (message) => this.warn(`relay: ${message}`),
+      });
     this.services = {
       upstreamName: this.name,
       client: (era) => this.clientFor(era),
@@ -265,16 +260,8 @@ export class ProxyProvider implements Provider {
   }
 
   async complete(request: CompletionRequest): Promise<CompletionResult | undefined> {
-    const ref = request.ref;
-    let upstreamRef: Record<string, unknown>;
-    if (ref.type === 'ref/prompt') {
-      const name = this.promptNames.upstream(ref.name);
-      if (name === undefined) return undefined;
-      upstreamRef = { type: 'ref/prompt', name };
-    } else {
-      if (!this.templateUris.has(ref.uri)) return undefined;
-      upstreamRef = { type: 'ref/resource', uri: ref.uri };
-    }
+    const upstreamRef = completionRef(request.ref, this.promptNames, this.templateUris);
+    if (upstreamRef === undefined) return undefined;
     try {
       const client = await this.link.client();
       const result = await client.complete(upstreamRef as never, request.argument, request.context);
@@ -335,6 +322,19 @@ export class ProxyProvider implements Provider {
     if (caller) return (params) => caller.log(params);
     return [...this.passing.sinks][0];
   }
+}
+
+/** The upstream's reference for a completion reference of the catalog; `undefined`: not its. */
+function completionRef(
+  ref: CompletionRequest['ref'],
+  promptNames: NameMap,
+  templateUris: ReadonlySet<string>,
+): Record<string, unknown> | undefined {
+  if (ref.type !== 'ref/prompt') {
+    return templateUris.has(ref.uri) ? { type: 'ref/resource', uri: ref.uri } : undefined;
+  }
+  const name = promptNames.upstream(ref.name);
+  return name === undefined ? undefined : { type: 'ref/prompt', name };
 }
 
 /** A tool of the upstream's list as a definition, without the members a proxy cannot honour (task support). */

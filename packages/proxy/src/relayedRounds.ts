@@ -38,7 +38,7 @@ interface AwaitedRound {
 }
 
 /** What a proxy relays rounds for: its upstream, and how it runs a round of a call it holds. */
-export interface RelayedRoundsOptions extends RelayLimits {
+export interface RelayedRoundsOptions {
   readonly upstreamName: string;
   /** The upstream's deadline for its next move (ms; 0 for none), which the holder keeps. */
   readonly timeoutMs: number;
@@ -67,10 +67,11 @@ export class RelayedRounds implements RoundRelay {
 
   constructor(
     private readonly relay: SessionRelay,
+    limits: RelayLimits,
     private readonly options: RelayedRoundsOptions,
   ) {
-    this.ackMs = options.relayAckMs ?? 5000;
-    this.max = options.maxRelayedRounds ?? 256;
+    this.ackMs = limits.relayAckMs ?? 5000;
+    this.max = limits.maxRelayedRounds ?? 256;
     this.host = new RoundHost(
       options.upstreamName,
       (to, message) => this.send(to, message),
