@@ -186,7 +186,7 @@ describe('a legacy upstream call suspended on one gateway replica', { timeout: 6
       inputResponses: { [key!]: { action: 'accept', content: ANSWER } },
     });
     expect(reply.error).toMatchObject({
-      code: -32602,
+      code: -32603,
       message: expect.stringMatching(
         /^No gateway process answered for the suspended call to upstream "everything" \(held by process \S+\) within 5000 ms: that process has stopped or lost the shared state; call again$/,
       ),

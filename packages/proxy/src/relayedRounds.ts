@@ -245,7 +245,7 @@ export class RelayedRounds implements RoundRelay {
 /** The error of a round no process acknowledged: its holder has stopped. */
 function noHolder(upstream: string, holder: string, ackMs: number): McpError {
   return new McpError(
-    ErrorCode.InvalidParams,
+    ErrorCode.InternalError,
     `No gateway process answered for the suspended call to upstream "${upstream}" (held by process ${holder}) within ${ackMs} ms: that process has stopped or lost the shared state; call again`,
     { upstream, holder },
   );

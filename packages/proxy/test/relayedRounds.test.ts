@@ -160,7 +160,7 @@ describe('a suspended call resumed through the relay', () => {
     await expect(
       b.callTool('greet', {}, ctx({ principal: { id: 'alice' }, requestState: state })),
     ).rejects.toMatchObject({
-      code: -32602,
+      code: -32603,
       message: `No gateway process answered for the suspended call to upstream "asker" (held by process ${state.holder}) within 50 ms: that process has stopped or lost the shared state; call again`,
     });
     expect(b.relayedRounds).toBe(0);
