@@ -9,6 +9,7 @@ import {
   isPlainObject,
   type InputRequest,
   type Json,
+  type JsonObject,
   type LoggingMessageNotificationParams,
   type RoundResult,
 } from '@rondo/protocol';
@@ -100,8 +101,9 @@ export async function runRound<R>(
     outcome = await resumeRound(services, method, address.call, caller);
   }
   if (outcome.kind === 'done') return convert(outcome.result);
-  const state = holder === undefined ? {} : { [HOLDER_KEY]: holder };
-  return inputRequired(outcome.requests, { [STATE_KEY]: outcome.call, ...state });
+  const state: JsonObject = { [STATE_KEY]: outcome.call };
+  if (holder !== undefined) state[HOLDER_KEY] = holder;
+  return inputRequired(outcome.requests, state);
 }
 
 /**

@@ -36,7 +36,7 @@ afterEach(async () => {
 });
 
 /** Two "replicas" of one proxied upstream sharing a memory relay, and what they warned. */
-function replicas(options: ProxyOptions = {}, optionsB: ProxyOptions = options) {
+async function replicas(options: ProxyOptions = {}, optionsB: ProxyOptions = options) {
   const upstream = legacyAsker();
   const relay = new MemorySessionRelay();
   const warnings: string[] = [];
@@ -54,6 +54,8 @@ function replicas(options: ProxyOptions = {}, optionsB: ProxyOptions = options) 
     () => a.close(),
     () => b.close(),
   );
+  // Listing the catalog connects each proxy to the upstream, as a server does first.
+  await Promise.all([a.tools(), b.tools()]);
   return { a, b, relay, warnings };
 }
 
@@ -78,7 +80,7 @@ async function firstRound(holder: ProxyProvider, principal = 'alice') {
 
 describe('a suspended call resumed through the relay', () => {
   it('runs every later round in the process holding the call, with its progress', async () => {
-    const { a, b } = replicas();
+    const { a, b } = await replicas();
     const { key, state } = await firstRound(a);
     const progress: unknown[] = [];
     const second = (await b.callTool(
@@ -119,7 +121,7 @@ describe('a suspended call resumed through the relay', () => {
   });
 
   it('refuses a retry of another principal and keeps the call for its owner', async () => {
-    const { a, b } = replicas();
+    const { a, b } = await replicas();
     const { key, state } = await firstRound(a, 'alice');
     const answers = { [key]: { kind: 'decline' } as const };
     await expect(
@@ -141,7 +143,7 @@ describe('a suspended call resumed through the relay', () => {
   });
 
   it('says the call expired when the holder no longer has it', async () => {
-    const { a, b } = replicas({ suspendedTtlMs: 30 });
+    const { a, b } = await replicas({ suspendedTtlMs: 30 });
     const { state } = await firstRound(a);
     await new Promise((resolve) => setTimeout(resolve, 80));
     await expect(
@@ -154,7 +156,7 @@ describe('a suspended call resumed through the relay', () => {
   });
 
   it('says no process answered when the holder has stopped', async () => {
-    const { a, b } = replicas({}, { relayAckMs: 50 });
+    const { a, b } = await replicas({}, { relayAckMs: 50 });
     const { state } = await firstRound(a);
     await a.close();
     await expect(
@@ -167,7 +169,7 @@ describe('a suspended call resumed through the relay', () => {
   });
 
   it('bounds the rounds it awaits from other processes', async () => {
-    const { a, b } = replicas({}, { maxRelayedRounds: 0 });
+    const { a, b } = await replicas({}, { maxRelayedRounds: 0 });
     const { state } = await firstRound(a);
     await expect(
       b.callTool('greet', {}, ctx({ principal: { id: 'alice' }, requestState: state })),
@@ -176,7 +178,7 @@ describe('a suspended call resumed through the relay', () => {
   });
 
   it('ignores and reports malformed relayed messages', async () => {
-    const { a, relay, warnings } = replicas();
+    const { a, relay, warnings } = await replicas();
     const { state } = await firstRound(a);
     const stranger = relay.peer();
     const to = `rondo-proxy-rounds:${state.holder}`;
@@ -197,13 +199,14 @@ describe('a suspended call resumed through the relay', () => {
   });
 
   it('names the holder when this process shares no state with it', async () => {
-    const { a } = replicas();
+    const { a } = await replicas();
     const { state } = await firstRound(a);
     const alone = proxy(memoryUpstream(legacyAsker(), 'alone'), {
       name: 'asker',
       era: '2025-11-25',
     });
     closers.push(() => alone.close());
+    await alone.tools();
     await expect(
       alone.callTool('greet', {}, ctx({ principal: { id: 'alice' }, requestState: state })),
     ).rejects.toMatchObject({
