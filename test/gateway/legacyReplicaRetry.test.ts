@@ -62,6 +62,15 @@ async function modernRequest(
   return JSON.parse(json) as Record<string, unknown>;
 }
 
+/** Resolves once the replica at `url` lists the eliciting tool; rejects after 30 s. */
+async function untilListed(url: URL): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!JSON.stringify(await modernRequest(url, 'tools/list', {})).includes(TOOL)) {
+    if (Date.now() > deadline) throw new Error(`${url.href} did not list ${TOOL} within 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 /** The official v2 client pinned to 2026-07-28, answering the form, and the bodies it POSTs. */
 async function officialClient() {
   const sent: { method: unknown; retry: boolean; body: string; headers: Headers }[] = [];
@@ -105,14 +114,7 @@ beforeAll(async () => {
   }
   nginx = await startNginx({ upstreams: replicas.map((replica) => Number(replica.url.port)) });
   // Each replica lists the upstream's tools once its own server-everything is up.
-  for (const replica of replicas) {
-    await expect
-      .poll(async () => JSON.stringify(await modernRequest(replica.url, 'tools/list', {})), {
-        timeout: 30_000,
-        interval: 200,
-      })
-      .toContain(TOOL);
-  }
+  for (const replica of replicas) await untilListed(replica.url);
 }, 120_000);
 
 afterAll(async () => {
