@@ -1,4 +1,5 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -177,10 +178,15 @@ describe('a legacy upstream call suspended on one gateway replica', { timeout: 6
     };
     expect(result.resultType).toBe('input_required');
     const [key] = Object.keys(result.inputRequests);
-    // SIGKILL: the holder keeps nothing, closes nothing, answers nothing.
+    // SIGKILL: the holder keeps nothing, closes nothing, answers nothing. Its upstream goes with
+    // it, as when the replica's host dies (a killed parent leaves its stdio child running).
+    const upstreams = execFileSync('ps', ['-o', 'pid=', '--ppid', String(holder.process.pid)], {
+      encoding: 'utf8',
+    });
     const exited = new Promise((resolve) => holder.process.once('exit', resolve));
     holder.process.kill('SIGKILL');
     await exited;
+    for (const pid of upstreams.split(/\s+/).filter(Boolean)) process.kill(Number(pid), 'SIGKILL');
     const reply = await modernRequest(other.url, 'tools/call', {
       name: TOOL,
       arguments: {},
