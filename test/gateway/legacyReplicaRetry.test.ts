@@ -35,7 +35,8 @@ async function modernRequest(
   method: string,
   params: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
-  const name = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
+  const name: Record<string, string> =
+    typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
   const meta = {
     'io.modelcontextprotocol/protocolVersion': '2026-07-28',
     'io.modelcontextprotocol/clientCapabilities': CAPABILITIES,
