@@ -106,7 +106,7 @@ function launchFixture(redisUrl: string, key: string, port: number): Promise<Chi
 }
 
 /** Lines of the `rondo` log format: `<method> <status> "<upstream addresses>" <time>`. */
-function parseAccessLog(text: string): [string, number, number][] {
+export function parseAccessLog(text: string): [string, number, number][] {
   return [...text.matchAll(/^(\S+) (\d+) "([^"]*)"/gm)].map(([, method, status, upstream]) => {
     // A retried request lists every upstream tried ("a:1, b:2"); the last one served it.
     const served = upstream!.split(',').at(-1)?.trim() ?? '';

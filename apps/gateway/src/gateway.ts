@@ -3,6 +3,7 @@ import {
   type Endpoint,
   type Provider,
   type RondoServer,
+  type SessionRelay,
   type SharedState,
   type StateKey,
 } from '@rondo/core';
@@ -64,13 +65,18 @@ export function proxyOptions(entry: GatewayEntry): ProxyOptions {
   };
 }
 
-/** The provider of one entry: a proxy, or a Prolog provider hosted in this process. */
+/**
+ * The provider of one entry: a proxy, or a Prolog provider hosted in this process. A proxy given
+ * the replicas' `relay` resumes a suspended call another replica holds through it.
+ */
 export async function providerFor(
   entry: GatewayEntry,
   log: (line: string) => void,
+  relay?: SessionRelay,
 ): Promise<Provider> {
   if (entry.kind !== 'prolog') {
-    return proxy(upstreamSpec(entry), { ...proxyOptions(entry), onWarning: log });
+    const shared = relay ? { relay } : {};
+    return proxy(upstreamSpec(entry), { ...proxyOptions(entry), ...shared, onWarning: log });
   }
   const prolog = await createPrologProvider({
     files: entry.files,
@@ -103,7 +109,7 @@ export async function createGateway(
   });
   try {
     for (const entry of entries) {
-      const provider = await providerFor(entry, log);
+      const provider = await providerFor(entry, log, options.shared?.relay);
       providers.set(entry.key, provider);
       server.provider(provider);
     }

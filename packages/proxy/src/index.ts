@@ -3,6 +3,7 @@ export type { LogSink } from './passThroughCalls.js';
 export { withPassThrough } from './passThrough.js';
 export type { NameRules } from './names.js';
 export type { SuspensionLimits } from './suspendedCalls.js';
+export type { RelayLimits } from './relayedRounds.js';
 export type { ConnectionOptions } from './upstreamLink.js';
 export { UpstreamLink } from './upstreamLink.js';
 export type {

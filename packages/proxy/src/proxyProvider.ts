@@ -1,6 +1,7 @@
 import type { CallCancellation, Client, EraChoice, ProgressUpdate } from '@rondo/client';
 import type {
   Arguments,
+  SessionRelay,
   CompletionRequest,
   CompletionResult,
   HandlerContext,
@@ -15,19 +16,21 @@ import type {
   ToolDefinition,
   ToolOutcome,
 } from '@rondo/core';
-import {
-  ErrorCode,
-  isMcpError,
-  type Json,
-  type LoggingMessageNotificationParams,
-} from '@rondo/protocol';
+import { ErrorCode, isMcpError, type LoggingMessageNotificationParams } from '@rondo/protocol';
 import { servableTemplates, servableTools } from './catalogGuard.js';
 import { ChangeRelay } from './changeRelay.js';
 import { Gate } from './gate.js';
 import { NameMap, type NameRules } from './names.js';
 import { PassThroughCalls, type LogSink } from './passThroughCalls.js';
 import { forwardAnnouncements } from './upstreamAnnouncements.js';
-import { runRound, upstreamFailure, type RoundServices } from './roundRunner.js';
+import { RelayedRounds, type RelayLimits } from './relayedRounds.js';
+import {
+  resumeRound,
+  runRound,
+  upstreamFailure,
+  type RoundCaller,
+  type RoundServices,
+} from './roundRunner.js';
 import { SuspendedCalls, type SuspensionLimits } from './suspendedCalls.js';
 import type { UpstreamCall } from './upstreamCall.js';
 import { UpstreamLink, type ConnectionOptions } from './upstreamLink.js';
@@ -35,7 +38,8 @@ import type { UpstreamSpec } from './upstreamSpec.js';
 import { promptResultFromWire, resourceResultFromWire, toolResultFromWire } from './wireResults.js';
 
 /** How a proxy shows and reaches its upstream. */
-export interface ProxyOptions extends NameRules, SuspensionLimits, Omit<ConnectionOptions, 'era'> {
+export interface ProxyOptions
+  extends NameRules, SuspensionLimits, RelayLimits, Omit<ConnectionOptions, 'era'> {
   /**
    * The era spoken upstream: `auto` (default: `server/discover`, else `initialize`), a revision,
    * or `mirror`: like `auto`, plus, when the upstream speaks the modern era, a second connection
@@ -52,6 +56,13 @@ export interface ProxyOptions extends NameRules, SuspensionLimits, Omit<Connecti
   readonly maxConcurrent?: number;
   /** Calls waiting for a slot at most; one more is refused. Default 256. */
   readonly maxQueued?: number;
+  /**
+   * The channel to the other processes serving the same endpoint (`SharedState.relay`, from
+   * `@rondo/redis`), whose proxies of the same upstream name share it. A retry naming a suspended
+   * call another process holds is relayed to that process, which runs the round with its upstream
+   * connection and sends the outcome back. Without it a suspended call lives in one process only.
+   */
+  readonly relay?: SessionRelay;
   /** Told what the proxy left out of the upstream's catalog and why (a schema that does not compile). */
   readonly onWarning?: (message: string) => void;
 }
@@ -72,7 +83,8 @@ export class ProxyProvider implements Provider {
   private readonly templateUris = new Set<string>();
   private readonly changes = new ChangeRelay();
   private readonly services: RoundServices;
-  private readonly active = new Map<UpstreamCall, HandlerContext>();
+  private readonly active = new Map<UpstreamCall, RoundCaller>();
+  private readonly relayed: RelayedRounds | undefined;
   private readonly passing: PassThroughCalls;
   private readonly lastLists = new Map<string, unknown>();
   private readonly makeLegacyLink: (() => UpstreamLink) | undefined;
@@ -103,13 +115,23 @@ export class ProxyProvider implements Provider {
       );
     this.link = link(options.era === 'mirror' || options.era === undefined ? 'auto' : options.era);
     if (options.era === 'mirror') this.makeLegacyLink = () => link('2025-11-25');
+    const timeoutMs = options.timeoutMs ?? 60_000;
+    this.relayed =
+      options.relay &&
+      new RelayedRounds(options.relay, options, {
+        upstreamName: this.name,
+        timeoutMs,
+        serve: (round, caller) => resumeRound(this.services, round.method, round.call, caller),
+        report: (message) => this.warn(`relay: ${message}`),
+      });
     this.services = {
       upstreamName: this.name,
       client: (era) => this.clientFor(era),
       gate: new Gate(this.name, options.maxConcurrent ?? 16, options.maxQueued ?? 256),
       suspended: new SuspendedCalls(options),
-      timeoutMs: options.timeoutMs ?? 60_000,
+      timeoutMs,
       active: this.active,
+      ...(this.relayed ? { relay: this.relayed } : {}),
     };
     this.passing = new PassThroughCalls(this.services);
   }
@@ -122,6 +144,11 @@ export class ProxyProvider implements Provider {
   /** Calls waiting for their client's answers now. */
   get suspendedCalls(): number {
     return this.services.suspended.size;
+  }
+
+  /** Rounds relayed now: awaited from the processes holding their calls, or run here for others. */
+  get relayedRounds(): number {
+    return (this.relayed?.awaiting ?? 0) + (this.relayed?.hosting ?? 0);
   }
 
   capabilities(): ProviderCapabilities {
@@ -233,16 +260,8 @@ export class ProxyProvider implements Provider {
   }
 
   async complete(request: CompletionRequest): Promise<CompletionResult | undefined> {
-    const ref = request.ref;
-    let upstreamRef: Record<string, unknown>;
-    if (ref.type === 'ref/prompt') {
-      const name = this.promptNames.upstream(ref.name);
-      if (name === undefined) return undefined;
-      upstreamRef = { type: 'ref/prompt', name };
-    } else {
-      if (!this.templateUris.has(ref.uri)) return undefined;
-      upstreamRef = { type: 'ref/resource', uri: ref.uri };
-    }
+    const upstreamRef = completionRef(request.ref, this.promptNames, this.templateUris);
+    if (upstreamRef === undefined) return undefined;
     try {
       const client = await this.link.client();
       const result = await client.complete(upstreamRef as never, request.argument, request.context);
@@ -257,6 +276,7 @@ export class ProxyProvider implements Provider {
   }
 
   async close(): Promise<void> {
+    this.relayed?.close('The gateway is closing');
     this.services.suspended.clear('The gateway is closing');
     this.changes.close();
     await Promise.all([this.link.close(), this.legacyLink?.close()]);
@@ -298,10 +318,23 @@ export class ProxyProvider implements Provider {
   /** Where an upstream log message goes: to the one call running, if exactly one is. */
   private singleCallLog(): ((params: LoggingMessageNotificationParams) => void) | undefined {
     if (this.active.size + this.passing.sinks.size !== 1) return undefined;
-    const [ctx] = this.active.values();
-    if (ctx) return (params) => ctx.log(params.level, params.data as Json, params.logger);
+    const [caller] = this.active.values();
+    if (caller) return (params) => caller.log(params);
     return [...this.passing.sinks][0];
   }
+}
+
+/** The upstream's reference for a completion reference of the catalog; `undefined`: not its. */
+function completionRef(
+  ref: CompletionRequest['ref'],
+  promptNames: NameMap,
+  templateUris: ReadonlySet<string>,
+): Record<string, unknown> | undefined {
+  if (ref.type !== 'ref/prompt') {
+    return templateUris.has(ref.uri) ? { type: 'ref/resource', uri: ref.uri } : undefined;
+  }
+  const name = promptNames.upstream(ref.name);
+  return name === undefined ? undefined : { type: 'ref/prompt', name };
 }
 
 /** A tool of the upstream's list as a definition, without the members a proxy cannot honour (task support). */

@@ -1,4 +1,4 @@
-import { ServerExitedError, type Client } from '@rondo/client';
+import { ServerExitedError, type Client, type ProgressUpdate } from '@rondo/client';
 import type { HandlerContext } from '@rondo/core';
 import {
   ErrorCode,
@@ -8,6 +8,9 @@ import {
   isMcpError,
   isPlainObject,
   type InputRequest,
+  type Json,
+  type JsonObject,
+  type LoggingMessageNotificationParams,
   type RoundResult,
 } from '@rondo/protocol';
 import type { Gate } from './gate.js';
@@ -17,6 +20,41 @@ import { inputRequestFromWire, inputResponseToWire } from './wireResults.js';
 
 /** The member of a round's state that names the suspended upstream call. */
 const STATE_KEY = 'upstreamCall';
+/** The member of a round's state that names the process holding the call (with a relay). */
+const HOLDER_KEY = 'holder';
+
+/**
+ * Who a round runs for: the downstream request, in this process or relayed from another one.
+ * Everything in it can cross a relay as JSON.
+ */
+export interface RoundCaller {
+  /** The principal the call belongs to (the suspension's owner). */
+  readonly principalId: string | undefined;
+  /** The retry's answers in the upstream's wire form, by input request key. */
+  readonly answers: Readonly<Record<string, Record<string, unknown>>>;
+  readonly signal: AbortSignal;
+  progress(update: ProgressUpdate): void;
+  log(params: LoggingMessageNotificationParams): void;
+}
+
+/** What one round of an upstream call came to, before it is converted for its caller. */
+export type RoundOutcome =
+  | { readonly kind: 'done'; readonly result: Record<string, unknown> }
+  | { readonly kind: 'input'; readonly requests: InputRequest[]; readonly call: string };
+
+/** A suspended call a retry names, and the process holding it when the state says. */
+export interface CallAddress {
+  readonly call: string;
+  readonly holder: string | undefined;
+}
+
+/** How a round reaches a suspended call another process holds (see `RelayedRounds`). */
+export interface RoundRelay {
+  /** This process's id in the states it issues. */
+  readonly holderId: string;
+  /** Runs the next round of suspended call `call` in the process `holder` (a relay id). */
+  resume(holder: string, call: string, method: string, caller: RoundCaller): Promise<RoundOutcome>;
+}
 
 /** What a round needs from its provider. */
 export interface RoundServices {
@@ -27,8 +65,10 @@ export interface RoundServices {
   readonly suspended: SuspendedCalls;
   /** Deadline for the upstream's next move (an answer or a question), ms; 0 for none. */
   readonly timeoutMs: number;
-  /** The calls serving a downstream round now, with their context (log messages go to them). */
-  readonly active: Map<UpstreamCall, HandlerContext>;
+  /** The calls serving a round now, with their caller (log messages go to them). */
+  readonly active: Map<UpstreamCall, RoundCaller>;
+  /** Reaches the other processes, when they share state. */
+  readonly relay?: RoundRelay;
 }
 
 /**
@@ -36,8 +76,9 @@ export interface RoundServices {
  * against the upstream. The first round starts the upstream request; when the upstream asks its
  * client something, the round ends with `input_required` carrying those questions and a state
  * naming the call, which waits in the suspension table; the retry's answers go to the upstream's
- * pending requests and the next round waits for the upstream's next move. Both eras take this
- * path: the legacy shim turns the questions into server-to-client requests.
+ * pending requests and the next round waits for the upstream's next move. A retry naming a call
+ * another process holds is run there, over the relay. Both eras take this path: the legacy shim
+ * turns the questions into server-to-client requests.
  */
 export async function runRound<R>(
   services: RoundServices,
@@ -46,22 +87,115 @@ export async function runRound<R>(
   ctx: HandlerContext,
   convert: (result: Record<string, unknown>) => R,
 ): Promise<R | RoundResult<R>> {
-  const call = resumedCall(services, ctx) ?? startCall(services, method, params, ctx);
-  services.active.set(call, ctx);
-  call.attach({ progress: (u) => ctx.progress(u.progress, u.total, u.message) });
+  const address = callAddress(ctx.requestState);
+  const caller = callerOf(ctx);
+  let outcome: RoundOutcome;
+  let holder = services.relay?.holderId;
+  if (address === undefined) {
+    outcome = await playRound(services, method, startCall(services, method, params, ctx), caller);
+  } else if (address.holder !== undefined && address.holder !== holder) {
+    if (services.relay === undefined) throw unreachableHolder(services.upstreamName, address);
+    outcome = await services.relay.resume(address.holder, address.call, method, caller);
+    holder = address.holder;
+  } else {
+    outcome = await resumeRound(services, method, address.call, caller);
+  }
+  if (outcome.kind === 'done') return convert(outcome.result);
+  const state: JsonObject = { [STATE_KEY]: outcome.call };
+  if (holder !== undefined) state[HOLDER_KEY] = holder;
+  return inputRequired(outcome.requests, state);
+}
+
+/**
+ * Runs the next round of the suspended call `id` of this process for `caller`: its answers go to
+ * the upstream's open questions, and the round waits for the upstream's next move. Rejects with a
+ * precise error when the call is gone (expired, ended) or belongs to another principal.
+ */
+export async function resumeRound(
+  services: RoundServices,
+  method: string,
+  id: string,
+  caller: RoundCaller,
+): Promise<RoundOutcome> {
+  const taken = services.suspended.take(id, caller.principalId);
+  if (taken === 'unknown') {
+    // With a relay every state names its holder, so a call missing here was held here.
+    const where = services.relay
+      ? `it expired (after ${services.suspended.ttl} ms) or ended`
+      : `it expired (after ${services.suspended.ttl} ms), ended, or was held by another gateway process`;
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `The suspended call to upstream "${services.upstreamName}" is gone: ${where}; call again`,
+    );
+  }
+  if (taken === 'other-owner') {
+    throw new McpError(ErrorCode.InvalidParams, 'The suspended call belongs to another principal');
+  }
+  for (const [key, ask] of taken.outstanding) {
+    const answer = caller.answers[key];
+    if (answer === undefined) {
+      ask.refuse(
+        new McpError(ErrorCode.InvalidParams, `The client gave no answer to ${ask.method}`),
+      );
+    } else {
+      ask.answer(answer);
+    }
+  }
+  taken.outstanding.clear();
+  return playRound(services, method, taken, caller);
+}
+
+/** The upstream call a state names; `undefined` for a first round. */
+function callAddress(state: Json | undefined): CallAddress | undefined {
+  if (!isPlainObject(state) || typeof state[STATE_KEY] !== 'string') return undefined;
+  const holder = state[HOLDER_KEY];
+  return { call: state[STATE_KEY], holder: typeof holder === 'string' ? holder : undefined };
+}
+
+/** The downstream request as a round's caller. */
+function callerOf(ctx: HandlerContext): RoundCaller {
+  const answers: Record<string, Record<string, unknown>> = {};
+  for (const [key, response] of Object.entries(ctx.inputResponses)) {
+    answers[key] = inputResponseToWire(response);
+  }
+  return {
+    principalId: ctx.principal?.id,
+    answers,
+    signal: ctx.signal,
+    progress: (update) => ctx.progress(update.progress, update.total, update.message),
+    log: (params) => ctx.log(params.level, params.data as Json, params.logger),
+  };
+}
+
+function unreachableHolder(upstream: string, address: CallAddress): McpError {
+  return new McpError(
+    ErrorCode.InvalidParams,
+    `The suspended call to upstream "${upstream}" is held by gateway process ${address.holder}, which this process shares no state with; call again`,
+  );
+}
+
+/** Waits for the upstream's next move in `call` and makes it the round's outcome. */
+async function playRound(
+  services: RoundServices,
+  method: string,
+  call: UpstreamCall,
+  caller: RoundCaller,
+): Promise<RoundOutcome> {
+  services.active.set(call, caller);
+  call.attach({ progress: (update) => caller.progress(update) });
   try {
     const event = await call.next(
       services.timeoutMs,
-      ctx.signal,
+      caller.signal,
       () =>
         new McpError(
           ErrorCode.InternalError,
           `Upstream "${services.upstreamName}" did not answer ${method} within ${services.timeoutMs} ms`,
         ),
     );
-    if (event.kind === 'done') return convert(event.result);
+    if (event.kind === 'done') return { kind: 'done', result: event.result };
     if (event.kind === 'failed') throw upstreamFailure(services.upstreamName, event.error);
-    return suspend(services, call, event.asks, ctx);
+    return suspend(services, call, event.asks, caller);
   } catch (error) {
     call.abandon(error instanceof Error ? error.message : 'the round failed');
     throw error;
@@ -105,40 +239,12 @@ function startCall(
   });
 }
 
-/** The call a retry resumes, after handing the retry's answers to the upstream's questions. */
-function resumedCall(services: RoundServices, ctx: HandlerContext): UpstreamCall | undefined {
-  const state = ctx.requestState;
-  if (!isPlainObject(state) || typeof state[STATE_KEY] !== 'string') return undefined;
-  const taken = services.suspended.take(state[STATE_KEY], ctx.principal?.id);
-  if (taken === 'unknown') {
-    throw new McpError(
-      ErrorCode.InvalidParams,
-      `The suspended call to upstream "${services.upstreamName}" is gone: it expired (after ${services.suspended.ttl} ms), ended, or was held by another gateway process; call again`,
-    );
-  }
-  if (taken === 'other-owner') {
-    throw new McpError(ErrorCode.InvalidParams, 'The suspended call belongs to another principal');
-  }
-  for (const [key, ask] of taken.outstanding) {
-    const answer = ctx.inputResponses[key];
-    if (answer === undefined) {
-      ask.refuse(
-        new McpError(ErrorCode.InvalidParams, `The client gave no answer to ${ask.method}`),
-      );
-    } else {
-      ask.answer(inputResponseToWire(answer));
-    }
-  }
-  taken.outstanding.clear();
-  return taken;
-}
-
-function suspend<R>(
+function suspend(
   services: RoundServices,
   call: UpstreamCall,
   asks: readonly PendingAsk[],
-  ctx: HandlerContext,
-): RoundResult<R> {
+  caller: RoundCaller,
+): RoundOutcome {
   const requests: InputRequest[] = [];
   for (const ask of asks) {
     let body;
@@ -151,14 +257,14 @@ function suspend<R>(
     const key = call.keyFor(ask);
     requests.push(inputRequest(key, body));
   }
-  const id = services.suspended.hold(call, ctx.principal?.id);
+  const id = services.suspended.hold(call, caller.principalId);
   if (id === undefined) {
     throw new McpError(
       ErrorCode.InternalError,
       'The gateway holds too many calls waiting for their clients; try again later',
     );
   }
-  return inputRequired(requests, { [STATE_KEY]: id });
+  return { kind: 'input', requests, call: id };
 }
 
 /** An upstream failure as the wire error the downstream client gets. */
