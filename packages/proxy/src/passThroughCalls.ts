@@ -17,13 +17,15 @@ export class PassThroughCalls {
   constructor(private readonly services: RoundServices) {}
 
   /**
-   * Sends a modern caller's `tools/call` `params` on `client` as they are (the caller's `_meta`,
-   * its `requestState` and `inputResponses` on a retry) and returns the upstream's result
-   * unchecked, `input_required` rounds included, for the caller to check. An upstream failure
-   * becomes the same precise error as on the translating path.
+   * Sends a modern caller's request `params` on `client` as they are (a `tools/call` with the
+   * caller's `_meta`, its `requestState` and `inputResponses` on a retry; a `tasks/get` of a task
+   * the upstream created) and returns the upstream's result unchecked, `input_required` rounds and
+   * task handles included, for the caller to check. An upstream failure becomes the same precise
+   * error as on the translating path.
    */
   async call(
     client: Client,
+    method: string,
     params: Record<string, unknown>,
     signal: AbortSignal,
     onProgress: ((update: ProgressUpdate) => void) | undefined,
@@ -33,12 +35,12 @@ export class PassThroughCalls {
     await gate.acquire(signal);
     this.sinks.add(log);
     try {
-      return await client.forward('tools/call', params, { signal, timeoutMs, onProgress });
+      return await client.forward(method, params, { signal, timeoutMs, onProgress });
     } catch (error) {
       if (error instanceof RequestTimeoutError) {
         throw new McpError(
           ErrorCode.InternalError,
-          `Upstream "${upstreamName}" did not answer tools/call within ${timeoutMs} ms`,
+          `Upstream "${upstreamName}" did not answer ${method} within ${timeoutMs} ms`,
         );
       }
       throw upstreamFailure(upstreamName, error);

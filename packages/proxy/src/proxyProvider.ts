@@ -12,12 +12,15 @@ import type {
   ResourceDefinition,
   ResourceOutcome,
   ResourceTemplateDefinition,
+  TaskDeclaration,
   ToolDefinition,
   ToolOutcome,
 } from '@rondo/core';
 import {
   ErrorCode,
+  TASKS_EXTENSION,
   isMcpError,
+  isPlainObject,
   type Json,
   type LoggingMessageNotificationParams,
 } from '@rondo/protocol';
@@ -25,6 +28,7 @@ import { servableTemplates, servableTools } from './catalogGuard.js';
 import { ChangeRelay } from './changeRelay.js';
 import { Gate } from './gate.js';
 import { NameMap, type NameRules } from './names.js';
+import { callAsLegacyTask, legacyTaskSupport, type LegacyTaskSupport } from './legacyTasks.js';
 import { PassThroughCalls, type LogSink } from './passThroughCalls.js';
 import { forwardAnnouncements } from './upstreamAnnouncements.js';
 import { runRound, upstreamFailure, type RoundServices } from './roundRunner.js';
@@ -72,6 +76,9 @@ export class ProxyProvider implements Provider {
   private readonly templateUris = new Set<string>();
   private readonly changes = new ChangeRelay();
   private readonly services: RoundServices;
+  private readonly legacyTaskServices: RoundServices;
+  /** The task support of a legacy upstream's tools, by upstream name. */
+  private readonly legacyTasks = new Map<string, LegacyTaskSupport>();
   private readonly active = new Map<UpstreamCall, HandlerContext>();
   private readonly passing: PassThroughCalls;
   private readonly lastLists = new Map<string, unknown>();
@@ -112,6 +119,11 @@ export class ProxyProvider implements Provider {
       active: this.active,
     };
     this.passing = new PassThroughCalls(this.services);
+    this.legacyTaskServices = {
+      ...this.services,
+      send: (client, _method, params, callOptions) =>
+        callAsLegacyTask(client, this.name, params, callOptions),
+    };
   }
 
   /** The connection to the upstream (its state, what it said about itself). */
@@ -129,21 +141,55 @@ export class ProxyProvider implements Provider {
       listChanged: true,
       subscribe: true,
       completions: this.link.facts?.capabilities.completions !== undefined,
+      ...(this.passesTasks ? { tasks: true } : {}),
     };
+  }
+
+  /**
+   * True when the upstream is connected in the modern era and announces the Tasks extension: a
+   * modern caller's call that passes through (`withPassThrough`) may then become a task of the
+   * upstream's, which the gateway shows under an id of its own.
+   */
+  get passesTasks(): boolean {
+    const facts = this.link.facts;
+    if (facts?.era !== 'modern') return false;
+    const extensions = facts.capabilities.extensions;
+    return isPlainObject(extensions) && isPlainObject(extensions[TASKS_EXTENSION]);
   }
 
   async tools(): Promise<ToolDefinition[]> {
     return this.read('tools', [], async (client) => {
       if (!client.capabilities.tools) return this.toolNames.learn([]);
-      const tools = (await client.listAllTools()).map(toolDefinition);
-      return servableTools(this.toolNames.learn(tools), this.warn);
+      const listed = await client.listAllTools();
+      this.legacyTasks.clear();
+      // A legacy upstream says which tools run as its tasks; a modern one decides per call.
+      for (const tool of client.era === 'legacy' ? listed : []) {
+        const support = legacyTaskSupport(tool);
+        if (support !== undefined) this.legacyTasks.set(tool.name, support);
+      }
+      return servableTools(this.toolNames.learn(listed.map(toolDefinition)), this.warn);
     });
+  }
+
+  /**
+   * A legacy (2025-11-25) upstream tool's declared task support, as the gateway's: a modern caller
+   * that declares the Tasks extension runs it as a task of the gateway's server, whose run calls
+   * the upstream (as a task of the upstream's when the tool runs only as one); a legacy caller
+   * calls it as an ordinary call. A modern upstream's tools declare none (it decides per call, and
+   * its tasks pass through: see `withPassThrough`).
+   */
+  taskSupport(name: string): TaskDeclaration | undefined {
+    const support = this.legacyTasks.get(this.toolNames.upstream(name) ?? name);
+    return support === undefined ? undefined : { support };
   }
 
   callTool(name: string, args: Arguments, ctx: HandlerContext): Promise<ToolOutcome> {
     const upstream = this.toolNames.upstream(name) ?? name;
     const params = { name: upstream, arguments: args };
-    return runRound(this.services, 'tools/call', params, ctx, toolResultFromWire);
+    // A legacy tool that runs only as a task is called as one: its result is the task's.
+    const services =
+      this.legacyTasks.get(upstream) === 'required' ? this.legacyTaskServices : this.services;
+    return runRound(services, 'tools/call', params, ctx, toolResultFromWire);
   }
 
   /**
@@ -163,21 +209,24 @@ export class ProxyProvider implements Provider {
   }
 
   /**
-   * Passes a modern caller's `tools/call` through to the upstream on `client` (from
-   * {@link passThroughClient}): `params` are sent as they are (the caller's `_meta`, its
-   * `requestState` and `inputResponses` on a retry) and the upstream's result comes back unchecked,
-   * `input_required` rounds included, for the caller to check. The call counts against the
-   * concurrency limit and the timeout like any other; an upstream failure becomes the same precise
-   * error as on the translating path. Log messages reach `log` while it is the only call running.
+   * Passes a modern caller's request through to the upstream on `client` (from
+   * {@link passThroughClient}): a `tools/call` whose `params` are sent as they are (the caller's
+   * `_meta`, its `requestState` and `inputResponses` on a retry), or a `tasks/get`, `tasks/update`
+   * or `tasks/cancel` of a task the upstream created; the upstream's result comes back unchecked,
+   * `input_required` rounds and task handles included, for the caller to check. The request counts
+   * against the concurrency limit and the timeout like any other; an upstream failure becomes the
+   * same precise error as on the translating path. Log messages reach `log` while it is the only
+   * call running.
    */
   passThrough(
     client: Client,
+    method: string,
     params: Record<string, unknown>,
     signal: AbortSignal,
     onProgress: ((update: ProgressUpdate) => void) | undefined,
     log: LogSink,
   ): Promise<Record<string, unknown>> {
-    return this.passing.call(client, params, signal, onProgress, log);
+    return this.passing.call(client, method, params, signal, onProgress, log);
   }
 
   async prompts(): Promise<PromptDefinition[]> {
@@ -304,7 +353,7 @@ export class ProxyProvider implements Provider {
   }
 }
 
-/** A tool of the upstream's list as a definition, without the members a proxy cannot honour (task support). */
+/** A tool of the upstream's list as a definition, without its task support (see `taskSupport`). */
 function toolDefinition(tool: Record<string, unknown>): ToolDefinition {
   const { execution: _execution, ...rest } = tool;
   return rest as unknown as ToolDefinition;
