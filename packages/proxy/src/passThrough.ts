@@ -24,7 +24,13 @@ import {
 } from '@rondo/protocol';
 import type { Client, ProgressUpdate } from '@rondo/client';
 import { PassedTasks, type PassedTask, type PassedTaskLimits } from './passedTasks.js';
-import { declaredTasks, headersAgree, upstreamMeta, upstreamParams } from './passThroughParams.js';
+import {
+  declaredTasks,
+  headersAgree,
+  mirrorsArguments,
+  upstreamMeta,
+  upstreamParams,
+} from './passThroughParams.js';
 import { ProxyProvider } from './proxyProvider.js';
 import { upstreamFailure } from './roundRunner.js';
 
@@ -49,8 +55,9 @@ const AS_IT_IS: Shaping = { result: (result) => result };
  * `input_required` rounds and their `requestState` included (a retry passes through the same
  * way, so it works on any replica that reaches the upstream). Everything the server would do
  * itself on such a call is absent on this path, so it is taken only when the server has no
- * middleware and the tool no visibility rule, scopes or task support, and only when the request's
- * HTTP headers agree with its body; every other request takes the endpoint's pipeline unchanged.
+ * middleware and the tool no visibility rule, scopes, task support or argument mirrored as a
+ * header (`x-mcp-header`), and only when the request's HTTP headers agree with its body; every
+ * other request takes the endpoint's pipeline unchanged.
  * Ids, cancellation (`notifications/cancelled`, the exchange's signal, the connection's close),
  * progress, log messages, the proxy's concurrency limit and timeout hold on both paths.
  *
@@ -163,6 +170,7 @@ class PassThroughConnection implements Connection {
     }
     const version = meta[MetaKey.protocolVersion];
     if (!headersAgree(exchange.headers, 'tools/call', params.name, version)) return false;
+    if (mirrorsArguments(entry.definition.inputSchema)) return false;
     const provider = entry.provider;
     const client = provider.passThroughClient(version);
     if (client === undefined) return false;

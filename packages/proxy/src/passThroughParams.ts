@@ -82,3 +82,20 @@ export function headersAgree(
   for (const key in headers) if (key.startsWith('mcp-param-')) return false;
   return true;
 }
+
+/** Whether a tool's input schema mirrors an argument as a header, by schema (read once each). */
+const mirrors = new WeakMap<object, boolean>();
+
+/**
+ * True when a tool's input schema marks an argument `x-mcp-header`: the caller must then mirror
+ * it as `Mcp-Param-<Name>` over HTTP, which only the pipeline checks (a stdio upstream sees no
+ * headers), so such a tool's calls take the pipeline.
+ */
+export function mirrorsArguments(inputSchema: object): boolean {
+  let found = mirrors.get(inputSchema);
+  if (found === undefined) {
+    found = JSON.stringify(inputSchema).includes('"x-mcp-header"');
+    mirrors.set(inputSchema, found);
+  }
+  return found;
+}
