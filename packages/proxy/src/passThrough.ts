@@ -228,7 +228,8 @@ class PassThroughConnection implements Connection {
    */
   private taskShaping(task: PassedTask): Shaping {
     return {
-      result: (result) => (typeof result.taskId === 'string' ? { ...result, taskId: task.id } : result),
+      result: (result) =>
+        typeof result.taskId === 'string' ? { ...result, taskId: task.id } : result,
       error: (error) => {
         const data = isMcpError(error) ? error.data : undefined;
         if (
@@ -276,7 +277,11 @@ class PassThroughConnection implements Connection {
       exchange.send({ jsonrpc: '2.0', method: 'notifications/message', params: logged });
     provider.passThrough(client, request.method, sent, controller.signal, onProgress, log).then(
       (result) =>
-        this.settle(id, exchange, onPeerGone, { jsonrpc: '2.0', id, result: shaping.result(result) }),
+        this.settle(id, exchange, onPeerGone, {
+          jsonrpc: '2.0',
+          id,
+          result: shaping.result(result),
+        }),
       (error: unknown) =>
         this.settle(id, exchange, onPeerGone, {
           jsonrpc: '2.0',

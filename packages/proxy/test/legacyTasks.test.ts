@@ -25,9 +25,12 @@ let provider: ProxyProvider;
 let endpoint: ReturnType<typeof withPassThrough>;
 let close: () => Promise<void>;
 beforeAll(async () => {
-  provider = proxy({ command: process.execPath, args: [EVERYTHING_MAIN, 'stdio'] }, {
-    namespace: 'e',
-  });
+  provider = proxy(
+    { command: process.execPath, args: [EVERYTHING_MAIN, 'stdio'] },
+    {
+      namespace: 'e',
+    },
+  );
   const server = createServer({ name: 'gateway', version: '1.0.0' }).provider(provider);
   endpoint = withPassThrough(
     createEndpoint(server, { modern: modernEra(), legacy: legacyEra() }),
@@ -51,22 +54,51 @@ describe("a legacy upstream's task-only tool", () => {
     expect(provider.taskSupport('e_echo')).toBeUndefined();
   });
 
-  it('runs as a task for a modern caller and as an ordinary call for a legacy one', { timeout: 30_000 }, async () => {
-    const modern = await clientOf(endpoint, '2026-07-28');
-    const legacy = await clientOf(endpoint, '2025-11-25');
-    const task = await modern.callToolAsTask(RESEARCH, { topic: 'tides' });
-    expect(task.created.status).toBe('working');
-    const [asTask, ordinary] = await Promise.all([
-      task.result(),
-      legacy.callTool(RESEARCH, { topic: 'moons' }),
-    ]);
-    expect(textOf(asTask)).toContain('tides');
-    expect(textOf(ordinary)).toContain('moons');
-    // Without the extension a modern caller is told what it lacks, as the upstream would say.
-    await expect(modern.callTool(RESEARCH, { topic: 'tides' })).rejects.toMatchObject({
-      code: ErrorCode.MissingClientCapability,
-    });
-    await modern.close();
-    await legacy.close();
-  });
+  it(
+    'runs as a task for a modern caller and as an ordinary call for a legacy one',
+    { timeout: 30_000 },
+    async () => {
+      const modern = await clientOf(endpoint, '2026-07-28');
+      const legacy = await clientOf(endpoint, '2025-11-25');
+      const task = await modern.callToolAsTask(RESEARCH, { topic: 'tides' });
+      expect(task.created.status).toBe('working');
+      const [asTask, ordinary] = await Promise.all([
+        task.result(),
+        legacy.callTool(RESEARCH, { topic: 'moons' }),
+      ]);
+      expect(textOf(asTask)).toContain('tides');
+      expect(textOf(ordinary)).toContain('moons');
+      // Without the extension a modern caller is told what it lacks, as the upstream would say.
+      await expect(modern.callTool(RESEARCH, { topic: 'tides' })).rejects.toMatchObject({
+        code: ErrorCode.MissingClientCapability,
+      });
+      await modern.close();
+      await legacy.close();
+    },
+  );
+
+  it(
+    "turns the upstream's question inside its task into input of the gateway's task",
+    { timeout: 30_000 },
+    async () => {
+      const asked: string[] = [];
+      const modern = await clientOf(endpoint, '2026-07-28', {
+        elicitation: (params) => {
+          const schema = params as { requestedSchema: { properties: Record<string, unknown> } };
+          const options = (
+            schema.requestedSchema.properties.interpretation as {
+              oneOf: { const: string }[];
+            }
+          ).oneOf;
+          asked.push(options[0]!.const);
+          return { action: 'accept', content: { interpretation: options[0]!.const } };
+        },
+      });
+      const task = await modern.callToolAsTask(RESEARCH, { topic: 'python', ambiguous: true });
+      const report = textOf(await task.result());
+      expect(asked).toHaveLength(1);
+      expect(report).toContain(`**Clarification**: ${asked[0]}`);
+      await modern.close();
+    },
+  );
 });

@@ -30,7 +30,10 @@ function taskUpstream(): Endpoint {
     .tool('job', { input: z.object({ ms: z.number() }), task: 'optional' }, async ({ ms }, ctx) => {
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(resolve, ms);
-        ctx.signal.addEventListener('abort', () => (clearTimeout(timer), reject(ctx.signal.reason)));
+        ctx.signal.addEventListener(
+          'abort',
+          () => (clearTimeout(timer), reject(ctx.signal.reason)),
+        );
       });
       return text(`slept ${ms}`);
     })
@@ -102,7 +105,9 @@ function resultOf(answer: Record<string, unknown>): Record<string, unknown> {
 /** Polls `tasks/get` until the task is terminal. */
 async function settled(endpoint: Endpoint, taskId: string, principal?: string) {
   for (;;) {
-    const task = resultOf(await ask(endpoint, 'tasks/get', { taskId, _meta: modernMeta() }, principal));
+    const task = resultOf(
+      await ask(endpoint, 'tasks/get', { taskId, _meta: modernMeta() }, principal),
+    );
     if (['completed', 'failed', 'cancelled'].includes(task.status as string)) return task;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -175,18 +180,32 @@ describe('tasks through the pass-through path', () => {
     );
     const taskId = created.taskId as string;
     expect(created.resultType).toBe('task');
-    expect(resultOf(await ask(endpoint, 'tasks/get', { taskId, _meta: modernMeta() }, 'alice')))
-      .toMatchObject({ taskId, status: 'working' });
-    const notFound = { code: ErrorCode.InvalidParams, message: 'Failed to retrieve task: Task not found' };
+    expect(
+      resultOf(await ask(endpoint, 'tasks/get', { taskId, _meta: modernMeta() }, 'alice')),
+    ).toMatchObject({ taskId, status: 'working' });
+    const notFound = {
+      code: ErrorCode.InvalidParams,
+      message: 'Failed to retrieve task: Task not found',
+    };
     for (const [id, principal] of [
       [taskId, 'bob'],
       [taskId, undefined],
       ['never-given', 'alice'],
     ] as const) {
-      const answer = await ask(endpoint, 'tasks/cancel', { taskId: id, _meta: modernMeta() }, principal);
+      const answer = await ask(
+        endpoint,
+        'tasks/cancel',
+        { taskId: id, _meta: modernMeta() },
+        principal,
+      );
       expect(answer.error).toMatchObject(notFound);
     }
-    const undeclared = await ask(endpoint, 'tasks/get', { taskId, _meta: modernMeta(false) }, 'alice');
+    const undeclared = await ask(
+      endpoint,
+      'tasks/get',
+      { taskId, _meta: modernMeta(false) },
+      'alice',
+    );
     expect(undeclared.error).toMatchObject({ code: ErrorCode.MissingClientCapability });
     resultOf(await ask(endpoint, 'tasks/cancel', { taskId, _meta: modernMeta() }, 'alice'));
     expect((await settled(endpoint, taskId, 'alice')).status).toBe('cancelled');
