@@ -30,10 +30,10 @@ function taskUpstream(): Endpoint {
     .tool('job', { input: z.object({ ms: z.number() }), task: 'optional' }, async ({ ms }, ctx) => {
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(resolve, ms);
-        ctx.signal.addEventListener(
-          'abort',
-          () => (clearTimeout(timer), reject(ctx.signal.reason)),
-        );
+        ctx.signal.addEventListener('abort', () => {
+          clearTimeout(timer);
+          reject(new Error('cancelled'));
+        });
       });
       return text(`slept ${ms}`);
     })
