@@ -1,5 +1,7 @@
 import type { CallOptions, Client } from '@rondo/client';
-import { ErrorCode, McpError, isPlainObject } from '@rondo/protocol';
+import type { TaskDeclaration } from '@rondo/core';
+import { ErrorCode, McpError, isPlainObject, type Era } from '@rondo/protocol';
+import type { RoundServices } from './roundRunner.js';
 
 /** The task support a legacy (2025-11-25) tool declares in its `execution` member. */
 export type LegacyTaskSupport = 'optional' | 'required';
@@ -47,5 +49,45 @@ export async function callAsLegacyTask(
     return await client.forward('tasks/result', { taskId }, { ...options, timeoutMs: 0 });
   } finally {
     options.signal?.removeEventListener('abort', cancel);
+  }
+}
+
+/**
+ * The tools of a legacy (2025-11-25) upstream that run as its tasks, learned from its
+ * `tools/list`, and the services a round of each runs with: a tool that runs only as a task is
+ * called as one ({@link callAsLegacyTask}).
+ */
+export class LegacyTaskTools {
+  private readonly supports = new Map<string, LegacyTaskSupport>();
+  private readonly asTask: RoundServices;
+
+  constructor(private readonly services: RoundServices) {
+    this.asTask = {
+      ...services,
+      send: (client, _method, params, options) =>
+        callAsLegacyTask(client, services.upstreamName, params, options),
+    };
+  }
+
+  /** Learns the task support of the tools an upstream of `era` listed (a modern one declares none). */
+  learn(era: Era, listed: readonly Record<string, unknown>[]): void {
+    this.supports.clear();
+    for (const tool of era === 'legacy' ? listed : []) {
+      const support = legacyTaskSupport(tool);
+      if (support !== undefined && typeof tool.name === 'string') {
+        this.supports.set(tool.name, support);
+      }
+    }
+  }
+
+  /** The declared task support of the upstream tool `name`, as a Rondo tool declares it. */
+  declaration(name: string): TaskDeclaration | undefined {
+    const support = this.supports.get(name);
+    return support === undefined ? undefined : { support };
+  }
+
+  /** The services a round of the upstream tool `name` runs with. */
+  servicesFor(name: string): RoundServices {
+    return this.supports.get(name) === 'required' ? this.asTask : this.services;
   }
 }

@@ -63,7 +63,7 @@ const AS_IT_IS: Shaping = { result: (result) => result };
  *
  * Tasks pass through too (the Tasks extension, 2026-07-28): when the caller declares the
  * extension and the upstream announces it, the upstream decides whether the call becomes a task.
- * A task it creates is shown under an id of the gateway's (see {@link PassedTasks}), bound to the
+ * A task it creates is shown under an id of the gateway's (see `PassedTasks`), bound to the
  * upstream and to the caller's principal, and `tasks/get`, `tasks/update` and `tasks/cancel` of
  * that id reach the upstream with the upstream's id; an id the gateway did not give, or gave to
  * another principal, is left to the server's own tasks, which answer -32602 for it.

@@ -1,5 +1,10 @@
-import { RequestTimeoutError, type Client, type ProgressUpdate } from '@rondo/client';
-import { ErrorCode, McpError } from '@rondo/protocol';
+import {
+  RequestTimeoutError,
+  type Client,
+  type ProgressUpdate,
+  type ServerFacts,
+} from '@rondo/client';
+import { ErrorCode, McpError, TASKS_EXTENSION, isPlainObject } from '@rondo/protocol';
 import { upstreamFailure, type RoundServices } from './roundRunner.js';
 
 /** Where a passed-through call's log messages go: the upstream's `notifications/message` params. */
@@ -49,4 +54,21 @@ export class PassThroughCalls {
       gate.release();
     }
   }
+}
+
+/**
+ * The connection a modern caller's request of `revision` can be passed through on as it is: the
+ * upstream is connected (`client`) in the modern era at that very revision, so nothing needs
+ * translating; `undefined` otherwise.
+ */
+export function passableClient(client: Client | undefined, revision: unknown): Client | undefined {
+  if (client === undefined || client.era !== 'modern') return undefined;
+  return client.server.protocolVersion === revision ? client : undefined;
+}
+
+/** True when an upstream connected in the modern era announces the Tasks extension. */
+export function announcesTasks(facts: ServerFacts | undefined): boolean {
+  if (facts?.era !== 'modern') return false;
+  const extensions = facts.capabilities.extensions;
+  return isPlainObject(extensions) && isPlainObject(extensions[TASKS_EXTENSION]);
 }

@@ -18,9 +18,7 @@ import type {
 } from '@rondo/core';
 import {
   ErrorCode,
-  TASKS_EXTENSION,
   isMcpError,
-  isPlainObject,
   type Json,
   type LoggingMessageNotificationParams,
 } from '@rondo/protocol';
@@ -28,8 +26,13 @@ import { servableTemplates, servableTools } from './catalogGuard.js';
 import { ChangeRelay } from './changeRelay.js';
 import { Gate } from './gate.js';
 import { NameMap, type NameRules } from './names.js';
-import { callAsLegacyTask, legacyTaskSupport, type LegacyTaskSupport } from './legacyTasks.js';
-import { PassThroughCalls, type LogSink } from './passThroughCalls.js';
+import { LegacyTaskTools } from './legacyTasks.js';
+import {
+  PassThroughCalls,
+  announcesTasks,
+  passableClient,
+  type LogSink,
+} from './passThroughCalls.js';
 import { forwardAnnouncements } from './upstreamAnnouncements.js';
 import { runRound, upstreamFailure, type RoundServices } from './roundRunner.js';
 import { SuspendedCalls, type SuspensionLimits } from './suspendedCalls.js';
@@ -76,9 +79,7 @@ export class ProxyProvider implements Provider {
   private readonly templateUris = new Set<string>();
   private readonly changes = new ChangeRelay();
   private readonly services: RoundServices;
-  private readonly legacyTaskServices: RoundServices;
-  /** The task support of a legacy upstream's tools, by upstream name. */
-  private readonly legacyTasks = new Map<string, LegacyTaskSupport>();
+  private readonly legacyTasks: LegacyTaskTools;
   private readonly active = new Map<UpstreamCall, HandlerContext>();
   private readonly passing: PassThroughCalls;
   private readonly lastLists = new Map<string, unknown>();
@@ -119,11 +120,7 @@ export class ProxyProvider implements Provider {
       active: this.active,
     };
     this.passing = new PassThroughCalls(this.services);
-    this.legacyTaskServices = {
-      ...this.services,
-      send: (client, _method, params, callOptions) =>
-        callAsLegacyTask(client, this.name, params, callOptions),
-    };
+    this.legacyTasks = new LegacyTaskTools(this.services);
   }
 
   /** The connection to the upstream (its state, what it said about itself). */
@@ -145,62 +142,38 @@ export class ProxyProvider implements Provider {
     };
   }
 
-  /**
-   * True when the upstream is connected in the modern era and announces the Tasks extension: a
-   * modern caller's call that passes through (`withPassThrough`) may then become a task of the
-   * upstream's, which the gateway shows under an id of its own.
-   */
+  /** True when a passed-through call may become a task of the upstream's (it announces tasks). */
   get passesTasks(): boolean {
-    const facts = this.link.facts;
-    if (facts?.era !== 'modern') return false;
-    const extensions = facts.capabilities.extensions;
-    return isPlainObject(extensions) && isPlainObject(extensions[TASKS_EXTENSION]);
+    return announcesTasks(this.link.facts);
   }
 
   async tools(): Promise<ToolDefinition[]> {
     return this.read('tools', [], async (client) => {
       if (!client.capabilities.tools) return this.toolNames.learn([]);
       const listed = await client.listAllTools();
-      this.legacyTasks.clear();
-      // A legacy upstream says which tools run as its tasks; a modern one decides per call.
-      for (const tool of client.era === 'legacy' ? listed : []) {
-        const support = legacyTaskSupport(tool);
-        if (support !== undefined) this.legacyTasks.set(tool.name, support);
-      }
+      this.legacyTasks.learn(client.era, listed);
       return servableTools(this.toolNames.learn(listed.map(toolDefinition)), this.warn);
     });
   }
 
   /**
-   * A legacy (2025-11-25) upstream tool's declared task support, as the gateway's: a modern caller
-   * that declares the Tasks extension runs it as a task of the gateway's server, whose run calls
-   * the upstream (as a task of the upstream's when the tool runs only as one); a legacy caller
-   * calls it as an ordinary call. A modern upstream's tools declare none (it decides per call, and
-   * its tasks pass through: see `withPassThrough`).
+   * A legacy upstream tool's declared task support, as the gateway's (a modern caller may run it
+   * as a task of the gateway's server); a modern upstream decides per call (see `withPassThrough`).
    */
   taskSupport(name: string): TaskDeclaration | undefined {
-    const support = this.legacyTasks.get(this.toolNames.upstream(name) ?? name);
-    return support === undefined ? undefined : { support };
+    return this.legacyTasks.declaration(this.toolNames.upstream(name) ?? name);
   }
 
   callTool(name: string, args: Arguments, ctx: HandlerContext): Promise<ToolOutcome> {
     const upstream = this.toolNames.upstream(name) ?? name;
     const params = { name: upstream, arguments: args };
-    // A legacy tool that runs only as a task is called as one: its result is the task's.
-    const services =
-      this.legacyTasks.get(upstream) === 'required' ? this.legacyTaskServices : this.services;
+    const services = this.legacyTasks.servicesFor(upstream);
     return runRound(services, 'tools/call', params, ctx, toolResultFromWire);
   }
 
-  /**
-   * The connection a modern caller's request of `revision` can be passed through on as it is: the
-   * upstream is connected in the modern era at that very revision, so nothing needs translating.
-   * `undefined` otherwise (the call then takes {@link callTool}).
-   */
+  /** The connection a modern request of `revision` passes through on (see `passableClient`). */
   passThroughClient(revision: unknown): Client | undefined {
-    const client = this.link.connected;
-    if (client === undefined || client.era !== 'modern') return undefined;
-    return client.server.protocolVersion === revision ? client : undefined;
+    return passableClient(this.link.connected, revision);
   }
 
   /** The upstream's name for the tool this provider lists as `name`. */
@@ -209,14 +182,9 @@ export class ProxyProvider implements Provider {
   }
 
   /**
-   * Passes a modern caller's request through to the upstream on `client` (from
-   * {@link passThroughClient}): a `tools/call` whose `params` are sent as they are (the caller's
-   * `_meta`, its `requestState` and `inputResponses` on a retry), or a `tasks/get`, `tasks/update`
-   * or `tasks/cancel` of a task the upstream created; the upstream's result comes back unchecked,
-   * `input_required` rounds and task handles included, for the caller to check. The request counts
-   * against the concurrency limit and the timeout like any other; an upstream failure becomes the
-   * same precise error as on the translating path. Log messages reach `log` while it is the only
-   * call running.
+   * Passes a modern caller's `tools/call` or task request through on `client` (from
+   * {@link passThroughClient}), as `PassThroughCalls.call` does; log messages reach `log` while it
+   * is the only call running.
    */
   passThrough(
     client: Client,
