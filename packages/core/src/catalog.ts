@@ -250,6 +250,7 @@ export function capabilitiesOf(
       (p, i) => p.complete !== undefined && flags[i]!.completions !== false,
     ),
     extensions: providerExtensions(flags),
+    tasks: flags.some((f) => f.tasks === true),
   };
 }
 

@@ -95,4 +95,10 @@ export interface ProviderCapabilities {
    * extension the server `use`s with the same id.
    */
   extensions?: Readonly<Record<string, JsonObject>>;
+  /**
+   * Calls of the provider's tools may become tasks that the provider keeps itself, outside the
+   * server's task registry (a proxy passing its upstream's tasks through): the Tasks extension is
+   * then announced on the modern wire though no tool declares task support.
+   */
+  tasks?: boolean;
 }

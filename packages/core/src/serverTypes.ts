@@ -159,6 +159,8 @@ export interface ServerCapabilitySet {
   completions: boolean;
   /** Extension settings the providers announce, by id (see `ProviderCapabilities.extensions`). */
   extensions?: Readonly<Record<string, JsonObject>>;
+  /** Some provider keeps tasks of its own (see `ProviderCapabilities.tasks`). */
+  tasks?: boolean;
 }
 
 /** A change a server announces to every connected era adapter. */

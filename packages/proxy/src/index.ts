@@ -1,6 +1,7 @@
 export { proxy, ProxyProvider, type ProxyOptions } from './proxyProvider.js';
 export type { LogSink } from './passThroughCalls.js';
 export { withPassThrough } from './passThrough.js';
+export type { PassedTaskLimits } from './passedTasks.js';
 export type { NameRules } from './names.js';
 export type { SuspensionLimits } from './suspendedCalls.js';
 export type { RelayLimits } from './relayedRounds.js';

@@ -9,6 +9,8 @@ import {
 } from '@rondo/core';
 import { LazyAbortController, runtimeOf } from '@rondo/core/internal';
 import {
+  ErrorCode,
+  McpError,
   MetaKey,
   isMcpError,
   isNotification,
@@ -20,12 +22,30 @@ import {
   type JsonRpcRequest,
   type RequestId,
 } from '@rondo/protocol';
-import type { ProgressUpdate } from '@rondo/client';
+import type { Client, ProgressUpdate } from '@rondo/client';
+import { PassedTasks, type PassedTask, type PassedTaskLimits } from './passedTasks.js';
+import {
+  declaredTasks,
+  headersAgree,
+  mirrorsArguments,
+  upstreamMeta,
+  upstreamParams,
+} from './passThroughParams.js';
 import { ProxyProvider } from './proxyProvider.js';
 import { upstreamFailure } from './roundRunner.js';
 
-/** The client capabilities an upstream may ask a caller for (the rest stay with the gateway). */
-const ASKABLE = new Set(['elicitation', 'sampling', 'roots']);
+/** The Tasks extension's methods that name a task (`tasks/get`, `tasks/update`, `tasks/cancel`). */
+const TASK_METHODS: ReadonlySet<string> = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
+
+/** What becomes of a passed-through request's answer before its caller sees it. */
+interface Shaping {
+  /** The result as the caller sees it (a task's gateway id instead of the upstream's). */
+  result(result: Record<string, unknown>): Record<string, unknown>;
+  /** The error as the caller sees it. */
+  error?(error: unknown): unknown;
+}
+
+const AS_IT_IS: Shaping = { result: (result) => result };
 
 /**
  * Serves `endpoint` with a pass-through path in front of it: a modern caller's `tools/call` of a
@@ -35,21 +55,34 @@ const ASKABLE = new Set(['elicitation', 'sampling', 'roots']);
  * `input_required` rounds and their `requestState` included (a retry passes through the same
  * way, so it works on any replica that reaches the upstream). Everything the server would do
  * itself on such a call is absent on this path, so it is taken only when the server has no
- * middleware and the tool no visibility rule, scopes or task support; every other request takes
- * the endpoint's pipeline unchanged. Ids, cancellation (`notifications/cancelled`, the exchange's
- * signal, the connection's close), progress, log messages, the proxy's concurrency limit and
- * timeout hold on both paths.
+ * middleware and the tool no visibility rule, scopes, task support or argument mirrored as a
+ * header (`x-mcp-header`), and only when the request's HTTP headers agree with its body; every
+ * other request takes the endpoint's pipeline unchanged.
+ * Ids, cancellation (`notifications/cancelled`, the exchange's signal, the connection's close),
+ * progress, log messages, the proxy's concurrency limit and timeout hold on both paths.
+ *
+ * Tasks pass through too (the Tasks extension, 2026-07-28): when the caller declares the
+ * extension and the upstream announces it, the upstream decides whether the call becomes a task.
+ * A task it creates is shown under an id of the gateway's (see `PassedTasks`), bound to the
+ * upstream and to the caller's principal, and `tasks/get`, `tasks/update` and `tasks/cancel` of
+ * that id reach the upstream with the upstream's id; an id the gateway did not give, or gave to
+ * another principal, is left to the server's own tasks, which answer -32602 for it.
  */
-export function withPassThrough(endpoint: Endpoint, server: RondoServer): Endpoint {
+export function withPassThrough(
+  endpoint: Endpoint,
+  server: RondoServer,
+  limits: PassedTaskLimits = {},
+): Endpoint {
   const runtime = runtimeOf(server);
+  const tasks = new PassedTasks(limits);
   const restore = endpoint.restore?.bind(endpoint);
   return {
     ...endpoint,
-    connect: (peer: Peer) => new PassThroughConnection(endpoint.connect(peer), runtime),
+    connect: (peer: Peer) => new PassThroughConnection(endpoint.connect(peer), runtime, tasks),
     ...(restore
       ? {
           restore: (peer: Peer, snapshot: JsonObject) =>
-            new PassThroughConnection(restore(peer, snapshot), runtime),
+            new PassThroughConnection(restore(peer, snapshot), runtime, tasks),
         }
       : {}),
   };
@@ -63,6 +96,7 @@ class PassThroughConnection implements Connection {
   constructor(
     private readonly inner: Connection,
     private readonly server: ServerRuntime,
+    private readonly tasks: PassedTasks,
   ) {}
 
   get stateful(): boolean {
@@ -87,7 +121,8 @@ class PassThroughConnection implements Connection {
 
   receive(message: JsonRpcMessage, exchange: Exchange): void {
     if (isRequest(message)) {
-      if (message.method === 'tools/call' && this.pass(message, exchange)) return;
+      if (message.method === 'tools/call' && this.passCall(message, exchange)) return;
+      if (TASK_METHODS.has(message.method) && this.passTask(message, exchange)) return;
     } else if (this.passing.size > 0 && isNotification(message)) {
       if (message.method === 'notifications/cancelled' && this.cancel(message.params)) {
         exchange.end();
@@ -116,8 +151,8 @@ class PassThroughConnection implements Connection {
     return true;
   }
 
-  /** Passes `request` through when it can be (true), else leaves it to the pipeline (false). */
-  private pass(request: JsonRpcRequest, exchange: Exchange): boolean {
+  /** Passes a `tools/call` through when it can be (true), else leaves it to the pipeline (false). */
+  private passCall(request: JsonRpcRequest, exchange: Exchange): boolean {
     const params = request.params;
     if (params === undefined || typeof params.name !== 'string') return false;
     const meta = params._meta;
@@ -133,17 +168,103 @@ class PassThroughConnection implements Connection {
     ) {
       return false;
     }
+    const version = meta[MetaKey.protocolVersion];
+    if (!headersAgree(exchange.headers, 'tools/call', params.name, version)) return false;
+    if (mirrorsArguments(entry.definition.inputSchema)) return false;
     const provider = entry.provider;
-    const client = provider.passThroughClient(meta[MetaKey.protocolVersion]);
+    const client = provider.passThroughClient(version);
     if (client === undefined) return false;
+    const keepTasks = provider.passesTasks && declaredTasks(meta) !== undefined;
+    const sent = upstreamParams(params, meta, provider.upstreamToolName(params.name), keepTasks);
+    const owner = exchange.principal?.id;
+    this.forward(request, exchange, provider, client, sent, {
+      // A task the upstream created is shown under the gateway's id for it.
+      result: (result) =>
+        result.resultType === 'task' && typeof result.taskId === 'string'
+          ? { ...result, taskId: this.tasks.add(provider, result.taskId, owner, result.ttlMs) }
+          : result,
+    });
+    return true;
+  }
 
+  /**
+   * Passes `tasks/get`, `tasks/update` or `tasks/cancel` of a task the gateway gave its caller to
+   * the upstream that holds it (true); anything else is the server's own (false): a request that
+   * does not declare the extension (-32021), headers that disagree (-32020), and an id that is
+   * not this caller's passed-through task (-32602, as for any unknown task).
+   */
+  private passTask(request: JsonRpcRequest, exchange: Exchange): boolean {
+    const params = request.params;
+    const taskId = params?.taskId;
+    const meta = params?._meta;
+    if (typeof taskId !== 'string' || !isPlainObject(meta) || declaredTasks(meta) === undefined) {
+      return false;
+    }
+    if (this.passing.has(request.id)) return false;
+    const version = meta[MetaKey.protocolVersion];
+    if (!headersAgree(exchange.headers, request.method, taskId, version)) return false;
+    const task = this.tasks.find(taskId, exchange.principal?.id);
+    if (task === undefined) return false;
+    const sent = { ...params, taskId: task.upstreamId, _meta: upstreamMeta(meta, true) };
+    const shaping = this.taskShaping(task);
+    const client = task.provider.passThroughClient(version);
+    if (client === undefined) {
+      const error = new McpError(
+        ErrorCode.InternalError,
+        `Upstream "${task.provider.name}" is not connected, and the task ${task.id} lives there`,
+      );
+      const answer = { jsonrpc: '2.0', id: request.id, error: error.toJson() } as const;
+      exchange.end(answer, modernErrorDisposition(error.code));
+      return true;
+    }
+    this.forward(request, exchange, task.provider, client, sent, shaping);
+    return true;
+  }
+
+  /**
+   * The answers of a passed-through task request as its caller sees them: the gateway's id instead
+   * of the upstream's, and an upstream that no longer knows the task (expired, or the upstream
+   * restarted) answered as the server answers any unknown task, the task forgotten.
+   */
+  private taskShaping(task: PassedTask): Shaping {
+    return {
+      result: (result) =>
+        typeof result.taskId === 'string' ? { ...result, taskId: task.id } : result,
+      error: (error) => {
+        const data = isMcpError(error) ? error.data : undefined;
+        if (
+          !isMcpError(error) ||
+          error.code !== ErrorCode.InvalidParams ||
+          !isPlainObject(data) ||
+          data.taskId !== task.upstreamId
+        ) {
+          return error;
+        }
+        this.tasks.forget(task.id);
+        return new McpError(ErrorCode.InvalidParams, 'Failed to retrieve task: Task not found', {
+          taskId: task.id,
+        });
+      },
+    };
+  }
+
+  /** Sends `sent` upstream for `request` and answers the caller with the upstream's answer, shaped. */
+  private forward(
+    request: JsonRpcRequest,
+    exchange: Exchange,
+    provider: ProxyProvider,
+    client: Client,
+    sent: Record<string, unknown>,
+    shaping: Shaping = AS_IT_IS,
+  ): void {
     const id = request.id;
     // Lazy controllers, heard through onAbort: an AbortSignal per call would cost more than the
     // rest of the pass-through, and most calls end without being cancelled.
     const controller = new LazyAbortController();
     this.passing.set(id, controller);
     const stopHearing = hearPeerGone(exchange, (reason) => controller.abort(reason));
-    const token = meta.progressToken;
+    const meta = request.params?._meta;
+    const token = isPlainObject(meta) ? meta.progressToken : undefined;
     const onProgress =
       typeof token === 'string' || typeof token === 'number'
         ? (update: ProgressUpdate) =>
@@ -155,17 +276,20 @@ class PassThroughConnection implements Connection {
         : undefined;
     const log = (logged: Record<string, unknown>): void =>
       exchange.send({ jsonrpc: '2.0', method: 'notifications/message', params: logged });
-    const sent = upstreamParams(params, meta, provider.upstreamToolName(params.name));
-    provider.passThrough(client, sent, controller, onProgress, log).then(
-      (result) => this.settle(id, exchange, stopHearing, { jsonrpc: '2.0', id, result }),
+    provider.passThrough(client, request.method, sent, controller, onProgress, log).then(
+      (result) =>
+        this.settle(id, exchange, stopHearing, {
+          jsonrpc: '2.0',
+          id,
+          result: shaping.result(result),
+        }),
       (error: unknown) =>
         this.settle(id, exchange, stopHearing, {
           jsonrpc: '2.0',
           id,
-          error: wireError(provider.name, error),
+          error: wireError(provider.name, shaping.error ? shaping.error(error) : error),
         }),
     );
-    return true;
   }
 
   /** Ends a passed-through call's exchange; a cancelled call gets no answer. */
@@ -193,36 +317,6 @@ function hearPeerGone(exchange: Exchange, listener: (reason: unknown) => void): 
   const onAbort = (): void => listener(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
   return () => signal.removeEventListener('abort', onAbort);
-}
-
-/**
- * The params sent upstream: the caller's, with the tool's upstream name and, when the caller
- * declared more than input capabilities (extensions, say), only those (the gateway answers for
- * the rest). Unchanged params are sent as they are, not copied.
- */
-function upstreamParams(
-  params: Record<string, unknown>,
-  meta: Record<string, unknown>,
-  name: string,
-): Record<string, unknown> {
-  const capabilities = meta[MetaKey.clientCapabilities];
-  let kept: Record<string, unknown> | undefined;
-  if (isPlainObject(capabilities)) {
-    for (const key in capabilities) {
-      if (ASKABLE.has(key)) continue;
-      kept = {};
-      for (const askable of ASKABLE) {
-        if (capabilities[askable] !== undefined) kept[askable] = capabilities[askable];
-      }
-      break;
-    }
-  }
-  if (kept === undefined && name === params.name) return params;
-  return {
-    ...params,
-    name,
-    ...(kept ? { _meta: { ...meta, [MetaKey.clientCapabilities]: kept } } : {}),
-  };
 }
 
 /** The wire error of a failed pass-through: the upstream's own, or the gateway's precise one. */

@@ -3,8 +3,9 @@ import {
   type CallCancellation,
   type Client,
   type ProgressUpdate,
+  type ServerFacts,
 } from '@rondo/client';
-import { ErrorCode, McpError } from '@rondo/protocol';
+import { ErrorCode, McpError, TASKS_EXTENSION, isPlainObject } from '@rondo/protocol';
 import { upstreamFailure, type RoundServices } from './roundRunner.js';
 
 /** Where a passed-through call's log messages go: the upstream's `notifications/message` params. */
@@ -22,13 +23,15 @@ export class PassThroughCalls {
   constructor(private readonly services: RoundServices) {}
 
   /**
-   * Sends a modern caller's `tools/call` `params` on `client` as they are (the caller's `_meta`,
-   * its `requestState` and `inputResponses` on a retry) and returns the upstream's result
-   * unchecked, `input_required` rounds included, for the caller to check. An upstream failure
-   * becomes the same precise error as on the translating path.
+   * Sends a modern caller's request `params` on `client` as they are (a `tools/call` with the
+   * caller's `_meta`, its `requestState` and `inputResponses` on a retry; a `tasks/get` of a task
+   * the upstream created) and returns the upstream's result unchecked, `input_required` rounds and
+   * task handles included, for the caller to check. An upstream failure becomes the same precise
+   * error as on the translating path.
    */
   async call(
     client: Client,
+    method: string,
     params: Record<string, unknown>,
     cancellation: CallCancellation,
     onProgress: ((update: ProgressUpdate) => void) | undefined,
@@ -39,12 +42,12 @@ export class PassThroughCalls {
     if (!gate.tryAcquire()) await gate.acquire(cancellation);
     this.sinks.add(log);
     try {
-      return await client.forward('tools/call', params, { cancellation, timeoutMs, onProgress });
+      return await client.forward(method, params, { cancellation, timeoutMs, onProgress });
     } catch (error) {
       if (error instanceof RequestTimeoutError) {
         throw new McpError(
           ErrorCode.InternalError,
-          `Upstream "${upstreamName}" did not answer tools/call within ${timeoutMs} ms`,
+          `Upstream "${upstreamName}" did not answer ${method} within ${timeoutMs} ms`,
         );
       }
       throw upstreamFailure(upstreamName, error);
@@ -53,4 +56,21 @@ export class PassThroughCalls {
       gate.release();
     }
   }
+}
+
+/**
+ * The connection a modern caller's request of `revision` can be passed through on as it is: the
+ * upstream is connected (`client`) in the modern era at that very revision, so nothing needs
+ * translating; `undefined` otherwise.
+ */
+export function passableClient(client: Client | undefined, revision: unknown): Client | undefined {
+  if (client === undefined || client.era !== 'modern') return undefined;
+  return client.server.protocolVersion === revision ? client : undefined;
+}
+
+/** True when an upstream connected in the modern era announces the Tasks extension. */
+export function announcesTasks(facts: ServerFacts | undefined): boolean {
+  if (facts?.era !== 'modern') return false;
+  const extensions = facts.capabilities.extensions;
+  return isPlainObject(extensions) && isPlainObject(extensions[TASKS_EXTENSION]);
 }

@@ -13,6 +13,7 @@ import type {
   ResourceDefinition,
   ResourceOutcome,
   ResourceTemplateDefinition,
+  TaskDeclaration,
   ToolDefinition,
   ToolOutcome,
 } from '@rondo/core';
@@ -21,7 +22,13 @@ import { servableTemplates, servableTools } from './catalogGuard.js';
 import { ChangeRelay } from './changeRelay.js';
 import { Gate } from './gate.js';
 import { NameMap, type NameRules } from './names.js';
-import { PassThroughCalls, type LogSink } from './passThroughCalls.js';
+import { LegacyTaskTools } from './legacyTasks.js';
+import {
+  PassThroughCalls,
+  announcesTasks,
+  passableClient,
+  type LogSink,
+} from './passThroughCalls.js';
 import { forwardAnnouncements } from './upstreamAnnouncements.js';
 import { RelayedRounds, type RelayLimits } from './relayedRounds.js';
 import {
@@ -83,6 +90,7 @@ export class ProxyProvider implements Provider {
   private readonly templateUris = new Set<string>();
   private readonly changes = new ChangeRelay();
   private readonly services: RoundServices;
+  private readonly legacyTasks: LegacyTaskTools;
   private readonly active = new Map<UpstreamCall, RoundCaller>();
   private readonly relayed: RelayedRounds | undefined;
   private readonly passing: PassThroughCalls;
@@ -97,24 +105,9 @@ export class ProxyProvider implements Provider {
     this.name = options.name ?? (options.namespace || 'upstream');
     this.toolNames = new NameMap(options);
     this.promptNames = new NameMap(options);
-    // The client advertises every input capability: a question reaches the caller of the call it
-    // belongs to (per-call handlers), and these only answer questions that belong to no call.
-    const refuse = (): never => {
-      throw new Error('The gateway has no call this question belongs to');
-    };
-    const link = (era: EraChoice): UpstreamLink =>
-      new UpstreamLink(
-        this.name,
-        spec,
-        { elicitation: refuse, sampling: refuse, roots: refuse },
-        {
-          connected: () => this.changes.all(),
-          wire: (client) => forwardAnnouncements(client, this.changes, () => this.singleCallLog()),
-        },
-        { ...options, era },
-      );
-    this.link = link(options.era === 'mirror' || options.era === undefined ? 'auto' : options.era);
-    if (options.era === 'mirror') this.makeLegacyLink = () => link('2025-11-25');
+    const links = upstreamLinks(this.name, spec, options, this.changes, () => this.singleCallLog());
+    this.link = links.primary;
+    this.makeLegacyLink = links.legacy;
     const timeoutMs = options.timeoutMs ?? 60_000;
     this.relayed =
       options.relay &&
@@ -134,6 +127,7 @@ export class ProxyProvider implements Provider {
       ...(this.relayed ? { relay: this.relayed } : {}),
     };
     this.passing = new PassThroughCalls(this.services);
+    this.legacyTasks = new LegacyTaskTools(this.services);
   }
 
   /** The connection to the upstream (its state, what it said about itself). */
@@ -156,32 +150,42 @@ export class ProxyProvider implements Provider {
       listChanged: true,
       subscribe: true,
       completions: this.link.facts?.capabilities.completions !== undefined,
+      ...(this.passesTasks ? { tasks: true } : {}),
     };
+  }
+
+  /** True when a passed-through call may become a task of the upstream's (it announces tasks). */
+  get passesTasks(): boolean {
+    return announcesTasks(this.link.facts);
   }
 
   async tools(): Promise<ToolDefinition[]> {
     return this.read('tools', [], async (client) => {
       if (!client.capabilities.tools) return this.toolNames.learn([]);
-      const tools = (await client.listAllTools()).map(toolDefinition);
-      return servableTools(this.toolNames.learn(tools), this.warn);
+      const listed = await client.listAllTools();
+      this.legacyTasks.learn(client.era, listed);
+      return servableTools(this.toolNames.learn(listed.map(toolDefinition)), this.warn);
     });
+  }
+
+  /**
+   * A legacy upstream tool's declared task support, as the gateway's (a modern caller may run it
+   * as a task of the gateway's server); a modern upstream decides per call (see `withPassThrough`).
+   */
+  taskSupport(name: string): TaskDeclaration | undefined {
+    return this.legacyTasks.declaration(this.toolNames.upstream(name) ?? name);
   }
 
   callTool(name: string, args: Arguments, ctx: HandlerContext): Promise<ToolOutcome> {
     const upstream = this.toolNames.upstream(name) ?? name;
     const params = { name: upstream, arguments: args };
-    return runRound(this.services, 'tools/call', params, ctx, toolResultFromWire);
+    const services = this.legacyTasks.servicesFor(upstream);
+    return runRound(services, 'tools/call', params, ctx, toolResultFromWire);
   }
 
-  /**
-   * The connection a modern caller's request of `revision` can be passed through on as it is: the
-   * upstream is connected in the modern era at that very revision, so nothing needs translating.
-   * `undefined` otherwise (the call then takes {@link callTool}).
-   */
+  /** The connection a modern request of `revision` passes through on (see `passableClient`). */
   passThroughClient(revision: unknown): Client | undefined {
-    const client = this.link.connected;
-    if (client === undefined || client.era !== 'modern') return undefined;
-    return client.server.protocolVersion === revision ? client : undefined;
+    return passableClient(this.link.connected, revision);
   }
 
   /** The upstream's name for the tool this provider lists as `name`. */
@@ -190,21 +194,19 @@ export class ProxyProvider implements Provider {
   }
 
   /**
-   * Passes a modern caller's `tools/call` through to the upstream on `client` (from
-   * {@link passThroughClient}): `params` are sent as they are (the caller's `_meta`, its
-   * `requestState` and `inputResponses` on a retry) and the upstream's result comes back unchecked,
-   * `input_required` rounds included, for the caller to check. The call counts against the
-   * concurrency limit and the timeout like any other; an upstream failure becomes the same precise
-   * error as on the translating path. Log messages reach `log` while it is the only call running.
+   * Passes a modern caller's `tools/call` or task request through on `client` (from
+   * {@link passThroughClient}), as `PassThroughCalls.call` does; log messages reach `log` while it
+   * is the only call running.
    */
   passThrough(
     client: Client,
+    method: string,
     params: Record<string, unknown>,
     cancellation: CallCancellation,
     onProgress: ((update: ProgressUpdate) => void) | undefined,
     log: LogSink,
   ): Promise<Record<string, unknown>> {
-    return this.passing.call(client, params, cancellation, onProgress, log);
+    return this.passing.call(client, method, params, cancellation, onProgress, log);
   }
 
   async prompts(): Promise<PromptDefinition[]> {
@@ -324,6 +326,36 @@ export class ProxyProvider implements Provider {
   }
 }
 
+/** The primary connection to the upstream and, for `era: 'mirror'`, the maker of a legacy one. */
+function upstreamLinks(
+  name: string,
+  spec: UpstreamSpec,
+  options: ProxyOptions,
+  changes: ChangeRelay,
+  singleCallLog: () => ((params: LoggingMessageNotificationParams) => void) | undefined,
+): { primary: UpstreamLink; legacy: (() => UpstreamLink) | undefined } {
+  // The client advertises every input capability: a question reaches the caller of the call it
+  // belongs to (per-call handlers), and these only answer questions that belong to no call.
+  const refuse = (): never => {
+    throw new Error('The gateway has no call this question belongs to');
+  };
+  const link = (era: EraChoice): UpstreamLink =>
+    new UpstreamLink(
+      name,
+      spec,
+      { elicitation: refuse, sampling: refuse, roots: refuse },
+      {
+        connected: () => changes.all(),
+        wire: (client) => forwardAnnouncements(client, changes, singleCallLog),
+      },
+      { ...options, era },
+    );
+  return {
+    primary: link(options.era === 'mirror' || options.era === undefined ? 'auto' : options.era),
+    legacy: options.era === 'mirror' ? () => link('2025-11-25') : undefined,
+  };
+}
+
 /** The upstream's reference for a completion reference of the catalog; `undefined`: not its. */
 function completionRef(
   ref: CompletionRequest['ref'],
@@ -337,7 +369,7 @@ function completionRef(
   return name === undefined ? undefined : { type: 'ref/prompt', name };
 }
 
-/** A tool of the upstream's list as a definition, without the members a proxy cannot honour (task support). */
+/** A tool of the upstream's list as a definition, without its task support (see `taskSupport`). */
 function toolDefinition(tool: Record<string, unknown>): ToolDefinition {
   const { execution: _execution, ...rest } = tool;
   return rest as unknown as ToolDefinition;

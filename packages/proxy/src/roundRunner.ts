@@ -1,4 +1,9 @@
-import { ServerExitedError, type Client, type ProgressUpdate } from '@rondo/client';
+import {
+  ServerExitedError,
+  type CallOptions,
+  type Client,
+  type ProgressUpdate,
+} from '@rondo/client';
 import type { HandlerContext } from '@rondo/core';
 import {
   ErrorCode,
@@ -69,7 +74,20 @@ export interface RoundServices {
   readonly active: Map<UpstreamCall, RoundCaller>;
   /** Reaches the other processes, when they share state. */
   readonly relay?: RoundRelay;
+  /** Sends a round's upstream request (default `client.request`; a legacy task-only tool's differs). */
+  readonly send?: UpstreamSend;
 }
+
+/** How the upstream request of a round is sent and its result read. */
+export type UpstreamSend = (
+  client: Client,
+  method: string,
+  params: Record<string, unknown>,
+  options: CallOptions,
+) => Promise<Record<string, unknown>>;
+
+const sendRequest: UpstreamSend = (client, method, params, options) =>
+  client.request(method, params, options);
 
 /**
  * Runs one downstream round of a round method (`tools/call`, `prompts/get`, `resources/read`)
@@ -225,7 +243,7 @@ function startCall(
     const client = await services.client(ctx.era);
     await services.gate.acquire(call.controller.signal);
     try {
-      return await client.request(method, params, {
+      return await (services.send ?? sendRequest)(client, method, params, {
         signal: call.controller.signal,
         timeoutMs: 0,
         onProgress: (update) => call.progress(update),

@@ -76,7 +76,7 @@ describe('withPassThrough', () => {
     expect(result.content[0]).toMatchObject({ text: 'Hello, Ada!' });
     // Both rounds passed through; the retry carried the upstream's state, which the gateway never held.
     expect(passed).toHaveBeenCalledTimes(2);
-    expect(passed.mock.calls[0]?.[1]).toMatchObject({ name: 'greet' });
+    expect(passed.mock.calls[0]?.[2]).toMatchObject({ name: 'greet' });
     expect(seen.requestStates).toEqual([undefined, { asked: 1 }]);
     expect(provider.suspendedCalls).toBe(0);
     await client.close();

@@ -39,8 +39,12 @@ export function tasksExtension(registry: TaskRegistry): Extension {
   };
 }
 
-/** True when some tool may run as a task, so the extension is worth announcing. */
+/**
+ * True when some tool may run as a task, or some provider keeps tasks of its own (a proxy passing
+ * its upstream's through), so the extension is worth announcing.
+ */
 function offersTasks(runtime: ServerRuntime): boolean {
+  if (runtime.capabilities().tasks === true) return true;
   return runtime.catalog.tools.some((entry) => entry.task.support !== 'forbidden');
 }
 
