@@ -209,6 +209,8 @@ export class WorkerPool {
    * A worker has room again: it goes to the waiting calls, first come first served. A worker
    * with several calls in flight is refilled once half of them are answered, so the calls it is
    * given leave in one write (each write wakes the worker: a system call and a context switch).
+   * The worker sends its answers in such halves too (`answerBatch`), so it runs one half while
+   * Node reads the answers of the other and writes the calls that replace them.
    */
   private release(worker: PrologWorker): void {
     if (!this.workers.has(worker) || this.heldBy(worker) > this.launch.maxInFlight / 2) return;

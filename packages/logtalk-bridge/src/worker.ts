@@ -152,7 +152,12 @@ export class PrologWorker {
         resolve: () => (clearTimeout(timer), resolve()),
         reject: (error) => (clearTimeout(timer), reject(error)),
       };
-      const init = { op: 'init', ...this.launch.init(this.id), interrupts: this.interrupts.path };
+      const init = {
+        op: 'init',
+        ...this.launch.init(this.id),
+        interrupts: this.interrupts.path,
+        answerBatch: answerBatch(this.launch.maxInFlight),
+      };
       this.channel.write(init);
     });
   }
@@ -242,4 +247,13 @@ export class PrologWorker {
     );
     this.onGone?.(how);
   }
+}
+
+/**
+ * How many answers a worker may hold back for the ones after them: half the calls it may be
+ * given ahead, the half the pool refills at once (see `WorkerPool`). The other half keeps the
+ * worker busy while Node reads the answers and writes the next calls.
+ */
+export function answerBatch(maxInFlight: number): number {
+  return Math.max(1, Math.floor(maxInFlight / 2));
 }
