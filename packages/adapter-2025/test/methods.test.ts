@@ -269,6 +269,25 @@ describe('legacy methods', () => {
     expect(client.memory.peerMessages).toEqual([]);
   });
 
+  it('tells onAbort listeners of a cancellation and of a closed connection', async () => {
+    const heard: unknown[] = [];
+    let started = 0;
+    const server = fullServer().tool('hears', { description: 'listens' }, (_args, ctx) => {
+      const stop = ctx.onAbort!((reason) => heard.push(reason instanceof Error && reason.message));
+      expect(stop).toBeTypeOf('function');
+      started += 1;
+      return new Promise(() => {});
+    });
+    const client = await LegacyTestClient.open(server);
+    client.send('tools/call', { name: 'hears' }, 'hears-1');
+    client.send('tools/call', { name: 'hears' }, 'hears-2');
+    await waitFor(() => (started === 2 ? true : undefined), 'both handlers to start');
+    client.notify('notifications/cancelled', { requestId: 'hears-1', reason: 'user stop' });
+    expect(heard).toEqual(['user stop']);
+    client.memory.connection.close();
+    expect(heard).toHaveLength(2);
+  });
+
   it('checks params against the legacy schemas, naming the member', async () => {
     const client = await LegacyTestClient.open(fullServer());
     const wrong = await client.request('tools/call', { name: 42 });

@@ -33,6 +33,13 @@ export interface HandlerContext {
   readonly round: number;
   /** Aborted when the client cancels or goes away. */
   readonly signal: AbortSignal;
+  /**
+   * Hears the abort of {@link signal} without creating it (an `AbortSignal` per call costs more
+   * than a small call): calls `listener` once with the reason when it aborts, and returns the
+   * function that stops listening, or `undefined` when it has aborted already (the listener is
+   * then never called). Contexts without a cheaper way leave it out: read `signal` then.
+   */
+  onAbort?(listener: (reason: unknown) => void): (() => void) | undefined;
   readonly principal: Principal | undefined;
   /** Reports progress; delivered only when the client asked for it (a progress token). */
   progress(value: number, total?: number, message?: string): void;

@@ -47,6 +47,7 @@ init(Init) :-
     ( curly_get(Init, interrupts, List), atom(List) -> true ; List = none ),
     nb_setval(rondo_interrupts, List),
     nb_setval(rondo_skip, []),
+    ( curly_get(Init, answerBatch, Batch), integer(Batch), Batch > 0 -> answer_batch(Batch) ; true ),
     (   load_all(Flavour, Files, Scratch, Object, Name)
     ->  curly_pairs(J, [type-ready, provider-Name]), send(J)
     ;   load_failure(File, Line, Column, Message),

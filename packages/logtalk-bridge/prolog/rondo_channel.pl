@@ -9,7 +9,8 @@
     Standard output is left to user code: the alias user_output is moved to standard error, and
     anything written below Prolog (a shell command, say) reaches Node's stdout, never the protocol.
 */
-:- module(rondo_channel, [open_channel/0, send/1, send_result/2, receive/1, receive_answer/1]).
+:- module(rondo_channel, [open_channel/0, answer_batch/1, send/1, send_result/2, receive/1,
+                          receive_answer/1]).
 
 :- use_module(library(unix), [pipe/2, dup/2]).
 :- use_module(rondo_json, [json_text/2, curly_get/3]).
@@ -27,6 +28,8 @@ open_channel :-
     set_stream(In, buffer(full)), set_stream(Out, buffer(full)),
     set_stream(In, alias(rondo_in)), set_stream(Out, alias(rondo_out)),
     assertz(channel(In, Out)),
+    nb_setval(rondo_unflushed, 0),
+    answer_batch(4),
     thread_create(flusher(Out), _, [alias(rondo_flusher), detached(true)]),
     isolate_user_streams.
 
@@ -60,14 +63,29 @@ send_result(Id, Value) :-
 
 % Under pipelining the next call is often read in already when one is answered: its answer then
 % waits in the buffer, so that answers leave together (each write wakes Node, and under load those
-% wake-ups cost more than the calls). The flusher thread writes what waits within a millisecond,
-% so an answer never waits on a long call behind it; with nothing to read, it leaves at once.
+% wake-ups cost more than the calls). But never more than a batch of them (half the calls Node
+% may write ahead, set by answer_batch/1): Node refills a worker once half its calls are
+% answered, so the next calls arrive while this worker runs the other half instead of after
+% it ran them all (with every answer held to the end, each side waits while the other works).
+% The flusher thread writes what waits within a millisecond, so an answer never waits on a long
+% call behind it; with nothing to read, it leaves at once.
 answered(Out) :-
     channel(In, _),
-    (   wait_for_input([In], [_], 0)
-    ->  thread_send_message(rondo_flusher, flush)
-    ;   with_mutex(rondo_out, flush_output(Out))
+    nb_getval(rondo_unflushed, Held0),
+    Held is Held0 + 1,
+    nb_getval(rondo_answer_batch, Batch),
+    (   Held < Batch, wait_for_input([In], [_], 0)
+    ->  nb_setval(rondo_unflushed, Held),
+        thread_send_message(rondo_flusher, flush)
+    ;   nb_setval(rondo_unflushed, 0),
+        with_mutex(rondo_out, flush_output(Out))
     ).
+
+%!  answer_batch(+Size) is det.
+%   At most Size answers wait in the buffer for the ones after them (1: each leaves at once).
+answer_batch(Size) :-
+    must_be(positive_integer, Size),
+    nb_setval(rondo_answer_batch, Size).
 
 %!  flusher(+Out) is det.
 %   The thread that flushes answers left in the buffer: a millisecond after the first of

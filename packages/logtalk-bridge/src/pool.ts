@@ -1,3 +1,4 @@
+import { givenUp, type CallCancellation } from './cancellation.js';
 import {
   PrologBusyError,
   PrologCancelledError,
@@ -77,19 +78,19 @@ export class WorkerPool {
   }
 
   /**
-   * Runs `work` on a free worker, waiting at most `timeoutMs` for one to be free; a caller whose
-   * `signal` aborts while it waits leaves the queue with a `PrologCancelledError`. A call its
+   * Runs `work` on a free worker, waiting at most `timeoutMs` for one to be free; a caller who
+   * gives up (`cancel`) while it waits leaves the queue with a `PrologCancelledError`. A call its
    * worker was lost before starting (a `PrologNotRunError`) goes back to the head of the queue,
    * up to {@link MAX_REQUEUES} times: only a call that may have run fails with its worker.
    */
   async run<T>(
     timeoutMs: number,
     work: (worker: PrologWorker) => Promise<T>,
-    signal?: AbortSignal,
+    cancel?: CallCancellation,
   ): Promise<T> {
     for (let requeues = 0; ; requeues++) {
       try {
-        return await this.runOnce(timeoutMs, work, signal, requeues > 0);
+        return await this.runOnce(timeoutMs, work, cancel, requeues > 0);
       } catch (error) {
         if (!(error instanceof PrologNotRunError) || requeues >= MAX_REQUEUES) throw error;
       }
@@ -99,10 +100,10 @@ export class WorkerPool {
   private async runOnce<T>(
     timeoutMs: number,
     work: (worker: PrologWorker) => Promise<T>,
-    signal: AbortSignal | undefined,
+    cancel: CallCancellation | undefined,
     requeued: boolean,
   ): Promise<T> {
-    const worker = await this.acquire(timeoutMs, signal, requeued);
+    const worker = await this.acquire(timeoutMs, cancel, requeued);
     try {
       return await work(worker);
     } finally {
@@ -148,10 +149,10 @@ export class WorkerPool {
   /** A free worker; a `requeued` call waits at the head of the queue, past the `maxQueue` cap. */
   private acquire(
     timeoutMs: number,
-    signal: AbortSignal | undefined,
+    cancel: CallCancellation | undefined,
     requeued: boolean,
   ): Promise<PrologWorker> {
-    if (signal?.aborted) return Promise.reject(cancelledInQueue());
+    if (givenUp(cancel)) return Promise.reject(cancelledInQueue());
     const free = this.leastHeld();
     if (free) return Promise.resolve(this.hold(free));
     if (this.closing)
@@ -162,15 +163,14 @@ export class WorkerPool {
     return new Promise<PrologWorker>((resolve, reject) => {
       const leave = (error: Error): void => {
         clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
+        stopListening?.();
         const at = this.waiting.indexOf(take);
         if (at !== -1) this.waiting.splice(at, 1);
         reject(error);
       };
-      const onAbort = (): void => leave(cancelledInQueue());
       const take: Waiter = (worker: PrologWorker): void => {
         clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
+        stopListening?.();
         resolve(worker);
       };
       take.fail = leave;
@@ -178,7 +178,7 @@ export class WorkerPool {
         () => leave(new PrologTimeoutError(0, `no Prolog worker was free within ${timeoutMs} ms`)),
         timeoutMs,
       );
-      signal?.addEventListener('abort', onAbort, { once: true });
+      const stopListening = cancel?.(() => leave(cancelledInQueue()));
       if (requeued) this.waiting.unshift(take);
       else this.waiting.push(take);
     });
@@ -209,6 +209,8 @@ export class WorkerPool {
    * A worker has room again: it goes to the waiting calls, first come first served. A worker
    * with several calls in flight is refilled once half of them are answered, so the calls it is
    * given leave in one write (each write wakes the worker: a system call and a context switch).
+   * The worker sends its answers in such halves too (`answerBatch`), so it runs one half while
+   * Node reads the answers of the other and writes the calls that replace them.
    */
   private release(worker: PrologWorker): void {
     if (!this.workers.has(worker) || this.heldBy(worker) > this.launch.maxInFlight / 2) return;

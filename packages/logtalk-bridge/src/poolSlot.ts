@@ -1,3 +1,4 @@
+import type { CallCancellation } from './cancellation.js';
 import type { WorkerPool } from './pool.js';
 import type { PrologWorker } from './worker.js';
 
@@ -20,12 +21,12 @@ export class PoolSlot {
   async run<T>(
     timeoutMs: number,
     work: (worker: PrologWorker) => Promise<T>,
-    signal?: AbortSignal,
+    cancel?: CallCancellation,
   ): Promise<T> {
     const pool = this.pool;
     this.inFlight.set(pool, (this.inFlight.get(pool) ?? 0) + 1);
     try {
-      return await pool.run(timeoutMs, work, signal);
+      return await pool.run(timeoutMs, work, cancel);
     } finally {
       const left = this.inFlight.get(pool)! - 1;
       if (left > 0) this.inFlight.set(pool, left);

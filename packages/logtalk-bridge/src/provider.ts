@@ -16,6 +16,7 @@ import type {
 } from '@rondo/core';
 import { z } from 'zod';
 import { contextOf, handlersOf } from './callContext.js';
+import { cancellationOf } from './cancellation.js';
 import { checkedDescription, providerProblems } from './check.js';
 import { reportedCall } from './diagnostics.js';
 import { PrologConfigurationError, type ProviderProblem } from './errors.js';
@@ -331,16 +332,18 @@ function workerCaller(
   timeoutMs: number,
   provider: string,
 ): (method: string, params: JsonObject, ctx: HandlerContext | undefined) => Promise<Json> {
-  return (method, params, ctx) =>
-    pool.run(
+  return (method, params, ctx) => {
+    const cancel = ctx ? cancellationOf(ctx) : undefined;
+    return pool.run(
       timeoutMs,
       (worker) =>
         reportedCall(
           () => ({ method, target: targetOf(params), workerId: worker.id, provider }),
-          () => worker.call(method, params, ctx ? handlersOf(ctx) : {}, timeoutMs, ctx?.signal),
+          () => worker.call(method, params, ctx ? handlersOf(ctx) : {}, timeoutMs, cancel),
         ),
-      ctx?.signal,
+      cancel,
     );
+  };
 }
 
 /** The tool or prompt name, or the resource URI, of a worker call's params. */

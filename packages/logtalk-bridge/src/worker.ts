@@ -1,4 +1,5 @@
 import type { Json, JsonObject } from '@rondo/protocol';
+import { givenUp, type CallCancellation } from './cancellation.js';
 import { CallTable } from './callTable.js';
 import { PrologProtocolError, PrologWorkerError } from './errors.js';
 import { readLines } from './lineReader.js';
@@ -78,7 +79,7 @@ export class PrologWorker {
 
   /**
    * Sends one call and waits for its answer; the deadline does not run while the client is asked.
-   * When `signal` aborts, the call is rejected at once and its goal interrupted (a question to
+   * When the caller gives up (`cancel`), the call is rejected at once and its goal interrupted (a question to
    * the client is answered `cancel`); only a worker still busy after the grace period is killed.
    * A worker holding `maxInFlight` calls refuses one more; whether to write a call behind the
    * running one is the pool's choice ({@link accepting}), made before it hands the worker out.
@@ -88,16 +89,15 @@ export class PrologWorker {
     params: JsonObject,
     handlers: CallHandlers,
     timeoutMs: number,
-    signal?: AbortSignal,
+    cancel?: CallCancellation,
   ): Promise<Json> {
     if (!this.alive)
       return Promise.reject(new PrologNotRunError(this.id, new Error('it is not running')));
     if (this.calls.size >= this.launch.maxInFlight)
       return Promise.reject(new PrologWorkerError(this.id, `Prolog worker ${this.id} is busy`));
-    if (signal?.aborted) return Promise.reject(cancelledCall(this.id));
+    if (givenUp(cancel)) return Promise.reject(cancelledCall(this.id));
     const id = ++this.seq;
     return new Promise<Json>((resolve, reject) => {
-      const onAbort = (): void => this.calls.abandon(call);
       const call: InFlight = {
         id,
         resolve,
@@ -105,9 +105,9 @@ export class PrologWorker {
         handlers,
         timeoutMs,
         abandoned: false,
-        detach: () => signal?.removeEventListener('abort', onAbort),
+        detach: () => stopListening?.(),
       };
-      signal?.addEventListener('abort', onAbort, { once: true });
+      const stopListening = cancel?.(() => this.calls.abandon(call));
       this.calls.add(call);
       this.replayBroadcasts();
       this.channel.write({ op: 'call', id, method, params });
@@ -152,7 +152,12 @@ export class PrologWorker {
         resolve: () => (clearTimeout(timer), resolve()),
         reject: (error) => (clearTimeout(timer), reject(error)),
       };
-      const init = { op: 'init', ...this.launch.init(this.id), interrupts: this.interrupts.path };
+      const init = {
+        op: 'init',
+        ...this.launch.init(this.id),
+        interrupts: this.interrupts.path,
+        answerBatch: answerBatch(this.launch.maxInFlight),
+      };
       this.channel.write(init);
     });
   }
@@ -242,4 +247,13 @@ export class PrologWorker {
     );
     this.onGone?.(how);
   }
+}
+
+/**
+ * How many answers a worker may hold back for the ones after them: half the calls it may be
+ * given ahead, the half the pool refills at once (see `WorkerPool`). The other half keeps the
+ * worker busy while Node reads the answers and writes the next calls.
+ */
+export function answerBatch(maxInFlight: number): number {
+  return Math.max(1, Math.floor(maxInFlight / 2));
 }

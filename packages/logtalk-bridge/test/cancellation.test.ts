@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LazyAbortController } from '@rondo/core/internal';
 import { createPrologProvider, PrologCancelledError, type PrologProvider } from '../src/index.js';
 import { fixture, logSink, makeContext } from './helpers.js';
 
@@ -94,6 +95,28 @@ describe('cancellation', () => {
     await expect(queued).rejects.toThrow(/cancelled before a worker took it/);
     expect(await busy).toEqual({ kind: 'text', text: 'woke' });
     await expect(call('text', AbortSignal.abort())).rejects.toThrow(PrologCancelledError);
+  });
+
+  it("hears a caller give up through the context's onAbort, reading no signal", async () => {
+    const before = provider.workerIds();
+    const cancellation = new LazyAbortController();
+    const ctx = makeContext({
+      onAbort: (listener) => (cancellation.aborted ? undefined : cancellation.onAbort(listener)),
+    });
+    Object.defineProperty(ctx, 'signal', {
+      get: () => {
+        throw new Error('the bridge read the signal');
+      },
+    });
+    const running = provider.callTool!('loop', {}, ctx); // would never end if not interrupted
+    const queued = provider.callTool!('text', {}, ctx); // behind it on the one worker
+    await sleep(50);
+    cancellation.abort(new Error('stop'));
+    await expect(running).rejects.toThrow(PrologCancelledError);
+    await expect(queued).rejects.toThrow(PrologCancelledError);
+    await expect(provider.callTool!('text', {}, ctx)).rejects.toThrow(PrologCancelledError);
+    expect(await call('text')).toEqual({ kind: 'text', text: 'plain text' });
+    expect(provider.workerIds()).toEqual(before); // interrupted, not killed
   });
 
   it('never reports a late message of a cancelled or killed call as a protocol fault', () => {

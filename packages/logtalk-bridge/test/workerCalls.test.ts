@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planLaunch } from '../src/launch.js';
 import { PrologCallError } from '../src/errors.js';
-import { PrologWorker } from '../src/worker.js';
+import { answerBatch, PrologWorker } from '../src/worker.js';
 import type { WorkerLaunch } from '../src/workerContract.js';
 import { fixture, logSink } from './helpers.js';
 
@@ -61,5 +61,9 @@ describe('a bridge worker', { timeout: 30_000 }, () => {
     expect(bad).toMatchObject({ status: 'rejected', reason: { kind: 'unknown_method' } });
     expect(good).toMatchObject({ status: 'fulfilled' });
     expect(log.lines.filter((line) => /replaced|is gone/.test(line))).toEqual([]);
+  });
+
+  it('lets the worker hold back half the calls it may be given ahead, at least one', () => {
+    expect([1, 2, 3, 8, 9].map(answerBatch)).toEqual([1, 1, 1, 4, 4]);
   });
 });

@@ -78,6 +78,8 @@ export class RequestCall implements HandlerContext, McpCall {
   attachment: RequestAttachment | undefined = undefined;
   private readonly cancellation = new LazyAbortController();
   private followsExchange = false;
+  /** Stops following the exchange when {@link onAbort} followed it through the exchange's `onAbort`. */
+  private unfollowExchange: (() => void) | undefined = undefined;
   private lastProgress = Number.NEGATIVE_INFINITY;
   private answered = false;
   /** Set by {@link stop}: the signal aborted, but the request is answered. */
@@ -147,6 +149,21 @@ export class RequestCall implements HandlerContext, McpCall {
     return this.cancellation.signal;
   }
 
+  /**
+   * Hears what {@link signal} would, creating no signal of its own, nor the exchange's when it
+   * offers `onAbort` (transports that make their signal lazily): the exchange is then followed
+   * from this first listener on, so a peer gone before it is heard by `signal` only.
+   */
+  onAbort(listener: (reason: unknown) => void): (() => void) | undefined {
+    if (!this.followsExchange && !this.answered) {
+      if (this.exchange.onAbort) {
+        this.followsExchange = true;
+        this.unfollowExchange = this.exchange.onAbort((reason) => this.cancellation.abort(reason));
+      } else void this.signal;
+    }
+    return this.cancellation.aborted ? undefined : this.cancellation.onAbort(listener);
+  }
+
   /** True once the request was cancelled: no answer is sent for it. */
   get cancelled(): boolean {
     return this.cancellation.aborted && !this.stopped;
@@ -182,7 +199,8 @@ export class RequestCall implements HandlerContext, McpCall {
   answer(message?: JsonRpcMessage, disposition?: Parameters<Exchange['end']>[1]): void {
     if (this.answered) return;
     this.answered = true;
-    if (this.followsExchange) this.exchange.signal.removeEventListener('abort', this);
+    if (this.unfollowExchange) this.unfollowExchange();
+    else if (this.followsExchange) this.exchange.signal.removeEventListener('abort', this);
     this.exchange.end(message, disposition);
   }
 
