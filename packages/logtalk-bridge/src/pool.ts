@@ -1,4 +1,4 @@
-import { givenUp, type CallCancellation } from './cancellation.js';
+import { givenUp, type CancelListener } from './cancellation.js';
 import {
   PrologBusyError,
   PrologCancelledError,
@@ -86,7 +86,7 @@ export class WorkerPool {
   async run<T>(
     timeoutMs: number,
     work: (worker: PrologWorker) => Promise<T>,
-    cancel?: CallCancellation,
+    cancel?: CancelListener,
   ): Promise<T> {
     for (let requeues = 0; ; requeues++) {
       try {
@@ -100,7 +100,7 @@ export class WorkerPool {
   private async runOnce<T>(
     timeoutMs: number,
     work: (worker: PrologWorker) => Promise<T>,
-    cancel: CallCancellation | undefined,
+    cancel: CancelListener | undefined,
     requeued: boolean,
   ): Promise<T> {
     const worker = await this.acquire(timeoutMs, cancel, requeued);
@@ -149,7 +149,7 @@ export class WorkerPool {
   /** A free worker; a `requeued` call waits at the head of the queue, past the `maxQueue` cap. */
   private acquire(
     timeoutMs: number,
-    cancel: CallCancellation | undefined,
+    cancel: CancelListener | undefined,
     requeued: boolean,
   ): Promise<PrologWorker> {
     if (givenUp(cancel)) return Promise.reject(cancelledInQueue());

@@ -1,5 +1,5 @@
 import type { Json, JsonObject } from '@rondo/protocol';
-import { givenUp, type CallCancellation } from './cancellation.js';
+import { givenUp, type CancelListener } from './cancellation.js';
 import { CallTable } from './callTable.js';
 import { PrologProtocolError, PrologWorkerError } from './errors.js';
 import { readLines } from './lineReader.js';
@@ -89,7 +89,7 @@ export class PrologWorker {
     params: JsonObject,
     handlers: CallHandlers,
     timeoutMs: number,
-    cancel?: CallCancellation,
+    cancel?: CancelListener,
   ): Promise<Json> {
     if (!this.alive)
       return Promise.reject(new PrologNotRunError(this.id, new Error('it is not running')));
