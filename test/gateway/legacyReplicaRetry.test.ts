@@ -1,4 +1,5 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as RondoClient, httpTransport } from '@rondo/client';
 import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -29,45 +30,36 @@ async function posts(): Promise<[string, number, number][]> {
   return lines.filter(([method]) => method === 'POST');
 }
 
-/** One modern (2026-07-28) request sent as is; resolves with its JSON-RPC response. */
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'legacy-replica-retry', version: '1.0.0' },
+  'io.modelcontextprotocol/clientCapabilities': CAPABILITIES,
+};
+
+/**
+ * One modern (2026-07-28) request to the replica at `url` alone, sent as is through Rondo's own
+ * client (`forward`: no rounds run, the `input_required` answer comes back as it is).
+ */
 async function modernRequest(
-  url: URL | string,
+  url: URL,
   method: string,
   params: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
-  const name: Record<string, string> =
-    typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
-  const meta = {
-    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-    'io.modelcontextprotocol/clientCapabilities': CAPABILITIES,
-  };
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      ...name,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }),
-  });
-  const body = await response.text();
-  // A response sent as a stream carries the JSON-RPC response in its last data line.
-  const json = response.headers.get('content-type')?.includes('text/event-stream')
-    ? body
-        .split('\n')
-        .filter((line) => line.startsWith('data:'))
-        .at(-1)!
-        .slice(5)
-    : body;
-  return JSON.parse(json) as Record<string, unknown>;
+  const client = new RondoClient({ era: '2026-07-28', transport: httpTransport({ url }) });
+  await client.connect();
+  try {
+    return await client.forward(method, { ...params, _meta: MODERN_META });
+  } finally {
+    await client.close();
+  }
 }
 
 /** Resolves once the replica at `url` lists the eliciting tool; rejects after 30 s. */
 async function untilListed(url: URL): Promise<void> {
   const deadline = Date.now() + 30_000;
-  while (!JSON.stringify(await modernRequest(url, 'tools/list', {})).includes(TOOL)) {
+  while (
+    !JSON.stringify(await modernRequest(url, 'tools/list', {}).catch(() => '')).includes(TOOL)
+  ) {
     if (Date.now() > deadline) throw new Error(`${url.href} did not list ${TOOL} within 30 s`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -172,7 +164,7 @@ describe('a legacy upstream call suspended on one gateway replica', { timeout: 6
   it('says so precisely when the replica holding the call has stopped', async () => {
     const [holder, other] = replicas as [RunningGateway, RunningGateway];
     const round = await modernRequest(holder.url, 'tools/call', { name: TOOL, arguments: {} });
-    const result = round.result as {
+    const result = round as {
       resultType: string;
       inputRequests: Record<string, unknown>;
       requestState: string;
@@ -188,13 +180,13 @@ describe('a legacy upstream call suspended on one gateway replica', { timeout: 6
     holder.process.kill('SIGKILL');
     await exited;
     for (const pid of upstreams.split(/\s+/).filter(Boolean)) process.kill(Number(pid), 'SIGKILL');
-    const reply = await modernRequest(other.url, 'tools/call', {
+    const retry = modernRequest(other.url, 'tools/call', {
       name: TOOL,
       arguments: {},
       requestState: result.requestState,
       inputResponses: { [key!]: { action: 'accept', content: ANSWER } },
     });
-    expect(reply.error).toMatchObject({
+    await expect(retry).rejects.toMatchObject({
       code: -32603,
       message: expect.stringMatching(
         /^No gateway process answered for the suspended call to upstream "everything" \(held by process \S+\) within 5000 ms: that process has stopped or lost the shared state; call again$/,
