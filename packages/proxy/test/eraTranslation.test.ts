@@ -1,24 +1,14 @@
-import { forgetNegotiatedEras } from '@rondo/client';
 import { createServer } from '@rondo/core';
 import { formElicitation, inputRequest, inputRequired, text } from '@rondo/protocol';
-import { afterEach, describe, expect, it } from 'vitest';
-import { clientOf, endpointOf, gateway, memoryUpstream, NAME_FORM } from './support.js';
-
-/** An upstream that asks its client with legacy server-to-client requests (elicit, then sample). */
-function legacyAsker() {
-  const server = createServer({ name: 'legacy-asker', version: '1.0.0' })
-    .tool('greet', {}, async (_args, ctx) => {
-      const answer = await ctx.elicit('Your name?', NAME_FORM);
-      if (answer.kind !== 'accept') return text(`no name (${answer.kind})`);
-      const reply = await ctx.sample({
-        messages: [{ role: 'user', content: text(`Greet ${answer.content.name as string}`) }],
-        maxTokens: 50,
-      });
-      return text(`${answer.content.name as string}: ${JSON.stringify(reply.content)}`);
-    })
-    .tool('roots', {}, async (_args, ctx) => text(JSON.stringify(await ctx.listRoots())));
-  return endpointOf(server, 'legacy');
-}
+import { describe, expect, it } from 'vitest';
+import {
+  clientOf,
+  endpointOf,
+  gateway,
+  legacyAsker,
+  memoryUpstream,
+  NAME_FORM,
+} from './support.js';
 
 /** An upstream that asks with round hooks only (modern era). */
 function modernAsker() {
@@ -36,19 +26,11 @@ function modernAsker() {
   return endpointOf(server, 'modern');
 }
 
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  // In-memory transports share one endpoint key, under which `auto` remembers an era.
-  forgetNegotiatedEras();
-  for (const close of closers.splice(0)) await close();
-});
-
 describe('era translation through the proxy', () => {
   it('turns a legacy upstream elicitation and sampling into input_required rounds for a modern client', async () => {
-    const { server, endpoint, provider } = gateway(memoryUpstream(legacyAsker()), {
+    const { endpoint, provider } = gateway(memoryUpstream(legacyAsker()), {
       namespace: 'up',
     });
-    closers.push(() => server.close());
     const eras: string[] = [];
     const client = await clientOf(endpoint, '2026-07-28', {
       elicitation: (_params, context) => {
@@ -73,8 +55,7 @@ describe('era translation through the proxy', () => {
   });
 
   it('answers roots/list through a round', async () => {
-    const { server, endpoint } = gateway(memoryUpstream(legacyAsker()), { namespace: '' });
-    closers.push(() => server.close());
+    const { endpoint } = gateway(memoryUpstream(legacyAsker()), { namespace: '' });
     const client = await clientOf(endpoint, '2026-07-28', {
       roots: () => [{ uri: 'file:///work', name: 'work' }],
     });
@@ -84,8 +65,7 @@ describe('era translation through the proxy', () => {
   });
 
   it('turns a modern upstream input_required round into a server-to-client request for a legacy client', async () => {
-    const { server, endpoint } = gateway(memoryUpstream(modernAsker()), { namespace: 'm' });
-    closers.push(() => server.close());
+    const { endpoint } = gateway(memoryUpstream(modernAsker()), { namespace: 'm' });
     const eras: string[] = [];
     const client = await clientOf(endpoint, '2025-11-25', {
       elicitation: (_params, context) => {
@@ -100,8 +80,7 @@ describe('era translation through the proxy', () => {
   });
 
   it('passes a declined elicitation on to the upstream', async () => {
-    const { server, endpoint } = gateway(memoryUpstream(legacyAsker()));
-    closers.push(() => server.close());
+    const { endpoint } = gateway(memoryUpstream(legacyAsker()));
     const client = await clientOf(endpoint, '2026-07-28', {
       elicitation: () => ({ action: 'decline' }),
     });
@@ -112,10 +91,9 @@ describe('era translation through the proxy', () => {
   });
 
   it('fails a retry after its suspended call expired, saying so, and cancels the upstream call', async () => {
-    const { server, endpoint, provider } = gateway(memoryUpstream(legacyAsker()), {
+    const { endpoint, provider } = gateway(memoryUpstream(legacyAsker()), {
       suspendedTtlMs: 30,
     });
-    closers.push(() => server.close());
     const client = await clientOf(endpoint, '2026-07-28', {
       elicitation: async () => {
         await new Promise((resolve) => setTimeout(resolve, 150));
@@ -131,8 +109,7 @@ describe('era translation through the proxy', () => {
   });
 
   it('refuses more suspended calls than its bound', async () => {
-    const { server, endpoint } = gateway(memoryUpstream(legacyAsker()), { maxSuspended: 0 });
-    closers.push(() => server.close());
+    const { endpoint } = gateway(memoryUpstream(legacyAsker()), { maxSuspended: 0 });
     const client = await clientOf(endpoint, '2026-07-28', {
       elicitation: () => ({ action: 'accept', content: { name: 'X' } }),
     });
@@ -143,8 +120,7 @@ describe('era translation through the proxy', () => {
   });
 
   it('keeps sampling requests in a legacy client on the legacy path', async () => {
-    const { server, endpoint } = gateway(memoryUpstream(legacyAsker()));
-    closers.push(() => server.close());
+    const { endpoint } = gateway(memoryUpstream(legacyAsker()));
     const eras: string[] = [];
     const client = await clientOf(endpoint, '2025-06-18', {
       elicitation: (_p, c) => {

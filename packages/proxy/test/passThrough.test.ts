@@ -1,11 +1,9 @@
-import { forgetNegotiatedEras, RequestAbortedError } from '@rondo/client';
-import { createEndpoint, createServer } from '@rondo/core';
-import { legacyEra } from '@rondo/adapter-2025';
-import { modernEra } from '@rondo/adapter-2026';
+import { RequestAbortedError } from '@rondo/client';
+import { createServer } from '@rondo/core';
 import { ErrorCode, formElicitation, inputRequest, inputRequired, text } from '@rondo/protocol';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { proxy, withPassThrough, type ProxyOptions } from '../src/index.js';
-import { clientOf, endpointOf, memoryUpstream, NAME_FORM } from './support.js';
+import { describe, expect, it, vi } from 'vitest';
+import type { ProxyOptions } from '../src/index.js';
+import { clientOf, endpointOf, memoryUpstream, NAME_FORM, passingGateway } from './support.js';
 
 /** What the modern upstream saw of the calls that reached it. */
 interface Seen {
@@ -46,29 +44,20 @@ function modernUpstream(seen: Seen) {
 }
 
 /** A gateway over the modern upstream with the pass-through path in front of its endpoint. */
-function passingGateway(seen: Seen, options: ProxyOptions = {}, middleware = false) {
-  const provider = proxy(memoryUpstream(modernUpstream(seen)), { namespace: 'm', ...options });
-  const server = createServer({ name: 'gateway', version: '1.0.0' }).provider(provider);
-  if (middleware) server.use((call, next) => next());
-  const endpoint = withPassThrough(
-    createEndpoint(server, { modern: modernEra(), legacy: legacyEra() }),
-    server,
+function modernGateway(seen: Seen, options: ProxyOptions = {}, middleware = false) {
+  return passingGateway(
+    memoryUpstream(modernUpstream(seen)),
+    { namespace: 'm', ...options },
+    {
+      middleware,
+    },
   );
-  const passed = vi.spyOn(provider, 'passThrough');
-  return { provider, server, endpoint, passed };
 }
-
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  forgetNegotiatedEras();
-  for (const close of closers.splice(0)) await close();
-});
 
 describe('withPassThrough', () => {
   it('passes a modern call through unchanged: the upstream input_required round and its own requestState reach the client', async () => {
     const seen: Seen = { requestStates: [], aborted: false };
-    const { server, endpoint, passed, provider } = passingGateway(seen);
-    closers.push(() => server.close());
+    const { endpoint, passed, provider } = modernGateway(seen);
     const client = await clientOf(endpoint, '2026-07-28', {
       elicitation: () => ({ action: 'accept', content: { name: 'Ada' } }),
     });
@@ -84,8 +73,7 @@ describe('withPassThrough', () => {
 
   it('forwards progress with the caller token and the log line of the only call running', async () => {
     const seen: Seen = { requestStates: [], aborted: false };
-    const { server, endpoint, passed } = passingGateway(seen);
-    closers.push(() => server.close());
+    const { endpoint, passed } = modernGateway(seen);
     const client = await clientOf(endpoint, '2026-07-28');
     await client.setLogLevel('info');
     const logs: unknown[] = [];
@@ -101,8 +89,7 @@ describe('withPassThrough', () => {
 
   it('cancels the upstream call when the caller aborts', async () => {
     const seen: Seen = { requestStates: [], aborted: false };
-    const { server, endpoint, passed } = passingGateway(seen);
-    closers.push(() => server.close());
+    const { endpoint, passed } = modernGateway(seen);
     const client = await clientOf(endpoint, '2026-07-28');
     const controller = new AbortController();
     const call = client.callTool('m_slow', {}, { signal: controller.signal });
@@ -116,8 +103,7 @@ describe('withPassThrough', () => {
 
   it('answers an upstream failure with its error, and a full concurrency gate with a precise refusal', async () => {
     const seen: Seen = { requestStates: [], aborted: false };
-    const { server, endpoint } = passingGateway(seen, { maxConcurrent: 1, maxQueued: 0 });
-    closers.push(() => server.close());
+    const { endpoint } = modernGateway(seen, { maxConcurrent: 1, maxQueued: 0 });
     const client = await clientOf(endpoint, '2026-07-28');
     const failed = await client.callTool('m_fail');
     expect(failed.isError).toBe(true);
@@ -134,8 +120,7 @@ describe('withPassThrough', () => {
 
   it('leaves a call to the pipeline when the server has middleware, or the caller is legacy', async () => {
     const seen: Seen = { requestStates: [], aborted: false };
-    const { server, endpoint, passed } = passingGateway(seen, {}, true);
-    closers.push(() => server.close());
+    const { endpoint, passed } = modernGateway(seen, {}, true);
     const modern = await clientOf(endpoint, '2026-07-28', {
       elicitation: () => ({ action: 'accept', content: { name: 'Ada' } }),
     });
@@ -144,8 +129,7 @@ describe('withPassThrough', () => {
     expect(passed).not.toHaveBeenCalled();
     await modern.close();
 
-    const plain = passingGateway(seen);
-    closers.push(() => plain.server.close());
+    const plain = modernGateway(seen);
     const legacy = await clientOf(plain.endpoint, '2025-11-25', {
       elicitation: () => ({ action: 'accept', content: { name: 'Grace' } }),
     });

@@ -1,7 +1,4 @@
-import { forgetNegotiatedEras } from '@rondo/client';
-import { createEndpoint, createServer, type Endpoint } from '@rondo/core';
-import { legacyEra } from '@rondo/adapter-2025';
-import { modernEra } from '@rondo/adapter-2026';
+import { createServer, type Endpoint } from '@rondo/core';
 import {
   ErrorCode,
   LATEST_MODERN_REVISION,
@@ -13,11 +10,11 @@ import {
   text,
   type JsonRpcMessage,
 } from '@rondo/protocol';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { proxy, withPassThrough } from '../src/index.js';
+import { proxy, type PassedTaskLimits } from '../src/index.js';
 import { PassedTasks } from '../src/passedTasks.js';
-import { clientOf, endpointOf, memoryUpstream, NAME_FORM } from './support.js';
+import { clientOf, endpointOf, memoryUpstream, NAME_FORM, passingGateway } from './support.js';
 
 // Issue 26: a modern upstream's tasks pass through the gateway to modern callers, each under an id
 // of the gateway's bound to the caller's principal; legacy callers call the same tools as
@@ -48,17 +45,8 @@ function taskUpstream(): Endpoint {
 }
 
 /** A gateway over the task upstream, the pass-through path in front of its endpoint. */
-function taskGateway(limits = {}) {
-  const provider = proxy(memoryUpstream(taskUpstream()), { namespace: 't' });
-  const server = createServer({ name: 'gateway', version: '1.0.0' }).provider(provider);
-  const endpoint = withPassThrough(
-    createEndpoint(server, { modern: modernEra(), legacy: legacyEra() }),
-    server,
-    limits,
-  );
-  const passed = vi.spyOn(provider, 'passThrough');
-  closers.push(() => server.close());
-  return { provider, server, endpoint, passed };
+function taskGateway(limits: PassedTaskLimits = {}) {
+  return passingGateway(memoryUpstream(taskUpstream()), { namespace: 't' }, { limits });
 }
 
 /** The `_meta` of a modern request, declaring the Tasks extension unless `tasks` is false. */
@@ -112,12 +100,6 @@ async function settled(endpoint: Endpoint, taskId: string, principal?: string) {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
-
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  forgetNegotiatedEras();
-  for (const close of closers.splice(0)) await close();
-});
 
 describe('tasks through the pass-through path', () => {
   it('shows an upstream task under an id of the gateway, and reads it to its result', async () => {

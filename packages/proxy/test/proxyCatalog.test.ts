@@ -1,4 +1,3 @@
-import { forgetNegotiatedEras } from '@rondo/client';
 import { createServer } from '@rondo/core';
 import {
   formElicitation,
@@ -10,9 +9,9 @@ import {
   textContent,
   text,
 } from '@rondo/protocol';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { namespaced } from '../src/index.js';
-import { clientOf, endpointOf, gateway, memoryUpstream } from './support.js';
+import { clientOf, closeAfterTest, endpointOf, gateway, memoryUpstream } from './support.js';
 
 /** A server of both eras whose tools say which era reached them. */
 function bothEras() {
@@ -38,20 +37,13 @@ function bothEras() {
   return endpointOf(server, 'both');
 }
 
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  forgetNegotiatedEras();
-  for (const close of closers.splice(0)) await close();
-});
-
 describe('the proxy catalog and calls', () => {
   it('names tools by namespace, include, exclude and rename, and reaches only those', async () => {
-    const { server, endpoint } = gateway(memoryUpstream(bothEras()), {
+    const { endpoint } = gateway(memoryUpstream(bothEras()), {
       namespace: 'b',
       exclude: ['hidden', 'ca*'],
       rename: { old_name: 'new_name' },
     });
-    closers.push(() => server.close());
     const client = await clientOf(endpoint, '2026-07-28');
     const names = (await client.listAllTools()).map((tool) => tool.name).sort();
     expect(names).toEqual(['b_era', 'b_keyed', 'new_name']);
@@ -61,8 +53,7 @@ describe('the proxy catalog and calls', () => {
   });
 
   it('forwards prompts, resources and their reads', async () => {
-    const { server, endpoint } = gateway(memoryUpstream(bothEras()), { namespace: 'b' });
-    closers.push(() => server.close());
+    const { endpoint } = gateway(memoryUpstream(bothEras()), { namespace: 'b' });
     const client = await clientOf(endpoint, '2025-11-25');
     const prompt = await client.getPrompt('b_hello', { who: 'Ada' });
     expect(prompt.messages[0]?.content).toMatchObject({ type: 'text', text: 'Hello Ada' });
@@ -72,8 +63,7 @@ describe('the proxy catalog and calls', () => {
   });
 
   it('keeps a modern upstream input request key and passes the caller capabilities on', async () => {
-    const { server, endpoint } = gateway(memoryUpstream(bothEras()), { era: '2026-07-28' });
-    closers.push(() => server.close());
+    const { endpoint } = gateway(memoryUpstream(bothEras()), { era: '2026-07-28' });
     const keys: (string | undefined)[] = [];
     const client = await clientOf(endpoint, '2026-07-28', {
       elicitation: (_params, context) => {
@@ -88,8 +78,7 @@ describe('the proxy catalog and calls', () => {
   });
 
   it('serves each caller in its own era in mirror mode', async () => {
-    const { server, endpoint } = gateway(memoryUpstream(bothEras()), { era: 'mirror' });
-    closers.push(() => server.close());
+    const { endpoint } = gateway(memoryUpstream(bothEras()), { era: 'mirror' });
     const modern = await clientOf(endpoint, '2026-07-28');
     const legacy = await clientOf(endpoint, '2025-11-25');
     expect((await modern.callTool('era')).content[0]).toMatchObject({ text: 'modern' });
@@ -99,14 +88,9 @@ describe('the proxy catalog and calls', () => {
   });
 
   it('fails the tools of an upstream that is gone with an error naming it', async () => {
-    const {
-      server,
-      endpoint: gatewayEndpoint,
-      provider,
-    } = gateway(memoryUpstream(bothEras()), {
+    const { endpoint: gatewayEndpoint, provider } = gateway(memoryUpstream(bothEras()), {
       namespace: 'f',
     });
-    closers.push(() => server.close());
     const client = await clientOf(gatewayEndpoint, '2026-07-28');
     expect((await client.listAllTools()).length).toBeGreaterThan(0);
     await provider.upstream.close();
@@ -128,7 +112,7 @@ describe('namespaced', () => {
       { namespace: 'ns' },
     );
     const server = createServer({ name: 'host', version: '1' }).provider(provider);
-    closers.push(() => server.close());
+    closeAfterTest(() => server.close());
     const client = await clientOf(endpointOf(server, 'both'), '2026-07-28');
     expect((await client.listAllTools()).map((t) => t.name)).toEqual(['ns_a']);
     expect((await client.callTool('ns_a')).content[0]).toMatchObject({ text: 'called a' });

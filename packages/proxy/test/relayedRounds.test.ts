@@ -1,39 +1,16 @@
-import { createServer, MemorySessionRelay, type HandlerContext } from '@rondo/core';
-import { text, type InputRequiredValue, type JsonObject } from '@rondo/protocol';
-import { afterEach, describe, expect, it } from 'vitest';
+import { MemorySessionRelay, type HandlerContext } from '@rondo/core';
+import type { InputRequiredValue, JsonObject } from '@rondo/protocol';
+import { describe, expect, it } from 'vitest';
 import { testHandlerContext } from '../../../test/support/handlerContext.js';
 import { proxy, type ProxyOptions, type ProxyProvider } from '../src/index.js';
-import { endpointOf, memoryUpstream, NAME_FORM } from './support.js';
+import { closeAfterTest, legacyAsker, memoryUpstream } from './support.js';
 
 // Issue 26: a legacy upstream's suspended call survives on another process. Two proxies of one
 // upstream name, each with its own connection to the upstream, share a relay as two gateway
 // replicas share Redis: a retry reaching the proxy that does not hold the call is run by the one
 // that does.
 
-/** A legacy-only upstream that asks for a name, reports progress, then asks its client's model. */
-function legacyAsker() {
-  const server = createServer({ name: 'legacy-asker', version: '1.0.0' }).tool(
-    'greet',
-    {},
-    async (_args, ctx) => {
-      const answer = await ctx.elicit('Your name?', NAME_FORM);
-      if (answer.kind !== 'accept') return text(`no name (${answer.kind})`);
-      ctx.progress(1, 2, 'named');
-      const reply = await ctx.sample({
-        messages: [{ role: 'user', content: text(`Greet ${answer.content.name as string}`) }],
-        maxTokens: 50,
-      });
-      return text(`${answer.content.name as string}: ${JSON.stringify(reply.content)}`);
-    },
-  );
-  return endpointOf(server, 'legacy');
-}
-
 const ASKING = { elicitation: {}, sampling: {} } as JsonObject;
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-});
 
 /** Two "replicas" of one proxied upstream sharing a memory relay, and what they warned. */
 async function replicas(options: ProxyOptions = {}, optionsB: ProxyOptions = options) {
@@ -50,10 +27,8 @@ async function replicas(options: ProxyOptions = {}, optionsB: ProxyOptions = opt
     });
   const a = make('a', options, relay);
   const b = make('b', optionsB, relay.peer());
-  closers.push(
-    () => a.close(),
-    () => b.close(),
-  );
+  closeAfterTest(() => a.close());
+  closeAfterTest(() => b.close());
   // Listing the catalog connects each proxy to the upstream, as a server does first.
   await Promise.all([a.tools(), b.tools()]);
   return { a, b, relay, warnings };
@@ -205,7 +180,7 @@ describe('a suspended call resumed through the relay', () => {
       name: 'asker',
       era: '2025-11-25',
     });
-    closers.push(() => alone.close());
+    closeAfterTest(() => alone.close());
     await alone.tools();
     await expect(
       alone.callTool('greet', {}, ctx({ principal: { id: 'alice' }, requestState: state })),

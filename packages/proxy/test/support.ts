@@ -1,10 +1,38 @@
 import { legacyEra } from '@rondo/adapter-2025';
 import { modernEra } from '@rondo/adapter-2026';
-import { Client, inMemoryTransport, type ClientHandlers } from '@rondo/client';
+import {
+  Client,
+  forgetNegotiatedEras,
+  inMemoryTransport,
+  type ClientHandlers,
+  type EraChoice,
+} from '@rondo/client';
 import { createEndpoint, createServer, type Endpoint, type RondoServer } from '@rondo/core';
-import type { EraChoice } from '@rondo/client';
-import type { JsonObject } from '@rondo/protocol';
-import { proxy, type ProxyOptions, type UpstreamSpec } from '../src/index.js';
+import { text, type JsonObject } from '@rondo/protocol';
+import { afterEach, vi } from 'vitest';
+import {
+  proxy,
+  withPassThrough,
+  type PassedTaskLimits,
+  type ProxyOptions,
+  type UpstreamSpec,
+} from '../src/index.js';
+
+// The shared setup of the proxy tests: upstreams, gateways over them, clients, and their cleanup.
+
+const closers: (() => Promise<void>)[] = [];
+
+/** Closes `close`'s resource after the running test (the gateways below register themselves). */
+export function closeAfterTest(close: () => Promise<void>): void {
+  closers.push(close);
+}
+
+// Registered for every test file that imports this module: each test leaves nothing open.
+afterEach(async () => {
+  // In-memory transports share one endpoint key, under which `auto` remembers an era.
+  forgetNegotiatedEras();
+  for (const close of closers.splice(0)) await close();
+});
 
 /** The form the test upstreams ask their client to fill: one required name. */
 export const NAME_FORM: JsonObject = {
@@ -13,12 +41,63 @@ export const NAME_FORM: JsonObject = {
   required: ['name'],
 };
 
-/** A gateway server over one upstream, served in memory to both eras. */
+/**
+ * A legacy-only upstream whose `greet` asks its client for a name with a server-to-client request,
+ * reports progress, then asks its client's model; its `roots` lists the client's roots.
+ */
+export function legacyAsker(): Endpoint {
+  const server = createServer({ name: 'legacy-asker', version: '1.0.0' })
+    .tool('greet', {}, async (_args, ctx) => {
+      const answer = await ctx.elicit('Your name?', NAME_FORM);
+      if (answer.kind !== 'accept') return text(`no name (${answer.kind})`);
+      ctx.progress(1, 2, 'named');
+      const reply = await ctx.sample({
+        messages: [{ role: 'user', content: text(`Greet ${answer.content.name as string}`) }],
+        maxTokens: 50,
+      });
+      return text(`${answer.content.name as string}: ${JSON.stringify(reply.content)}`);
+    })
+    .tool('roots', {}, async (_args, ctx) => text(JSON.stringify(await ctx.listRoots())));
+  return endpointOf(server, 'legacy');
+}
+
+/** A gateway server over one upstream, served in memory to both eras, closed after the test. */
 export function gateway(spec: UpstreamSpec, options: ProxyOptions = {}) {
   const provider = proxy(spec, options);
   const server = createServer({ name: 'gateway', version: '1.0.0' }).provider(provider);
   const endpoint = createEndpoint(server, { modern: modernEra(), legacy: legacyEra() });
+  closeAfterTest(() => server.close());
   return { provider, server, endpoint };
+}
+
+/** How {@link passingGateway} is set up besides its proxy's options. */
+export interface PassingSetup {
+  /** The bounds of the passed-through tasks (`withPassThrough`'s third argument). */
+  readonly limits?: PassedTaskLimits;
+  /** Adds a middleware, which keeps every call off the pass-through path. */
+  readonly middleware?: boolean;
+}
+
+/**
+ * A gateway like {@link gateway} with the pass-through path in front of its endpoint; `passed`
+ * spies on the provider's `passThrough` (which calls took the path).
+ */
+export function passingGateway(
+  spec: UpstreamSpec,
+  options: ProxyOptions = {},
+  setup: PassingSetup = {},
+) {
+  const provider = proxy(spec, options);
+  const server = createServer({ name: 'gateway', version: '1.0.0' }).provider(provider);
+  if (setup.middleware) server.use((_call, next) => next());
+  const endpoint = withPassThrough(
+    createEndpoint(server, { modern: modernEra(), legacy: legacyEra() }),
+    server,
+    setup.limits,
+  );
+  const passed = vi.spyOn(provider, 'passThrough');
+  closeAfterTest(() => server.close());
+  return { provider, server, endpoint, passed };
 }
 
 /** An in-memory upstream spec for an endpoint. */

@@ -1,0 +1,153 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer } from '@rondo/core';
+import { ErrorCode, text } from '@rondo/protocol';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { proxy } from '../src/index.js';
+import {
+  clientOf,
+  closeAfterTest,
+  endpointOf,
+  gateway,
+  memoryUpstream,
+  passingGateway,
+} from './support.js';
+
+// docs/limits.md, the gateway section: the bounds of an upstream's connection (the reconnection
+// backoff and the deadline of one attempt, with real child processes on stdio) and of a call's
+// wait for the upstream's next move (`timeoutMs`), each hit, with the error a caller gets.
+
+const scratch = mkdtempSync(join(tmpdir(), 'rondo-proxy-limits-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** The lines of a file the upstream processes append to ('' while none has). */
+function linesOf(file: string): string[] {
+  try {
+    return readFileSync(file, 'utf8').trim().split('\n').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+/** True while the process `pid` exists. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** An upstream whose `hang` tool never answers until cancelled (it reports that), in `eras`. */
+function hangingUpstream(eras: 'legacy' | 'modern', cancelled: string[]) {
+  const server = createServer({ name: 'hanging', version: '1.0.0' }).tool(
+    'hang',
+    {},
+    (_args, ctx) =>
+      new Promise((resolve) => {
+        ctx.signal.addEventListener('abort', () => {
+          cancelled.push(eras);
+          resolve(text('cancelled'));
+        });
+      }),
+  );
+  return endpointOf(server, eras);
+}
+
+describe('the upstream connection', () => {
+  it('retries a failing upstream first after initialDelayMs, doubling the wait up to maxDelayMs', async () => {
+    const starts = join(scratch, 'starts');
+    // Each start notes its time (ms), says why on stderr and exits, as a misconfigured server does.
+    const script = `date +%s%3N >> '${starts}'; echo 'no config file' >&2; exit 3`;
+    const provider = proxy(
+      { command: 'sh', args: ['-c', script] },
+      { name: 'flaky', initialDelayMs: 60, maxDelayMs: 120 },
+    );
+    closeAfterTest(() => provider.close());
+    await expect(provider.upstream.start()).rejects.toMatchObject({
+      code: ErrorCode.InternalError,
+      // Why: the exit, or the write the exit broke, with the last line the process wrote to stderr.
+      message: expect.stringMatching(/^Upstream "flaky" could not be reached: .+no config file$/),
+    });
+    // Meanwhile a call fails at once, saying why and when the next attempt is.
+    await expect(provider.upstream.client()).rejects.toMatchObject({
+      code: ErrorCode.InternalError,
+      message: expect.stringMatching(
+        /^Upstream "flaky" is unavailable \(.+\); next attempt in 1 s$/,
+      ),
+    });
+    await vi.waitFor(() => expect(linesOf(starts).length).toBeGreaterThanOrEqual(6), {
+      timeout: 10_000,
+      interval: 20,
+    });
+    const times = linesOf(starts).map(Number);
+    const gaps = times.slice(1).map((time, index) => time - times[index]!);
+    // 60, then 120 each (the doubling stops at the ceiling). Without the options the waits would
+    // be 500 ms, 1 s, 2 s...; uncapped they would reach 480 ms by the fourth.
+    expect(gaps[0]).toBeGreaterThanOrEqual(55);
+    for (const gap of gaps.slice(1, 5)) expect(gap).toBeGreaterThanOrEqual(115);
+    for (const gap of gaps.slice(0, 5)) expect(gap).toBeLessThan(400);
+  });
+
+  it('gives up a connection attempt at connectTimeoutMs and ends the process it started', async () => {
+    const pidFile = join(scratch, 'silent.pid');
+    // A process that speaks no MCP at all: it never answers `server/discover`.
+    const script = `echo $$ > '${pidFile}'; exec sleep 30`;
+    const provider = proxy(
+      { command: 'sh', args: ['-c', script] },
+      { name: 'silent', connectTimeoutMs: 150, initialDelayMs: 60_000 },
+    );
+    closeAfterTest(() => provider.close());
+    const started = Date.now();
+    await expect(provider.upstream.start()).rejects.toMatchObject({
+      code: ErrorCode.InternalError,
+      message: 'Upstream "silent" could not be reached: server/discover: no answer within 150 ms',
+    });
+    const waited = Date.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(140);
+    expect(waited).toBeLessThan(5_000);
+    await expect(provider.upstream.client()).rejects.toMatchObject({
+      message:
+        'Upstream "silent" is unavailable (server/discover: no answer within 150 ms); next attempt in 60 s',
+    });
+    // The attempt's process does not outlive it: one attempt, one process, ended.
+    const pid = Number(linesOf(pidFile)[0]);
+    expect(pid).toBeGreaterThan(0);
+    await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 5_000, interval: 20 });
+  });
+});
+
+describe("the upstream's next move", () => {
+  it('fails a translated call at timeoutMs and cancels it upstream', async () => {
+    const cancelled: string[] = [];
+    const { endpoint } = gateway(memoryUpstream(hangingUpstream('legacy', cancelled)), {
+      name: 'slow',
+      timeoutMs: 80,
+    });
+    const client = await clientOf(endpoint, '2026-07-28');
+    await expect(client.callTool('hang')).rejects.toMatchObject({
+      code: ErrorCode.InternalError,
+      message: 'Upstream "slow" did not answer tools/call within 80 ms',
+    });
+    await vi.waitFor(() => expect(cancelled).toEqual(['legacy']));
+    await client.close();
+  });
+
+  it('fails a passed-through call at timeoutMs with the same error, and cancels it upstream', async () => {
+    const cancelled: string[] = [];
+    const { endpoint, passed } = passingGateway(
+      memoryUpstream(hangingUpstream('modern', cancelled)),
+      { name: 'slow', timeoutMs: 80 },
+    );
+    const client = await clientOf(endpoint, '2026-07-28');
+    await expect(client.callTool('hang')).rejects.toMatchObject({
+      code: ErrorCode.InternalError,
+      message: 'Upstream "slow" did not answer tools/call within 80 ms',
+    });
+    expect(passed).toHaveBeenCalledTimes(1);
+    await vi.waitFor(() => expect(cancelled).toEqual(['modern']));
+    await client.close();
+  });
+});
