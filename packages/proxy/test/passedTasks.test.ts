@@ -193,6 +193,38 @@ describe('tasks through the pass-through path', () => {
     expect((await settled(endpoint, taskId, 'alice')).status).toBe('cancelled');
   });
 
+  it("forgets a principal's oldest task id past maxTasksPerOwner, and the oldest of all past maxTasks", async () => {
+    const { endpoint } = taskGateway({ maxTasksPerOwner: 2, maxTasks: 3 });
+    const start = async (principal: string) => {
+      const params = { name: 't_job', arguments: { ms: 5_000 }, _meta: modernMeta() };
+      return resultOf(await ask(endpoint, 'tools/call', params, principal)).taskId as string;
+    };
+    const status = async (taskId: string, principal: string) => {
+      const answer = await ask(endpoint, 'tasks/get', { taskId, _meta: modernMeta() }, principal);
+      return 'error' in answer ? (answer.error as { code: number }).code : 'known';
+    };
+    const [a1, a2, a3] = [await start('alice'), await start('alice'), await start('alice')];
+    // Alice's third pushed her first out (her share of two).
+    expect([await status(a1, 'alice'), await status(a2, 'alice')]).toEqual([
+      ErrorCode.InvalidParams,
+      'known',
+    ]);
+    // Bob's second makes four: the oldest of all (Alice's second) goes for the cap.
+    const [b1, b2] = [await start('bob'), await start('bob')];
+    const after = [
+      [a2, 'alice'],
+      [a3, 'alice'],
+      [b1, 'bob'],
+      [b2, 'bob'],
+    ] as const;
+    const known = [];
+    for (const [taskId, principal] of after) known.push(await status(taskId, principal));
+    expect(known).toEqual([ErrorCode.InvalidParams, 'known', 'known', 'known']);
+    for (const [taskId, principal] of after.slice(1)) {
+      await ask(endpoint, 'tasks/cancel', { taskId, _meta: modernMeta() }, principal);
+    }
+  });
+
   it('calls the same tools as ordinary calls for a legacy caller', async () => {
     const { endpoint, passed } = taskGateway();
     const legacy = await clientOf(endpoint, '2025-11-25', {

@@ -2,7 +2,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from '@rondo/core';
-import { ErrorCode, text } from '@rondo/protocol';
+import {
+  ErrorCode,
+  formElicitation,
+  inputRequest,
+  inputRequired,
+  text,
+  type JsonObject,
+} from '@rondo/protocol';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { proxy } from '../src/index.js';
 import {
@@ -149,5 +156,81 @@ describe("the upstream's next move", () => {
     expect(passed).toHaveBeenCalledTimes(1);
     await vi.waitFor(() => expect(cancelled).toEqual(['modern']));
     await client.close();
+  });
+});
+
+describe('what one call may ask', () => {
+  it('refuses the questions of a call past 16 not yet passed to its caller', async () => {
+    const form: JsonObject = { type: 'object', properties: { n: { type: 'string' } } };
+    // A modern upstream whose round asks 20 questions at once.
+    const upstream = createServer({ name: 'curious', version: '1.0.0' }).tool(
+      'ask',
+      {},
+      (_args, ctx) => {
+        const answered = Object.keys(ctx.inputResponses).length;
+        if (answered > 0) return text(`answered ${answered}`);
+        const asks = Array.from({ length: 20 }, (_, n) =>
+          inputRequest(`q${n}`, formElicitation('?', form)),
+        );
+        return inputRequired(asks);
+      },
+    );
+    const { endpoint } = gateway(memoryUpstream(endpointOf(upstream, 'modern')), {
+      name: 'curious',
+    });
+    let asked = 0;
+    const client = await clientOf(endpoint, '2025-11-25', {
+      elicitation: () => {
+        asked += 1;
+        return { action: 'accept', content: { n: 'yes' } };
+      },
+    });
+    await expect(client.callTool('ask')).rejects.toMatchObject({
+      code: ErrorCode.InternalError,
+      message: 'At most 16 open questions per call',
+    });
+    expect(asked).toBe(16);
+    await client.close();
+  });
+});
+
+/**
+ * A legacy stdio upstream that answers `initialize` (offering tools) and nothing else: its list
+ * never comes.
+ */
+const MUTE_LISTER = `
+const { createInterface } = require('node:readline');
+createInterface({ input: process.stdin }).on('line', (line) => {
+  const message = JSON.parse(line);
+  if (message.method !== 'initialize') return;
+  const result = {
+    protocolVersion: message.params.protocolVersion,
+    capabilities: { tools: {} },
+    serverInfo: { name: 'mute-lister', version: '1.0.0' },
+  };
+  process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }) + '\\n');
+});
+`;
+
+describe("the upstream's lists", () => {
+  it('gives up a list read at connectTimeoutMs, keeping the list as last read, and says so', async () => {
+    const warnings: string[] = [];
+    const provider = proxy(
+      { command: process.execPath, args: ['-e', MUTE_LISTER] },
+      {
+        name: 'mute',
+        era: '2025-11-25',
+        connectTimeoutMs: 300,
+        onWarning: (line) => warnings.push(line),
+      },
+    );
+    closeAfterTest(() => provider.close());
+    await provider.upstream.start();
+    const started = Date.now();
+    expect(await provider.tools()).toEqual([]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    expect(warnings).toEqual([
+      'upstream "mute": tools could not be read: tools/list: no answer within 300 ms',
+    ]);
   });
 });
