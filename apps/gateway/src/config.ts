@@ -19,6 +19,8 @@ const common = {
     .optional(),
   include: names.optional(),
   exclude: names.optional(),
+  includeTags: names.optional(),
+  excludeTags: names.optional(),
   rename: stringMap.optional(),
   timeoutMs: z.number().int().min(0).optional(),
   maxConcurrent: z.number().int().min(1).max(1024).optional(),

@@ -58,6 +58,8 @@ export function proxyOptions(entry: GatewayEntry): ProxyOptions {
     namespace: entry.namespace,
     ...(entry.include ? { include: entry.include } : {}),
     ...(entry.exclude ? { exclude: entry.exclude } : {}),
+    ...(entry.includeTags ? { includeTags: entry.includeTags } : {}),
+    ...(entry.excludeTags ? { excludeTags: entry.excludeTags } : {}),
     ...(entry.rename ? { rename: entry.rename } : {}),
     ...(entry.timeoutMs !== undefined ? { timeoutMs: entry.timeoutMs } : {}),
     ...(entry.maxConcurrent !== undefined ? { maxConcurrent: entry.maxConcurrent } : {}),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../src/config.js';
 import { parseGatewayArgs, UsageError } from '../src/cliArgs.js';
+import { proxyOptions } from '../src/gateway.js';
 
 const read = (mcpServers: unknown) =>
   parseConfig(JSON.stringify({ mcpServers }), 'servers.json', '/etc/mcp');
@@ -28,6 +29,14 @@ describe('the gateway configuration', () => {
       include: ['identify_*'],
       timeoutMs: 5000,
     });
+  });
+
+  it("passes an entry's tag filters to its proxy, and refuses tags that are not strings", () => {
+    const [entry] = read({ py: { command: 'uvx', includeTags: ['read'], excludeTags: ['admin'] } });
+    expect(proxyOptions(entry!)).toMatchObject({ includeTags: ['read'], excludeTags: ['admin'] });
+    expect(() => read({ py: { command: 'uvx', includeTags: 'read' } })).toThrow(
+      /mcpServers\.py: includeTags: /,
+    );
   });
 
   it('names the entry and the member at fault', () => {
