@@ -45,6 +45,7 @@ VS Code) as one MCP server, to clients of both protocol eras (2025-06-18, 2025-1
 Entries:
   {"command": "npx", "args": [...], "env": {...}, "cwd": "..."}   a server run on stdio
   {"url": "https://host/mcp", "headers": {...}}                    Streamable HTTP (ws:// for WebSocket)
+    with "oauth": {"clientId": "...", "clientSecretEnv": "VAR"}     logging in with client credentials
   {"prolog": "file.pl"}                                            a Prolog provider file, in-process
   Rondo keys of any entry: "namespace" (prefix of its tool and prompt names, "<ns>_<name>";
   default the entry's key; "" for none), "include" / "exclude" (names, "*" matches any run),

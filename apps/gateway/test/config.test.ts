@@ -39,6 +39,27 @@ describe('the gateway configuration', () => {
     );
   });
 
+  it('reads an oauth member of a remote entry and refuses one it could not log in with', () => {
+    const url = 'https://example.com/mcp';
+    const [entry] = read({ api: { url, oauth: { clientId: 'gw', clientSecret: 's3' } } });
+    expect(entry).toMatchObject({ kind: 'remote', oauth: { clientId: 'gw', clientSecret: 's3' } });
+    expect(() => read({ api: { url, oauth: { clientId: 'gw' } } })).toThrow(
+      /mcpServers\.api: oauth: give one of clientSecret and clientSecretEnv/,
+    );
+    expect(() =>
+      read({ api: { url, oauth: { clientId: 'gw', clientSecret: 'a', clientSecretEnv: 'B' } } }),
+    ).toThrow(/give one of clientSecret and clientSecretEnv/);
+    expect(() =>
+      read({ api: { url, oauth: { clientId: 'gw', clientSecretEnv: 'RONDO_TEST_UNSET_SECRET' } } }),
+    ).toThrow(/mcpServers\.api: oauth\.clientSecretEnv: RONDO_TEST_UNSET_SECRET is not set/);
+    expect(() =>
+      read({ ws: { url: 'wss://example.com/ws', oauth: { clientId: 'gw', clientSecret: 's' } } }),
+    ).toThrow(/mcpServers\.ws: oauth: needs an http\(s\) url/);
+    expect(() =>
+      read({ api: { url, oauth: { clientId: 'gw', clientSecret: 's', grant: 'password' } } }),
+    ).toThrow(/mcpServers\.api: oauth: /);
+  });
+
   it('names the entry and the member at fault', () => {
     expect(() => read({ bad: { args: [] } })).toThrow(
       new ConfigError(
