@@ -403,7 +403,8 @@ const webSocketInFlight: Scenario = {
  * proxy provider (a gateway process in front of the same server over stdio), 50 calls in flight:
  * on the pass-through path (a modern call to a modern upstream, forwarded as it is) and on the
  * translating path alone (`--no-pass-through`: the gateway's pipeline, then the client's), next
- * to the floor of any process in the middle (a byte relay that parses nothing). Server CPU counts
+ * to the floor of any process in the middle (a byte relay that parses nothing) and of one that
+ * reads what it relays (a JSON relay: parse, new id, serialise, both ways). Server CPU counts
  * the whole process tree, so each figure includes the upstream's.
  */
 const stdioGateway: Scenario = {
@@ -415,6 +416,7 @@ const stdioGateway: Scenario = {
     contender('Rondo via gateway', 'rondo-gateway', 'gateway'),
     contender('Rondo via gateway (translating)', 'rondo-gateway', 'gateway', '--no-pass-through'),
     contender('Rondo via byte relay', 'stdio-relay', 'stdioRelay'),
+    contender('Rondo via JSON relay', 'stdio-relay', 'stdioRelay', '--json'),
   ],
   bind: async (child, c) => pipelined(stdioChannel(child), c.role, 50, 'continuous'),
 };

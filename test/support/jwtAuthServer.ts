@@ -22,11 +22,16 @@ interface Grant {
   clientId: string;
 }
 
+/** The confidential client every {@link startJwtAuthServer} knows, for the client credentials grant. */
+export const MACHINE_CLIENT = { clientId: 'machine', clientSecret: 'machine-secret' } as const;
+
 /**
  * A small but real OAuth 2.1 authorization server on 127.0.0.1 for tests: RFC 8414 metadata,
  * dynamic registration of public clients, an authorization endpoint that consents at once (the
  * user is `user-1`) and a token endpoint that checks PKCE S256 and issues RS256 JWTs for the
- * requested `resource` and scopes, verifiable with the JWKS it publishes.
+ * requested `resource` and scopes, verifiable with the JWKS it publishes. It also grants
+ * `client_credentials` to {@link MACHINE_CLIENT} (`client_secret_basic`), the token's subject
+ * being the client.
  */
 export async function startJwtAuthServer(): Promise<JwtAuthServer> {
   const { privateKey, publicKey } = await generateKeyPair('RS256');
@@ -38,6 +43,19 @@ export async function startJwtAuthServer(): Promise<JwtAuthServer> {
   let issuer = '';
   const server = createServer((req, res) => {
     void serveRequest(req, res).catch(() => json(res, 500, { error: 'server_error' }));
+  });
+  const accessToken = async (grant: Omit<Grant, 'challenge'>, subject: string) => ({
+    access_token: await new SignJWT({ scope: grant.scope, client_id: grant.clientId })
+      .setProtectedHeader({ alg: 'RS256', kid: 'k1', typ: 'at+jwt' })
+      .setIssuer(issuer)
+      .setSubject(subject)
+      .setAudience(grant.resource)
+      .setIssuedAt()
+      .setExpirationTime('10m')
+      .sign(privateKey),
+    token_type: 'Bearer',
+    expires_in: 600,
+    scope: grant.scope,
   });
   const serveRequest = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', issuer);
@@ -51,9 +69,9 @@ export async function startJwtAuthServer(): Promise<JwtAuthServer> {
         registration_endpoint: `${issuer}/register`,
         jwks_uri: `${issuer}/jwks`,
         response_types_supported: ['code'],
-        grant_types_supported: ['authorization_code'],
+        grant_types_supported: ['authorization_code', 'client_credentials'],
         code_challenge_methods_supported: ['S256'],
-        token_endpoint_auth_methods_supported: ['none'],
+        token_endpoint_auth_methods_supported: ['none', 'client_secret_basic'],
         authorization_response_iss_parameter_supported: true,
       });
     }
@@ -85,6 +103,17 @@ export async function startJwtAuthServer(): Promise<JwtAuthServer> {
       res.writeHead(302, { location: back.href }).end();
       return;
     }
+    if (url.pathname === '/token' && req.method === 'POST' && form.grant_type === 'client_credentials') {
+      const basic = `Basic ${btoa(`${MACHINE_CLIENT.clientId}:${MACHINE_CLIENT.clientSecret}`)}`;
+      if (req.headers.authorization !== basic) return json(res, 401, { error: 'invalid_client' });
+      const grant = {
+        scope: form.scope ?? '',
+        resource: form.resource ?? '',
+        clientId: MACHINE_CLIENT.clientId,
+      };
+      issued.push(grant.scope);
+      return json(res, 200, await accessToken(grant, MACHINE_CLIENT.clientId));
+    }
     if (url.pathname === '/token' && req.method === 'POST') {
       const grant = codes.get(form.code ?? '');
       codes.delete(form.code ?? '');
@@ -102,20 +131,7 @@ export async function startJwtAuthServer(): Promise<JwtAuthServer> {
         return json(res, 400, { error: 'invalid_grant' });
       }
       issued.push(grant.scope);
-      const token = await new SignJWT({ scope: grant.scope, client_id: grant.clientId })
-        .setProtectedHeader({ alg: 'RS256', kid: 'k1', typ: 'at+jwt' })
-        .setIssuer(issuer)
-        .setSubject('user-1')
-        .setAudience(grant.resource)
-        .setIssuedAt()
-        .setExpirationTime('10m')
-        .sign(privateKey);
-      return json(res, 200, {
-        access_token: token,
-        token_type: 'Bearer',
-        expires_in: 600,
-        scope: grant.scope,
-      });
+      return json(res, 200, await accessToken(grant, 'user-1'));
     }
     json(res, 404, { error: 'not_found' });
   };

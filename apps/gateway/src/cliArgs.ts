@@ -45,9 +45,11 @@ VS Code) as one MCP server, to clients of both protocol eras (2025-06-18, 2025-1
 Entries:
   {"command": "npx", "args": [...], "env": {...}, "cwd": "..."}   a server run on stdio
   {"url": "https://host/mcp", "headers": {...}}                    Streamable HTTP (ws:// for WebSocket)
+    with "oauth": {"clientId": "...", "clientSecretEnv": "VAR"}     logging in with client credentials
   {"prolog": "file.pl"}                                            a Prolog provider file, in-process
   Rondo keys of any entry: "namespace" (prefix of its tool and prompt names, "<ns>_<name>";
   default the entry's key; "" for none), "include" / "exclude" (names, "*" matches any run),
+  "includeTags" / "excludeTags" (the upstream's tags, as FastMCP sends them in _meta),
   "rename" ({"upstream": "shown"}), "timeoutMs" (the upstream's deadline for its next move,
   default 60000), "maxConcurrent" (calls at once, default 16), "era" (how to speak to it:
   "auto", the default; "mirror": each caller in its own era, with a second connection in the

@@ -19,6 +19,8 @@ const common = {
     .optional(),
   include: names.optional(),
   exclude: names.optional(),
+  includeTags: names.optional(),
+  excludeTags: names.optional(),
   rename: stringMap.optional(),
   timeoutMs: z.number().int().min(0).optional(),
   maxConcurrent: z.number().int().min(1).max(1024).optional(),
@@ -34,9 +36,24 @@ const stdioEntry = z.looseObject({
   cwd: z.string().optional(),
   ...common,
 });
+/**
+ * The client credentials grant for a remote upstream that wants OAuth: the gateway logs in as
+ * itself. The secret is given as is or, better, named by the environment variable holding it.
+ */
+const oauthClient = z
+  .strictObject({
+    clientId: z.string().min(1),
+    clientSecret: z.string().min(1).optional(),
+    clientSecretEnv: z.string().min(1).optional(),
+    scope: z.string().min(1).optional(),
+  })
+  .refine((oauth) => (oauth.clientSecret === undefined) !== (oauth.clientSecretEnv === undefined), {
+    message: 'give one of clientSecret and clientSecretEnv',
+  });
 const remoteEntry = z.looseObject({
   url: z.url({ protocol: /^(https?|wss?)$/ }),
   headers: stringMap.optional(),
+  oauth: oauthClient.optional(),
   ...common,
 });
 const prologEntry = z.looseObject({
@@ -110,8 +127,11 @@ function readEntry(key: string, raw: unknown, where: string, baseDir: string): G
       files: list.map((f) => resolve(baseDir, f)),
     };
   }
-  if ('url' in data)
-    return { ...(data as z.infer<typeof remoteEntry>), key, namespace, kind: 'remote' };
+  if ('url' in data) {
+    const remote = data as z.infer<typeof remoteEntry>;
+    checkOAuth(remote, where);
+    return { ...remote, key, namespace, kind: 'remote' };
+  }
   const stdio = data as z.infer<typeof stdioEntry>;
   return {
     ...stdio,
@@ -133,4 +153,17 @@ export function readConfig(path: string): GatewayEntry[] {
     );
   }
   return parseConfig(text, path, dirname(resolve(path)));
+}
+
+/** An `oauth` member the gateway could not log in with: on a WebSocket URL, or a secret unset. */
+function checkOAuth(remote: z.infer<typeof remoteEntry>, where: string): void {
+  const oauth = remote.oauth;
+  if (oauth === undefined) return;
+  if (/^wss?:/.test(remote.url)) {
+    throw new ConfigError(`${where}: oauth: needs an http(s) url (WebSocket sends no tokens)`);
+  }
+  const variable = oauth.clientSecretEnv;
+  if (variable !== undefined && !process.env[variable]) {
+    throw new ConfigError(`${where}: oauth.clientSecretEnv: ${variable} is not set`);
+  }
 }

@@ -7,6 +7,7 @@ import {
   type SharedState,
   type StateKey,
 } from '@rondo/core';
+import { clientCredentials, type HttpAuthorizer } from '@rondo/client';
 import { createPrologProvider } from '@rondo/logtalk-bridge';
 import {
   namespaced,
@@ -17,6 +18,8 @@ import {
 } from '@rondo/proxy';
 import { composeEndpoint } from '@rondo/server/endpoint';
 import type { GatewayEntry } from './config.js';
+
+type RemoteEntry = Extract<GatewayEntry, { kind: 'remote' }>;
 
 /** Options of {@link createGateway} besides its entries. */
 export interface GatewayOptions {
@@ -38,8 +41,13 @@ export interface Gateway {
 
 /** The upstream a proxied entry reaches. */
 export function upstreamSpec(entry: GatewayEntry): UpstreamSpec {
-  if (entry.kind === 'remote')
-    return { url: entry.url, ...(entry.headers ? { headers: entry.headers } : {}) };
+  if (entry.kind === 'remote') {
+    return {
+      url: entry.url,
+      ...(entry.headers ? { headers: entry.headers } : {}),
+      ...(entry.oauth ? { authorizer: gatewayCredentials(entry.oauth) } : {}),
+    };
+  }
   if (entry.kind === 'stdio') {
     return {
       command: entry.command,
@@ -51,6 +59,16 @@ export function upstreamSpec(entry: GatewayEntry): UpstreamSpec {
   throw new Error(`entry ${entry.key} is not proxied`);
 }
 
+/** The client credentials authorizer of a remote entry's `oauth` member (checked when read). */
+function gatewayCredentials(oauth: NonNullable<RemoteEntry['oauth']>): HttpAuthorizer {
+  const secret = oauth.clientSecret ?? process.env[oauth.clientSecretEnv ?? ''] ?? '';
+  return clientCredentials({
+    clientId: oauth.clientId,
+    clientSecret: secret,
+    ...(oauth.scope ? { scope: oauth.scope } : {}),
+  });
+}
+
 /** The proxy options of an entry: its naming rules and limits. */
 export function proxyOptions(entry: GatewayEntry): ProxyOptions {
   return {
@@ -58,6 +76,8 @@ export function proxyOptions(entry: GatewayEntry): ProxyOptions {
     namespace: entry.namespace,
     ...(entry.include ? { include: entry.include } : {}),
     ...(entry.exclude ? { exclude: entry.exclude } : {}),
+    ...(entry.includeTags ? { includeTags: entry.includeTags } : {}),
+    ...(entry.excludeTags ? { excludeTags: entry.excludeTags } : {}),
     ...(entry.rename ? { rename: entry.rename } : {}),
     ...(entry.timeoutMs !== undefined ? { timeoutMs: entry.timeoutMs } : {}),
     ...(entry.maxConcurrent !== undefined ? { maxConcurrent: entry.maxConcurrent } : {}),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../src/config.js';
 import { parseGatewayArgs, UsageError } from '../src/cliArgs.js';
+import { proxyOptions } from '../src/gateway.js';
 
 const read = (mcpServers: unknown) =>
   parseConfig(JSON.stringify({ mcpServers }), 'servers.json', '/etc/mcp');
@@ -28,6 +29,35 @@ describe('the gateway configuration', () => {
       include: ['identify_*'],
       timeoutMs: 5000,
     });
+  });
+
+  it("passes an entry's tag filters to its proxy, and refuses tags that are not strings", () => {
+    const [entry] = read({ py: { command: 'uvx', includeTags: ['read'], excludeTags: ['admin'] } });
+    expect(proxyOptions(entry!)).toMatchObject({ includeTags: ['read'], excludeTags: ['admin'] });
+    expect(() => read({ py: { command: 'uvx', includeTags: 'read' } })).toThrow(
+      /mcpServers\.py: includeTags: /,
+    );
+  });
+
+  it('reads an oauth member of a remote entry and refuses one it could not log in with', () => {
+    const url = 'https://example.com/mcp';
+    const [entry] = read({ api: { url, oauth: { clientId: 'gw', clientSecret: 's3' } } });
+    expect(entry).toMatchObject({ kind: 'remote', oauth: { clientId: 'gw', clientSecret: 's3' } });
+    expect(() => read({ api: { url, oauth: { clientId: 'gw' } } })).toThrow(
+      /mcpServers\.api: oauth: give one of clientSecret and clientSecretEnv/,
+    );
+    expect(() =>
+      read({ api: { url, oauth: { clientId: 'gw', clientSecret: 'a', clientSecretEnv: 'B' } } }),
+    ).toThrow(/give one of clientSecret and clientSecretEnv/);
+    expect(() =>
+      read({ api: { url, oauth: { clientId: 'gw', clientSecretEnv: 'RONDO_TEST_UNSET_SECRET' } } }),
+    ).toThrow(/mcpServers\.api: oauth\.clientSecretEnv: RONDO_TEST_UNSET_SECRET is not set/);
+    expect(() =>
+      read({ ws: { url: 'wss://example.com/ws', oauth: { clientId: 'gw', clientSecret: 's' } } }),
+    ).toThrow(/mcpServers\.ws: oauth: needs an http\(s\) url/);
+    expect(() =>
+      read({ api: { url, oauth: { clientId: 'gw', clientSecret: 's', grant: 'password' } } }),
+    ).toThrow(/mcpServers\.api: oauth: /);
   });
 
   it('names the entry and the member at fault', () => {

@@ -41,7 +41,7 @@ import {
 import { SuspendedCalls, type SuspensionLimits } from './suspendedCalls.js';
 import type { UpstreamCall } from './upstreamCall.js';
 import { UpstreamLink, type ConnectionOptions } from './upstreamLink.js';
-import type { UpstreamSpec } from './upstreamSpec.js';
+import { checkUpstreamSpec, type UpstreamSpec } from './upstreamSpec.js';
 import { promptResultFromWire, resourceResultFromWire, toolResultFromWire } from './wireResults.js';
 
 /** How a proxy shows and reaches its upstream. */
@@ -102,6 +102,7 @@ export class ProxyProvider implements Provider {
     spec: UpstreamSpec,
     private readonly options: ProxyOptions = {},
   ) {
+    checkUpstreamSpec(spec);
     this.name = options.name ?? (options.namespace || 'upstream');
     this.toolNames = new NameMap(options);
     this.promptNames = new NameMap(options);

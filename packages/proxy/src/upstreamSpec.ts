@@ -1,4 +1,4 @@
-import { httpTransport, type ClientTransport } from '@rondo/client';
+import { httpTransport, type ClientTransport, type HttpAuthorizer } from '@rondo/client';
 import { stdioTransport, webSocketTransport } from '@rondo/client/node';
 
 /** An upstream run as a child process speaking MCP on stdio. */
@@ -13,6 +13,12 @@ export interface StdioUpstream {
 export interface RemoteUpstream {
   readonly url: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Obtains the upstream's access tokens (`http(s)://` only): `clientCredentials({...})` of
+   * `@rondo/client` for a gateway acting as itself, or `oauth({...})` with a token store a person
+   * filled in once. Every caller of the gateway reaches the upstream with these credentials.
+   */
+  readonly authorizer?: HttpAuthorizer;
 }
 
 /** An upstream reached through a transport the caller builds (each connection gets a new one). */
@@ -24,6 +30,21 @@ export interface CustomUpstream {
 
 /** Where an upstream server is. */
 export type UpstreamSpec = StdioUpstream | RemoteUpstream | CustomUpstream;
+
+/**
+ * Throws a `TypeError` for a spec no connection could use: a URL that is not `http(s)://` or
+ * `ws(s)://`, or an authorizer on a WebSocket URL (the WebSocket transport sends no tokens).
+ */
+export function checkUpstreamSpec(spec: UpstreamSpec): void {
+  if (!('url' in spec)) return;
+  const protocol = URL.canParse(spec.url) ? new URL(spec.url).protocol : '';
+  if (!['http:', 'https:', 'ws:', 'wss:'].includes(protocol)) {
+    throw new TypeError(`an upstream URL must be http(s):// or ws(s)://, not ${spec.url}`);
+  }
+  if (spec.authorizer && protocol.startsWith('ws')) {
+    throw new TypeError(`an authorizer needs an http(s):// upstream URL, not ${spec.url}`);
+  }
+}
 
 /** A new transport to the upstream, for one connection. */
 export function transportFor(spec: UpstreamSpec): ClientTransport {
@@ -43,7 +64,11 @@ export function transportFor(spec: UpstreamSpec): ClientTransport {
       ...(spec.headers ? { headers: spec.headers } : {}),
     });
   }
-  return httpTransport({ url: spec.url, ...(spec.headers ? { headers: spec.headers } : {}) });
+  return httpTransport({
+    url: spec.url,
+    ...(spec.headers ? { headers: spec.headers } : {}),
+    ...(spec.authorizer ? { authorizer: spec.authorizer } : {}),
+  });
 }
 
 /** How the upstream is named in messages: the command line or the URL, never its environment. */

@@ -52,6 +52,35 @@ describe('the proxy catalog and calls', () => {
     await client.close();
   });
 
+  it('shows tools and prompts by the tags FastMCP servers send, and reaches only those', async () => {
+    const tagged = (tags: Record<string, unknown>) => ({ _meta: tags });
+    const upstream = createServer({ name: 'tagged', version: '1.0.0' })
+      .tool('report', tagged({ fastmcp: { tags: ['reporting', 'read'] } }), () => text('report'))
+      .tool('legacy_tagged', tagged({ _fastmcp: { tags: ['read'] } }), () => text('legacy'))
+      .tool('wipe', tagged({ fastmcp: { tags: ['read', 'admin'] } }), () => text('wiped'))
+      .tool('untagged', {}, () => text('untagged'))
+      .tool('odd_tags', tagged({ fastmcp: { tags: 'read' } }), () => text('odd'))
+      .prompt('summary', tagged({ fastmcp: { tags: ['read'] } }), () =>
+        messages([message('user', 'Summarise')]),
+      )
+      .prompt('draft', {}, () => messages([message('user', 'Draft')]));
+    const { server, endpoint } = gateway(memoryUpstream(endpointOf(upstream, 'tagged')), {
+      namespace: '',
+      includeTags: ['read'],
+      excludeTags: ['admin'],
+      exclude: ['legacy_*'],
+    });
+    closers.push(() => server.close());
+    const client = await clientOf(endpoint, '2026-07-28');
+    expect((await client.listAllTools()).map((tool) => tool.name).sort()).toEqual(['report']);
+    expect((await client.listAllPrompts()).map((prompt) => prompt.name)).toEqual(['summary']);
+    expect((await client.callTool('report')).content[0]).toMatchObject({ text: 'report' });
+    // Hidden by a tag is hidden for calls too, not only in the list.
+    await expect(client.callTool('wipe')).rejects.toMatchObject({ code: -32602 });
+    await expect(client.callTool('untagged')).rejects.toMatchObject({ code: -32602 });
+    await client.close();
+  });
+
   it('forwards prompts, resources and their reads', async () => {
     const { endpoint } = gateway(memoryUpstream(bothEras()), { namespace: 'b' });
     const client = await clientOf(endpoint, '2025-11-25');
