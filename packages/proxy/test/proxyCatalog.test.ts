@@ -64,13 +64,12 @@ describe('the proxy catalog and calls', () => {
         messages([message('user', 'Summarise')]),
       )
       .prompt('draft', {}, () => messages([message('user', 'Draft')]));
-    const { server, endpoint } = gateway(memoryUpstream(endpointOf(upstream, 'tagged')), {
+    const { endpoint } = gateway(memoryUpstream(endpointOf(upstream, 'tagged')), {
       namespace: '',
       includeTags: ['read'],
       excludeTags: ['admin'],
       exclude: ['legacy_*'],
     });
-    closers.push(() => server.close());
     const client = await clientOf(endpoint, '2026-07-28');
     expect((await client.listAllTools()).map((tool) => tool.name).sort()).toEqual(['report']);
     expect((await client.listAllPrompts()).map((prompt) => prompt.name)).toEqual(['summary']);
