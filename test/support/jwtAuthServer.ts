@@ -103,7 +103,11 @@ export async function startJwtAuthServer(): Promise<JwtAuthServer> {
       res.writeHead(302, { location: back.href }).end();
       return;
     }
-    if (url.pathname === '/token' && req.method === 'POST' && form.grant_type === 'client_credentials') {
+    if (
+      url.pathname === '/token' &&
+      req.method === 'POST' &&
+      form.grant_type === 'client_credentials'
+    ) {
       const basic = `Basic ${btoa(`${MACHINE_CLIENT.clientId}:${MACHINE_CLIENT.clientSecret}`)}`;
       if (req.headers.authorization !== basic) return json(res, 401, { error: 'invalid_client' });
       const grant = {

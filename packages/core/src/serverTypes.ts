@@ -124,6 +124,7 @@ export interface PromptSpec<A extends PromptArguments = PromptArgument[]> {
   title?: string;
   arguments?: A;
   icons?: Icon[];
+  _meta?: JsonObject;
   /** Who may see the prompt; hidden, it is left out of lists and answers like an unknown prompt. */
   visible?: Visibility;
   /** Scopes a `prompts/get` needs (see {@link ToolSpec.scopes}). */

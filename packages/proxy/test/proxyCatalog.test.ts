@@ -8,6 +8,7 @@ import {
   contents,
   textContent,
   text,
+  type JsonObject,
 } from '@rondo/protocol';
 import { describe, expect, it } from 'vitest';
 import { namespaced } from '../src/index.js';
@@ -53,7 +54,7 @@ describe('the proxy catalog and calls', () => {
   });
 
   it('shows tools and prompts by the tags FastMCP servers send, and reaches only those', async () => {
-    const tagged = (tags: Record<string, unknown>) => ({ _meta: tags });
+    const tagged = (meta: JsonObject) => ({ _meta: meta });
     const upstream = createServer({ name: 'tagged', version: '1.0.0' })
       .tool('report', tagged({ fastmcp: { tags: ['reporting', 'read'] } }), () => text('report'))
       .tool('legacy_tagged', tagged({ _fastmcp: { tags: ['read'] } }), () => text('legacy'))
@@ -64,7 +65,7 @@ describe('the proxy catalog and calls', () => {
         messages([message('user', 'Summarise')]),
       )
       .prompt('draft', {}, () => messages([message('user', 'Draft')]));
-    const { endpoint } = gateway(memoryUpstream(endpointOf(upstream, 'tagged')), {
+    const { endpoint } = gateway(memoryUpstream(endpointOf(upstream, 'both')), {
       namespace: '',
       includeTags: ['read'],
       excludeTags: ['admin'],
