@@ -47,6 +47,16 @@ export class Gate {
     });
   }
 
+  /** Runs `work` in a slot, waited for as {@link acquire} does, and frees the slot after. */
+  async run<T>(cancel: AbortSignal | CallCancellation, work: () => Promise<T>): Promise<T> {
+    await this.acquire(cancel);
+    try {
+      return await work();
+    } finally {
+      this.release();
+    }
+  }
+
   /** Frees a slot: the next waiting call takes it. */
   release(): void {
     const next = this.waiting.shift();

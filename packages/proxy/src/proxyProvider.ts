@@ -5,6 +5,7 @@ import type {
   CompletionRequest,
   CompletionResult,
   HandlerContext,
+  McpCall,
   PromptDefinition,
   PromptOutcome,
   Provider,
@@ -30,14 +31,9 @@ import {
   type LogSink,
 } from './passThroughCalls.js';
 import { forwardAnnouncements } from './upstreamAnnouncements.js';
+import { completeUpstream, completionRef } from './upstreamCompletion.js';
 import { RelayedRounds, type RelayLimits } from './relayedRounds.js';
-import {
-  resumeRound,
-  runRound,
-  upstreamFailure,
-  type RoundCaller,
-  type RoundServices,
-} from './roundRunner.js';
+import { resumeRound, runRound, type RoundCaller, type RoundServices } from './roundRunner.js';
 import { SuspendedCalls, type SuspensionLimits } from './suspendedCalls.js';
 import type { UpstreamCall } from './upstreamCall.js';
 import { UpstreamLink, type ConnectionOptions } from './upstreamLink.js';
@@ -262,16 +258,14 @@ export class ProxyProvider implements Provider {
     }
   }
 
-  async complete(request: CompletionRequest): Promise<CompletionResult | undefined> {
+  /** Completes at the upstream, taking a slot of its concurrency limit like a call. */
+  async complete(
+    request: CompletionRequest,
+    call?: McpCall,
+  ): Promise<CompletionResult | undefined> {
     const upstreamRef = completionRef(request.ref, this.promptNames, this.templateUris);
     if (upstreamRef === undefined) return undefined;
-    try {
-      const client = await this.link.client();
-      const result = await client.complete(upstreamRef as never, request.argument, request.context);
-      return result.completion;
-    } catch (error) {
-      throw upstreamFailure(this.name, error);
-    }
+    return completeUpstream(this.name, this.link, this.services.gate, upstreamRef, request, call);
   }
 
   onChange(listener: (change: ProviderChange) => void): () => void {
@@ -355,19 +349,6 @@ function upstreamLinks(
     primary: link(options.era === 'mirror' || options.era === undefined ? 'auto' : options.era),
     legacy: options.era === 'mirror' ? () => link('2025-11-25') : undefined,
   };
-}
-
-/** The upstream's reference for a completion reference of the catalog; `undefined`: not its. */
-function completionRef(
-  ref: CompletionRequest['ref'],
-  promptNames: NameMap,
-  templateUris: ReadonlySet<string>,
-): Record<string, unknown> | undefined {
-  if (ref.type !== 'ref/prompt') {
-    return templateUris.has(ref.uri) ? { type: 'ref/resource', uri: ref.uri } : undefined;
-  }
-  const name = promptNames.upstream(ref.name);
-  return name === undefined ? undefined : { type: 'ref/prompt', name };
 }
 
 /** A tool of the upstream's list as a definition, without its task support (see `taskSupport`). */

@@ -35,4 +35,16 @@ describe('Gate', () => {
     gate.release();
     expect(gate.tryAcquire()).toBe(true);
   });
+
+  it('runs work in a slot and frees it after, when the work fails too', async () => {
+    const gate = new Gate('up', 1, 0);
+    const signal = new AbortController().signal;
+    expect(await gate.run(signal, async () => 'done')).toBe('done');
+    await expect(gate.run(signal, () => Promise.reject(new Error('failed')))).rejects.toThrow(
+      'failed',
+    );
+    // Both slots went back: the only slot is free again.
+    expect(gate.tryAcquire()).toBe(true);
+    await expect(gate.run(signal, async () => 'never')).rejects.toThrow('is busy');
+  });
 });

@@ -10,7 +10,7 @@ import {
   text,
   type JsonObject,
 } from '@rondo/protocol';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { namespaced } from '../src/index.js';
 import { clientOf, closeAfterTest, endpointOf, gateway, memoryUpstream } from './support.js';
 
@@ -78,6 +78,41 @@ describe('the proxy catalog and calls', () => {
     // Hidden by a tag is hidden for calls too, not only in the list.
     await expect(client.callTool('wipe')).rejects.toMatchObject({ code: -32602 });
     await expect(client.callTool('untagged')).rejects.toMatchObject({ code: -32602 });
+    await client.close();
+  });
+
+  it('takes a slot of the concurrency limit for a completion, as for a call', async () => {
+    let release = (): void => undefined;
+    let holding = false;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const upstream = createServer({ name: 'busy', version: '1.0.0' })
+      .tool('hold', {}, async () => {
+        holding = true;
+        await held;
+        return text('released');
+      })
+      .prompt('ask', { arguments: [{ name: 'city' }] as const }, () =>
+        messages([message('user', 'Where?')]),
+      )
+      .completion({ prompt: 'ask' }, 'city', (value) =>
+        ['Oslo', 'Bergen'].filter((city) => city.startsWith(value)),
+      );
+    const { endpoint } = gateway(memoryUpstream(endpointOf(upstream, 'both')), {
+      namespace: 'b',
+      maxConcurrent: 1,
+      maxQueued: 0,
+    });
+    const client = await clientOf(endpoint, '2026-07-28');
+    const ref = { type: 'ref/prompt', name: 'b_ask' } as const;
+    const call = client.callTool('b_hold');
+    await vi.waitFor(() => expect(holding).toBe(true));
+    await expect(client.complete(ref, { name: 'city', value: 'O' })).rejects.toMatchObject({
+      message: 'Upstream "b" is busy: 1 calls running and 0 waiting',
+    });
+    release();
+    expect((await call).content[0]).toMatchObject({ text: 'released' });
+    const answer = await client.complete(ref, { name: 'city', value: 'B' });
+    expect(answer.completion.values).toEqual(['Bergen']);
     await client.close();
   });
 
