@@ -8,7 +8,11 @@ export interface ConnectionOptions {
   readonly initialDelayMs?: number;
   /** Longest wait (ms). Default 30,000. */
   readonly maxDelayMs?: number;
-  /** Deadline of one connection attempt (ms). Default 30,000. */
+  /**
+   * Deadline of each request of a connection attempt, and of list and completion requests (ms).
+   * An attempt as a whole (a transport that never finishes starting included) ends at twice it.
+   * Default 30,000.
+   */
   readonly connectTimeoutMs?: number;
   /**
    * The era to speak to the upstream: `auto` (default) asks `server/discover` and falls back to
@@ -117,14 +121,16 @@ export class UpstreamLink {
 
   private connect(): Promise<Client> {
     const transport = transportFor(this.spec);
+    const timeoutMs = this.policy.connectTimeoutMs ?? 30_000;
     const client = new Client({
       transport,
       era: this.policy.era ?? 'auto',
       handlers: this.handlers,
       clientInfo: { name: 'rondo-gateway', version: '0.1.0' },
-      requestTimeoutMs: this.policy.connectTimeoutMs ?? 30_000,
+      requestTimeoutMs: timeoutMs,
     });
-    const ready = client.connect().then(
+    const connecting = withinDeadline(client.connect(), 2 * timeoutMs, () => void client.close());
+    const ready = connecting.then(
       () => {
         if (this.state.kind === 'closed') {
           void client.close();
@@ -173,6 +179,22 @@ export class UpstreamLink {
     }, delay);
     this.retryTimer.unref();
   }
+}
+
+/**
+ * `connecting`, or a rejection once `ms` pass before it settles (`abandon` then ends the attempt):
+ * the client's request deadlines start only once its transport has started, and a transport (a
+ * custom one) may never finish starting.
+ */
+function withinDeadline<T>(connecting: Promise<T>, ms: number, abandon: () => void): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      abandon();
+      reject(new Error(`no connection within ${ms} ms (twice connectTimeoutMs)`));
+    }, ms);
+  });
+  return Promise.race([connecting, deadline]).finally(() => clearTimeout(timer));
 }
 
 /** A one-line reason: the error's message, with the last line the upstream wrote to stderr. */

@@ -126,6 +126,33 @@ describe('the upstream connection', () => {
   });
 });
 
+describe('a connection attempt whose transport never starts', () => {
+  it('ends at twice connectTimeoutMs, and the provider still closes', async () => {
+    let closed = 0;
+    const provider = proxy(
+      {
+        label: 'stuck',
+        transport: () => ({
+          endpointKey: 'stuck:1',
+          start: () => new Promise<void>(() => undefined),
+          send: async () => undefined,
+          close: async () => void (closed += 1),
+        }),
+      },
+      { name: 'stuck', connectTimeoutMs: 100, initialDelayMs: 60_000 },
+    );
+    const started = Date.now();
+    await expect(provider.upstream.start()).rejects.toMatchObject({
+      code: ErrorCode.InternalError,
+      message:
+        'Upstream "stuck" could not be reached: no connection within 200 ms (twice connectTimeoutMs)',
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    expect(closed).toBe(1);
+    await provider.close();
+  });
+});
+
 describe("the upstream's next move", () => {
   it('fails a translated call at timeoutMs and cancels it upstream', async () => {
     const cancelled: string[] = [];
