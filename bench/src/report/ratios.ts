@@ -93,7 +93,8 @@ export function checkGoals(scenarios: ScenarioResult[]): GoalCheck[] {
         add('stdio >= 50% of the raw echo', scenario, who, 'ceiling', 0.5);
         add('stdio >= 85% of the bare JSON-lines echo', scenario, who, 'json-echo', 0.85);
       }
-      if (who.role === 'rondo-gateway') {
+      // The relays are measured against the same goal: the floor any process in the middle has.
+      if (who.role === 'rondo-gateway' || who.role === 'stdio-relay') {
         // A CPU goal: the gateway path may cost at most twice the direct path per call.
         const cpuRatio = cpuRatioTo(scenario, who, 'rondo');
         const ratio = ratioTo(scenario, who, 'rondo');
