@@ -8,7 +8,13 @@ describe('toolOutcomeOf', () => {
   it('takes the common shapes as they are: a text, text items, structured content', () => {
     const shapes: Json[] = [
       { kind: 'text', text: 'hi' },
-      { kind: 'results', items: [{ kind: 'text', text: 'a' }, { kind: 'text', text: 'b' }] },
+      {
+        kind: 'results',
+        items: [
+          { kind: 'text', text: 'a' },
+          { kind: 'text', text: 'b' },
+        ],
+      },
       { kind: 'structured', structured: { text: 'hi' } },
       { kind: 'structured', structured: { n: 1 }, items: [{ kind: 'text', text: 'n: 1' }] },
     ];
