@@ -2,7 +2,14 @@ import type { JsonObject, RoundResult, ToolResult } from '@rondo/protocol';
 import type { ToolDefinition } from './definitions.js';
 import { compileJsonSchema, describeAjvError } from './inputValidation.js';
 
-type OutputValidator = ReturnType<typeof compileJsonSchema>;
+/**
+ * A compiled output schema, and whether it may fill in defaults (ajv does so in place, so only
+ * then is a copy of the result validated: copying every result costs more than checking it).
+ */
+interface OutputValidator {
+  readonly validate: ReturnType<typeof compileJsonSchema>;
+  readonly fillsDefaults: boolean;
+}
 
 /** Compiled output schemas, by schema object: a tool's schema is compiled once. */
 const outputValidators = new WeakMap<JsonObject, OutputValidator | Error>();
@@ -24,14 +31,15 @@ export function checkToolOutput(
   if (result.kind !== 'structured') {
     return failed(`Tool "${name}" declares an outputSchema but returned no structured content`);
   }
-  const validate = outputValidatorFor(schema);
-  if (validate instanceof Error) {
+  const validator = outputValidatorFor(schema);
+  if (validator instanceof Error) {
     return failed(
-      `Tool "${name}" has an outputSchema that cannot be compiled: ${validate.message}`,
+      `Tool "${name}" has an outputSchema that cannot be compiled: ${validator.message}`,
     );
   }
-  // A copy: the shared validator may fill in defaults, and the client must get what the tool returned.
-  if (!validate(structuredClone(result.structured))) {
+  const { validate, fillsDefaults } = validator;
+  // A schema with defaults validates a copy: the client must get what the tool returned.
+  if (!validate(fillsDefaults ? structuredClone(result.structured) : result.structured)) {
     return failed(
       `Tool "${name}" returned structured content that does not match its outputSchema: ${describeAjvError(validate.errors?.[0] ?? undefined)}`,
     );
@@ -58,7 +66,10 @@ function outputValidatorFor(schema: JsonObject): OutputValidator | Error {
   let validator = outputValidators.get(schema);
   if (!validator) {
     try {
-      validator = compileJsonSchema(schema);
+      validator = {
+        validate: compileJsonSchema(schema),
+        fillsDefaults: JSON.stringify(schema).includes('"default"'),
+      };
     } catch (failure) {
       validator = failure instanceof Error ? failure : new Error(String(failure));
     }

@@ -76,10 +76,17 @@ answered(Out) :-
     nb_getval(rondo_answer_batch, Batch),
     (   Held < Batch, wait_for_input([In], [_], 0)
     ->  nb_setval(rondo_unflushed, Held),
-        thread_send_message(rondo_flusher, flush)
+        arm_flusher
     ;   nb_setval(rondo_unflushed, 0),
         with_mutex(rondo_out, flush_output(Out))
     ).
+
+% Wakes the flusher unless it is armed already: waking a thread per answer costs more than the
+% answer. The flag is cleared by the flusher before it flushes, so an answer held after that
+% arms it again, and one held before it leaves with that flush.
+arm_flusher :-
+    flag(rondo_flusher_armed, Armed, 1),
+    (   Armed == 0 -> thread_send_message(rondo_flusher, flush) ; true ).
 
 %!  answer_batch(+Size) is det.
 %   At most Size answers wait in the buffer for the ones after them (1: each leaves at once).
@@ -93,6 +100,7 @@ answer_batch(Size) :-
 flusher(Out) :-
     thread_get_message(flush),
     sleep(0.001),
+    flag(rondo_flusher_armed, _, 0),
     drain_flush_requests,
     with_mutex(rondo_out, flush_output(Out)),
     flusher(Out).

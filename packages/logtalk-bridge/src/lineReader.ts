@@ -27,7 +27,9 @@ export function readLines(stream: Readable, maxBytes: number, handlers: LineHand
       const line = pendingSize === 0 ? piece : Buffer.concat([...pending, piece], size);
       pending = [];
       pendingSize = 0;
-      handlers.line(line.toString('utf8').replace(/\r$/, ''));
+      // A carriage return before the newline is not part of the line.
+      const end = line.length > 0 && line[line.length - 1] === 13 ? line.length - 1 : line.length;
+      handlers.line(line.toString('utf8', 0, end));
       if (stopped) return;
       start = nl + 1;
     }

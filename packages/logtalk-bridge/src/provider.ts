@@ -29,8 +29,9 @@ import { PoolSlot } from './poolSlot.js';
 import { reloader } from './reload.js';
 import { ChangeRelay } from './changeRelay.js';
 import { prologSkill, type PrologSkill } from './skills.js';
+import { toolOutcomeOf } from './toolResultCheck.js';
 import { providerExtensions, withContentUi } from './ui.js';
-import type { PrologLogEntry, WorkerLaunch } from './workerContract.js';
+import type { CallHandlers, PrologLogEntry, WorkerLaunch } from './workerContract.js';
 
 /** Options of {@link createPrologProvider}. */
 export interface PrologProviderOptions {
@@ -68,7 +69,9 @@ export interface PrologProviderOptions {
   /**
    * How many calls one worker may hold at once: the one it runs and the ones written to it
    * ahead, which it starts as soon as the previous one answers (no round trip between them);
-   * default 8, 1 for one call at a time. A call waits behind the ones ahead of it on its worker.
+   * default 32, 1 for one call at a time. A call waits behind the ones ahead of it on its worker
+   * (only while the running call is a short one: see `docs/limits.md`). More calls in flight
+   * mean fewer, larger writes both ways, which is most of a small call's cost under load.
    */
   maxCallsPerWorker?: number;
   /**
@@ -131,12 +134,14 @@ export interface PrologProvider extends Provider {
   close(): Promise<void>;
 }
 
-const toolOutcome = z.union([vocabularySchemas.toolRound, vocabularySchemas.toolResult]);
 const promptOutcome = z.union([vocabularySchemas.promptRound, vocabularySchemas.promptResult]);
 const resourceOutcome = z.union([
   vocabularySchemas.resourceRound,
   vocabularySchemas.resourceResult,
 ]);
+
+/** The default of `maxCallsPerWorker`. */
+const DEFAULT_CALLS_PER_WORKER = 32;
 
 const CACHE_OPERATIONS: Record<CacheableMethod, string> = {
   'server/discover': 'discover',
@@ -179,7 +184,7 @@ export async function createPrologProvider(
     maxMessageDepth: options.maxMessageDepth ?? 1000,
     startTimeoutMs: options.startTimeoutMs ?? 60_000,
     cancelGraceMs: options.cancelGraceMs ?? 2000,
-    maxInFlight: Math.max(1, Math.floor(options.maxCallsPerWorker ?? 8)),
+    maxInFlight: Math.max(1, Math.floor(options.maxCallsPerWorker ?? DEFAULT_CALLS_PER_WORKER)),
     broadcasts: { goals: [] },
     log,
     cleanup: (workerId) => {
@@ -267,7 +272,7 @@ function buildProvider(
         { name: tool, arguments: args, context: contextOf(ctx) },
         ctx,
       );
-      return parseVocabulary<ToolOutcome>(toolOutcome, value);
+      return toolOutcomeOf(value);
     },
     async getPrompt(
       prompt: string,
@@ -334,17 +339,21 @@ function workerCaller(
 ): (method: string, params: JsonObject, ctx: HandlerContext | undefined) => Promise<Json> {
   return (method, params, ctx) => {
     const cancel = ctx ? cancellationOf(ctx) : undefined;
+    const handlers = ctx ? handlersOf(ctx) : NO_HANDLERS;
     return pool.run(
       timeoutMs,
       (worker) =>
         reportedCall(
           () => ({ method, target: targetOf(params), workerId: worker.id, provider }),
-          () => worker.call(method, params, ctx ? handlersOf(ctx) : {}, timeoutMs, cancel),
+          () => worker.call(method, params, handlers, timeoutMs, cancel),
         ),
       cancel,
     );
   };
 }
+
+/** The handlers of a call made for no request (a check): it cannot ask the client. */
+const NO_HANDLERS: CallHandlers = {};
 
 /** The tool or prompt name, or the resource URI, of a worker call's params. */
 function targetOf(params: JsonObject): string | undefined {
