@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../support/nginx.js';
 import { startRedisServer, type RedisServer } from '../support/redisServer.js';
 import { rpc, waitForStatus } from '../tasks/taskClient.js';
 import { INITIALIZE, legacyPost } from './support/requests.js';
@@ -20,8 +19,11 @@ interface Replica {
   child: ChildProcess;
 }
 
-function startReplica(redisUrl: string, key: string, port: number): Promise<Replica> {
-  const args = [HOST, '--transport', 'http', '--port', String(port), '--workers', '1'];
+/** Starts a replica on a port the kernel picks (read back from its serving line). */
+function startReplica(redisUrl: string, key: string): Promise<Replica> {
+  // `--port 0`, not a port found free beforehand: two replicas started at once could be handed
+  // the same one, or another test could take it in between.
+  const args = [HOST, '--transport', 'http', '--port', '0', '--workers', '1'];
   const child = spawn(process.execPath, [...args, '--redis', redisUrl, FIXTURE], {
     env: { ...process.env, RONDO_STATE_KEY: key },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -58,8 +60,8 @@ describe('Prolog replicas sharing Redis', () => {
     redis = await startRedisServer();
     const key = randomBytes(32).toString('base64');
     [first, second] = await Promise.all([
-      startReplica(redis.url, key, await freePort()),
-      startReplica(redis.url, key, await freePort()),
+      startReplica(redis.url, key),
+      startReplica(redis.url, key),
     ]);
   }, 60_000);
   afterAll(async () => {
