@@ -67,10 +67,17 @@ const configFile = z.looseObject({
   mcpServers: z.record(z.string().min(1), z.unknown()),
 });
 
+/** A remote entry's `oauth` member as read: the secret taken from its variable if named so. */
+export interface GatewayOAuth {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly scope?: string;
+}
+
 /** One upstream of the gateway, read from its `mcpServers` entry. */
 export type GatewayEntry = { readonly key: string; readonly namespace: string } & (
   | ({ readonly kind: 'stdio' } & z.infer<typeof stdioEntry>)
-  | ({ readonly kind: 'remote' } & z.infer<typeof remoteEntry>)
+  | ({ readonly kind: 'remote'; readonly oauth?: GatewayOAuth } & z.infer<typeof remoteEntry>)
   | ({ readonly kind: 'prolog'; readonly files: string[] } & z.infer<typeof prologEntry>)
 );
 
@@ -128,9 +135,9 @@ function readEntry(key: string, raw: unknown, where: string, baseDir: string): G
     };
   }
   if ('url' in data) {
-    const remote = data as z.infer<typeof remoteEntry>;
-    checkOAuth(remote, where);
-    return { ...remote, key, namespace, kind: 'remote' };
+    const { oauth, ...remote } = data as z.infer<typeof remoteEntry>;
+    const login = oauth && readOAuth(oauth, remote.url, where);
+    return { ...remote, ...(login ? { oauth: login } : {}), key, namespace, kind: 'remote' };
   }
   const stdio = data as z.infer<typeof stdioEntry>;
   return {
@@ -155,15 +162,18 @@ export function readConfig(path: string): GatewayEntry[] {
   return parseConfig(text, path, dirname(resolve(path)));
 }
 
-/** An `oauth` member the gateway could not log in with: on a WebSocket URL, or a secret unset. */
-function checkOAuth(remote: z.infer<typeof remoteEntry>, where: string): void {
-  const oauth = remote.oauth;
-  if (oauth === undefined) return;
-  if (/^wss?:/.test(remote.url)) {
+/**
+ * An `oauth` member with its secret read (from the environment when it names a variable); one the
+ * gateway could not log in with, on a WebSocket URL or naming an unset variable, is refused.
+ */
+function readOAuth(oauth: z.infer<typeof oauthClient>, url: string, where: string): GatewayOAuth {
+  if (/^wss?:/.test(url)) {
     throw new ConfigError(`${where}: oauth: needs an http(s) url (WebSocket sends no tokens)`);
   }
   const variable = oauth.clientSecretEnv;
-  if (variable !== undefined && !process.env[variable]) {
-    throw new ConfigError(`${where}: oauth.clientSecretEnv: ${variable} is not set`);
+  const clientSecret = variable === undefined ? oauth.clientSecret : process.env[variable];
+  if (!clientSecret) {
+    throw new ConfigError(`${where}: oauth.clientSecretEnv: ${variable ?? ''} is not set`);
   }
+  return { clientId: oauth.clientId, clientSecret, ...(oauth.scope ? { scope: oauth.scope } : {}) };
 }

@@ -17,9 +17,7 @@ import {
   type UpstreamSpec,
 } from '@rondo/proxy';
 import { composeEndpoint } from '@rondo/server/endpoint';
-import type { GatewayEntry } from './config.js';
-
-type RemoteEntry = Extract<GatewayEntry, { kind: 'remote' }>;
+import type { GatewayEntry, GatewayOAuth } from './config.js';
 
 /** Options of {@link createGateway} besides its entries. */
 export interface GatewayOptions {
@@ -59,14 +57,9 @@ export function upstreamSpec(entry: GatewayEntry): UpstreamSpec {
   throw new Error(`entry ${entry.key} is not proxied`);
 }
 
-/** The client credentials authorizer of a remote entry's `oauth` member (checked when read). */
-function gatewayCredentials(oauth: NonNullable<RemoteEntry['oauth']>): HttpAuthorizer {
-  const secret = oauth.clientSecret ?? process.env[oauth.clientSecretEnv ?? ''] ?? '';
-  return clientCredentials({
-    clientId: oauth.clientId,
-    clientSecret: secret,
-    ...(oauth.scope ? { scope: oauth.scope } : {}),
-  });
+/** The client credentials authorizer of a remote entry's `oauth` member. */
+function gatewayCredentials(oauth: GatewayOAuth): HttpAuthorizer {
+  return clientCredentials(oauth);
 }
 
 /** The proxy options of an entry: its naming rules and limits. */

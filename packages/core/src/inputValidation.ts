@@ -104,7 +104,7 @@ export function compileArgumentValidator(schema: SchemaInput, owner: string): Ar
   }
   // ajv fills defaults in place; the caller's arguments must stay as the client sent them (a sealed
   // requestState is bound to them), so a schema with defaults validates a copy.
-  const fillsDefaults = JSON.stringify(schema).includes('"default"');
+  const fillsDefaults = declaresDefaults(schema);
   return (args) => {
     const value = fillsDefaults ? structuredClone(args) : args;
     if (validate(value)) return { ok: true, value };
@@ -139,4 +139,13 @@ export function describeAjvError(error: ErrorObject | undefined): string {
   }
   const field = error.instancePath.replace(/^\//, '').replaceAll('/', '.') || '(arguments)';
   return `${field}: ${error.message ?? 'invalid value'}`;
+}
+
+/**
+ * True when a JSON Schema may make the shared ajv (`useDefaults`) fill in defaults, which it does
+ * in place: only then must a value be copied before it is validated. Read from the text, so a
+ * property or enum value named `default` counts too (a copy too many, never one too few).
+ */
+export function declaresDefaults(schema: object): boolean {
+  return JSON.stringify(schema).includes('"default"');
 }

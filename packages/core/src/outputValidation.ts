@@ -1,6 +1,6 @@
 import type { JsonObject, RoundResult, ToolResult } from '@rondo/protocol';
 import type { ToolDefinition } from './definitions.js';
-import { compileJsonSchema, describeAjvError } from './inputValidation.js';
+import { compileJsonSchema, declaresDefaults, describeAjvError } from './inputValidation.js';
 
 /**
  * A compiled output schema, and whether it may fill in defaults (ajv does so in place, so only
@@ -68,7 +68,7 @@ function outputValidatorFor(schema: JsonObject): OutputValidator | Error {
     try {
       validator = {
         validate: compileJsonSchema(schema),
-        fillsDefaults: JSON.stringify(schema).includes('"default"'),
+        fillsDefaults: declaresDefaults(schema),
       };
     } catch (failure) {
       validator = failure instanceof Error ? failure : new Error(String(failure));
