@@ -35,6 +35,8 @@ import { completeUpstream, completionRef } from './upstreamCompletion.js';
 import { RelayedRounds, type RelayLimits } from './relayedRounds.js';
 import { resumeRound, runRound, type RoundCaller, type RoundServices } from './roundRunner.js';
 import { SuspendedCalls, type SuspensionLimits } from './suspendedCalls.js';
+import { isolationKey, type IsolationLimits } from './isolation.js';
+import { LinkPool, type UpstreamLease } from './linkPool.js';
 import type { UpstreamCall } from './upstreamCall.js';
 import { UpstreamLink, type ConnectionOptions } from './upstreamLink.js';
 import { checkUpstreamSpec, type UpstreamSpec } from './upstreamSpec.js';
@@ -42,7 +44,12 @@ import { promptResultFromWire, resourceResultFromWire, toolResultFromWire } from
 
 /** How a proxy shows and reaches its upstream. */
 export interface ProxyOptions
-  extends NameRules, SuspensionLimits, RelayLimits, Omit<ConnectionOptions, 'era'> {
+  extends
+    NameRules,
+    SuspensionLimits,
+    RelayLimits,
+    IsolationLimits,
+    Omit<ConnectionOptions, 'era'> {
   /**
    * The era spoken upstream: `auto` (default: `server/discover`, else `initialize`), a revision,
    * or `mirror`: like `auto`, plus, when the upstream speaks the modern era, a second connection
@@ -93,6 +100,7 @@ export class ProxyProvider implements Provider {
   private readonly lastLists = new Map<string, unknown>();
   private readonly makeLegacyLink: (() => UpstreamLink) | undefined;
   private legacyLink: UpstreamLink | undefined;
+  private readonly isolated: LinkPool;
 
   constructor(
     spec: UpstreamSpec,
@@ -102,9 +110,17 @@ export class ProxyProvider implements Provider {
     this.name = options.name ?? (options.namespace || 'upstream');
     this.toolNames = new NameMap(options);
     this.promptNames = new NameMap(options);
-    const links = upstreamLinks(this.name, spec, options, this.changes, () => this.singleCallLog());
+    const links = upstreamLinks(this.name, spec, options, this.changes, (client) =>
+      this.singleCallLog(client),
+    );
     this.link = links.primary;
     this.makeLegacyLink = links.legacy;
+    this.isolated = new LinkPool(
+      this.name,
+      () => links.isolated(this.isolatedEra()),
+      options.maxIsolatedSessions ?? 32,
+      options.isolatedIdleMs ?? 300_000,
+    );
     const timeoutMs = options.timeoutMs ?? 60_000;
     this.relayed =
       options.relay &&
@@ -116,9 +132,9 @@ export class ProxyProvider implements Provider {
       });
     this.services = {
       upstreamName: this.name,
-      client: (era) => this.clientFor(era),
+      lease: (ctx) => this.lease(ctx),
       gate: new Gate(this.name, options.maxConcurrent ?? 16, options.maxQueued ?? 256),
-      suspended: new SuspendedCalls(options),
+      suspended: new SuspendedCalls(this.name, options),
       timeoutMs,
       active: this.active,
       ...(this.relayed ? { relay: this.relayed } : {}),
@@ -135,6 +151,11 @@ export class ProxyProvider implements Provider {
   /** Calls waiting for their client's answers now. */
   get suspendedCalls(): number {
     return this.services.suspended.size;
+  }
+
+  /** Per-caller upstream sessions open now (see {@link ProxyOptions.isolation}). */
+  get isolatedSessions(): number {
+    return this.isolated.size;
   }
 
   /** Rounds relayed now: awaited from the processes holding their calls, or run here for others. */
@@ -276,7 +297,28 @@ export class ProxyProvider implements Provider {
     this.relayed?.close('The gateway is closing');
     this.services.suspended.clear('The gateway is closing');
     this.changes.close();
-    await Promise.all([this.link.close(), this.legacyLink?.close()]);
+    await Promise.all([this.link.close(), this.legacyLink?.close(), this.isolated.close()]);
+  }
+
+  /**
+   * The connection a call of `ctx` runs on: its caller's own upstream session when the proxy
+   * isolates callers (see {@link ProxyOptions.isolation}), else the one of its era.
+   */
+  private async lease(ctx: HandlerContext): Promise<UpstreamLease> {
+    const primary = await this.link.client();
+    const mode = this.options.isolation ?? (primary.era === 'legacy' ? 'principal' : 'shared');
+    const key = isolationKey(mode, ctx);
+    if (key === undefined) return { client: await this.clientFor(ctx.era), release: () => {} };
+    return this.isolated.lease(key);
+  }
+
+  /** The era a per-caller session speaks: the primary connection's, negotiated once. */
+  private isolatedEra(): EraChoice {
+    const facts = this.link.facts;
+    if (facts?.era === 'legacy') return facts.protocolVersion as EraChoice;
+    return this.options.era === 'mirror' || this.options.era === undefined
+      ? 'auto'
+      : this.options.era;
   }
 
   /** The connection a caller of `era` is served on (see {@link ProxyOptions.era} `mirror`). */
@@ -312,12 +354,19 @@ export class ProxyProvider implements Provider {
     this.options.onWarning?.(`upstream "${this.name}": ${message}`);
   };
 
-  /** Where an upstream log message goes: to the one call running, if exactly one is. */
-  private singleCallLog(): ((params: LoggingMessageNotificationParams) => void) | undefined {
-    if (this.active.size + this.passing.sinks.size !== 1) return undefined;
-    const [caller] = this.active.values();
+  /**
+   * Where a log message of the connection `client` goes: to the one call running on it, if
+   * exactly one is (a log message names no call, so it never goes to another caller's).
+   */
+  private singleCallLog(
+    client: Client,
+  ): ((params: LoggingMessageNotificationParams) => void) | undefined {
+    const callers = [...this.active].filter(([call]) => call.upstream === client);
+    const sinks = client === this.link.connected ? this.passing.sinks : new Set<LogSink>();
+    if (callers.length + sinks.size !== 1) return undefined;
+    const caller = callers[0]?.[1];
     if (caller) return (params) => caller.log(params);
-    return [...this.passing.sinks][0];
+    return [...sinks][0];
   }
 }
 
@@ -327,27 +376,47 @@ function upstreamLinks(
   spec: UpstreamSpec,
   options: ProxyOptions,
   changes: ChangeRelay,
-  singleCallLog: () => ((params: LoggingMessageNotificationParams) => void) | undefined,
-): { primary: UpstreamLink; legacy: (() => UpstreamLink) | undefined } {
+  singleCallLog: (
+    client: Client,
+  ) => ((params: LoggingMessageNotificationParams) => void) | undefined,
+): {
+  primary: UpstreamLink;
+  legacy: (() => UpstreamLink) | undefined;
+  isolated: (era: EraChoice) => UpstreamLink;
+} {
   // The client advertises every input capability: a question reaches the caller of the call it
   // belongs to (per-call handlers), and these only answer questions that belong to no call.
   const refuse = (): never => {
     throw new Error('The gateway has no call this question belongs to');
   };
+  const handlers = { elicitation: refuse, sampling: refuse, roots: refuse };
   const link = (era: EraChoice): UpstreamLink =>
     new UpstreamLink(
       name,
       spec,
-      { elicitation: refuse, sampling: refuse, roots: refuse },
+      handlers,
       {
         connected: () => changes.all(),
-        wire: (client) => forwardAnnouncements(client, changes, singleCallLog),
+        wire: (client) => forwardAnnouncements(client, changes, () => singleCallLog(client)),
+      },
+      { ...options, era },
+    );
+  // A caller's own session serves its calls only: the catalog and its changes are the primary's.
+  const isolated = (era: EraChoice): UpstreamLink =>
+    new UpstreamLink(
+      name,
+      spec,
+      handlers,
+      {
+        connected: () => undefined,
+        wire: (client) => client.on('log', (params) => singleCallLog(client)?.(params)),
       },
       { ...options, era },
     );
   return {
     primary: link(options.era === 'mirror' || options.era === undefined ? 'auto' : options.era),
     legacy: options.era === 'mirror' ? () => link('2025-11-25') : undefined,
+    isolated,
   };
 }
 
