@@ -75,6 +75,19 @@ export function proxyOptions(entry: GatewayEntry): ProxyOptions {
     ...(entry.timeoutMs !== undefined ? { timeoutMs: entry.timeoutMs } : {}),
     ...(entry.maxConcurrent !== undefined ? { maxConcurrent: entry.maxConcurrent } : {}),
     ...(entry.era ? { era: entry.era } : {}),
+    ...isolationOptions(entry),
+  };
+}
+
+/** An entry's per-caller limits: its isolation and the bounds of the calls waiting for callers. */
+function isolationOptions(entry: GatewayEntry): ProxyOptions {
+  return {
+    ...(entry.isolation ? { isolation: entry.isolation } : {}),
+    ...(entry.maxIsolatedSessions ? { maxIsolatedSessions: entry.maxIsolatedSessions } : {}),
+    ...(entry.suspendedTtlMs ? { suspendedTtlMs: entry.suspendedTtlMs } : {}),
+    ...(entry.maxSuspendedPerClient
+      ? { maxSuspendedPerClient: entry.maxSuspendedPerClient }
+      : {}),
   };
 }
 
