@@ -3,7 +3,7 @@
 // port of 127.0.0.1 (one MCP session per client), printing `listening on <url>` on stderr.
 // Its tool `ask_twice` asks its client two questions at once (both in flight, related to the call
 // as the SDK relates them: on the call's SSE stream over HTTP, nothing over stdio), each naming the
-// call's `secret`, after waiting `delayMs`; it answers with both answers.
+// call's `secret`, after waiting `delayMs`; it answers with both answers. `hello` answers at once.
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -24,10 +24,13 @@ const ASK_TWICE = {
   },
 };
 
+const HELLO = { name: 'hello', inputSchema: { type: 'object', properties: {} } };
+
 function makeServer() {
   const server = new Server({ name: 'asking', version: '1.0.0' }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [ASK_TWICE] }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [ASK_TWICE, HELLO] }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    if (request.params.name === 'hello') return { content: [{ type: 'text', text: 'hello' }] };
     const { secret, delayMs = 0 } = request.params.arguments ?? {};
     await new Promise((resolve) => setTimeout(resolve, delayMs));
     const ask = (n) =>

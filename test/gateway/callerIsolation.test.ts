@@ -1,6 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { Client, clientCredentials, httpTransport, oauth, type ClientHandlers } from '@rondo/client';
+import {
+  Client,
+  clientCredentials,
+  httpTransport,
+  oauth,
+  type ClientHandlers,
+} from '@rondo/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   followRedirect,
@@ -10,7 +15,7 @@ import {
   untilServing,
 } from '../support/jwtAuthServer.js';
 import { freePort } from '../support/nginx.js';
-import { GATEWAY_MAIN, writeConfig } from './support.js';
+import { ASKING_UPSTREAM, GATEWAY_MAIN, startAskingUpstream, writeConfig } from './support.js';
 
 // Issue 38, done-when 1: two principals through a `--auth-jwks` gateway in front of a legacy
 // upstream (the official SDK's server) whose tool has two questions in flight. Over stdio the
@@ -18,8 +23,6 @@ import { GATEWAY_MAIN, writeConfig } from './support.js';
 // a legacy upstream); over HTTP each question arrives on its call's stream, so even one shared
 // upstream session routes it right. Where nothing tells the calls apart (stdio, one shared
 // process), the questions are refused to the upstream rather than sent to a guess.
-
-const ASKING = fileURLToPath(new URL('./askingUpstream.mjs', import.meta.url));
 
 /** One caller: what it was asked, and a handler that answers once both callers have been asked. */
 interface Caller {
@@ -34,19 +37,6 @@ let gateway: ChildProcess;
 let alice: Caller;
 let bob: Caller;
 const askedAtAll = new Set<string>();
-
-function startHttpUpstream(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [ASKING, 'http'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-      output += chunk;
-      const found = /listening on (\S+)/.exec(output);
-      if (found) resolve({ child, url: found[1]! });
-    });
-    child.once('exit', (code) => reject(new Error(`upstream exited ${code}:\n${output}`)));
-  });
-}
 
 /** Answers once both callers have been asked something (so their calls overlap), or after 5 s. */
 function answering(name: string, asked: string[]): ClientHandlers {
@@ -82,9 +72,9 @@ async function caller(
 
 beforeAll(async () => {
   as = await startJwtAuthServer();
-  const http = await startHttpUpstream();
+  const http = await startAskingUpstream();
   upstream = http.child;
-  const stdio = { command: process.execPath, args: [ASKING, 'stdio'] };
+  const stdio = { command: process.execPath, args: [ASKING_UPSTREAM, 'stdio'] };
   const config = writeConfig({
     stdio: stdio,
     stdioShared: { ...stdio, isolation: 'shared' },
@@ -117,7 +107,7 @@ beforeAll(async () => {
   );
   bob = await caller('bob', '2025-11-25', clientCredentials({ ...MACHINE_CLIENT }), url);
   // The catalog fills as the upstreams connect.
-  for (let tries = 0; (await alice.client.listTools()).tools.length < 4; tries += 1) {
+  for (let tries = 0; (await alice.client.listTools()).tools.length < 8; tries += 1) {
     if (tries > 150) throw new Error('the upstreams did not connect');
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -145,32 +135,36 @@ async function bothAsk(tool: string, delayMs = 0) {
   ]);
 }
 
-describe('questions of a legacy upstream reach only the call that asked', { timeout: 60_000 }, () => {
-  it.each(['stdio', 'http', 'httpShared'])(
-    'upstream %s: each principal gets its two questions and its answers finish its own call',
-    async (entry) => {
-      const [forAlice, forBob] = await bothAsk(`${entry}_ask_twice`);
-      expect(forAlice.status === 'fulfilled' && textOf(forAlice.value)).toBe(
-        'alice-secret: alice answers Q1 about alice-secret + alice answers Q2 about alice-secret',
-      );
-      expect(forBob.status === 'fulfilled' && textOf(forBob.value)).toBe(
-        'bob-secret: bob answers Q1 about bob-secret + bob answers Q2 about bob-secret',
-      );
-      expect(alice.asked.sort()).toEqual(['Q1 about alice-secret', 'Q2 about alice-secret']);
-      expect(bob.asked.sort()).toEqual(['Q1 about bob-secret', 'Q2 about bob-secret']);
-    },
-  );
+describe(
+  'questions of a legacy upstream reach only the call that asked',
+  { timeout: 60_000 },
+  () => {
+    it.each(['stdio', 'http', 'httpShared'])(
+      'upstream %s: each principal gets its two questions and its answers finish its own call',
+      async (entry) => {
+        const [forAlice, forBob] = await bothAsk(`${entry}_ask_twice`);
+        expect(forAlice.status === 'fulfilled' && textOf(forAlice.value)).toBe(
+          'alice-secret: alice answers Q1 about alice-secret + alice answers Q2 about alice-secret',
+        );
+        expect(forBob.status === 'fulfilled' && textOf(forBob.value)).toBe(
+          'bob-secret: bob answers Q1 about bob-secret + bob answers Q2 about bob-secret',
+        );
+        expect(alice.asked.sort()).toEqual(['Q1 about alice-secret', 'Q2 about alice-secret']);
+        expect(bob.asked.sort()).toEqual(['Q1 about bob-secret', 'Q2 about bob-secret']);
+      },
+    );
 
-  it('refuses to the upstream the questions of one shared stdio process that no call is named in', async () => {
-    // Both calls are open upstream before the tool asks: nothing tells whose questions they are.
-    const outcomes = await bothAsk('stdioShared_ask_twice', 1500);
-    expect(alice.asked.filter((message) => message.includes('bob'))).toEqual([]);
-    expect(bob.asked.filter((message) => message.includes('alice'))).toEqual([]);
-    for (const outcome of outcomes) {
-      expect(outcome).toMatchObject({
-        status: 'rejected',
-        reason: { message: expect.stringMatching(/cannot tell which of its 2 open calls/) },
-      });
-    }
-  });
-});
+    it('refuses to the upstream the questions of one shared stdio process that no call is named in', async () => {
+      // Both calls are open upstream before the tool asks: nothing tells whose questions they are.
+      const outcomes = await bothAsk('stdioShared_ask_twice', 1500);
+      expect(alice.asked.filter((message) => message.includes('bob'))).toEqual([]);
+      expect(bob.asked.filter((message) => message.includes('alice'))).toEqual([]);
+      for (const outcome of outcomes) {
+        expect(outcome).toMatchObject({
+          status: 'rejected',
+          reason: { message: expect.stringMatching(/cannot tell which of its 2 open calls/) },
+        });
+      }
+    });
+  },
+);
