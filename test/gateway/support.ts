@@ -100,7 +100,7 @@ export function startAskingUpstream(): Promise<{ child: ChildProcess; url: strin
   });
   return new Promise((resolve, reject) => {
     let output = '';
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       output += chunk;
       const found = /listening on (\S+)/.exec(output);
       if (found) resolve({ child, url: found[1]! });

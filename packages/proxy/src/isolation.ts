@@ -23,7 +23,7 @@ export interface IsolationLimits {
 }
 
 /** The key anonymous callers share when the transport cannot tell them apart (stdio). */
-const ANONYMOUS = 'anonymous';
+export const ANONYMOUS_CALLER = 'anonymous';
 
 /**
  * Who a request counts as for the shares and caps of a proxy: its principal, else the client key
@@ -33,7 +33,7 @@ const ANONYMOUS = 'anonymous';
 export function callerKey(ctx: HandlerContext): string {
   if (ctx.principal) return `principal:${ctx.principal.id}`;
   const client = (ctx as Partial<McpCall>).client;
-  return client === undefined ? ANONYMOUS : `client:${client}`;
+  return client === undefined ? ANONYMOUS_CALLER : `client:${client}`;
 }
 
 /** The upstream session `ctx` runs in under `mode`: `undefined` for the shared one. */

@@ -35,7 +35,7 @@ import { completeUpstream, completionRef } from './upstreamCompletion.js';
 import { RelayedRounds, type RelayLimits } from './relayedRounds.js';
 import { resumeRound, runRound, type RoundCaller, type RoundServices } from './roundRunner.js';
 import { SuspendedCalls, type SuspensionLimits } from './suspendedCalls.js';
-import { isolationKey, type IsolationLimits } from './isolation.js';
+import { ANONYMOUS_CALLER, isolationKey, type IsolationLimits } from './isolation.js';
 import { LinkPool, type UpstreamLease } from './linkPool.js';
 import type { UpstreamCall } from './upstreamCall.js';
 import { UpstreamLink, type ConnectionOptions } from './upstreamLink.js';
@@ -308,7 +308,8 @@ export class ProxyProvider implements Provider {
     const primary = await this.link.client();
     const mode = this.options.isolation ?? (primary.era === 'legacy' ? 'principal' : 'shared');
     const key = isolationKey(mode, ctx);
-    if (key === undefined) return { client: await this.clientFor(ctx.era), release: () => {} };
+    // Callers the transport cannot tell apart (the one client of a stdio gateway) are one caller.
+    if (key === undefined || key === ANONYMOUS_CALLER) return { client: await this.clientFor(ctx.era), release: () => {} };
     return this.isolated.lease(key);
   }
 
