@@ -85,9 +85,7 @@ function isolationOptions(entry: GatewayEntry): ProxyOptions {
     ...(entry.isolation ? { isolation: entry.isolation } : {}),
     ...(entry.maxIsolatedSessions ? { maxIsolatedSessions: entry.maxIsolatedSessions } : {}),
     ...(entry.suspendedTtlMs ? { suspendedTtlMs: entry.suspendedTtlMs } : {}),
-    ...(entry.maxSuspendedPerClient
-      ? { maxSuspendedPerClient: entry.maxSuspendedPerClient }
-      : {}),
+    ...(entry.maxSuspendedPerClient ? { maxSuspendedPerClient: entry.maxSuspendedPerClient } : {}),
   };
 }
 

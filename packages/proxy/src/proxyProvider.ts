@@ -309,7 +309,8 @@ export class ProxyProvider implements Provider {
     const mode = this.options.isolation ?? (primary.era === 'legacy' ? 'principal' : 'shared');
     const key = isolationKey(mode, ctx);
     // Callers the transport cannot tell apart (the one client of a stdio gateway) are one caller.
-    if (key === undefined || key === ANONYMOUS_CALLER) return { client: await this.clientFor(ctx.era), release: () => {} };
+    if (key === undefined || key === ANONYMOUS_CALLER)
+      return { client: await this.clientFor(ctx.era), release: () => {} };
     return this.isolated.lease(key);
   }
 
