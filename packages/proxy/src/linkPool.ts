@@ -1,5 +1,6 @@
 import type { Client } from '@rondo/client';
 import { ErrorCode, McpError } from '@rondo/protocol';
+import type { IsolationLimits } from './isolation.js';
 import type { UpstreamLink } from './upstreamLink.js';
 
 /** A connection lent to one call; `release` gives it back once the call has ended. */
@@ -18,19 +19,24 @@ interface PooledLink {
 /**
  * The per-caller upstream sessions of one proxy (see `Isolation`), by caller key: each its own
  * {@link UpstreamLink} (a process on stdio, an MCP session over HTTP), made at its caller's first
- * call, kept while a call uses it and for `idleMs` after, then closed. At most `max` are open; a
+ * call, kept while a call uses it and for `isolatedIdleMs` after, then closed. At most
+ * `maxIsolatedSessions` are open; a
  * new caller finding them all busy is refused with a `-32603 … busy` error saying why, and an
  * idle one is closed to make room.
  */
 export class LinkPool {
   private readonly links = new Map<string, PooledLink>();
+  private readonly max: number;
+  private readonly idleMs: number;
 
   constructor(
     private readonly upstreamName: string,
     private readonly make: () => UpstreamLink,
-    private readonly max: number,
-    private readonly idleMs: number,
-  ) {}
+    limits: IsolationLimits = {},
+  ) {
+    this.max = limits.maxIsolatedSessions ?? 32;
+    this.idleMs = limits.isolatedIdleMs ?? 300_000;
+  }
 
   /** Per-caller sessions open now. */
   get size(): number {

@@ -30,15 +30,15 @@ import {
   passableClient,
   type LogSink,
 } from './passThroughCalls.js';
-import { forwardAnnouncements } from './upstreamAnnouncements.js';
 import { completeUpstream, completionRef } from './upstreamCompletion.js';
 import { RelayedRounds, type RelayLimits } from './relayedRounds.js';
 import { resumeRound, runRound, type RoundCaller, type RoundServices } from './roundRunner.js';
 import { SuspendedCalls, type SuspensionLimits } from './suspendedCalls.js';
-import { ANONYMOUS_CALLER, isolationKey, type IsolationLimits } from './isolation.js';
-import { LinkPool, type UpstreamLease } from './linkPool.js';
+import type { IsolationLimits } from './isolation.js';
+import { UpstreamConnections } from './upstreamConnections.js';
 import type { UpstreamCall } from './upstreamCall.js';
-import { UpstreamLink, type ConnectionOptions } from './upstreamLink.js';
+import type { UpstreamLink } from './upstreamLink.js';
+import { type ConnectionOptions } from './upstreamLink.js';
 import { checkUpstreamSpec, type UpstreamSpec } from './upstreamSpec.js';
 import { promptResultFromWire, resourceResultFromWire, toolResultFromWire } from './wireResults.js';
 
@@ -87,6 +87,7 @@ export interface ProxyOptions
 export class ProxyProvider implements Provider {
   readonly name: string;
   private readonly link: UpstreamLink;
+  private readonly connections: UpstreamConnections;
   private readonly toolNames: NameMap;
   private readonly promptNames: NameMap;
   private readonly resourceUris = new Set<string>();
@@ -98,9 +99,6 @@ export class ProxyProvider implements Provider {
   private readonly relayed: RelayedRounds | undefined;
   private readonly passing: PassThroughCalls;
   private readonly lastLists = new Map<string, unknown>();
-  private readonly makeLegacyLink: (() => UpstreamLink) | undefined;
-  private legacyLink: UpstreamLink | undefined;
-  private readonly isolated: LinkPool;
 
   constructor(
     spec: UpstreamSpec,
@@ -110,17 +108,10 @@ export class ProxyProvider implements Provider {
     this.name = options.name ?? (options.namespace || 'upstream');
     this.toolNames = new NameMap(options);
     this.promptNames = new NameMap(options);
-    const links = upstreamLinks(this.name, spec, options, this.changes, (client) =>
+    this.connections = new UpstreamConnections(this.name, spec, options, this.changes, (client) =>
       this.singleCallLog(client),
     );
-    this.link = links.primary;
-    this.makeLegacyLink = links.legacy;
-    this.isolated = new LinkPool(
-      this.name,
-      () => links.isolated(this.isolatedEra()),
-      options.maxIsolatedSessions ?? 32,
-      options.isolatedIdleMs ?? 300_000,
-    );
+    this.link = this.connections.primary;
     const timeoutMs = options.timeoutMs ?? 60_000;
     this.relayed =
       options.relay &&
@@ -132,7 +123,7 @@ export class ProxyProvider implements Provider {
       });
     this.services = {
       upstreamName: this.name,
-      lease: (ctx) => this.lease(ctx),
+      lease: (ctx) => this.connections.lease(ctx),
       gate: new Gate(this.name, options.maxConcurrent ?? 16, options.maxQueued ?? 256),
       suspended: new SuspendedCalls(this.name, options),
       timeoutMs,
@@ -155,7 +146,7 @@ export class ProxyProvider implements Provider {
 
   /** Per-caller upstream sessions open now (see {@link ProxyOptions.isolation}). */
   get isolatedSessions(): number {
-    return this.isolated.size;
+    return this.connections.isolatedSessions;
   }
 
   /** Rounds relayed now: awaited from the processes holding their calls, or run here for others. */
@@ -297,38 +288,7 @@ export class ProxyProvider implements Provider {
     this.relayed?.close('The gateway is closing');
     this.services.suspended.clear('The gateway is closing');
     this.changes.close();
-    await Promise.all([this.link.close(), this.legacyLink?.close(), this.isolated.close()]);
-  }
-
-  /**
-   * The connection a call of `ctx` runs on: its caller's own upstream session when the proxy
-   * isolates callers (see {@link ProxyOptions.isolation}), else the one of its era.
-   */
-  private async lease(ctx: HandlerContext): Promise<UpstreamLease> {
-    const primary = await this.link.client();
-    const mode = this.options.isolation ?? (primary.era === 'legacy' ? 'principal' : 'shared');
-    const key = isolationKey(mode, ctx);
-    // Callers the transport cannot tell apart (the one client of a stdio gateway) are one caller.
-    if (key === undefined || key === ANONYMOUS_CALLER)
-      return { client: await this.clientFor(ctx.era), release: () => {} };
-    return this.isolated.lease(key);
-  }
-
-  /** The era a per-caller session speaks: the primary connection's, negotiated once. */
-  private isolatedEra(): EraChoice {
-    const facts = this.link.facts;
-    if (facts?.era === 'legacy') return facts.protocolVersion as EraChoice;
-    return this.options.era === 'mirror' || this.options.era === undefined
-      ? 'auto'
-      : this.options.era;
-  }
-
-  /** The connection a caller of `era` is served on (see {@link ProxyOptions.era} `mirror`). */
-  private async clientFor(era: HandlerContext['era']): Promise<Client> {
-    const primary = await this.link.client();
-    if (era !== 'legacy' || primary.era === 'legacy' || !this.makeLegacyLink) return primary;
-    this.legacyLink ??= this.makeLegacyLink();
-    return this.legacyLink.start();
+    await this.connections.close();
   }
 
   /**
@@ -370,56 +330,6 @@ export class ProxyProvider implements Provider {
     if (caller) return (params) => caller.log(params);
     return [...sinks][0];
   }
-}
-
-/** The primary connection to the upstream and, for `era: 'mirror'`, the maker of a legacy one. */
-function upstreamLinks(
-  name: string,
-  spec: UpstreamSpec,
-  options: ProxyOptions,
-  changes: ChangeRelay,
-  singleCallLog: (
-    client: Client,
-  ) => ((params: LoggingMessageNotificationParams) => void) | undefined,
-): {
-  primary: UpstreamLink;
-  legacy: (() => UpstreamLink) | undefined;
-  isolated: (era: EraChoice) => UpstreamLink;
-} {
-  // The client advertises every input capability: a question reaches the caller of the call it
-  // belongs to (per-call handlers), and these only answer questions that belong to no call.
-  const refuse = (): never => {
-    throw new Error('The gateway has no call this question belongs to');
-  };
-  const handlers = { elicitation: refuse, sampling: refuse, roots: refuse };
-  const link = (era: EraChoice): UpstreamLink =>
-    new UpstreamLink(
-      name,
-      spec,
-      handlers,
-      {
-        connected: () => changes.all(),
-        wire: (client) => forwardAnnouncements(client, changes, () => singleCallLog(client)),
-      },
-      { ...options, era },
-    );
-  // A caller's own session serves its calls only: the catalog and its changes are the primary's.
-  const isolated = (era: EraChoice): UpstreamLink =>
-    new UpstreamLink(
-      name,
-      spec,
-      handlers,
-      {
-        connected: () => undefined,
-        wire: (client) => client.on('log', (params) => singleCallLog(client)?.(params)),
-      },
-      { ...options, era },
-    );
-  return {
-    primary: link(options.era === 'mirror' || options.era === undefined ? 'auto' : options.era),
-    legacy: options.era === 'mirror' ? () => link('2025-11-25') : undefined,
-    isolated,
-  };
 }
 
 /** A tool of the upstream's list as a definition, without its task support (see `taskSupport`). */

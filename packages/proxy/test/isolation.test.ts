@@ -53,14 +53,12 @@ function countedUpstream() {
   return { spec, opened: () => opened };
 }
 
-function poolOf(spec: ReturnType<typeof countedUpstream>['spec'], max: number, idleMs: number) {
+function poolOf(
+  spec: ReturnType<typeof countedUpstream>['spec'],
+  limits: { maxIsolatedSessions: number; isolatedIdleMs: number },
+) {
   const events = { connected: () => undefined, wire: () => undefined };
-  const pool = new LinkPool(
-    'counted',
-    () => new UpstreamLink('counted', spec, {}, events),
-    max,
-    idleMs,
-  );
+  const pool = new LinkPool('counted', () => new UpstreamLink('counted', spec, {}, events), limits);
   closeAfterTest(() => pool.close());
   return pool;
 }
@@ -68,7 +66,7 @@ function poolOf(spec: ReturnType<typeof countedUpstream>['spec'], max: number, i
 describe('LinkPool', () => {
   it('lends one session per caller key, opened at its first lease', async () => {
     const upstream = countedUpstream();
-    const pool = poolOf(upstream.spec, 4, 60_000);
+    const pool = poolOf(upstream.spec, { maxIsolatedSessions: 4, isolatedIdleMs: 60_000 });
     const first = await pool.lease('a');
     const again = await pool.lease('a');
     const other = await pool.lease('b');
@@ -80,7 +78,7 @@ describe('LinkPool', () => {
 
   it('refuses a new caller with a busy error while every session is in use, then makes room', async () => {
     const upstream = countedUpstream();
-    const pool = poolOf(upstream.spec, 1, 60_000);
+    const pool = poolOf(upstream.spec, { maxIsolatedSessions: 1, isolatedIdleMs: 60_000 });
     const held = await pool.lease('a');
     await expect(pool.lease('b')).rejects.toMatchObject({
       code: -32603,
@@ -96,7 +94,7 @@ describe('LinkPool', () => {
 
   it('closes a session no call has used for idleMs', async () => {
     const upstream = countedUpstream();
-    const pool = poolOf(upstream.spec, 4, 50);
+    const pool = poolOf(upstream.spec, { maxIsolatedSessions: 4, isolatedIdleMs: 50 });
     const lease = await pool.lease('a');
     lease.release();
     lease.release(); // a second release changes nothing
