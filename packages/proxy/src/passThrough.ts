@@ -23,6 +23,7 @@ import {
   type RequestId,
 } from '@rondo/protocol';
 import type { Client, ProgressUpdate } from '@rondo/client';
+import { PassedStates, passedCaller } from './passedStates.js';
 import { PassedTasks, type PassedTask, type PassedTaskLimits } from './passedTasks.js';
 import {
   declaredTasks,
@@ -39,8 +40,12 @@ const TASK_METHODS: ReadonlySet<string> = new Set(['tasks/get', 'tasks/update', 
 
 /** What becomes of a passed-through request's answer before its caller sees it. */
 interface Shaping {
+  /** The params sent upstream, made when they need waiting for (an opened requestState). */
+  prepare?(sent: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** The result as the caller sees it (a task's gateway id instead of the upstream's). */
-  result(result: Record<string, unknown>): Record<string, unknown>;
+  result(
+    result: Record<string, unknown>,
+  ): Record<string, unknown> | Promise<Record<string, unknown>>;
   /** The error as the caller sees it. */
   error?(error: unknown): unknown;
 }
@@ -75,14 +80,16 @@ export function withPassThrough(
 ): Endpoint {
   const runtime = runtimeOf(server);
   const tasks = new PassedTasks(limits);
+  const states = new PassedStates(runtime.sealer);
   const restore = endpoint.restore?.bind(endpoint);
   return {
     ...endpoint,
-    connect: (peer: Peer) => new PassThroughConnection(endpoint.connect(peer), runtime, tasks),
+    connect: (peer: Peer) =>
+      new PassThroughConnection(endpoint.connect(peer), runtime, tasks, states),
     ...(restore
       ? {
           restore: (peer: Peer, snapshot: JsonObject) =>
-            new PassThroughConnection(restore(peer, snapshot), runtime, tasks),
+            new PassThroughConnection(restore(peer, snapshot), runtime, tasks, states),
         }
       : {}),
   };
@@ -97,6 +104,7 @@ class PassThroughConnection implements Connection {
     private readonly inner: Connection,
     private readonly server: ServerRuntime,
     private readonly tasks: PassedTasks,
+    private readonly states: PassedStates,
   ) {}
 
   get stateful(): boolean {
@@ -177,12 +185,33 @@ class PassThroughConnection implements Connection {
     const keepTasks = provider.passesTasks && declaredTasks(meta) !== undefined;
     const sent = upstreamParams(params, meta, provider.upstreamToolName(params.name), keepTasks);
     const owner = exchange.principal?.id;
+    const caller = passedCaller(exchange);
+    const call = { name: params.name, arguments: params.arguments };
+    const retried = params.requestState;
     this.forward(request, exchange, provider, client, sent, {
-      // A task the upstream created is shown under the gateway's id for it.
-      result: (result) =>
-        result.resultType === 'task' && typeof result.taskId === 'string'
-          ? { ...result, taskId: this.tasks.add(provider, result.taskId, owner, result.ttlMs) }
-          : result,
+      // The caller's state is the gateway's seal around the upstream's, bound to this caller.
+      ...(retried === undefined
+        ? {}
+        : {
+            prepare: async (out) => ({
+              ...out,
+              requestState: await this.states.open(retried, call, caller),
+            }),
+          }),
+      result: (result) => {
+        // A task the upstream created is shown under the gateway's id for it.
+        if (result.resultType === 'task' && typeof result.taskId === 'string') {
+          return {
+            ...result,
+            taskId: this.tasks.add(provider, result.taskId, owner, result.ttlMs),
+          };
+        }
+        const state = result.requestState;
+        if (typeof state !== 'string') return result;
+        return this.states
+          .seal(state, call, caller)
+          .then((sealed) => ({ ...result, requestState: sealed }));
+      },
     });
     return true;
   }
@@ -276,20 +305,22 @@ class PassThroughConnection implements Connection {
         : undefined;
     const log = (logged: Record<string, unknown>): void =>
       exchange.send({ jsonrpc: '2.0', method: 'notifications/message', params: logged });
-    provider.passThrough(client, request.method, sent, controller, onProgress, log).then(
-      (result) =>
-        this.settle(id, exchange, stopHearing, {
-          jsonrpc: '2.0',
-          id,
-          result: shaping.result(result),
-        }),
-      (error: unknown) =>
-        this.settle(id, exchange, stopHearing, {
-          jsonrpc: '2.0',
-          id,
-          error: wireError(provider.name, shaping.error ? shaping.error(error) : error),
-        }),
-    );
+    const pass = (params: Record<string, unknown>) =>
+      provider.passThrough(client, request.method, params, controller, onProgress, log);
+    const failed = (error: unknown): void =>
+      this.settle(id, exchange, stopHearing, {
+        jsonrpc: '2.0',
+        id,
+        error: wireError(provider.name, shaping.error ? shaping.error(error) : error),
+      });
+    const answered = (result: Record<string, unknown>): void =>
+      this.settle(id, exchange, stopHearing, { jsonrpc: '2.0', id, result });
+    // Most calls need no waiting besides the upstream's: no promise more than that on their path.
+    (shaping.prepare ? shaping.prepare(sent).then(pass) : pass(sent)).then((result) => {
+      const shaped = shaping.result(result);
+      if (shaped instanceof Promise) shaped.then(answered, failed);
+      else answered(shaped);
+    }, failed);
   }
 
   /** Ends a passed-through call's exchange; a cancelled call gets no answer. */
