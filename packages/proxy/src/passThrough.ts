@@ -24,7 +24,8 @@ import {
 } from '@rondo/protocol';
 import type { Client, ProgressUpdate } from '@rondo/client';
 import { PassedStates, passedCaller } from './passedStates.js';
-import { PassedTasks, type PassedTask, type PassedTaskLimits } from './passedTasks.js';
+import { PassedTasks, type PassedTaskLimits } from './passedTasks.js';
+import { AS_IT_IS, taskShaping, type Shaping } from './passedShaping.js';
 import {
   declaredTasks,
   headersAgree,
@@ -37,20 +38,6 @@ import { upstreamFailure } from './roundRunner.js';
 
 /** The Tasks extension's methods that name a task (`tasks/get`, `tasks/update`, `tasks/cancel`). */
 const TASK_METHODS: ReadonlySet<string> = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
-
-/** What becomes of a passed-through request's answer before its caller sees it. */
-interface Shaping {
-  /** The params sent upstream, made when they need waiting for (an opened requestState). */
-  prepare?(sent: Record<string, unknown>): Promise<Record<string, unknown>>;
-  /** The result as the caller sees it (a task's gateway id instead of the upstream's). */
-  result(
-    result: Record<string, unknown>,
-  ): Record<string, unknown> | Promise<Record<string, unknown>>;
-  /** The error as the caller sees it. */
-  error?(error: unknown): unknown;
-}
-
-const AS_IT_IS: Shaping = { result: (result) => result };
 
 /**
  * Serves `endpoint` with a pass-through path in front of it: a modern caller's `tools/call` of a
@@ -183,9 +170,15 @@ class PassThroughConnection implements Connection {
     const client = provider.passThroughClient(version);
     if (client === undefined) return false;
     const keepTasks = provider.passesTasks && declaredTasks(meta) !== undefined;
+    const caller = passedCaller(exchange);
+    const busy = keepTasks ? this.tasks.refusal(caller, provider.name) : undefined;
+    if (busy !== undefined) {
+      const answer = { jsonrpc: '2.0', id: request.id, error: busy.toJson() } as const;
+      exchange.end(answer, modernErrorDisposition(busy.code));
+      return true;
+    }
     const sent = upstreamParams(params, meta, provider.upstreamToolName(params.name), keepTasks);
     const owner = exchange.principal?.id;
-    const caller = passedCaller(exchange);
     const call = { name: params.name, arguments: params.arguments };
     const retried = params.requestState;
     this.forward(request, exchange, provider, client, sent, {
@@ -203,7 +196,7 @@ class PassThroughConnection implements Connection {
         if (result.resultType === 'task' && typeof result.taskId === 'string') {
           return {
             ...result,
-            taskId: this.tasks.add(provider, result.taskId, owner, result.ttlMs),
+            taskId: this.tasks.add(provider, result.taskId, owner, result.ttlMs, caller),
           };
         }
         const state = result.requestState;
@@ -235,7 +228,7 @@ class PassThroughConnection implements Connection {
     const task = this.tasks.find(taskId, exchange.principal?.id);
     if (task === undefined) return false;
     const sent = { ...params, taskId: task.upstreamId, _meta: upstreamMeta(meta, true) };
-    const shaping = this.taskShaping(task);
+    const shaping = taskShaping(this.tasks, task, request.method);
     const client = task.provider.passThroughClient(version);
     if (client === undefined) {
       const error = new McpError(
@@ -248,33 +241,6 @@ class PassThroughConnection implements Connection {
     }
     this.forward(request, exchange, task.provider, client, sent, shaping);
     return true;
-  }
-
-  /**
-   * The answers of a passed-through task request as its caller sees them: the gateway's id instead
-   * of the upstream's, and an upstream that no longer knows the task (expired, or the upstream
-   * restarted) answered as the server answers any unknown task, the task forgotten.
-   */
-  private taskShaping(task: PassedTask): Shaping {
-    return {
-      result: (result) =>
-        typeof result.taskId === 'string' ? { ...result, taskId: task.id } : result,
-      error: (error) => {
-        const data = isMcpError(error) ? error.data : undefined;
-        if (
-          !isMcpError(error) ||
-          error.code !== ErrorCode.InvalidParams ||
-          !isPlainObject(data) ||
-          data.taskId !== task.upstreamId
-        ) {
-          return error;
-        }
-        this.tasks.forget(task.id);
-        return new McpError(ErrorCode.InvalidParams, 'Failed to retrieve task: Task not found', {
-          taskId: task.id,
-        });
-      },
-    };
   }
 
   /** Sends `sent` upstream for `request` and answers the caller with the upstream's answer, shaped. */
