@@ -97,9 +97,11 @@ export async function providerFor(
   entry: GatewayEntry,
   log: (line: string) => void,
   relay?: SessionRelay,
+  relayKeys?: readonly StateKey[],
 ): Promise<Provider> {
   if (entry.kind !== 'prolog') {
-    const shared = relay ? { relay } : {};
+    // Relayed rounds are sealed under the gateway's key ring (its --state-keys, else the variables).
+    const shared = relay ? { relay, ...(relayKeys ? { relayKeys } : {}) } : {};
     return proxy(upstreamSpec(entry), { ...proxyOptions(entry), ...shared, onWarning: log });
   }
   const prolog = await createPrologProvider({
@@ -133,7 +135,7 @@ export async function createGateway(
   });
   try {
     for (const entry of entries) {
-      const provider = await providerFor(entry, log, options.shared?.relay);
+      const provider = await providerFor(entry, log, options.shared?.relay, options.stateKeys);
       providers.set(entry.key, provider);
       server.provider(provider);
     }
