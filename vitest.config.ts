@@ -55,6 +55,7 @@ const projects = [
   'auth',
   'client',
   'proxy',
+  'openapi',
 ].map((name) => ({
   extends: true as const,
   test: {
