@@ -7,7 +7,8 @@ import {
   type ToolTransform,
 } from '@rondo/core';
 import { z } from 'zod';
-import { ConfigError, type GatewayEntry } from './config.js';
+import type { GatewayEntry } from './config.js';
+import { ConfigError } from './configError.js';
 
 /**
  * The catalog keys of a gateway configuration: `"toolSearch"` beside `mcpServers` (tool search

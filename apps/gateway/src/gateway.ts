@@ -19,6 +19,7 @@ import {
 } from '@rondo/proxy';
 import { composeEndpoint } from '@rondo/server/endpoint';
 import type { GatewayCatalog } from './catalogConfig.js';
+import { openApiEntryProvider } from './openApiEntry.js';
 import type { GatewayEntry, GatewayOAuth } from './config.js';
 
 /** Options of {@link createGateway} besides its entries. */
@@ -91,6 +92,7 @@ export async function providerFor(
   log: (line: string) => void,
   relay?: SessionRelay,
 ): Promise<Provider> {
+  if (entry.kind === 'openapi') return openApiEntryProvider(entry, proxyOptions(entry));
   if (entry.kind !== 'prolog') {
     const shared = relay ? { relay } : {};
     return proxy(upstreamSpec(entry), { ...proxyOptions(entry), ...shared, onWarning: log });
