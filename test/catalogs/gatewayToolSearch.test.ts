@@ -19,10 +19,19 @@ let full: Gateway;
 let url: string;
 
 beforeAll(async () => {
-  const groups = [SERVICES.slice(0, 7), SERVICES.slice(7, 13), SERVICES.slice(13, 19), SERVICES.slice(19)];
+  const groups = [
+    SERVICES.slice(0, 7),
+    SERVICES.slice(7, 13),
+    SERVICES.slice(13, 19),
+    SERVICES.slice(19),
+  ];
   const urls: string[] = [];
   for (const [index, services] of groups.entries()) {
-    const running = await serve(upstreamOf(`upstream${index}`, services), { transport: 'http', port: 0, quiet: true });
+    const running = await serve(upstreamOf(`upstream${index}`, services), {
+      transport: 'http',
+      port: 0,
+      quiet: true,
+    });
     closers.push(() => running.close());
     urls.push(running.url);
   }
@@ -44,7 +53,10 @@ beforeAll(async () => {
   const build = async (toolSearch: boolean) => {
     const text = config(toolSearch);
     const entries = parseConfig(text, 'servers.json', '.');
-    const gateway = await createGateway(entries, { log: () => undefined, catalog: parseGatewayCatalog(text, 'servers.json', entries) });
+    const gateway = await createGateway(entries, {
+      log: () => undefined,
+      catalog: parseGatewayCatalog(text, 'servers.json', entries),
+    });
     closers.push(() => gateway.server.close());
     return gateway;
   };
@@ -55,7 +67,10 @@ beforeAll(async () => {
     authorizationServers: ['https://auth.example'],
     verifyToken: staticTokenVerifier({
       audience: 'http://127.0.0.1/mcp',
-      tokens: { reader: { subject: 'rita', scopes: ['read'] }, admin: { subject: 'ada', scopes: ['read', 'admin'] } },
+      tokens: {
+        reader: { subject: 'rita', scopes: ['read'] },
+        admin: { subject: 'ada', scopes: ['read', 'admin'] },
+      },
     }),
   };
   const running = await serve(searched.endpoint, { transport: 'http', port: 0, auth, quiet: true });
@@ -79,7 +94,12 @@ async function clientAs(token: string): Promise<Client> {
 
 /** Waits until a tool of every upstream answers (the gateway connects to them in the background). */
 async function upstreamsReady(client: Client): Promise<void> {
-  const probes = ['calendar_list_event', 'hr_list_employee', 'database_list_table', 'legal_list_contract'];
+  const probes = [
+    'calendar_list_event',
+    'hr_list_employee',
+    'database_list_table',
+    'legal_list_contract',
+  ];
   const deadline = Date.now() + 60_000;
   for (const probe of probes) {
     for (;;) {
@@ -101,7 +121,11 @@ describe('tool search over 1,000 tools through the gateway', () => {
     const reader = await clientAs('reader');
     await upstreamsReady(reader);
     const listed = await reader.listAllTools();
-    expect(listed.map((tool) => tool.name)).toEqual(['search_tools', 'get_tool_schemas', 'call_tool']);
+    expect(listed.map((tool) => tool.name)).toEqual([
+      'search_tools',
+      'get_tool_schemas',
+      'call_tool',
+    ]);
     const whole = new Client({ transport: inMemoryTransport(full.endpoint), era: '2026-07-28' });
     await whole.connect();
     const everything = await whole.listAllTools();
@@ -109,7 +133,9 @@ describe('tool search over 1,000 tools through the gateway', () => {
     expect(everything).toHaveLength(1000);
     const listedBytes = Buffer.byteLength(JSON.stringify(listed));
     const fullBytes = Buffer.byteLength(JSON.stringify(everything));
-    console.log(`tool search: listed ${listedBytes} bytes, full list ${fullBytes} bytes (${((100 * listedBytes) / fullBytes).toFixed(2)}%)`);
+    console.log(
+      `tool search: listed ${listedBytes} bytes, full list ${fullBytes} bytes (${((100 * listedBytes) / fullBytes).toFixed(2)}%)`,
+    );
     expect(listedBytes).toBeLessThanOrEqual(fullBytes * 0.05);
   }, 120_000);
 
@@ -121,7 +147,9 @@ describe('tool search over 1,000 tools through the gateway', () => {
       const found = await search(reader, query);
       if (!found.includes(tool)) misses.push(`${query} -> ${found.join(', ')} (wanted ${tool})`);
     }
-    console.log(`tool search: ${QUERIES.length - misses.length} of ${QUERIES.length} in the top 3${misses.length ? `; missed:\n${misses.join('\n')}` : ''}`);
+    console.log(
+      `tool search: ${QUERIES.length - misses.length} of ${QUERIES.length} in the top 3${misses.length ? `; missed:\n${misses.join('\n')}` : ''}`,
+    );
     expect(QUERIES.length - misses.length).toBeGreaterThanOrEqual(27);
   }, 120_000);
 
@@ -129,7 +157,12 @@ describe('tool search over 1,000 tools through the gateway', () => {
     const reader = await clientAs('reader');
     const admin = await clientAs('admin');
     await upstreamsReady(reader);
-    const queries = [...QUERIES.map((q) => q.query), 'delete an invoice in billing', 'delete a bucket in the cloud', 'get a payslip'];
+    const queries = [
+      ...QUERIES.map((q) => q.query),
+      'delete an invoice in billing',
+      'delete a bucket in the cloud',
+      'get a payslip',
+    ];
     for (const query of queries) {
       const found = await search(reader, query, 50);
       expect(found.filter((name) => SCOPED.includes(name))).toEqual([]);
@@ -151,7 +184,8 @@ describe('tool search over 1,000 tools through the gateway', () => {
         const name = ALL[next++]!;
         const client = SCOPED.includes(name) ? admin : reader;
         const result = await client.callTool(name, {});
-        if (result.isError || (result.structuredContent as { tool?: string }).tool !== name) failed.push(name);
+        if (result.isError || (result.structuredContent as { tool?: string }).tool !== name)
+          failed.push(name);
       }
     };
     await Promise.all(Array.from({ length: 8 }, worker));

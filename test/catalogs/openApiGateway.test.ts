@@ -13,16 +13,24 @@ import { startGateway, writeConfig, type RunningGateway } from '../gateway/suppo
 // @readme/oas-examples), each call reaching a local HTTP backend with the configured API key.
 
 const require = createRequire(import.meta.url);
-const PETSTORE = join(dirname(require.resolve('@readme/oas-examples/package.json')), '3.0/json/petstore.json');
+const PETSTORE = join(
+  dirname(require.resolve('@readme/oas-examples/package.json')),
+  '3.0/json/petstore.json',
+);
 
 const seen: { method: string; url: string; headers: IncomingMessage['headers'] }[] = [];
 const backend = createHttpServer((request, response) => {
   seen.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers });
   const url = new URL(request.url ?? '/', 'http://backend');
   response.setHeader('content-type', 'application/json');
-  if (url.pathname === '/v2/pet/7') return response.end(JSON.stringify({ id: 7, name: 'Rex', photoUrls: [] }));
+  if (url.pathname === '/v2/pet/7')
+    return response.end(JSON.stringify({ id: 7, name: 'Rex', photoUrls: [] }));
   if (url.pathname === '/v2/pet/findByStatus')
-    return response.end(JSON.stringify([{ id: 1, name: 'Tom', photoUrls: [], status: url.searchParams.get('status') }]));
+    return response.end(
+      JSON.stringify([
+        { id: 1, name: 'Tom', photoUrls: [], status: url.searchParams.get('status') },
+      ]),
+    );
   response.statusCode = 404;
   response.end(JSON.stringify({ message: 'no such pet' }));
 });
@@ -60,7 +68,10 @@ const PET_TOOLS = [
 
 describe('rondo-gateway with an openapi entry', () => {
   it('serves the operations to the v2 client pinned to 2026-07-28', async () => {
-    const client = new Client({ name: 'openapi-modern', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const client = new Client(
+      { name: 'openapi-modern', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
     await client.connect(new StreamableHTTPClientTransport(gateway.url));
     expect(client.getProtocolEra()).toBe('modern');
     const { tools } = await client.listTools();
@@ -85,8 +96,13 @@ describe('rondo-gateway with an openapi entry', () => {
     expect(transport.protocolVersion).toBe('2025-11-25');
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(PET_TOOLS);
-    const result = await client.callTool({ name: 'pets_findPetsByStatus', arguments: { status: ['sold'] } });
-    expect(result.structuredContent).toEqual({ result: [{ id: 1, name: 'Tom', photoUrls: [], status: 'sold' }] });
+    const result = await client.callTool({
+      name: 'pets_findPetsByStatus',
+      arguments: { status: ['sold'] },
+    });
+    expect(result.structuredContent).toEqual({
+      result: [{ id: 1, name: 'Tom', photoUrls: [], status: 'sold' }],
+    });
     expect(seen.at(-1)).toMatchObject({ method: 'GET', url: '/v2/pet/findByStatus?status=sold' });
     await client.close();
   }, 60_000);

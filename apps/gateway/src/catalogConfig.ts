@@ -79,9 +79,13 @@ export function parseGatewayCatalog(
     const where = `${source}: mcpServers.${entry.key}`;
     const keys = entryKeys.safeParse(entry);
     if (!keys.success) throw new ConfigError(`${where}: ${problem(keys.error)}`);
-    const offered = (name: string) => (entry.namespace === '' ? name : `${entry.namespace}_${name}`);
+    const offered = (name: string) =>
+      entry.namespace === '' ? name : `${entry.namespace}_${name}`;
     for (const [name, spec] of Object.entries(keys.data.tools ?? {})) {
-      const transform = { ...spec, ...(spec.name ? { name: offered(spec.name) } : {}) } as ToolTransform;
+      const transform = {
+        ...spec,
+        ...(spec.name ? { name: offered(spec.name) } : {}),
+      } as ToolTransform;
       try {
         checkToolTransform(offered(name), transform);
       } catch (failure) {

@@ -135,7 +135,13 @@ function readEntry(key: string, raw: unknown, where: string, baseDir: string): G
   const namespace = (data.namespace as string | undefined) ?? key.replace(/[^A-Za-z0-9_.-]/g, '_');
   if ('openapi' in data) {
     const fields = readOpenApiFields(data as z.infer<typeof openApiEntry>, where, baseDir);
-    return { ...(data as z.infer<typeof openApiEntry>), ...fields, key, namespace, kind: 'openapi' };
+    return {
+      ...(data as z.infer<typeof openApiEntry>),
+      ...fields,
+      key,
+      namespace,
+      kind: 'openapi',
+    };
   }
   if ('prolog' in data) {
     const list = Array.isArray(data.prolog) ? (data.prolog as string[]) : [data.prolog as string];

@@ -13,20 +13,19 @@ import { ConfigError } from './configError.js';
  */
 
 const secret = (value: string) => z.string().min(1).optional().describe(value);
-const credentials = z
-  .strictObject({
-    apiKey: secret('an API key'),
-    apiKeyEnv: secret('the variable holding the API key'),
-    token: secret('a bearer token'),
-    tokenEnv: secret('the variable holding the bearer token'),
-    username: secret('a basic login'),
-    password: secret('its password'),
-    passwordEnv: secret('the variable holding the password'),
-    clientId: secret('an OAuth client id'),
-    clientSecret: secret('its secret'),
-    clientSecretEnv: secret('the variable holding the secret'),
-    scope: secret('the scope asked for'),
-  });
+const credentials = z.strictObject({
+  apiKey: secret('an API key'),
+  apiKeyEnv: secret('the variable holding the API key'),
+  token: secret('a bearer token'),
+  tokenEnv: secret('the variable holding the bearer token'),
+  username: secret('a basic login'),
+  password: secret('its password'),
+  passwordEnv: secret('the variable holding the password'),
+  clientId: secret('an OAuth client id'),
+  clientSecret: secret('its secret'),
+  clientSecretEnv: secret('the variable holding the secret'),
+  scope: secret('the scope asked for'),
+});
 const patterns = z.array(z.string().min(1)).optional();
 
 /** The members an `openapi` entry has besides the common ones (namespace, include, ...). */
@@ -36,7 +35,12 @@ export const openApiMembers = {
   auth: z.record(z.string().min(1), credentials).optional(),
   includePaths: patterns,
   excludePaths: patterns,
-  maxResponseBytes: z.number().int().min(1).max(1024 * 1024 * 1024).optional(),
+  maxResponseBytes: z
+    .number()
+    .int()
+    .min(1)
+    .max(1024 * 1024 * 1024)
+    .optional(),
   headers: z.record(z.string(), z.string()).optional(),
 };
 
@@ -87,7 +91,11 @@ function schemeCredentials(given: z.infer<typeof credentials>, where: string): S
   if (given.username && password) return { username: given.username, password };
   const clientSecret = read(given.clientSecret, given.clientSecretEnv, 'clientSecret');
   if (given.clientId && clientSecret)
-    return { clientId: given.clientId, clientSecret, ...(given.scope ? { scope: given.scope } : {}) };
+    return {
+      clientId: given.clientId,
+      clientSecret,
+      ...(given.scope ? { scope: given.scope } : {}),
+    };
   throw new ConfigError(
     `${where}: give apiKey, token, username and password, or clientId and clientSecret (or their *Env variables)`,
   );
@@ -95,7 +103,11 @@ function schemeCredentials(given: z.infer<typeof credentials>, where: string): S
 
 /** The provider of an `openapi` entry, named by the entry's rules like any other. */
 export async function openApiEntryProvider(
-  entry: OpenApiEntryFields & { readonly includeTags?: string[]; readonly excludeTags?: string[]; readonly timeoutMs?: number },
+  entry: OpenApiEntryFields & {
+    readonly includeTags?: string[];
+    readonly excludeTags?: string[];
+    readonly timeoutMs?: number;
+  },
   naming: ProxyOptions,
 ): Promise<Provider> {
   const provider = await openApiProvider({

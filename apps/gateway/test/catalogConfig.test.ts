@@ -88,7 +88,12 @@ describe('gateway config: tools', () => {
   it('refuses a transform that is wrong whatever the tool, naming the entry and the tool', () => {
     const text = JSON.stringify({
       mcpServers: {
-        ops: { url: 'http://127.0.0.1:1/mcp', tools: { deploy: { arguments: { replicas: { schema: { type: 'number', minimum: 'one' } } } } } },
+        ops: {
+          url: 'http://127.0.0.1:1/mcp',
+          tools: {
+            deploy: { arguments: { replicas: { schema: { type: 'number', minimum: 'one' } } } },
+          },
+        },
       },
     });
     const entries = parseConfig(text, 'servers.json', '.');
@@ -96,25 +101,48 @@ describe('gateway config: tools', () => {
       /^servers\.json: mcpServers\.ops\.tools\.deploy: tool transform of "ops_deploy": argument "replicas": invalid JSON Schema/,
     );
     const hidden = JSON.stringify({
-      mcpServers: { ops: { url: 'http://127.0.0.1:1/mcp', tools: { deploy: { arguments: { environment: { hidden: true } } } } } },
+      mcpServers: {
+        ops: {
+          url: 'http://127.0.0.1:1/mcp',
+          tools: { deploy: { arguments: { environment: { hidden: true } } } },
+        },
+      },
     });
     expect(() => parseGatewayCatalog(hidden, 's.json', parseConfig(hidden, 's.json', '.'))).toThrow(
       's.json: mcpServers.ops.tools.deploy: tool transform of "ops_deploy": argument "environment" is hidden but has no value',
     );
-    const unknownKey = JSON.stringify({ toolSearch: { pinned: ['x'], extra: 1 }, mcpServers: { ops: { url: 'http://127.0.0.1:1/mcp' } } });
-    expect(() => parseGatewayCatalog(unknownKey, 's.json', parseConfig(unknownKey, 's.json', '.'))).toThrow(/^s\.json: toolSearch/);
+    const unknownKey = JSON.stringify({
+      toolSearch: { pinned: ['x'], extra: 1 },
+      mcpServers: { ops: { url: 'http://127.0.0.1:1/mcp' } },
+    });
+    expect(() =>
+      parseGatewayCatalog(unknownKey, 's.json', parseConfig(unknownKey, 's.json', '.')),
+    ).toThrow(/^s\.json: toolSearch/);
   });
 
   it('refuses at load a transform that does not fit the upstream tool, naming it', async () => {
     const url = await upstream();
     const text = JSON.stringify({
-      mcpServers: { ops: { url, tools: { deploy: { arguments: { environment: { hidden: true, value: 'moon' } } } } } },
+      mcpServers: {
+        ops: {
+          url,
+          tools: { deploy: { arguments: { environment: { hidden: true, value: 'moon' } } } },
+        },
+      },
     });
     const entries = parseConfig(text, 'servers.json', '.');
-    const gateway = await createGateway(entries, { log: () => undefined, catalog: parseGatewayCatalog(text, 'servers.json', entries) });
+    const gateway = await createGateway(entries, {
+      log: () => undefined,
+      catalog: parseGatewayCatalog(text, 'servers.json', entries),
+    });
     closers.push(() => gateway.server.close());
-    const client = new Client({ transport: inMemoryTransport(gateway.endpoint), era: '2026-07-28' });
-    await expect(client.connect()).rejects.toThrow(/tool transform of "ops_deploy": argument "environment": value "moon" does not match/);
+    const client = new Client({
+      transport: inMemoryTransport(gateway.endpoint),
+      era: '2026-07-28',
+    });
+    await expect(client.connect()).rejects.toThrow(
+      /tool transform of "ops_deploy": argument "environment": value "moon" does not match/,
+    );
   });
 });
 
@@ -122,7 +150,10 @@ describe('gateway config: toolSearch', () => {
   it('puts one entry behind its own search, pinned tools listed, every tool callable', async () => {
     const url = await upstream();
     const client = await gatewayOf({
-      mcpServers: { ops: { url, toolSearch: { pinned: ['rollback'] } }, plain: { url, namespace: 'plain' } },
+      mcpServers: {
+        ops: { url, toolSearch: { pinned: ['rollback'] } },
+        plain: { url, namespace: 'plain' },
+      },
     });
     const names = (await client.listAllTools()).map((tool) => tool.name).sort();
     expect(names).toEqual([
@@ -134,9 +165,16 @@ describe('gateway config: toolSearch', () => {
       'plain_rollback',
     ]);
     const found = await client.callTool('ops_search_tools', { query: 'deploy a service' });
-    expect((found.structuredContent as { tools: { name: string }[] }).tools[0]?.name).toBe('ops_deploy');
-    const direct = await client.callTool('ops_deploy', { service: 'api', environment: 'production' });
-    expect(direct.structuredContent).toEqual({ got: { service: 'api', environment: 'production' } });
+    expect((found.structuredContent as { tools: { name: string }[] }).tools[0]?.name).toBe(
+      'ops_deploy',
+    );
+    const direct = await client.callTool('ops_deploy', {
+      service: 'api',
+      environment: 'production',
+    });
+    expect(direct.structuredContent).toEqual({
+      got: { service: 'api', environment: 'production' },
+    });
   });
 
   it('puts the whole gateway behind search with "toolSearch": true at the top level', async () => {
@@ -145,8 +183,13 @@ describe('gateway config: toolSearch', () => {
     const names = (await client.listAllTools()).map((tool) => tool.name);
     expect(names).toEqual(['search_tools', 'get_tool_schemas', 'call_tool']);
     const found = await client.callTool('search_tools', { query: 'roll back a release', limit: 2 });
-    expect((found.structuredContent as { tools: { name: string }[] }).tools.map((t) => t.name).sort()).toEqual(['a_rollback', 'b_rollback']);
-    const called = await client.callTool('call_tool', { name: 'b_deploy', arguments: { service: 's', environment: 'staging' } });
+    expect(
+      (found.structuredContent as { tools: { name: string }[] }).tools.map((t) => t.name).sort(),
+    ).toEqual(['a_rollback', 'b_rollback']);
+    const called = await client.callTool('call_tool', {
+      name: 'b_deploy',
+      arguments: { service: 's', environment: 'staging' },
+    });
     expect(called.structuredContent).toEqual({ got: { service: 's', environment: 'staging' } });
   });
 });

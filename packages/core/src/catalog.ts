@@ -219,7 +219,9 @@ export class Catalog {
       provider,
       validate: validators.get(provider, definition),
       task: provider.taskSupport?.(definition.name) ?? NO_TASKS,
-      listed: shaping ? shaping.lists(provider, definition.name) : provider.listsTool?.(definition.name) !== false,
+      listed: shaping
+        ? shaping.lists(provider, definition.name)
+        : provider.listsTool?.(definition.name) !== false,
     };
   }
 

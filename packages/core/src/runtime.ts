@@ -123,7 +123,10 @@ export class ServerRuntime {
     if (search === undefined || search === false) return;
     const settings = search === true ? {} : search;
     const provider = new ToolSearchProvider(
-      { catalog: () => this.catalog, callTool: (name, args, ctx) => this.callTool(name, args, ctx) },
+      {
+        catalog: () => this.catalog,
+        callTool: (name, args, ctx) => this.callTool(name, args, ctx),
+      },
       settings,
     );
     this.sources.add(provider);

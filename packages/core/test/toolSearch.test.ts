@@ -13,11 +13,33 @@ const admin = testContext({ principal: { id: 'a', scopes: ['read', 'admin'] } })
 
 function tools(options: { pinned?: string[]; prefix?: string } = {}): RondoServer {
   return createServer({ name: 'ops', version: '1.0.0', ...quiet, catalog: { toolSearch: options } })
-    .tool('create_issue', { description: 'Open a new issue in a repository', input: { type: 'object', properties: { repo: { type: 'string' }, title: { type: 'string' } } } }, (a) => text(`issue ${String(a.title)}`))
-    .tool('list_pull_requests', { description: 'List the open pull requests of a repository' }, () => text('prs'))
+    .tool(
+      'create_issue',
+      {
+        description: 'Open a new issue in a repository',
+        input: {
+          type: 'object',
+          properties: { repo: { type: 'string' }, title: { type: 'string' } },
+        },
+      },
+      (a) => text(`issue ${String(a.title)}`),
+    )
+    .tool(
+      'list_pull_requests',
+      { description: 'List the open pull requests of a repository' },
+      () => text('prs'),
+    )
     .tool('send_email', { description: 'Send an email message to a recipient' }, () => text('sent'))
-    .tool('drop_database', { description: 'Delete a database and all its tables', scopes: ['admin'] }, () => text('dropped'))
-    .tool('secret_report', { description: 'The quarterly report of the database', visible: requireScopes('admin') }, () => text('report'));
+    .tool(
+      'drop_database',
+      { description: 'Delete a database and all its tables', scopes: ['admin'] },
+      () => text('dropped'),
+    )
+    .tool(
+      'secret_report',
+      { description: 'The quarterly report of the database', visible: requireScopes('admin') },
+      () => text('report'),
+    );
 }
 
 async function run(server: RondoServer, name: string, args: JsonObject, ctx = reader) {
@@ -53,10 +75,18 @@ describe('tool search', () => {
 
   it('ranks by what a tool does, over names, descriptions and argument names', async () => {
     const server = tools();
-    expect(found(await run(server, 'search_tools', { query: 'open a bug report in a repo' }))[0]).toBe('create_issue');
-    expect(found(await run(server, 'search_tools', { query: 'which pull requests are open?' }))[0]).toBe('list_pull_requests');
-    expect(found(await run(server, 'search_tools', { query: 'mail someone', limit: 1 }))).toEqual([]);
-    expect(found(await run(server, 'search_tools', { query: 'emails', limit: 1 }))).toEqual(['send_email']);
+    expect(
+      found(await run(server, 'search_tools', { query: 'open a bug report in a repo' }))[0],
+    ).toBe('create_issue');
+    expect(
+      found(await run(server, 'search_tools', { query: 'which pull requests are open?' }))[0],
+    ).toBe('list_pull_requests');
+    expect(found(await run(server, 'search_tools', { query: 'mail someone', limit: 1 }))).toEqual(
+      [],
+    );
+    expect(found(await run(server, 'search_tools', { query: 'emails', limit: 1 }))).toEqual([
+      'send_email',
+    ]);
   });
 
   it('never shows a caller a tool it may not see or lacks a scope for', async () => {
@@ -66,22 +96,36 @@ describe('tool search', () => {
       'drop_database',
       'secret_report',
     ]);
-    const schemas = await run(server, 'get_tool_schemas', { names: ['secret_report', 'send_email'] });
+    const schemas = await run(server, 'get_tool_schemas', {
+      names: ['secret_report', 'send_email'],
+    });
     expect(schemas).toMatchObject({
-      result: { structured: { tools: [{ name: 'send_email', inputSchema: { type: 'object' } }], unknown: ['secret_report'] } },
+      result: {
+        structured: {
+          tools: [{ name: 'send_email', inputSchema: { type: 'object' } }],
+          unknown: ['secret_report'],
+        },
+      },
     });
     // Hidden: unknown, as a direct call finds it; scoped: the refusal names the scope (a direct
     // call's refusal is the step-up error).
-    expect(await run(server, 'call_tool', { name: 'secret_report' })).toMatchObject({ result: { kind: 'error' } });
+    expect(await run(server, 'call_tool', { name: 'secret_report' })).toMatchObject({
+      result: { kind: 'error' },
+    });
     const refused = await run(server, 'call_tool', { name: 'drop_database' });
     expect(refused).toMatchObject({ result: { kind: 'error' } });
     expect(JSON.stringify(refused)).toContain('needs the scope admin');
     await expect(run(server, 'drop_database', {})).rejects.toThrow('needs the scope admin');
-    expect(await run(server, 'call_tool', { name: 'call_tool' })).toMatchObject({ result: { kind: 'error' } });
+    expect(await run(server, 'call_tool', { name: 'call_tool' })).toMatchObject({
+      result: { kind: 'error' },
+    });
   });
 
   it('keeps a mounted server behind its search: its meta-tools listed, its tools callable', async () => {
-    const host = createServer({ name: 'host', version: '1.0.0', ...quiet }).mount(tools({ pinned: ['send_email'] }), { namespace: 'ops' });
+    const host = createServer({ name: 'host', version: '1.0.0', ...quiet }).mount(
+      tools({ pinned: ['send_email'] }),
+      { namespace: 'ops' },
+    );
     await runtimeOf(host).ready();
     expect(runtimeOf(host).catalog.tools.map((e) => e.definition.name)).toEqual([
       'ops_send_email',
@@ -89,15 +133,32 @@ describe('tool search', () => {
       'ops_get_tool_schemas',
       'ops_call_tool',
     ]);
-    expect(await run(host, 'ops_create_issue', { title: 'y' })).toMatchObject({ result: { text: 'issue y' } });
-    expect(found(await run(host, 'ops_search_tools', { query: 'pull requests' }))).toEqual(['list_pull_requests']);
+    expect(await run(host, 'ops_create_issue', { title: 'y' })).toMatchObject({
+      result: { text: 'issue y' },
+    });
+    expect(found(await run(host, 'ops_search_tools', { query: 'pull requests' }))).toEqual([
+      'list_pull_requests',
+    ]);
   });
 
   it('searches a host and its mounts together when the host has search, meta-tools prefixed', async () => {
-    const inner = createServer({ name: 'inner', version: '1.0.0', ...quiet }).tool('weather', { description: 'Weather forecast for a city' }, () => text('sun'));
-    const host = createServer({ name: 'host', version: '1.0.0', ...quiet, catalog: { toolSearch: { prefix: 'gw_' } } }).mount(inner, { namespace: 'w' });
+    const inner = createServer({ name: 'inner', version: '1.0.0', ...quiet }).tool(
+      'weather',
+      { description: 'Weather forecast for a city' },
+      () => text('sun'),
+    );
+    const host = createServer({
+      name: 'host',
+      version: '1.0.0',
+      ...quiet,
+      catalog: { toolSearch: { prefix: 'gw_' } },
+    }).mount(inner, { namespace: 'w' });
     await runtimeOf(host).ready();
-    expect(runtimeOf(host).catalog.tools.map((e) => e.definition.name)).toEqual(['gw_search_tools', 'gw_get_tool_schemas', 'gw_call_tool']);
+    expect(runtimeOf(host).catalog.tools.map((e) => e.definition.name)).toEqual([
+      'gw_search_tools',
+      'gw_get_tool_schemas',
+      'gw_call_tool',
+    ]);
     expect(found(await run(host, 'gw_search_tools', { query: 'forecast' }))).toEqual(['w_weather']);
   });
 });
@@ -106,8 +167,16 @@ describe('the ranking', () => {
   it('weighs names over descriptions and matches word forms', () => {
     const index = new ToolSearchIndex([
       { name: 'delete_file', description: 'Remove a file', inputSchema: { type: 'object' } },
-      { name: 'read_file', description: 'Read a file; see delete to remove it', inputSchema: { type: 'object' } },
-      { name: 'listRepositories', description: 'Repositories of a user', inputSchema: { type: 'object', properties: { owner: {} } } },
+      {
+        name: 'read_file',
+        description: 'Read a file; see delete to remove it',
+        inputSchema: { type: 'object' },
+      },
+      {
+        name: 'listRepositories',
+        description: 'Repositories of a user',
+        inputSchema: { type: 'object', properties: { owner: {} } },
+      },
     ]);
     expect(index.rank('delete')[0]?.name).toBe('delete_file');
     expect(index.rank('listing repository')[0]?.name).toBe('listRepositories');

@@ -74,10 +74,15 @@ describe('tool transformation: a local tool', () => {
     const schema = listed[0]!.inputSchema as { properties: JsonObject; required: string[] };
     expect(Object.keys(schema.properties).sort()).toEqual(['copies', 'recipient', 'subject']);
     expect(schema.required).toEqual(['recipient']);
-    expect(listed[0]!.outputSchema).toMatchObject({ properties: { id: { type: 'string' } }, required: ['id'] });
+    expect(listed[0]!.outputSchema).toMatchObject({
+      properties: { id: { type: 'string' } },
+      required: ['id'],
+    });
     // The server checks the original's answer, then the derived tool reshapes it: the original's
     // own arguments are seen through a second tool that keeps the original.
-    const both = mail({ catalog: { tools: { send: { ...NOTIFY, output: undefined, keepOriginal: true } } } });
+    const both = mail({
+      catalog: { tools: { send: { ...NOTIFY, output: undefined, keepOriginal: true } } },
+    });
     const result = await call(both, 'notify', { recipient: 'ann@example.org', copies: 2 });
     expect(result).toEqual({
       kind: 'complete',
@@ -92,7 +97,9 @@ describe('tool transformation: a local tool', () => {
     expect(runtimeOf(both).catalog.tools.map((e) => e.definition.name)).toEqual(['send', 'notify']);
     const picked = await call(server, 'notify', { recipient: 'bob@example.org' });
     expect(picked).toMatchObject({ result: { kind: 'structured', structured: { id: 'm1' } } });
-    expect((picked as { result: { structured: JsonObject } }).result.structured).not.toHaveProperty('got');
+    expect((picked as { result: { structured: JsonObject } }).result.structured).not.toHaveProperty(
+      'got',
+    );
   });
 
   it('refuses arguments outside the narrowed schema and a hidden argument given by the caller', async () => {
@@ -115,8 +122,12 @@ describe('tool transformation: a local tool', () => {
       name: 'zod',
       version: '1.0.0',
       ...quiet,
-      catalog: { tools: { add: { arguments: { a: { name: 'left' }, b: { hidden: true, value: 40 } } } } },
-    }).tool('add', { input: z.object({ a: z.number(), b: z.number() }) }, ({ a, b }) => text(String(a + b)));
+      catalog: {
+        tools: { add: { arguments: { a: { name: 'left' }, b: { hidden: true, value: 40 } } } },
+      },
+    }).tool('add', { input: z.object({ a: z.number(), b: z.number() }) }, ({ a, b }) =>
+      text(String(a + b)),
+    );
     expect(await call(server, 'add', { left: 2 })).toEqual({
       kind: 'complete',
       result: { kind: 'text', text: '42' },
@@ -145,9 +156,13 @@ describe('tool transformation: refused at load', () => {
     const server = mail({
       catalog: { tools: { send: { arguments: { priority: { hidden: true, value: 'urgent' } } } } },
     });
-    const failure = await runtimeOf(server).ready().catch((e: unknown) => e);
+    const failure = await runtimeOf(server)
+      .ready()
+      .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(ToolTransformError);
-    expect((failure as Error).message).toMatch(/tool transform of "send": argument "priority": value "urgent" does not match/);
+    expect((failure as Error).message).toMatch(
+      /tool transform of "send": argument "priority": value "urgent" does not match/,
+    );
   });
 
   it('refuses an argument the tool does not have, a name taken twice and a bad narrowed schema', () => {
@@ -158,9 +173,9 @@ describe('tool transformation: refused at load', () => {
     expect(() => deriveTool(original, { arguments: { to: { name: 'subject' } } })).toThrow(
       /argument "(to|subject)": the name "subject" is taken/,
     );
-    expect(() => checkToolTransform('send', { arguments: { to: { schema: { type: 'strin' } } } })).toThrow(
-      /tool transform of "send": argument "to": invalid JSON Schema/,
-    );
+    expect(() =>
+      checkToolTransform('send', { arguments: { to: { schema: { type: 'strin' } } } }),
+    ).toThrow(/tool transform of "send": argument "to": invalid JSON Schema/);
     expect(() => checkToolTransform('send', { arguments: { to: { hidden: true } } })).toThrow(
       'tool transform of "send": argument "to" is hidden but has no value',
     );
@@ -172,7 +187,11 @@ describe('tool transformation: refused at load', () => {
 
   it('refuses at creation a transform that is wrong whatever the tool', () => {
     expect(() =>
-      createServer({ name: 's', version: '1', catalog: { tools: { t: { arguments: { a: { value: 1 } } } } } }),
+      createServer({
+        name: 's',
+        version: '1',
+        catalog: { tools: { t: { arguments: { a: { value: 1 } } } } },
+      }),
     ).toThrow('tool transform of "t": argument "a" has a value but is not hidden');
   });
 });

@@ -38,28 +38,42 @@ export class Credentials {
   ) {
     for (const name of Object.keys(given))
       if (schemes[name] === undefined)
-        throw new OpenApiDocumentError(`auth.${name}: the document has no security scheme of that name`);
+        throw new OpenApiDocumentError(
+          `auth.${name}: the document has no security scheme of that name`,
+        );
   }
 
   /**
    * The credentials for the first requirement whose schemes all have credentials; none when the
    * operation needs no security or none of its alternatives is configured (the API then answers).
    */
-  async apply(requirements: readonly Readonly<Record<string, readonly string[]>>[], signal: AbortSignal): Promise<AppliedCredentials> {
+  async apply(
+    requirements: readonly Readonly<Record<string, readonly string[]>>[],
+    signal: AbortSignal,
+  ): Promise<AppliedCredentials> {
     const applied = { headers: {} as Record<string, string>, query: {} as Record<string, string> };
-    const usable = requirements.find((requirement) => Object.keys(requirement).every((name) => this.given[name] !== undefined));
+    const usable = requirements.find((requirement) =>
+      Object.keys(requirement).every((name) => this.given[name] !== undefined),
+    );
     if (usable === undefined) return applied;
-    for (const [name, scopes] of Object.entries(usable)) await this.add(name, scopes, applied, signal);
+    for (const [name, scopes] of Object.entries(usable))
+      await this.add(name, scopes, applied, signal);
     return applied;
   }
 
-  private async add(name: string, scopes: readonly string[], applied: AppliedCredentials, signal: AbortSignal): Promise<void> {
+  private async add(
+    name: string,
+    scopes: readonly string[],
+    applied: AppliedCredentials,
+    signal: AbortSignal,
+  ): Promise<void> {
     const scheme = this.schemes[name]!;
     const given = this.given[name]!;
     if (scheme.type === 'apiKey' && 'apiKey' in given) {
       const key = scheme.name ?? name;
       if (scheme.in === 'query') applied.query[key] = given.apiKey;
-      else if (scheme.in === 'cookie') applied.headers.cookie = `${key}=${encodeURIComponent(given.apiKey)}`;
+      else if (scheme.in === 'cookie')
+        applied.headers.cookie = `${key}=${encodeURIComponent(given.apiKey)}`;
       else applied.headers[key.toLowerCase()] = given.apiKey;
     } else if (scheme.type === 'http' && 'token' in given) {
       applied.headers.authorization = `Bearer ${given.token}`;
@@ -70,7 +84,9 @@ export class Credentials {
     } else if (scheme.type === 'oauth2' && 'clientId' in given) {
       applied.headers.authorization = `Bearer ${await this.clientToken(name, scheme, given, scopes, signal)}`;
     } else {
-      throw new OpenApiDocumentError(`auth.${name}: credentials of the wrong kind for a ${scheme.type} scheme`);
+      throw new OpenApiDocumentError(
+        `auth.${name}: credentials of the wrong kind for a ${scheme.type} scheme`,
+      );
     }
   }
 
@@ -85,7 +101,8 @@ export class Credentials {
     const kept = this.tokens.get(name);
     if (kept && kept.until > Date.now()) return kept.value;
     const tokenUrl = scheme.flows?.clientCredentials?.tokenUrl;
-    if (!tokenUrl) throw new OpenApiDocumentError(`auth.${name}: the scheme has no clientCredentials flow`);
+    if (!tokenUrl)
+      throw new OpenApiDocumentError(`auth.${name}: the scheme has no clientCredentials flow`);
     const scope = given.scope ?? scopes.join(' ');
     const response = await this.fetcher(new URL(tokenUrl, this.baseUrl), {
       method: 'POST',
@@ -96,11 +113,19 @@ export class Credentials {
       body: new URLSearchParams({ grant_type: 'client_credentials', ...(scope ? { scope } : {}) }),
       signal,
     });
-    const answer = (await response.json().catch(() => ({}))) as { access_token?: unknown; expires_in?: unknown };
+    const answer = (await response.json().catch(() => ({}))) as {
+      access_token?: unknown;
+      expires_in?: unknown;
+    };
     if (!response.ok || typeof answer.access_token !== 'string')
-      throw new Error(`the token endpoint of "${name}" answered HTTP ${response.status} without an access token`);
+      throw new Error(
+        `the token endpoint of "${name}" answered HTTP ${response.status} without an access token`,
+      );
     const lifetime = typeof answer.expires_in === 'number' ? answer.expires_in : 3600;
-    this.tokens.set(name, { value: answer.access_token, until: Date.now() + Math.max(0, lifetime - 60) * 1000 });
+    this.tokens.set(name, {
+      value: answer.access_token,
+      until: Date.now() + Math.max(0, lifetime - 60) * 1000,
+    });
     return answer.access_token;
   }
 }

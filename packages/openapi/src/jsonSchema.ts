@@ -2,8 +2,22 @@ import type { JsonObject } from '@rondo/protocol';
 
 /** Formats ajv-formats knows; OpenAPI's own (`int32`, `binary`...) only describe, so they are dropped. */
 const KNOWN_FORMATS = new Set([
-  'date', 'time', 'date-time', 'duration', 'uri', 'uri-reference', 'uri-template', 'url', 'email',
-  'hostname', 'ipv4', 'ipv6', 'regex', 'uuid', 'json-pointer', 'relative-json-pointer',
+  'date',
+  'time',
+  'date-time',
+  'duration',
+  'uri',
+  'uri-reference',
+  'uri-template',
+  'url',
+  'email',
+  'hostname',
+  'ipv4',
+  'ipv6',
+  'regex',
+  'uuid',
+  'json-pointer',
+  'relative-json-pointer',
 ]);
 
 /** OpenAPI-only keywords a JSON Schema validator has no use for. */
@@ -26,11 +40,30 @@ export function toJsonSchema(schema: unknown, seen = new Map<object, JsonObject>
   for (const [key, value] of Object.entries(source)) {
     if (DROPPED.has(key) || key === 'nullable' || key.startsWith('x-')) continue;
     if (key === 'format' && !KNOWN_FORMATS.has(String(value))) continue;
-    if (key === 'properties' || key === 'patternProperties' || key === '$defs' || key === 'definitions') {
+    if (
+      key === 'properties' ||
+      key === 'patternProperties' ||
+      key === '$defs' ||
+      key === 'definitions'
+    ) {
       out[key] = Object.fromEntries(
-        Object.entries((value ?? {}) as Record<string, unknown>).map(([k, v]) => [k, toJsonSchema(v, seen)]),
+        Object.entries((value ?? {}) as Record<string, unknown>).map(([k, v]) => [
+          k,
+          toJsonSchema(v, seen),
+        ]),
       );
-    } else if (['items', 'additionalProperties', 'not', 'contains', 'propertyNames', 'if', 'then', 'else'].includes(key)) {
+    } else if (
+      [
+        'items',
+        'additionalProperties',
+        'not',
+        'contains',
+        'propertyNames',
+        'if',
+        'then',
+        'else',
+      ].includes(key)
+    ) {
       out[key] = typeof value === 'boolean' ? value : toJsonSchema(value, seen);
     } else if (['allOf', 'anyOf', 'oneOf', 'prefixItems'].includes(key) && Array.isArray(value)) {
       out[key] = value.map((v) => toJsonSchema(v, seen));

@@ -64,7 +64,10 @@ export class OpenApiProvider implements Provider {
       return await resultOf(operation, response, this.settings.maxResponseBytes);
     } catch (failure) {
       if (signal.aborted && !ctx.signal.aborted)
-        return { kind: 'error', text: `${operation.method.toUpperCase()} ${operation.path}: no answer within ${timeoutMs} ms` };
+        return {
+          kind: 'error',
+          text: `${operation.method.toUpperCase()} ${operation.path}: no answer within ${timeoutMs} ms`,
+        };
       throw failure;
     }
   }
@@ -79,7 +82,12 @@ export async function openApiProvider(options: OpenApiOptions): Promise<OpenApiP
   const { document, url } = await loadDocument(options.source, { fetch: fetcher });
   const baseUrl = baseUrlOf(document, url, options.baseUrl);
   const components = (document.components ?? {}) as { securitySchemes?: Record<string, never> };
-  const credentials = new Credentials(components.securitySchemes ?? {}, options.auth ?? {}, fetcher, baseUrl);
+  const credentials = new Credentials(
+    components.securitySchemes ?? {},
+    options.auth ?? {},
+    fetcher,
+    baseUrl,
+  );
   const info = (document.info ?? {}) as { title?: string };
   return new OpenApiProvider(
     options.name ?? info.title ?? 'openapi',
@@ -96,7 +104,11 @@ export async function openApiProvider(options: OpenApiOptions): Promise<OpenApiP
   );
 }
 
-function baseUrlOf(document: Record<string, unknown>, sourceUrl: string | undefined, given: string | undefined): string {
+function baseUrlOf(
+  document: Record<string, unknown>,
+  sourceUrl: string | undefined,
+  given: string | undefined,
+): string {
   if (given !== undefined) return given;
   const servers = (document.servers ?? []) as { url?: string }[];
   const first = servers[0]?.url;
@@ -105,6 +117,8 @@ function baseUrlOf(document: Record<string, unknown>, sourceUrl: string | undefi
   try {
     return new URL(first, sourceUrl).toString();
   } catch {
-    throw new OpenApiDocumentError(`the server URL ${JSON.stringify(first)} is relative: give baseUrl`);
+    throw new OpenApiDocumentError(
+      `the server URL ${JSON.stringify(first)} is relative: give baseUrl`,
+    );
   }
 }

@@ -24,15 +24,24 @@ export function requestOf(
 ): { url: URL; init: RequestInit } {
   let path = operation.path;
   const query = new URLSearchParams();
-  const headers: Record<string, string> = { accept: 'application/json', ...settings.headers, ...credentials.headers };
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    ...settings.headers,
+    ...credentials.headers,
+  };
   const cookies: string[] = credentials.headers.cookie ? [credentials.headers.cookie] : [];
   for (const parameter of operation.parameters) {
     const value = args[parameter.argument];
     if (value === undefined) continue;
-    if (parameter.in === 'path') path = path.replaceAll(`{${parameter.name}}`, encodeURIComponent(scalar(value)));
+    if (parameter.in === 'path')
+      path = path.replaceAll(`{${parameter.name}}`, encodeURIComponent(scalar(value)));
     else if (parameter.in === 'query')
-      for (const item of Array.isArray(value) ? value : [value]) query.append(parameter.name, scalar(item));
-    else if (parameter.in === 'header') headers[parameter.name.toLowerCase()] = Array.isArray(value) ? value.map(scalar).join(',') : scalar(value);
+      for (const item of Array.isArray(value) ? value : [value])
+        query.append(parameter.name, scalar(item));
+    else if (parameter.in === 'header')
+      headers[parameter.name.toLowerCase()] = Array.isArray(value)
+        ? value.map(scalar).join(',')
+        : scalar(value);
     else cookies.push(`${parameter.name}=${encodeURIComponent(scalar(value))}`);
   }
   for (const [key, value] of Object.entries(credentials.query)) query.append(key, value);
@@ -44,10 +53,16 @@ export function requestOf(
   const body = args.body;
   if (operation.body && body !== undefined) {
     if (operation.body.mediaType === 'application/x-www-form-urlencoded') {
-      init.body = new URLSearchParams(Object.entries(body as Record<string, unknown>).map(([k, v]): [string, string] => [k, scalar(v)]));
+      init.body = new URLSearchParams(
+        Object.entries(body as Record<string, unknown>).map(([k, v]): [string, string] => [
+          k,
+          scalar(v),
+        ]),
+      );
     } else if (operation.body.mediaType === 'multipart/form-data') {
       const form = new FormData();
-      for (const [k, v] of Object.entries(body as Record<string, unknown>)) form.append(k, scalar(v));
+      for (const [k, v] of Object.entries(body as Record<string, unknown>))
+        form.append(k, scalar(v));
       init.body = form;
     } else {
       headers['content-type'] = operation.body.mediaType;
@@ -66,13 +81,24 @@ function scalar(value: unknown): string {
  * when the operation says so), any other 2xx as text, a non-2xx as a tool error with the status
  * and the start of the body, and an answer past the size cap as a tool error; reading stops there.
  */
-export async function resultOf(operation: Operation, response: Response, maxBytes: number): Promise<ToolResult> {
+export async function resultOf(
+  operation: Operation,
+  response: Response,
+  maxBytes: number,
+): Promise<ToolResult> {
   const read = await readBounded(response, maxBytes);
   if (read.cut)
-    return { kind: 'error', text: `HTTP ${response.status}: the answer is larger than the cap of ${maxBytes} bytes; it was cut there and not used` };
+    return {
+      kind: 'error',
+      text: `HTTP ${response.status}: the answer is larger than the cap of ${maxBytes} bytes; it was cut there and not used`,
+    };
   if (!response.ok) {
-    const body = read.text.length > ERROR_BODY_CHARS ? `${read.text.slice(0, ERROR_BODY_CHARS)}…` : read.text;
-    return { kind: 'error', text: `HTTP ${response.status} ${response.statusText}${body ? `: ${body}` : ''}` };
+    const body =
+      read.text.length > ERROR_BODY_CHARS ? `${read.text.slice(0, ERROR_BODY_CHARS)}…` : read.text;
+    return {
+      kind: 'error',
+      text: `HTTP ${response.status} ${response.statusText}${body ? `: ${body}` : ''}`,
+    };
   }
   const type = response.headers.get('content-type') ?? '';
   if (/json/i.test(type) && read.text !== '') {

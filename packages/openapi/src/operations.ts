@@ -53,7 +53,10 @@ const JSON_TYPE = /^application\/(.+\+)?json(;.*)?$/i;
  * description; arguments are its path, query, header and cookie parameters and, for a JSON or form
  * body, `body`; the output schema is the first 2xx JSON response's; GET and HEAD are read-only.
  */
-export function operationsOf(document: Record<string, unknown>, filter: OperationFilter = {}): Operation[] {
+export function operationsOf(
+  document: Record<string, unknown>,
+  filter: OperationFilter = {},
+): Operation[] {
   const operations: Operation[] = [];
   const taken = new Set<string>();
   const paths = (document.paths ?? {}) as Record<string, Record<string, unknown>>;
@@ -66,9 +69,10 @@ export function operationsOf(document: Record<string, unknown>, filter: Operatio
       const tags = (operation.tags ?? []) as string[];
       if (!kept(path, tags, filter, false)) continue;
       const name = uniqueName(toolName(operation.operationId, method, path), taken);
-      const parameters = parametersOf(
-        [...((item.parameters ?? []) as Record<string, unknown>[]), ...((operation.parameters ?? []) as Record<string, unknown>[])],
-      );
+      const parameters = parametersOf([
+        ...((item.parameters ?? []) as Record<string, unknown>[]),
+        ...((operation.parameters ?? []) as Record<string, unknown>[]),
+      ]);
       const body = bodyOf(operation.requestBody as Record<string, unknown> | undefined);
       const output = outputOf(operation.responses as Record<string, unknown> | undefined);
       const tool: ToolDefinition = {
@@ -98,8 +102,14 @@ export function operationsOf(document: Record<string, unknown>, filter: Operatio
   return operations;
 }
 
-function kept(path: string, tags: readonly string[], filter: OperationFilter, pathOnly: boolean): boolean {
-  const matches = (patterns: readonly string[] | undefined) => patterns?.some((p) => glob(p).test(path));
+function kept(
+  path: string,
+  tags: readonly string[],
+  filter: OperationFilter,
+  pathOnly: boolean,
+): boolean {
+  const matches = (patterns: readonly string[] | undefined) =>
+    patterns?.some((p) => glob(p).test(path));
   if (filter.includePaths && !matches(filter.includePaths)) return false;
   if (matches(filter.excludePaths)) return false;
   if (pathOnly) return true;
@@ -108,13 +118,22 @@ function kept(path: string, tags: readonly string[], filter: OperationFilter, pa
 }
 
 function glob(pattern: string): RegExp {
-  return new RegExp(`^${pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  return new RegExp(
+    `^${pattern
+      .split('*')
+      .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
 }
 
 /** A tool name by the spec's rule from an operationId, else from the method and path. */
 function toolName(operationId: unknown, method: string, path: string): string {
-  const raw = typeof operationId === 'string' && operationId !== '' ? operationId : `${method}_${path}`;
-  const cleaned = raw.replace(/[{}]/g, '').replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^_+|_+$/g, '');
+  const raw =
+    typeof operationId === 'string' && operationId !== '' ? operationId : `${method}_${path}`;
+  const cleaned = raw
+    .replace(/[{}]/g, '')
+    .replace(/[^A-Za-z0-9_.-]+/g, '_')
+    .replace(/^_+|_+$/g, '');
   return (cleaned || method).slice(0, 120);
 }
 
@@ -143,7 +162,8 @@ interface ArgumentParameter {
 /** The parameters, an operation's own replacing its path item's; a name taken twice gets its place in front. */
 function parametersOf(raw: readonly Record<string, unknown>[]): { list: ArgumentParameter[] } {
   const byKey = new Map<string, Record<string, unknown>>();
-  for (const parameter of raw) byKey.set(`${String(parameter.in)}:${String(parameter.name)}`, parameter);
+  for (const parameter of raw)
+    byKey.set(`${String(parameter.in)}:${String(parameter.name)}`, parameter);
   const list: ArgumentParameter[] = [];
   const names = new Set<string>(['body']);
   for (const parameter of byKey.values()) {
@@ -156,7 +176,12 @@ function parametersOf(raw: readonly Record<string, unknown>[]): { list: Argument
     if (typeof parameter.description === 'string' && schema.description === undefined)
       schema.description = parameter.description;
     list.push({
-      parameter: { argument, name, in: place, required: place === 'path' || parameter.required === true },
+      parameter: {
+        argument,
+        name,
+        in: place,
+        required: place === 'path' || parameter.required === true,
+      },
       schema,
     });
   }
@@ -172,10 +197,13 @@ function bodyOf(body: Record<string, unknown> | undefined) {
   const content = (body?.content ?? {}) as Record<string, { schema?: unknown }>;
   const mediaType =
     Object.keys(content).find((type) => JSON_TYPE.test(type)) ??
-    Object.keys(content).find((type) => type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data');
+    Object.keys(content).find(
+      (type) => type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data',
+    );
   if (mediaType === undefined) return undefined;
   const schema = toJsonSchema(content[mediaType]?.schema);
-  if (typeof body?.description === 'string' && schema.description === undefined) schema.description = body.description;
+  if (typeof body?.description === 'string' && schema.description === undefined)
+    schema.description = body.description;
   return { mediaType, required: body?.required === true, schema };
 }
 
@@ -197,15 +225,23 @@ function inputSchemaOf(
 }
 
 /** The output schema of the first 2xx response with a JSON schema; a non-object one is wrapped. */
-function outputOf(responses: Record<string, unknown> | undefined): { schema: JsonObject; wraps: boolean } | undefined {
+function outputOf(
+  responses: Record<string, unknown> | undefined,
+): { schema: JsonObject; wraps: boolean } | undefined {
   for (const [status, response] of Object.entries(responses ?? {})) {
     if (!/^2(\d\d|XX)$/i.test(status)) continue;
-    const content = ((response as Record<string, unknown> | undefined)?.content ?? {}) as Record<string, { schema?: unknown }>;
+    const content = ((response as Record<string, unknown> | undefined)?.content ?? {}) as Record<
+      string,
+      { schema?: unknown }
+    >;
     const type = Object.keys(content).find((t) => JSON_TYPE.test(t));
     if (type === undefined || content[type]?.schema === undefined) return undefined;
     const schema = toJsonSchema(content[type].schema);
     if (schema.type === 'object') return { schema, wraps: false };
-    return { schema: { type: 'object', properties: { result: schema }, required: ['result'] }, wraps: true };
+    return {
+      schema: { type: 'object', properties: { result: schema }, required: ['result'] },
+      wraps: true,
+    };
   }
   return undefined;
 }

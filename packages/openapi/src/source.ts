@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { dereference } from '@apidevtools/json-schema-ref-parser';
 import { OpenApiDocumentError } from './errors.js';
 
@@ -29,24 +29,31 @@ export async function loadDocument(
     url = source;
     parsed = parseText(await fetchText(source, maxBytes, options), source);
   } else {
-    const size = await stat(source).then((s) => s.size, (failure: NodeJS.ErrnoException) => {
-      throw new OpenApiDocumentError(`${source}: cannot read: ${failure.code ?? failure.message}`);
-    });
+    const size = await stat(source).then(
+      (s) => s.size,
+      (failure: NodeJS.ErrnoException) => {
+        throw new OpenApiDocumentError(
+          `${source}: cannot read: ${failure.code ?? failure.message}`,
+        );
+      },
+    );
     if (size > maxBytes) throw new OpenApiDocumentError(`${source}: larger than ${maxBytes} bytes`);
     parsed = source;
   }
   let document: Record<string, unknown>;
   try {
-    document = (await dereference(parsed as never, {
+    document = await dereference<Record<string, unknown>>(parsed as never, {
       resolve: { http: false, external: typeof parsed === 'string' },
       dereference: { circular: 'ignore' },
-    })) as Record<string, unknown>;
+    });
   } catch (failure) {
     throw new OpenApiDocumentError(`${describe(source)}: ${(failure as Error).message}`);
   }
   const version = typeof document.openapi === 'string' ? document.openapi : '';
   if (!/^3\.[01]\./.test(version))
-    throw new OpenApiDocumentError(`${describe(source)}: not an OpenAPI 3.0 or 3.1 document (openapi: ${JSON.stringify(document.openapi ?? null)})`);
+    throw new OpenApiDocumentError(
+      `${describe(source)}: not an OpenAPI 3.0 or 3.1 document (openapi: ${JSON.stringify(document.openapi ?? null)})`,
+    );
   return { document, ...(url ? { url } : {}) };
 }
 
@@ -85,7 +92,7 @@ export async function readBounded(
   response: Response,
   maxBytes: number,
 ): Promise<{ text: string; cut: boolean; bytes: number }> {
-  const reader = response.body?.getReader();
+  const reader = (response.body as ReadableStream<Uint8Array> | null)?.getReader();
   if (!reader) return { text: '', cut: false, bytes: 0 };
   const chunks: Uint8Array[] = [];
   let bytes = 0;

@@ -4,7 +4,12 @@ import { Client, inMemoryTransport } from '@rondo/client';
 import { createEndpoint, createServer } from '@rondo/core';
 import { compileArgumentValidator } from '@rondo/core/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDocument, openApiProvider, type Operation, type OpenApiProvider } from '../src/index.js';
+import {
+  loadDocument,
+  openApiProvider,
+  type Operation,
+  type OpenApiProvider,
+} from '../src/index.js';
 import { backend, example, instanceOf } from './support.js';
 
 // Issue 45, done when 3: the OpenAPI examples of @readme/oas-examples served against a local HTTP
@@ -85,7 +90,10 @@ function rawOperation(document: Raw, operation: Operation): Raw {
   const paths = document.paths as Record<string, Record<string, Raw>>;
   const item = paths[operation.path]!;
   const own = item[operation.method]!;
-  return { ...own, parameters: [...((item.parameters ?? []) as Raw[]), ...((own.parameters ?? []) as Raw[])] };
+  return {
+    ...own,
+    parameters: [...((item.parameters ?? []) as Raw[]), ...((own.parameters ?? []) as Raw[])],
+  };
 }
 
 describe.each(DOCUMENTS)('OpenAPI example %s', (name) => {
@@ -98,7 +106,9 @@ describe.each(DOCUMENTS)('OpenAPI example %s', (name) => {
     provider = await openApiProvider({ source: example(name), baseUrl: `${http.url}/api` });
     const server = createServer({ name: 'openapi', version: '1.0.0' }).provider(provider);
     client = new Client({
-      transport: inMemoryTransport(createEndpoint(server, { modern: modernEra(), legacy: legacyEra() })),
+      transport: inMemoryTransport(
+        createEndpoint(server, { modern: modernEra(), legacy: legacyEra() }),
+      ),
       era: '2026-07-28',
     });
     await client.connect();
@@ -110,13 +120,18 @@ describe.each(DOCUMENTS)('OpenAPI example %s', (name) => {
 
   it('makes every operation a tool, read-only for GET and HEAD', async () => {
     const paths = document.paths as Record<string, Raw>;
-    const count = Object.values(paths).reduce((n, item) => n + Object.keys(item).filter((k) => METHODS.includes(k)).length, 0);
+    const count = Object.values(paths).reduce(
+      (n, item) => n + Object.keys(item).filter((k) => METHODS.includes(k)).length,
+      0,
+    );
     const tools = await client.listAllTools();
     expect(tools).toHaveLength(count);
     for (const operation of provider.operations) {
       const listed = tools.find((tool) => tool.name === operation.tool.name)!;
       expect(listed.inputSchema.type).toBe('object');
-      expect(listed.annotations?.readOnlyHint).toBe(operation.method === 'get' || operation.method === 'head');
+      expect(listed.annotations?.readOnlyHint).toBe(
+        operation.method === 'get' || operation.method === 'head',
+      );
     }
   });
 
@@ -127,7 +142,10 @@ describe.each(DOCUMENTS)('OpenAPI example %s', (name) => {
       if (documented === undefined) continue;
       const args = { ...(instanceOf(operation.tool.inputSchema) as object), ...documented };
       const validate = compileArgumentValidator(operation.tool.inputSchema, operation.tool.name);
-      expect(validate(structuredClone(args)), `${operation.tool.name}: ${JSON.stringify(args)}`).toMatchObject({ ok: true });
+      expect(
+        validate(structuredClone(args)),
+        `${operation.tool.name}: ${JSON.stringify(args)}`,
+      ).toMatchObject({ ok: true });
       checked++;
     }
     console.log(`${name}: ${checked} operations with documented examples validated`);
@@ -138,22 +156,37 @@ describe.each(DOCUMENTS)('OpenAPI example %s', (name) => {
       const args = callArguments(rawOperation(document, operation), operation);
       const output = operation.tool.outputSchema;
       const answer = output === undefined ? {} : instanceOf(output);
-      http.answer({ status: 200, json: operation.wrapsResult ? (answer as { result: unknown }).result : answer });
+      http.answer({
+        status: 200,
+        json: operation.wrapsResult ? (answer as { result: unknown }).result : answer,
+      });
       const before = http.received.length;
       const result = await client.callTool(operation.tool.name, args);
-      expect(result.isError, `${operation.tool.name}: ${JSON.stringify(result.content)}`).toBeFalsy();
+      expect(
+        result.isError,
+        `${operation.tool.name}: ${JSON.stringify(result.content)}`,
+      ).toBeFalsy();
       expect(http.received.length).toBe(before + 1);
       const seen = http.received.at(-1)!;
       expect(seen.method).toBe(operation.method.toUpperCase());
       let path = `/api${operation.path}`;
       for (const p of operation.parameters) {
         const value = args[p.argument];
-        if (p.in === 'path') path = path.replaceAll(`{${p.name}}`, encodeURIComponent(typeof value === 'string' ? value : JSON.stringify(value)));
+        if (p.in === 'path')
+          path = path.replaceAll(
+            `{${p.name}}`,
+            encodeURIComponent(typeof value === 'string' ? value : JSON.stringify(value)),
+          );
         if (p.in === 'query' && value !== undefined) {
-          const values = (Array.isArray(value) ? value : [value]).map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+          const values = (Array.isArray(value) ? value : [value]).map((v) =>
+            typeof v === 'string' ? v : JSON.stringify(v),
+          );
           expect(seen.url.searchParams.getAll(p.name)).toEqual(values);
         }
-        if (p.in === 'header' && value !== undefined) expect(seen.headers[p.name.toLowerCase()]).toBe(typeof value === 'string' ? value : JSON.stringify(value));
+        if (p.in === 'header' && value !== undefined)
+          expect(seen.headers[p.name.toLowerCase()]).toBe(
+            typeof value === 'string' ? value : JSON.stringify(value),
+          );
       }
       expect(seen.url.pathname).toBe(path);
       if (operation.body && args.body !== undefined && /json/.test(operation.body.mediaType)) {
@@ -172,9 +205,15 @@ describe('OpenAPI answers', () => {
   let provider: OpenApiProvider;
   let client: Client;
   beforeAll(async () => {
-    provider = await openApiProvider({ source: example('3.0/json/petstore.json'), baseUrl: http.url });
+    provider = await openApiProvider({
+      source: example('3.0/json/petstore.json'),
+      baseUrl: http.url,
+    });
     const server = createServer({ name: 'openapi', version: '1.0.0' }).provider(provider);
-    client = new Client({ transport: inMemoryTransport(createEndpoint(server, { legacy: legacyEra() })), era: '2025-11-25' });
+    client = new Client({
+      transport: inMemoryTransport(createEndpoint(server, { legacy: legacyEra() })),
+      era: '2025-11-25',
+    });
     await client.connect();
     return async () => {
       await client.close();
@@ -210,7 +249,9 @@ describe('OpenAPI answers', () => {
     });
     const result = await client.callTool('getInventory', {});
     expect(result.isError).toBe(true);
-    expect((result.content[0] as { text: string }).text).toContain(`larger than the cap of ${10 * 1024 * 1024} bytes`);
+    expect((result.content[0] as { text: string }).text).toContain(
+      `larger than the cap of ${10 * 1024 * 1024} bytes`,
+    );
     expect(finished).toBe(false);
     expect(written).toBeLessThan(50 * 1024 * 1024);
   }, 60_000);

@@ -18,7 +18,9 @@ const op = (operationId: string, tags: string[], security?: object[]) => ({
   operationId,
   tags,
   ...(security ? { security } : {}),
-  responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object' } } } } },
+  responses: {
+    '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object' } } } },
+  },
 });
 
 const DOCUMENT = {
@@ -30,7 +32,10 @@ const DOCUMENT = {
       key: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
       queryKey: { type: 'apiKey', in: 'query', name: 'api_key' },
       bearer: { type: 'http', scheme: 'bearer' },
-      machine: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: '/token', scopes: { 'read:all': 'read' } } } },
+      machine: {
+        type: 'oauth2',
+        flows: { clientCredentials: { tokenUrl: '/token', scopes: { 'read:all': 'read' } } },
+      },
     },
   },
   paths: {
@@ -56,7 +61,12 @@ describe('the OpenAPI provider', () => {
     const provider = await openApiProvider({
       source: DOCUMENT,
       baseUrl: http.url,
-      auth: { key: { apiKey: 'k-1' }, queryKey: { apiKey: 'q-1' }, bearer: { token: 't-1' }, machine: { clientId: 'svc', clientSecret: 's3cret' } },
+      auth: {
+        key: { apiKey: 'k-1' },
+        queryKey: { apiKey: 'q-1' },
+        bearer: { token: 't-1' },
+        machine: { clientId: 'svc', clientSecret: 's3cret' },
+      },
     });
     http.answer({ status: 200, json: {} });
     await call(provider, 'keyed');
@@ -67,7 +77,11 @@ describe('the OpenAPI provider', () => {
     expect(http.received.at(-1)!.headers.authorization).toBe('Bearer t-1');
     http.answer((request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(request.url.pathname === '/token' ? { access_token: 'minted', expires_in: 3600 } : {}));
+      response.end(
+        JSON.stringify(
+          request.url.pathname === '/token' ? { access_token: 'minted', expires_in: 3600 } : {},
+        ),
+      );
     });
     const before = http.received.length;
     await call(provider, 'machine');
@@ -83,30 +97,52 @@ describe('the OpenAPI provider', () => {
 
   it('keeps the operations chosen by tag and path', async () => {
     const names = async (filter: object) =>
-      (await openApiProvider({ source: DOCUMENT, baseUrl: http.url, ...filter })).tools().map((t) => t.name);
+      (await openApiProvider({ source: DOCUMENT, baseUrl: http.url, ...filter }))
+        .tools()
+        .map((t) => t.name);
     expect(await names({ includeTags: ['b'] })).toEqual(['bearing', 'machine']);
-    expect(await names({ excludeTags: ['admin'], excludePaths: ['/slow', '/q*'] })).toEqual(['keyed', 'bearing', 'machine']);
+    expect(await names({ excludeTags: ['admin'], excludePaths: ['/slow', '/q*'] })).toEqual([
+      'keyed',
+      'bearing',
+      'machine',
+    ]);
     expect(await names({ includePaths: ['/admin/*'] })).toEqual(['purge']);
   });
 
   it('ends a call past its operation timeout with a tool error', async () => {
-    const provider = await openApiProvider({ source: DOCUMENT, baseUrl: http.url, timeouts: { slow: 200 } });
+    const provider = await openApiProvider({
+      source: DOCUMENT,
+      baseUrl: http.url,
+      timeouts: { slow: 200 },
+    });
     http.answer(() => undefined);
     const result = await call(provider, 'slow');
-    expect(result).toMatchObject({ result: { kind: 'error', text: 'GET /slow: no answer within 200 ms' } });
+    expect(result).toMatchObject({
+      result: { kind: 'error', text: 'GET /slow: no answer within 200 ms' },
+    });
   });
 
   it('refuses a document that is not OpenAPI 3, credentials for an unknown scheme, and no base URL', async () => {
-    await expect(openApiProvider({ source: { swagger: '2.0', paths: {} } })).rejects.toThrow(OpenApiDocumentError);
-    await expect(openApiProvider({ source: DOCUMENT, auth: { nope: { token: 'x' } } })).rejects.toThrow(
-      'auth.nope: the document has no security scheme of that name',
+    await expect(openApiProvider({ source: { swagger: '2.0', paths: {} } })).rejects.toThrow(
+      OpenApiDocumentError,
     );
-    await expect(openApiProvider({ source: { ...DOCUMENT, servers: [] } })).rejects.toThrow('give baseUrl');
-    await expect(openApiProvider({ source: '/nonexistent/api.json' })).rejects.toThrow('/nonexistent/api.json: cannot read: ENOENT');
+    await expect(
+      openApiProvider({ source: DOCUMENT, auth: { nope: { token: 'x' } } }),
+    ).rejects.toThrow('auth.nope: the document has no security scheme of that name');
+    await expect(openApiProvider({ source: { ...DOCUMENT, servers: [] } })).rejects.toThrow(
+      'give baseUrl',
+    );
+    await expect(openApiProvider({ source: '/nonexistent/api.json' })).rejects.toThrow(
+      '/nonexistent/api.json: cannot read: ENOENT',
+    );
   });
 
   it('turns 3.0 schemas into JSON Schema (nullable, formats, circular references)', () => {
-    expect(toJsonSchema({ type: 'string', nullable: true, format: 'int64', example: 'x', 'x-ext': 1 })).toEqual({ type: ['string', 'null'] });
-    expect(toJsonSchema({ type: 'object', properties: { next: { $ref: '#/components/schemas/Node' } } })).toEqual({ type: 'object', properties: { next: {} } });
+    expect(
+      toJsonSchema({ type: 'string', nullable: true, format: 'int64', example: 'x', 'x-ext': 1 }),
+    ).toEqual({ type: ['string', 'null'] });
+    expect(
+      toJsonSchema({ type: 'object', properties: { next: { $ref: '#/components/schemas/Node' } } }),
+    ).toEqual({ type: 'object', properties: { next: {} } });
   });
 });

@@ -1,4 +1,8 @@
-import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -87,13 +91,17 @@ export function instanceOf(schema: unknown, depth = 0): unknown {
     case 'object': {
       const properties = (s.properties ?? {}) as Record<string, unknown>;
       const required = (s.required ?? []) as string[];
-      return Object.fromEntries(required.map((name) => [name, instanceOf(properties[name] ?? {}, depth + 1)]));
+      return Object.fromEntries(
+        required.map((name) => [name, instanceOf(properties[name] ?? {}, depth + 1)]),
+      );
     }
     case 'array':
-      return Array.from({ length: (s.minItems as number | undefined) ?? 0 }, () => instanceOf(s.items, depth + 1));
+      return Array.from({ length: (s.minItems as number | undefined) ?? 0 }, () =>
+        instanceOf(s.items, depth + 1),
+      );
     case 'integer':
     case 'number':
-      return (s.minimum as number | undefined) ?? 1;
+      return s.minimum ?? 1;
     case 'boolean':
       return true;
     case 'string':

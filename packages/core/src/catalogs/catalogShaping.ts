@@ -1,6 +1,11 @@
 import type { ToolDefinition } from '../definitions.js';
 import type { Provider } from '../provider.js';
-import { checkToolTransform, deriveTool, ToolTransformError, type ToolTransform } from './toolTransform.js';
+import {
+  checkToolTransform,
+  deriveTool,
+  ToolTransformError,
+  type ToolTransform,
+} from './toolTransform.js';
 
 /** How a tool behind tool search is told apart: the search provider's own tools and pinned ones stay listed. */
 export interface SearchShaping {
@@ -44,11 +49,18 @@ export type ShapedTool =
   | { kind: 'refused'; error: ToolTransformError };
 
 /** Applies the transform of `definition`, if any; a transform that does not fit is refused. */
-export function shapeTool(shaping: CatalogShaping | undefined, definition: ToolDefinition): ShapedTool {
+export function shapeTool(
+  shaping: CatalogShaping | undefined,
+  definition: ToolDefinition,
+): ShapedTool {
   const spec = shaping?.transformOf(definition.name);
   if (spec === undefined) return { kind: 'original' };
   try {
-    return { kind: 'derived', derived: deriveTool(definition, spec), keepOriginal: spec.keepOriginal === true };
+    return {
+      kind: 'derived',
+      derived: deriveTool(definition, spec),
+      keepOriginal: spec.keepOriginal === true,
+    };
   } catch (failure) {
     if (failure instanceof ToolTransformError) return { kind: 'refused', error: failure };
     throw failure;

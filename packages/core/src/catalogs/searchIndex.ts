@@ -77,7 +77,8 @@ export class ToolSearchIndex {
       add(tool.title, WEIGHTS.title);
       add(argumentNames(tool).join(' '), WEIGHTS.args);
       add(tool.description, WEIGHTS.description);
-      for (const term of counts.keys()) this.frequency.set(term, (this.frequency.get(term) ?? 0) + 1);
+      for (const term of counts.keys())
+        this.frequency.set(term, (this.frequency.get(term) ?? 0) + 1);
       this.documents.push({ name: tool.name, counts, length });
       total += length;
     }

@@ -62,8 +62,18 @@ export class ToolSearchProvider implements Provider {
         inputSchema: {
           type: 'object',
           properties: {
-            query: { type: 'string', minLength: 1, maxLength: 1000, description: 'What the tool should do' },
-            limit: { type: 'integer', minimum: 1, maximum: TOOL_SEARCH_LIMIT, description: `Results at most (default ${this.maxResults})` },
+            query: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 1000,
+              description: 'What the tool should do',
+            },
+            limit: {
+              type: 'integer',
+              minimum: 1,
+              maximum: TOOL_SEARCH_LIMIT,
+              description: `Results at most (default ${this.maxResults})`,
+            },
           },
           required: ['query'],
         },
@@ -75,7 +85,12 @@ export class ToolSearchProvider implements Provider {
         inputSchema: {
           type: 'object',
           properties: {
-            names: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: TOOL_SEARCH_LIMIT },
+            names: {
+              type: 'array',
+              items: { type: 'string' },
+              minItems: 1,
+              maxItems: TOOL_SEARCH_LIMIT,
+            },
           },
           required: ['names'],
         },
@@ -96,18 +111,32 @@ export class ToolSearchProvider implements Provider {
   async callTool(name: string, args: Arguments, ctx: HandlerContext): Promise<ToolOutcome> {
     const catalog = this.server.catalog();
     if (name === this.names.search)
-      return this.search(catalog, String(args.query), (args.limit as number | undefined) ?? this.maxResults, ctx.principal);
-    if (name === this.names.schemas) return this.schemas(catalog, args.names as string[], ctx.principal);
-    const target = String(args.name);
+      return this.search(
+        catalog,
+        args.query as string,
+        (args.limit as number | undefined) ?? this.maxResults,
+        ctx.principal,
+      );
+    if (name === this.names.schemas)
+      return this.schemas(catalog, args.names as string[], ctx.principal);
+    const target = args.name as string;
     const entry = catalog.tool(target);
     // A tool the caller sees but lacks a scope for is called, so the refusal names the scopes.
     if (entry === undefined || entry.provider === this || !isVisible(entry.visible, ctx.principal))
-      return { kind: 'error', text: `Unknown tool: ${target} (find tools with ${this.names.search})` };
+      return {
+        kind: 'error',
+        text: `Unknown tool: ${target} (find tools with ${this.names.search})`,
+      };
     return this.server.callTool(target, args.arguments ?? {}, ctx);
   }
 
   /** The best `limit` tools for `query` among those the caller may see and call. */
-  private search(catalog: Catalog, query: string, limit: number, principal: Principal | undefined): ToolResult {
+  private search(
+    catalog: Catalog,
+    query: string,
+    limit: number,
+    principal: Principal | undefined,
+  ): ToolResult {
     const found: JsonObject[] = [];
     for (const { name } of this.indexOf(catalog).rank(query)) {
       if (found.length >= limit) break;
@@ -124,12 +153,17 @@ export class ToolSearchProvider implements Provider {
   }
 
   /** The descriptors of the named tools the caller may see and call; the others as unknown. */
-  private schemas(catalog: Catalog, names: readonly string[], principal: Principal | undefined): ToolResult {
+  private schemas(
+    catalog: Catalog,
+    names: readonly string[],
+    principal: Principal | undefined,
+  ): ToolResult {
     const tools: Json[] = [];
     const unknown: string[] = [];
     for (const name of names) {
       const entry = catalog.tool(name);
-      if (entry === undefined || entry.provider === this || !offeredTo(entry, principal)) unknown.push(name);
+      if (entry === undefined || entry.provider === this || !offeredTo(entry, principal))
+        unknown.push(name);
       else tools.push(entry.definition as unknown as Json);
     }
     return structured({ tools, ...(unknown.length > 0 ? { unknown } : {}) });
@@ -159,5 +193,9 @@ function cut(text: string): string {
 }
 
 function structured(value: JsonObject): ToolResult {
-  return { kind: 'structured', structured: value, items: [{ kind: 'text', text: JSON.stringify(value) }] };
+  return {
+    kind: 'structured',
+    structured: value,
+    items: [{ kind: 'text', text: JSON.stringify(value) }],
+  };
 }

@@ -146,7 +146,8 @@ export function deriveTool(original: ToolDefinition, spec: ToolTransform): Deriv
     definition,
     toOriginal: (args) => {
       const mapped: Record<string, unknown> = {};
-      for (const [key, value] of Object.entries(args)) mapped[toOriginalName.get(key) ?? key] = value;
+      for (const [key, value] of Object.entries(args))
+        mapped[toOriginalName.get(key) ?? key] = value;
       return { ...mapped, ...structuredClone(fixed) };
     },
     reshape: output.reshape,
@@ -162,8 +163,7 @@ function outputOf(
   if ('reshape' in output) return { schema: output.outputSchema, reshape: output.reshape };
   const keep = new Set(output.pick);
   const properties = (original.outputSchema?.properties ?? undefined) as
-    | Record<string, JsonObject>
-    | undefined;
+    Record<string, JsonObject> | undefined;
   if (properties !== undefined)
     for (const member of keep)
       if (!(member in properties))
@@ -202,7 +202,10 @@ function compileArgumentSchema(tool: string, where: string, schema: JsonObject) 
   try {
     return compileJsonSchema(schema);
   } catch (failure) {
-    throw new ToolTransformError(tool, `${where}: invalid JSON Schema: ${(failure as Error).message}`);
+    throw new ToolTransformError(
+      tool,
+      `${where}: invalid JSON Schema: ${(failure as Error).message}`,
+    );
   }
 }
 
