@@ -163,6 +163,33 @@ describe('tool search', () => {
   });
 });
 
+describe('tool search bounds', () => {
+  it('gives maxResults results by default and refuses a limit above 50 or too many names', async () => {
+    const server = createServer({
+      name: 'many',
+      version: '1.0.0',
+      ...quiet,
+      catalog: { toolSearch: { maxResults: 2 } },
+    });
+    for (let i = 0; i < 60; i++)
+      server.tool(`report_${i}`, { description: `Report number ${i}` }, () => text('r'));
+    expect(found(await run(server, 'search_tools', { query: 'report' }))).toHaveLength(2);
+    expect(found(await run(server, 'search_tools', { query: 'report', limit: 50 }))).toHaveLength(
+      50,
+    );
+    expect(await run(server, 'search_tools', { query: 'report', limit: 51 })).toMatchObject({
+      result: { kind: 'error' },
+    });
+    const names = Array.from({ length: 51 }, (_, i) => `report_${i}`);
+    expect(await run(server, 'get_tool_schemas', { names })).toMatchObject({
+      result: { kind: 'error' },
+    });
+    expect(await run(server, 'search_tools', { query: 'x'.repeat(1001) })).toMatchObject({
+      result: { kind: 'error' },
+    });
+  });
+});
+
 describe('the ranking', () => {
   it('weighs names over descriptions and matches word forms', () => {
     const index = new ToolSearchIndex([

@@ -1,8 +1,8 @@
 import { createServer } from '@rondo/core';
 import { runtimeOf } from '@rondo/core/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OpenApiDocumentError, openApiProvider, toJsonSchema } from '../src/index.js';
-import { backend } from './support.js';
+import { OpenApiDocumentError, loadDocument, openApiProvider, toJsonSchema } from '../src/index.js';
+import { backend, example } from './support.js';
 
 // Issue 45: the OpenAPI provider's configuration: credentials from the document's security
 // schemes (API key, bearer, OAuth client credentials), include and exclude by tag and path, the
@@ -120,6 +120,25 @@ describe('the OpenAPI provider', () => {
     expect(result).toMatchObject({
       result: { kind: 'error', text: 'GET /slow: no answer within 200 ms' },
     });
+  });
+
+  it('cuts an answer past maxResponseBytes and quotes a bounded error body', async () => {
+    const provider = await openApiProvider({
+      source: DOCUMENT,
+      baseUrl: http.url,
+      maxResponseBytes: 1000,
+    });
+    http.answer({ status: 200, json: { data: 'y'.repeat(5000) } });
+    const result = await call(provider, 'keyed');
+    expect(result).toMatchObject({
+      result: { kind: 'error', text: expect.stringContaining('larger than the cap of 1000 bytes') },
+    });
+  });
+
+  it('refuses a document larger than maxBytes', async () => {
+    await expect(
+      loadDocument(example('3.0/json/petstore.json'), { maxBytes: 1000 }),
+    ).rejects.toThrow('larger than 1000 bytes');
   });
 
   it('refuses a document that is not OpenAPI 3, credentials for an unknown scheme, and no base URL', async () => {
