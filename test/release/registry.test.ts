@@ -2,7 +2,7 @@ import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -11,8 +11,9 @@ import {
   writeConsumerProject,
   type PackageManager,
 } from './consumerProject.js';
-import { publishWorkspace, startRegistry, type LocalRegistry } from './localRegistry.js';
+import { startRegistry, type LocalRegistry } from './localRegistry.js';
 import { publishablePackages, repoRoot } from './packedPackages.js';
+import { releaseInClone, releasedVersion, type ReleasedClone } from './releasedClone.js';
 
 const run = promisify(execFile);
 const packages = publishablePackages({ withApps: true });
@@ -25,18 +26,34 @@ const withoutRegistrySetting = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv =>
 const versionOf = (dir: string): string =>
   (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
 
-// Every package is packed (pnpm pack turns workspace: and catalog: ranges into versions) and
-// published to a Verdaccio started here; then projects outside the workspace install from it the
-// way users do, with each package manager, and compile and run a strict consumer.
-describe('published to a local registry, installed as users install', { timeout: 300_000 }, () => {
+// A release is cut with `pnpm release` in a clone of the repository, to a Verdaccio started here
+// (changeset publish packs each package with pnpm, which turns workspace: and catalog: ranges into
+// versions); then projects outside the workspace install the released versions from it the way
+// users do, with each package manager, and compile and run the README's server.
+describe('released to a local registry, installed as users install', { timeout: 300_000 }, () => {
   let work = '';
   let registry: LocalRegistry;
+  let released: ReleasedClone;
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'rondo-registry-'));
     registry = await startRegistry(join(work, 'verdaccio'));
-    await publishWorkspace(registry);
-  }, 300_000);
+    released = await releaseInClone(join(work, 'clone'), registry);
+  }, 1_200_000);
+
+  it('`pnpm release` versions, passes its gate, commits, publishes and tags every public package', () => {
+    expect(released.gateRan, released.output).toBe(true);
+    expect(released.headSubject).toBe('Release');
+    for (const pkg of packages) {
+      const folder = relative(repoRoot, pkg.dir);
+      const version = releasedVersion(released.dir, folder);
+      expect(released.tags, released.output).toContain(`${pkg.name}@${version}`);
+      const changelog = readFileSync(join(released.dir, folder, 'CHANGELOG.md'), 'utf8');
+      expect(/^## (\S+)$/m.exec(changelog)?.[1], `${pkg.name} CHANGELOG.md`).toBe(version);
+    }
+    const server = readFileSync(join(released.dir, 'packages', 'server', 'CHANGELOG.md'), 'utf8');
+    expect(server).toContain('A release cut by test/release/registry.test.ts');
+  });
 
   // Removing the scaffolded projects' node_modules takes a while on a loaded machine.
   afterAll(async () => {
@@ -54,7 +71,7 @@ describe('published to a local registry, installed as users install', { timeout:
   });
 
   const versions = () => ({
-    rondo: versionOf(join(repoRoot, 'packages', 'server')),
+    rondo: releasedVersion(released.dir, 'packages/server'),
     zod: versionOf(join(repoRoot, 'node_modules', 'zod')),
     typesNode: versionOf(join(repoRoot, 'node_modules', '@types', 'node')),
     upstream: registry.upstream,
@@ -62,7 +79,7 @@ describe('published to a local registry, installed as users install', { timeout:
 
   // Concurrently: the time goes to waiting on the registry, not to the CPU.
   it.concurrent.each<PackageManager>(['npm', 'pnpm', 'yarn'])(
-    'installs @rondo/server with %s in a fresh project, compiles it strictly and runs it',
+    'installs the released @rondo/server with %s in a fresh project, compiles the README server strictly and calls it',
     async (manager) => {
       const project = join(work, `consumer-${manager}`);
       writeConsumerProject(project, manager, registry.url, versions());
@@ -72,8 +89,9 @@ describe('published to a local registry, installed as users install', { timeout:
         join(project, 'node_modules', '@rondo', 'server', 'package.json'),
       );
       const core = createRequire(server).resolve('@rondo/core/package.json');
-      expect(versionOf(dirname(core))).toBe(versions().rondo);
-      expect(await compileAndRun(project)).toContain('add(2, 3) = 5');
+      expect(versionOf(dirname(core))).toBe(releasedVersion(released.dir, 'packages/core'));
+      expect(versionOf(dirname(server))).toBe(versions().rondo);
+      expect(await compileAndRun(project)).toBe('5');
     },
   );
 
