@@ -26,6 +26,7 @@ import {
   runProgram,
 } from './packedPackages.js';
 import { startRedisServer } from '../support/redisServer.js';
+import { typesProblems } from './typesProblems.js';
 
 const run = promisify(execFile);
 const packages = publishablePackages();
@@ -138,16 +139,22 @@ describe(
         }
       });
 
-      it('is publint clean', async () => {
+      // strict: publint's warnings count as errors (suggestions stay suggestions).
+      it('is publint clean, strict', async () => {
         const { messages, pkg: manifest } = await publint({
           pkgDir: unpacked[pkg.name]!,
           pack: false,
-          level: 'error',
+          level: 'warning',
+          strict: true,
         });
         const errors = messages
           .filter((message) => message.type === 'error')
           .map((message) => formatMessage(message, manifest));
         expect(errors).toEqual([]);
+      });
+
+      it('has no arethetypeswrong problem under the ESM-only profile', async () => {
+        expect(await typesProblems(tarballs[pkg.name]!)).toEqual([]);
       });
 
       it('runs its README example from the installed tarball', async (context) => {

@@ -148,9 +148,15 @@ export function entrySpecifiers(
     .map((subpath) => (subpath === '.' ? name : `${name}/${subpath.slice(2)}`));
 }
 
-/** The compiler options a careful consumer uses: strict, and its dependencies' `.d.ts` checked too. */
+/**
+ * The compiler options a careful consumer uses: strict, the two checks `strict` leaves out
+ * (optional properties that may not be set to `undefined`, indexed access that may miss), and its
+ * dependencies' `.d.ts` checked too.
+ */
 export const strictConsumerOptions = {
   strict: true,
+  exactOptionalPropertyTypes: true,
+  noUncheckedIndexedAccess: true,
   skipLibCheck: false,
   noEmit: true,
   target: 'ES2022',
