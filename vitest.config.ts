@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { scaled, TIME_FACTOR } from './test/support/timeFactor.js';
 
 // Absolute roots, so a run started from a package folder (`pnpm --filter @rondo/core test`) finds them.
 const repoRoot = fileURLToPath(new URL('.', import.meta.url));
@@ -103,6 +104,16 @@ const httpEdges = ['fetch', 'hono', 'fastify'].map((edge) => ({
 const RUN_ALONE = ['test/reliability/**/*.test.ts', 'test/conformance/client*.test.ts'];
 
 const reportFile = process.env.RONDO_TEST_REPORT;
+// One factor for the whole run: measured here once and handed to every worker (and to the config's
+// other evaluations) through the environment, unless it was set there already.
+if (process.env.RONDO_TIME_FACTOR === undefined) {
+  process.env.RONDO_TIME_FACTOR = TIME_FACTOR.toFixed(2);
+  if (TIME_FACTOR > 1) {
+    console.warn(
+      `vitest: wall-clock deadlines scaled by ${process.env.RONDO_TIME_FACTOR} (the load per core; RONDO_TIME_FACTOR sets it)`,
+    );
+  }
+}
 
 export default defineConfig({
   test: {
@@ -136,8 +147,9 @@ export default defineConfig({
     // Most test files wait on child processes and sockets more than they compute: three at a time
     // keep two cores busy (vitest's default here would be one, cores - 1).
     maxWorkers: 3,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Scaled by the machine's load (or RONDO_TIME_FACTOR), like the tests' own deadlines.
+    testTimeout: scaled(30_000),
+    hookTimeout: scaled(60_000),
     reporters: reportFile ? ['default', 'json'] : ['default'],
     ...(reportFile ? { outputFile: { json: reportFile } } : {}),
   },

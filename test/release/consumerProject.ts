@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { firstTypeScriptBlock } from '../support/readmeExample.js';
+import { scaled } from '../support/timeFactor.js';
 import { repoRoot, strictConsumerOptions } from './packedPackages.js';
 
 const run = promisify(execFile);
@@ -82,7 +83,7 @@ export async function installWith(dir: string, manager: PackageManager): Promise
   try {
     await run(command, args, {
       cwd: dir,
-      timeout: 300_000,
+      timeout: scaled(300_000),
       env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' },
     });
   } catch (error) {
@@ -142,7 +143,7 @@ async function callReadmeServer(dir: string): Promise<string> {
 export async function compileAndRun(dir: string): Promise<string> {
   const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
   try {
-    await run(process.execPath, [tsc, '-p', dir], { cwd: dir, timeout: 240_000 });
+    await run(process.execPath, [tsc, '-p', dir], { cwd: dir, timeout: scaled(240_000) });
   } catch (error) {
     const failed = error as { stdout?: string; stderr?: string; signal?: string; message: string };
     const output = `${failed.stdout ?? ''}${failed.stderr ?? ''}` || failed.message;

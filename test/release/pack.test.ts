@@ -26,6 +26,7 @@ import {
   runProgram,
 } from './packedPackages.js';
 import { startRedisServer } from '../support/redisServer.js';
+import { scaled } from '../support/timeFactor.js';
 import { typesProblems } from './typesProblems.js';
 
 const run = promisify(execFile);
@@ -110,16 +111,20 @@ describe(
 
     // One program over every entry (one check of zod's declarations, not ten): an error names the
     // declaration file, so the package at fault is plain.
-    it('compiles a strict consumer of every entry with skipLibCheck: false, no optional peer or @types added', async () => {
-      const specifiers = packages.flatMap((pkg) => {
-        const manifest = JSON.parse(
-          readFileSync(join(unpacked[pkg.name]!, 'package.json'), 'utf8'),
-        ) as { exports: Record<string, unknown> };
-        return entrySpecifiers(pkg.name, manifest);
-      });
-      expect(specifiers).toContain('@rondo/transport-http');
-      expect(await compileConsumer(scratch, specifiers)).toBe('');
-    }, 120_000);
+    it(
+      'compiles a strict consumer of every entry with skipLibCheck: false, no optional peer or @types added',
+      async () => {
+        const specifiers = packages.flatMap((pkg) => {
+          const manifest = JSON.parse(
+            readFileSync(join(unpacked[pkg.name]!, 'package.json'), 'utf8'),
+          ) as { exports: Record<string, unknown> };
+          return entrySpecifiers(pkg.name, manifest);
+        });
+        expect(specifiers).toContain('@rondo/transport-http');
+        expect(await compileConsumer(scratch, specifiers)).toBe('');
+      },
+      scaled(180_000),
+    );
 
     describe.each(packages)('$name', (pkg) => {
       it('packs with no workspace: or catalog: ranges left', () => {

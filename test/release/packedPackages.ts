@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { transpileExample } from '../support/readmeExample.js';
+import { scaled } from '../support/timeFactor.js';
 
 const run = promisify(execFile);
 
@@ -184,7 +185,7 @@ export async function compileConsumer(project: string, specifiers: string[]): Pr
   );
   const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
   try {
-    await run(process.execPath, [tsc, '-p', folder], { cwd: folder, timeout: 60_000 });
+    await run(process.execPath, [tsc, '-p', folder], { cwd: folder, timeout: scaled(120_000) });
     return '';
   } catch (error) {
     const failed = error as { stdout?: string; stderr?: string; message: string };

@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import {
@@ -11,6 +13,11 @@ import {
   workspaceManifests,
   type ReleasePlan,
 } from '../../tooling/scripts/releasePlan.mjs';
+import {
+  SCAFFOLD_PACKAGES,
+  scaffoldChangeset,
+  syncScaffoldVersions,
+} from '../../tooling/scripts/scaffoldVersions.mjs';
 import { repoRoot } from './packedPackages.js';
 
 const run = promisify(execFile);
@@ -63,6 +70,51 @@ describe('the release plan keeps semver', () => {
 
   it("holds for the repository's pending changesets", async () => {
     expect(semverViolations(await readReleasePlan(repoRoot))).toEqual([]);
+  });
+});
+
+describe("create-rondo's scaffold versions follow a release", () => {
+  const release = (name: string, type: 'none' | 'patch' | 'minor') => ({
+    name,
+    type,
+    oldVersion: '0.2.0',
+    newVersion: type === 'minor' ? '0.3.0' : type === 'patch' ? '0.2.1' : '0.2.0',
+  });
+
+  it('adds a create-rondo patch when a scaffolded package moves and create-rondo does not', () => {
+    const moved = scaffoldChangeset({
+      changesets: [],
+      releases: [release('@rondo/server', 'minor'), release('create-rondo', 'none')],
+    });
+    expect(moved).toContain("'create-rondo': patch");
+    expect(moved).toContain('`@rondo/server@0.3.0`');
+    const both = [release('@rondo/server', 'minor'), release('create-rondo', 'patch')];
+    expect(scaffoldChangeset({ changesets: [], releases: both })).toBeUndefined();
+    const neither = [release('@rondo/core', 'minor')];
+    expect(scaffoldChangeset({ changesets: [], releases: neither })).toBeUndefined();
+  });
+
+  it('rewrites versions.ts with the versions in the manifests', () => {
+    const copy = mkdtempSync(join(tmpdir(), 'rondo-scaffold-'));
+    try {
+      const versionsTs = join('packages', 'create-rondo', 'src', 'versions.ts');
+      mkdirSync(dirname(join(copy, versionsTs)), { recursive: true });
+      cpSync(join(repoRoot, versionsTs), join(copy, versionsTs));
+      for (const [name, folder] of Object.entries(SCAFFOLD_PACKAGES)) {
+        mkdirSync(join(copy, folder), { recursive: true });
+        writeFileSync(
+          join(copy, folder, 'package.json'),
+          JSON.stringify({ name, version: '7.8.9' }),
+        );
+      }
+      expect(syncScaffoldVersions(copy)).toBe(true);
+      const text = readFileSync(join(copy, versionsTs), 'utf8');
+      for (const name of Object.keys(SCAFFOLD_PACKAGES))
+        expect(text).toContain(`'${name}': '7.8.9'`);
+      expect(syncScaffoldVersions(copy)).toBe(false);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 });
 

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { scaled } from '../support/timeFactor.js';
 import type { LocalRegistry } from './localRegistry.js';
 import { repoRoot } from './packedPackages.js';
 
@@ -61,7 +62,7 @@ export async function releaseInClone(dir: string, registry: LocalRegistry): Prom
     ],
     {
       cwd: dir,
-      timeout: 900_000,
+      timeout: scaled(900_000),
       maxBuffer: 64 * 1024 * 1024,
       env: { ...process.env, npm_config_userconfig: registry.npmrc },
     },

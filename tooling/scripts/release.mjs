@@ -5,7 +5,8 @@
 //
 // 1. plan     the pending changesets' release plan; refused if a recorded breaking change would
 //             ship as a compatible version (semver) or the git tree is not clean
-// 2. version  `changeset version`: versions, internal ranges, a CHANGELOG.md entry per package
+// 2. version  `changeset version`: versions, internal ranges, a CHANGELOG.md entry per package;
+//             create-rondo's scaffold versions follow (scaffoldVersions.mjs)
 // 3. build    `pnpm build`
 // 4. gate     `pnpm test` (--gate names another command): nothing is committed or published
 //             unless it passes
@@ -16,7 +17,7 @@
 // --dry-run prints the plan, the tags and every command, and changes nothing. In pre-release mode
 // (`pnpm changeset pre enter next`) the same command cuts `-next.N` versions under the `next` tag.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
@@ -25,6 +26,7 @@ import {
   semverViolations,
   workspaceManifests,
 } from './releasePlan.mjs';
+import { scaffoldChangeset, syncScaffoldVersions } from './scaffoldVersions.mjs';
 
 const USAGE = 'usage: pnpm release [--dry-run] [--registry <url>] [--gate "<command>"]';
 
@@ -92,7 +94,14 @@ async function plan(root, options) {
   if (dirty.trim() && !options.dryRun) {
     throw new Error(`release: the git tree is not clean; commit or stash first:\n${dirty}`);
   }
-  const releasePlan = await readReleasePlan(root);
+  let releasePlan = await readReleasePlan(root);
+  const scaffold = scaffoldChangeset(releasePlan);
+  if (scaffold && options.dryRun)
+    say('would add a create-rondo patch changeset: the scaffold versions move');
+  if (scaffold && !options.dryRun) {
+    writeFileSync(join(root, '.changeset', 'release-scaffold-versions.md'), scaffold);
+    releasePlan = await readReleasePlan(root);
+  }
   const violations = semverViolations(releasePlan);
   if (violations.length > 0) {
     throw new Error(`release: semver refuses this plan:\n  ${violations.join('\n  ')}`);
@@ -118,7 +127,9 @@ async function release(root, options) {
   const registry = targetRegistry(root, options.registry);
   const publishEnv = options.registry ? { npm_config_registry: options.registry } : {};
   if (options.dryRun) {
-    say('dry run: would run pnpm exec changeset version, then prettier on the changelogs');
+    say(
+      'dry run: would run pnpm exec changeset version, sync create-rondo, prettier the changelogs',
+    );
     say('dry run: would run pnpm build');
     say(`dry run: would run the gate: ${options.gate}`);
     say('dry run: would commit the version bump');
@@ -127,6 +138,7 @@ async function release(root, options) {
     return;
   }
   runStep(root, 'version', 'pnpm', ['exec', 'changeset', 'version']);
+  if (syncScaffoldVersions(root)) say('version: create-rondo scaffolds the new versions');
   runStep(root, 'format', 'pnpm', ['exec', 'prettier', '--write', ...versionedFiles(root)]);
   try {
     runStep(root, 'build', 'pnpm', ['build']);
