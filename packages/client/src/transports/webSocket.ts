@@ -2,6 +2,7 @@ import { serializeMessage, type JsonRpcMessage } from '@rondo/protocol';
 // Types only: `ws` is an optional peer, loaded when a socket is opened (loadWebSocket), so
 // `@rondo/client/node` imports without it for stdio and HTTP.
 import type { RawData, WebSocket } from 'ws';
+import { messageWithCauses } from '../causes.js';
 import { ClientStateError, TransportError } from '../errors.js';
 import { DEFAULT_MAX_FRAME_BYTES } from '../frames.js';
 import type { ClientTransport, TransportSink } from '../transport.js';
@@ -59,7 +60,9 @@ class WebSocketTransport implements ClientTransport {
       socket.on('error', (error) => {
         if (socket.readyState === socket.CONNECTING) {
           reject(
-            new TransportError(`cannot connect: ${error.message}`, undefined, { cause: error }),
+            new TransportError(`cannot connect: ${messageWithCauses(error)}`, undefined, {
+              cause: error,
+            }),
           );
         }
       });
