@@ -144,6 +144,30 @@ describe(
       expect(JSON.parse(line)).toMatchObject({ id: 1, result: { protocolVersion: '2025-06-18' } });
     });
 
+    it("`npm i -g @rondo/gateway` gives a rondo-gateway that checks the README's servers.json", async () => {
+      const prefix = join(work, 'global-gateway');
+      await run(
+        'npm',
+        ['install', '-g', '--prefix', prefix, '--registry', registry.url, '@rondo/gateway'],
+        { timeout: scaled(300_000) },
+      );
+      const command = join(prefix, 'bin', 'rondo-gateway');
+      const help = await run(command, ['--help'], { timeout: scaled(30_000) });
+      expect(help.stdout + help.stderr).toContain('rondo-gateway');
+      // The example of apps/gateway/README.md: the clone's conformance fixture (built by the
+      // release) answers, the offline entry does not, so check exits 1 with a line for each.
+      const servers = join(released.dir, 'apps', 'gateway', 'servers.json');
+      const checked = await run(command, ['check', servers], { timeout: scaled(60_000) }).then(
+        () => ({ code: 0, stdout: '' }),
+        (failure: { code: number; stdout: string }) => failure,
+      );
+      expect(checked.code).toBe(1);
+      expect(checked.stdout).toMatch(/^fixture: ok: rondo-conformance-fixture .*: 9 tools/m);
+      expect(checked.stdout).toMatch(
+        /^offline: failed: Upstream "offline" could not be reached: /m,
+      );
+    });
+
     // `npm create rondo` fetches create-rondo from npm's registry: the local one here, as
     // docs/install.md says. Then only what it printed is run, in a shell without that registry
     // setting (issue 29): the project's own .npmrc must find @rondo there; the test writes none.
