@@ -30,7 +30,10 @@ import { scaled } from '../support/timeFactor.js';
 import { typesProblems } from './typesProblems.js';
 
 const run = promisify(execFile);
-const packages = publishablePackages();
+// Every public package, the apps' commands (@rondo/gateway, @rondo/logtalk-host) included; the
+// libraries' README examples run here, the apps' in their own tests (their examples are commands).
+const packages = publishablePackages({ withApps: true });
+const libraries = publishablePackages();
 const hasSwipl = (process.env.PATH ?? '').split(':').some((dir) => existsSync(join(dir, 'swipl')));
 
 describe(
@@ -161,7 +164,9 @@ describe(
       it('has no arethetypeswrong problem under the ESM-only profile', async () => {
         expect(await typesProblems(tarballs[pkg.name]!)).toEqual([]);
       });
+    });
 
+    describe.each(libraries)('$name', (pkg) => {
       it('runs its README example from the installed tarball', async (context) => {
         const readmePath = join(pkg.dir, 'README.md');
         expect(existsSync(readmePath), `${pkg.name} has a README.md`).toBe(true);
@@ -183,7 +188,7 @@ describe(
           result.stoppedAsServer && result.exitCode === null ? null : 0,
         );
         expect(result.output).not.toMatch(/ERR_MODULE_NOT_FOUND|Cannot find (module|package)/);
-      }, 60_000);
+      }, scaled(60_000));
     });
   },
 );

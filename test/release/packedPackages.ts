@@ -103,7 +103,7 @@ export interface ProgramRun {
 export async function runProgram(
   scratch: string,
   readme: string,
-  timeoutMs = 30_000,
+  timeoutMs = scaled(30_000),
   settleMs = 2000,
 ): Promise<ProgramRun> {
   const { code, files } = readmeProgram(readme);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `pnpm release`: cuts a release of every package with pending changesets (docs/releasing.md).
 //
-//   pnpm release [--dry-run] [--registry <url>] [--gate "<command>"]
+//   pnpm release [--dry-run] [--registry <url>] [--gate "<command>"] [--no-publish]
 //
 // 1. plan     the pending changesets' release plan; refused if a recorded breaking change would
 //             ship as a compatible version (semver) or the git tree is not clean
@@ -14,7 +14,9 @@
 // 6. publish  `changeset publish` to the configured registry (npm's, or --registry), which tags
 //             the commit `<name>@<version>` per published package
 //
-// --dry-run prints the plan, the tags and every command, and changes nothing. In pre-release mode
+// --dry-run prints the plan, the tags and every command, and changes nothing. --no-publish stops
+// after the commit (a release reviewed before it is published: `pnpm exec changeset publish` then
+// publishes and tags it). In pre-release mode
 // (`pnpm changeset pre enter next`) the same command cuts `-next.N` versions under the `next` tag.
 import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -28,7 +30,8 @@ import {
 } from './releasePlan.mjs';
 import { scaffoldChangeset, syncScaffoldVersions } from './scaffoldVersions.mjs';
 
-const USAGE = 'usage: pnpm release [--dry-run] [--registry <url>] [--gate "<command>"]';
+const USAGE =
+  'usage: pnpm release [--dry-run] [--registry <url>] [--gate "<command>"] [--no-publish]';
 
 /** The options of one run, from the command line. */
 function readOptions(argv) {
@@ -36,6 +39,7 @@ function readOptions(argv) {
     args: argv,
     options: {
       'dry-run': { type: 'boolean', default: false },
+      'no-publish': { type: 'boolean', default: false },
       registry: { type: 'string' },
       gate: { type: 'string', default: 'pnpm test' },
       help: { type: 'boolean', default: false },
@@ -43,6 +47,7 @@ function readOptions(argv) {
   });
   return {
     dryRun: values['dry-run'],
+    publish: !values['no-publish'],
     registry: values.registry,
     gate: values.gate,
     help: values.help,
@@ -151,6 +156,12 @@ async function release(root, options) {
   const summary = releases.map(({ tag }) => tag).join('\n');
   runStep(root, 'commit', 'git', ['add', '-A']);
   runStep(root, 'commit', 'git', ['commit', '-q', '-m', `Release\n\n${summary}`]);
+  if (!options.publish) {
+    say(
+      'committed, not published (--no-publish): pnpm exec changeset publish publishes and tags it',
+    );
+    return;
+  }
   runStep(root, `publish to ${registry}`, 'pnpm', ['exec', 'changeset', 'publish'], publishEnv);
   say(`released ${releases.length} packages; push the commit and its tags: git push --follow-tags`);
 }
