@@ -18,7 +18,7 @@ import type {
   ToolDefinition,
   ToolOutcome,
 } from '@rondo/core';
-import { ErrorCode, isMcpError, type LoggingMessageNotificationParams } from '@rondo/protocol';
+import { ErrorCode, isMcpError } from '@rondo/protocol';
 import { servableTemplates, servableTools } from './catalogGuard.js';
 import { ChangeRelay } from './changeRelay.js';
 import { Gate } from './gate.js';
@@ -35,7 +35,7 @@ import { RelayedRounds, type RelayLimits } from './relayedRounds.js';
 import { resumeRound, runRound, type RoundCaller, type RoundServices } from './roundRunner.js';
 import { SuspendedCalls, type SuspensionLimits } from './suspendedCalls.js';
 import type { IsolationLimits } from './isolation.js';
-import { UpstreamConnections } from './upstreamConnections.js';
+import { UpstreamConnections, singleCallLog } from './upstreamConnections.js';
 import type { UpstreamCall } from './upstreamCall.js';
 import type { UpstreamLink } from './upstreamLink.js';
 import { type ConnectionOptions } from './upstreamLink.js';
@@ -109,7 +109,11 @@ export class ProxyProvider implements Provider {
     this.toolNames = new NameMap(options);
     this.promptNames = new NameMap(options);
     this.connections = new UpstreamConnections(this.name, spec, options, this.changes, (client) =>
-      this.singleCallLog(client),
+      singleCallLog(
+        client,
+        this.active,
+        client === this.link.connected ? this.passing.sinks : undefined,
+      ),
     );
     this.link = this.connections.primary;
     const timeoutMs = options.timeoutMs ?? 60_000;
@@ -320,21 +324,6 @@ export class ProxyProvider implements Provider {
     if (this.closing) return;
     this.options.onWarning?.(`upstream "${this.name}": ${message}`);
   };
-
-  /**
-   * Where a log message of the connection `client` goes: to the one call running on it, if
-   * exactly one is (a log message names no call, so it never goes to another caller's).
-   */
-  private singleCallLog(
-    client: Client,
-  ): ((params: LoggingMessageNotificationParams) => void) | undefined {
-    const callers = [...this.active].filter(([call]) => call.upstream === client);
-    const sinks = client === this.link.connected ? this.passing.sinks : new Set<LogSink>();
-    if (callers.length + sinks.size !== 1) return undefined;
-    const caller = callers[0]?.[1];
-    if (caller) return (params) => caller.log(params);
-    return [...sinks][0];
-  }
 }
 
 /** A tool of the upstream's list as a definition, without its task support (see `taskSupport`). */

@@ -2,6 +2,9 @@ import type { Client, EraChoice } from '@rondo/client';
 import type { HandlerContext } from '@rondo/core';
 import type { LoggingMessageNotificationParams } from '@rondo/protocol';
 import type { ChangeRelay } from './changeRelay.js';
+import type { LogSink } from './passThroughCalls.js';
+import type { RoundCaller } from './roundRunner.js';
+import type { UpstreamCall } from './upstreamCall.js';
 import { ANONYMOUS_CALLER, isolationKey, type IsolationLimits } from './isolation.js';
 import { LinkPool, type UpstreamLease } from './linkPool.js';
 import { forwardAnnouncements } from './upstreamAnnouncements.js';
@@ -110,4 +113,21 @@ export class UpstreamConnections {
     const facts = this.primary.facts;
     return facts?.era === 'legacy' ? (facts.protocolVersion as EraChoice) : this.configuredEra();
   }
+}
+
+/**
+ * Where a log message of the connection `client` goes: to the one call running on it (from
+ * `active`, the calls serving a round, or `passing`, the sinks of the calls passed through on it),
+ * if exactly one is; a log message names no call, so it never goes to another caller's.
+ */
+export function singleCallLog(
+  client: Client,
+  active: ReadonlyMap<UpstreamCall, RoundCaller>,
+  passing: ReadonlySet<LogSink> | undefined,
+): ((params: LoggingMessageNotificationParams) => void) | undefined {
+  const callers = [...active].filter(([call]) => call.upstream === client);
+  if (callers.length + (passing?.size ?? 0) !== 1) return undefined;
+  const caller = callers[0]?.[1];
+  if (caller) return (params) => caller.log(params);
+  return passing === undefined ? undefined : [...passing][0];
 }
