@@ -92,8 +92,9 @@ function problem(error: z.ZodError): string {
 
 /**
  * Reads the `mcpServers` entries of a configuration text (Claude Desktop's format, with Rondo's
- * keys). Relative `cwd` and `prolog` paths are resolved against `baseDir`; disabled entries are
- * left out. Throws a {@link ConfigError} naming the entry and the member at fault.
+ * keys). Relative `cwd` and `prolog` paths are resolved against `baseDir`, which is also the
+ * working folder of a stdio entry without `cwd` (so its relative `args` are read from there too);
+ * disabled entries are left out. Throws a {@link ConfigError} naming the entry and the member at fault.
  */
 export function parseConfig(text: string, source: string, baseDir: string): GatewayEntry[] {
   let json: unknown;
@@ -164,7 +165,9 @@ function readEntry(key: string, raw: unknown, where: string, baseDir: string): G
     key,
     namespace,
     kind: 'stdio',
-    ...(stdio.cwd ? { cwd: resolve(baseDir, stdio.cwd) } : {}),
+    // One rule for relative paths: from the configuration's folder. The process runs there unless
+    // `cwd` says otherwise, so relative `args` (and a relative `command`) are read from there too.
+    cwd: resolve(baseDir, stdio.cwd ?? '.'),
   };
 }
 

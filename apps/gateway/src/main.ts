@@ -38,8 +38,14 @@ async function main(argv: readonly string[]): Promise<void> {
     throw failure;
   }
   if (args.command === 'check') {
-    const lines = await Promise.all(entries.map((entry) => checkEntry(entry)));
-    for (const { line } of lines) process.stdout.write(`${line}\n`);
+    // A line per entry as soon as it is known: a slow upstream holds back only its own line.
+    const lines = await Promise.all(
+      entries.map(async (entry) => {
+        const checked = await checkEntry(entry);
+        process.stdout.write(`${checked.line}\n`);
+        return checked;
+      }),
+    );
     const code = lines.every((line) => line.ok) ? 0 : 1;
     process.stdout.write('', () => process.exit(code));
     return;
