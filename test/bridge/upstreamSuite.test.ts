@@ -422,6 +422,14 @@ describe('tests_2026_07_28', { timeout: 60_000 }, () => {
       });
     const accepted = (await retry({ action: 'accept', content: { name: 'Alice' } })).result;
     expect(accepted.content[0].text).toContain('Alice');
+    // tests_streamable_http: http_mrtr_complete_01 sends the answers as a list naming their keys.
+    const listed = await call('tools/call', {
+      name: 'ask_once',
+      arguments: {},
+      requestState: first.requestState,
+      inputResponses: [{ key: 'name_key', action: 'accept', content: { name: 'Alice' } }],
+    });
+    expect(listed.result.content[0].text).toContain('Alice');
     expect((await retry({ action: 'decline' })).result.content[0].text).toBe('Declined.');
   });
 
