@@ -79,7 +79,12 @@ export function createMcpService(endpoint: Endpoint, options?: HttpTransportOpti
     // Without auth there is nothing to wait for: no await, so no extra microtask turn.
     const auth = resolved.auth ? await authenticate(req, res, resolved.auth) : ANONYMOUS;
     if (!auth.ok) return;
-    const client = clientOf(req, auth.principal, resolved.clientAddressHeader);
+    const client = clientOf(
+      req,
+      auth.principal,
+      resolved.clientAddressHeader,
+      resolved.ipv6ClientPrefix,
+    );
     switch (req.method ?? '') {
       case 'POST':
         return handlePost(req, res, body, auth.principal, client, context);
