@@ -88,3 +88,24 @@ for (const flavour of ['module', 'object'] as const) {
     },
   );
 }
+
+describe(
+  'a +string argument arrives as an SWI-Prolog string (issue 39)',
+  { timeout: 60_000 },
+  () => {
+    let provider: PrologProvider;
+    beforeAll(async () => {
+      provider = await createPrologProvider({ files: [fixture('space.pl')], workers: 1 });
+    });
+    afterAll(() => provider?.close());
+
+    it('as a string, whatever it holds; a +atom one as an atom', async () => {
+      const text = 'quote " apostrophe \' backslash \\ newline \n tab \t nul \u0000 ünïcödé 🐦';
+      const outcome = await provider.callTool('echo_text', { text, name: 'plain' }, makeContext());
+      expect(outcome).toMatchObject({
+        kind: 'structured',
+        structured: { echoed: text, kinds: 'string,atom' },
+      });
+    });
+  },
+);
