@@ -101,7 +101,7 @@ describe(
 
     it('as a string, whatever it holds; a +atom one as an atom', async () => {
       const text = 'quote " apostrophe \' backslash \\ newline \n tab \t nul \u0000 ünïcödé 🐦';
-      const outcome = await provider.callTool('echo_text', { text, name: 'plain' }, makeContext());
+      const outcome = await provider.callTool!('echo_text', { text, name: 'plain' }, makeContext());
       expect(outcome).toMatchObject({
         kind: 'structured',
         structured: { echoed: text, kinds: 'string,atom' },
