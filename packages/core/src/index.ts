@@ -187,6 +187,7 @@ export {
   type HostRule,
 } from './hostGuard.js';
 export { clientAddress } from './clientAddress.js';
+export { DEFAULT_IPV6_CLIENT_PREFIX, checkIpv6Prefix, clientKeyOfAddress } from './clientKey.js';
 export { modernErrorDisposition } from './errorDisposition.js';
 export {
   isTerminal,
