@@ -75,7 +75,7 @@ function publicJwk(jwk: JWK): JWK {
   const { kty, crv, x, y, n, e } = jwk;
   return Object.fromEntries(
     Object.entries({ kty, crv, x, y, n, e }).filter(([, value]) => value !== undefined),
-  ) as JWK;
+  );
 }
 
 /** `ath`: the Base64url SHA-256 of the access token's ASCII bytes (RFC 9449 §4.2). */
