@@ -153,7 +153,7 @@ export {
   TokenRejectedError,
   type TokenRejectionReason,
 } from './errors.js';
-export type { TokenVerifier, VerifiedToken } from './tokens.js';
+export type { TokenVerifier, VerifiedToken, DpopProofVerifier, ProofRequest } from './tokens.js';
 export {
   verifyBearer,
   metadataUrlFor,
@@ -161,6 +161,8 @@ export {
   metadataDocument,
   type BearerVerdict,
   type OAuthResourceOptions,
+  type DpopResourceOptions,
+  type RequestProofContext,
 } from './bearerAuth.js';
 export {
   checkHostAndOrigin,

@@ -74,7 +74,9 @@ export function createMcpService(endpoint: Endpoint, options?: HttpTransportOpti
     if (!verdict.ok) return reject(res, verdict.status, verdict.reason);
     if (applyCors(req, res)) return;
     // Without auth there is nothing to wait for: no await, so no extra microtask turn.
-    const auth = resolved.auth ? await authenticate(req, res, resolved.auth) : ANONYMOUS;
+    const auth = resolved.auth
+      ? await authenticate(req, res, resolved.auth, resolved.path)
+      : ANONYMOUS;
     if (!auth.ok) return;
     const client = clientOf(req, auth.principal, resolved.clientAddressHeader);
     switch (req.method ?? '') {
