@@ -22,6 +22,13 @@ export interface DpopProofVerifierOptions {
   replayCacheEntries?: number;
 }
 
+/** The proof window, clock skew and replay cache of {@link dpopProofVerifier}, by default. */
+export const DPOP_PROOF_DEFAULTS = {
+  maxAgeSeconds: 300,
+  clockSkewSeconds: 60,
+  replayCacheEntries: 100_000,
+} as const;
+
 /** Longest proof read: a JWT with an RSA key in its header is well under it. */
 const MAX_PROOF_LENGTH = 8192;
 
@@ -38,10 +45,11 @@ export function dpopProofVerifier(options: DpopProofVerifierOptions = {}): DpopP
     if (!ASYMMETRIC_ALGORITHMS.includes(alg))
       throw new ConfigurationError(`dpopProofVerifier: ${alg} is not an asymmetric algorithm`);
   }
-  const maxAge = options.maxAgeSeconds ?? 300;
-  const skew = options.clockSkewSeconds ?? 60;
-  const replays = new ReplayCache(options.replayCacheEntries ?? 100_000);
-  const checkReplays = (options.replayCacheEntries ?? 1) > 0;
+  const maxAge = options.maxAgeSeconds ?? DPOP_PROOF_DEFAULTS.maxAgeSeconds;
+  const skew = options.clockSkewSeconds ?? DPOP_PROOF_DEFAULTS.clockSkewSeconds;
+  const replayEntries = options.replayCacheEntries ?? DPOP_PROOF_DEFAULTS.replayCacheEntries;
+  const replays = new ReplayCache(replayEntries);
+  const checkReplays = replayEntries > 0;
   return {
     algorithms,
     async verify(proof, request) {

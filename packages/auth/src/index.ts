@@ -13,7 +13,7 @@ export {
   type IntrospectionVerifierOptions,
 } from './introspection.js';
 export { scopesOf } from './claims.js';
-export { dpopProofVerifier, type DpopProofVerifierOptions } from './dpop.js';
+export { DPOP_PROOF_DEFAULTS, dpopProofVerifier, type DpopProofVerifierOptions } from './dpop.js';
 export {
   TokenRejectedError,
   type TokenRejectionReason,

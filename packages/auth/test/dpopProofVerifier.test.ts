@@ -53,6 +53,27 @@ describe('dpopProofVerifier', () => {
     expect(rejection).toMatchObject({ reason: 'invalid_dpop_proof' });
   });
 
+  it('takes proofs up to maxAgeSeconds old, and a replay only with replayCacheEntries 0', async () => {
+    const request = { method: 'POST', urls: ['https://r.example/mcp'], accessToken: TOKEN };
+    const base = { htm: 'POST', htu: 'https://r.example/mcp' };
+    const old = await signed({ ...base, iat: Math.floor(Date.now() / 1000) - 20 });
+    await expect(
+      dpopProofVerifier({ maxAgeSeconds: 10 }).verify(old.proof, request),
+    ).rejects.toThrow('too old');
+    await expect(
+      dpopProofVerifier({ maxAgeSeconds: 30 }).verify(old.proof, request),
+    ).resolves.toEqual({
+      jkt: old.jkt,
+    });
+    const fresh = await signed(base);
+    const remembering = dpopProofVerifier();
+    await remembering.verify(fresh.proof, request);
+    await expect(remembering.verify(fresh.proof, request)).rejects.toThrow('used before');
+    const forgetting = dpopProofVerifier({ replayCacheEntries: 0 });
+    await forgetting.verify(fresh.proof, request);
+    await expect(forgetting.verify(fresh.proof, request)).resolves.toEqual({ jkt: fresh.jkt });
+  });
+
   it('is never configured with a symmetric algorithm', () => {
     expect(() => dpopProofVerifier({ algorithms: ['HS256'] })).toThrow(ConfigurationError);
   });

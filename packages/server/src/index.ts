@@ -76,6 +76,8 @@ export {
   type TaskStore,
   type TaskSupport,
   type OAuthResourceOptions,
+  type DpopResourceOptions,
+  type DpopProofVerifier,
   type VerifiedToken,
   extensionMethod,
   type Extension,
