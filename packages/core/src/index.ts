@@ -43,11 +43,15 @@ export {
 export { createEndpoint, type EndpointOptions } from './endpoint.js';
 export {
   SERVER_CARD_PATH,
+  SERVER_CARD_SUFFIX,
+  SERVER_CARD_MEDIA_TYPE,
   SERVER_CARD_SCHEMA,
+  MCP_CATALOG_PATHS,
   serverCard,
   type ServerCardOptions,
   type ServerCardRemote,
 } from './serverCard.js';
+export { catalogIdentifier, type CatalogEntry } from './serverCatalog.js';
 export {
   extensionMethod,
   type Extension,

@@ -67,7 +67,12 @@ export function createMcpService(endpoint: Endpoint, options?: HttpTransportOpti
   const open = new Set<() => void>();
   const streams = new StreamBudget(resolved.maxOpenStreams, resolved.maxStreamsPerClient);
   const context = { endpoint, sessions, options: resolved, open, streams };
-  const routes = new ExtensionRoutes(endpoint.routes ?? [], resolved.path, resolved.onError);
+  const routes = new ExtensionRoutes(
+    endpoint.routes ?? [],
+    resolved.path,
+    resolved.guard,
+    resolved.onError,
+  );
 
   const serve = async (req: HttpRequest, res: HttpResponse, body: BodySource): Promise<void> => {
     const verdict = guardHostAndOrigin(req, resolved.guard);
