@@ -8,6 +8,8 @@ import {
   text,
   type ServerOptions,
 } from '@rondo/server';
+import { createServer as createHttpServer } from 'node:http';
+import { ProtocolViolationError, TransportError, readCatalog, readServerCard } from '@rondo/client';
 import { createFetchHandler } from '@rondo/transport-http/fetch';
 import { createEndpoint } from '@rondo/core';
 import { modernEra } from '@rondo/adapter-2026';
@@ -204,5 +206,45 @@ describe('the Server Card', () => {
       new Request(`http://127.0.0.1${CARD}`, { headers: { 'if-none-match': etag } }),
     );
     expect(again.status).toBe(304);
+  });
+});
+
+describe('@rondo/client reads a catalog and a card', () => {
+  it('finds the server through the host catalog, then reads its card', async () => {
+    const url = await start({ serverCard: true });
+    const entries = await readCatalog(url.origin);
+    expect(entries).toEqual([
+      {
+        identifier: 'urn:air:127.0.0.1:weather',
+        displayName: 'Weather',
+        url: `${url.origin}${CARD}`,
+      },
+    ]);
+    expect(await readServerCard(entries[0]!.url)).toEqual({
+      name: 'io.example/weather',
+      version: '2.1.0',
+      title: 'Weather',
+      description: 'Forecasts by city',
+      remotes: [{ type: 'streamable-http', url: `${url.origin}/mcp` }],
+    });
+  });
+
+  it('refuses a card without a name, a remote without a URL, an oversized answer and a 404', async () => {
+    const documents: Record<string, string> = {
+      '/nameless': JSON.stringify({ version: '1' }),
+      '/bad-remote': JSON.stringify({ name: 'x', version: '1', remotes: [{ type: 'sse' }] }),
+      '/huge': JSON.stringify({ name: 'x', version: '1', padding: 'x'.repeat(300 * 1024) }),
+    };
+    const host = createHttpServer((req, res) => {
+      const body = documents[req.url ?? ''];
+      res.writeHead(body ? 200 : 404, { 'content-type': 'application/json' }).end(body ?? '{}');
+    });
+    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise<void>((resolve) => host.close(() => resolve())));
+    const origin = `http://127.0.0.1:${(host.address() as { port: number }).port}`;
+    await expect(readServerCard(`${origin}/nameless`)).rejects.toThrow(ProtocolViolationError);
+    await expect(readServerCard(`${origin}/bad-remote`)).rejects.toThrow(ProtocolViolationError);
+    await expect(readServerCard(`${origin}/huge`)).rejects.toThrow(TransportError);
+    await expect(readCatalog(origin)).rejects.toThrow(TransportError);
   });
 });

@@ -59,6 +59,13 @@ export {
 } from './http/streamableHttp.js';
 export { inMemoryTransport } from './transports/memory.js';
 export {
+  readServerCard,
+  readCatalog,
+  type ServerCard,
+  type CatalogEntry,
+  type DiscoveryOptions,
+} from './discovery/serverCards.js';
+export {
   oauth,
   clientCredentials,
   workloadIdentity,
