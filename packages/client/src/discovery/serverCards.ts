@@ -50,8 +50,7 @@ export async function readServerCard(
   if (typeof name !== 'string' || typeof version !== 'string')
     throw new ProtocolViolationError(`the Server Card at ${String(url)} has no name or version`);
   const remotes = Array.isArray(document.remotes) ? document.remotes : [];
-  const text = (key: string) =>
-    typeof document[key] === 'string' ? { [key]: document[key] as string } : {};
+  const text = (key: string) => (typeof document[key] === 'string' ? { [key]: document[key] } : {});
   return {
     name,
     version,
@@ -130,5 +129,5 @@ function remoteOf(remote: unknown, url: string | URL): { type: string; url: stri
     throw new ProtocolViolationError(
       `the Server Card at ${String(url)} lists a remote without a URL`,
     );
-  return { type: type as string, url: where as string };
+  return { type: type, url: where };
 }
