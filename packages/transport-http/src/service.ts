@@ -70,14 +70,21 @@ export function createMcpService(endpoint: Endpoint, options?: HttpTransportOpti
   const open = new Set<() => void>();
   const streams = new StreamBudget(resolved.maxOpenStreams, resolved.maxStreamsPerClient);
   const context = { endpoint, sessions, options: resolved, open, streams };
-  const routes = new ExtensionRoutes(endpoint.routes ?? [], resolved.path, resolved.onError);
+  const routes = new ExtensionRoutes(
+    endpoint.routes ?? [],
+    resolved.path,
+    resolved.guard,
+    resolved.onError,
+  );
 
   const serve = async (req: HttpRequest, res: HttpResponse, body: BodySource): Promise<void> => {
     const verdict = guardHostAndOrigin(req, resolved.guard);
     if (!verdict.ok) return reject(res, verdict.status, verdict.reason);
     if (applyCors(req, res)) return;
     // Without auth there is nothing to wait for: no await, so no extra microtask turn.
-    const auth = resolved.auth ? await authenticate(req, res, resolved.auth) : ANONYMOUS;
+    const auth = resolved.auth
+      ? await authenticate(req, res, resolved.auth, resolved.path)
+      : ANONYMOUS;
     if (!auth.ok) return;
     const client = clientOf(
       req,
