@@ -251,7 +251,8 @@ function startCall(
   const share = callerKey(ctx);
   // A caller at its cap of suspended calls is refused before its call reaches the upstream.
   services.suspended.assertRoom(share);
-  return new UpstreamCall(share, new GateSlot(services.gate)).start(async (call) => {
+  const slot = new GateSlot(services.gate);
+  return new UpstreamCall(share, slot, capabilities).start(async (call) => {
     const lease = await services.lease(ctx);
     call.upstream = lease.client;
     try {
