@@ -143,6 +143,8 @@ export async function createGateway(
   const server = createServer({
     name: 'rondo-gateway',
     version: '0.1.0',
+    // Over HTTP the gateway publishes its card beside its endpoint and the host's catalog.
+    serverCard: true,
     ...(options.stateKeys ? { requestState: { keys: options.stateKeys } } : {}),
     ...(options.shared ? { shared: options.shared } : {}),
     ...(options.catalog ? { catalog: options.catalog.options } : {}),
