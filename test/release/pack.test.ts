@@ -167,28 +167,32 @@ describe(
     });
 
     describe.each(libraries)('$name', (pkg) => {
-      it('runs its README example from the installed tarball', async (context) => {
-        const readmePath = join(pkg.dir, 'README.md');
-        expect(existsSync(readmePath), `${pkg.name} has a README.md`).toBe(true);
-        const readme = readFileSync(readmePath, 'utf8');
-        if (pkg.name === '@rondo/logtalk-bridge' && !hasSwipl) {
-          console.warn(
-            'logtalk-bridge README example skipped: swipl is not installed (apt-get install -y swi-prolog-nox)',
+      it(
+        'runs its README example from the installed tarball',
+        async (context) => {
+          const readmePath = join(pkg.dir, 'README.md');
+          expect(existsSync(readmePath), `${pkg.name} has a README.md`).toBe(true);
+          const readme = readFileSync(readmePath, 'utf8');
+          if (pkg.name === '@rondo/logtalk-bridge' && !hasSwipl) {
+            console.warn(
+              'logtalk-bridge README example skipped: swipl is not installed (apt-get install -y swi-prolog-nox)',
+            );
+            context.skip();
+          }
+          // The @rondo/redis example talks to a real Redis: one of its own, named by REDIS_URL.
+          const redis = pkg.name === '@rondo/redis' ? await startRedisServer() : undefined;
+          if (redis) process.env.REDIS_URL = redis.url;
+          const result = await runProgram(scratch, readme).finally(async () => {
+            delete process.env.REDIS_URL;
+            await redis?.stop();
+          });
+          expect(result.exitCode, result.output).toBe(
+            result.stoppedAsServer && result.exitCode === null ? null : 0,
           );
-          context.skip();
-        }
-        // The @rondo/redis example talks to a real Redis: one of its own, named by REDIS_URL.
-        const redis = pkg.name === '@rondo/redis' ? await startRedisServer() : undefined;
-        if (redis) process.env.REDIS_URL = redis.url;
-        const result = await runProgram(scratch, readme).finally(async () => {
-          delete process.env.REDIS_URL;
-          await redis?.stop();
-        });
-        expect(result.exitCode, result.output).toBe(
-          result.stoppedAsServer && result.exitCode === null ? null : 0,
-        );
-        expect(result.output).not.toMatch(/ERR_MODULE_NOT_FOUND|Cannot find (module|package)/);
-      }, scaled(60_000));
+          expect(result.output).not.toMatch(/ERR_MODULE_NOT_FOUND|Cannot find (module|package)/);
+        },
+        scaled(60_000),
+      );
     });
   },
 );
