@@ -59,6 +59,7 @@ const projects = [
   'auth',
   'client',
   'proxy',
+  'openapi',
 ].map((name) => ({
   extends: true as const,
   test: {

@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
+import { ConfigError } from './configError.js';
+import { openApiMembers, readOpenApiFields, type OpenApiEntryFields } from './openApiEntry.js';
 
-/** A configuration file the gateway cannot use; the message names the file and the member. */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
+export { ConfigError };
 
 const names = z.array(z.string().min(1));
 const stringMap = z.record(z.string(), z.string());
@@ -63,6 +62,8 @@ const prologEntry = z.looseObject({
   ...common,
 });
 
+const openApiEntry = z.looseObject({ ...openApiMembers, ...common });
+
 const configFile = z.looseObject({
   mcpServers: z.record(z.string().min(1), z.unknown()),
 });
@@ -79,6 +80,7 @@ export type GatewayEntry = { readonly key: string; readonly namespace: string } 
   | ({ readonly kind: 'stdio' } & z.infer<typeof stdioEntry>)
   | ({ readonly kind: 'remote'; readonly oauth?: GatewayOAuth } & z.infer<typeof remoteEntry>)
   | ({ readonly kind: 'prolog'; readonly files: string[] } & z.infer<typeof prologEntry>)
+  | ({ readonly kind: 'openapi' } & z.infer<typeof openApiEntry> & OpenApiEntryFields)
 );
 
 function problem(error: z.ZodError): string {
@@ -114,17 +116,34 @@ export function parseConfig(text: string, source: string, baseDir: string): Gate
 
 function readEntry(key: string, raw: unknown, where: string, baseDir: string): GatewayEntry {
   const shape = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
-  const schema = 'prolog' in shape ? prologEntry : 'url' in shape ? remoteEntry : stdioEntry;
+  const schema =
+    'openapi' in shape
+      ? openApiEntry
+      : 'prolog' in shape
+        ? prologEntry
+        : 'url' in shape
+          ? remoteEntry
+          : stdioEntry;
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const hint =
-      'command' in shape || 'url' in shape || 'prolog' in shape
+      'command' in shape || 'url' in shape || 'prolog' in shape || 'openapi' in shape
         ? ''
-        : ' (an entry needs command, url or prolog)';
+        : ' (an entry needs command, url, prolog or openapi)';
     throw new ConfigError(`${where}: ${problem(parsed.error)}${hint}`);
   }
   const data = parsed.data as Record<string, unknown>;
   const namespace = (data.namespace as string | undefined) ?? key.replace(/[^A-Za-z0-9_.-]/g, '_');
+  if ('openapi' in data) {
+    const fields = readOpenApiFields(data as z.infer<typeof openApiEntry>, where, baseDir);
+    return {
+      ...(data as z.infer<typeof openApiEntry>),
+      ...fields,
+      key,
+      namespace,
+      kind: 'openapi',
+    };
+  }
   if ('prolog' in data) {
     const list = Array.isArray(data.prolog) ? (data.prolog as string[]) : [data.prolog as string];
     return {

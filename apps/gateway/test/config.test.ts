@@ -66,7 +66,7 @@ describe('the gateway configuration', () => {
   it('names the entry and the member at fault', () => {
     expect(() => read({ bad: { args: [] } })).toThrow(
       new ConfigError(
-        'servers.json: mcpServers.bad: command: Invalid input: expected string, received undefined (an entry needs command, url or prolog)',
+        'servers.json: mcpServers.bad: command: Invalid input: expected string, received undefined (an entry needs command, url, prolog or openapi)',
       ),
     );
     expect(() => read({ web: { url: 'ftp://x' } })).toThrow(/mcpServers\.web: url: /);
