@@ -59,8 +59,17 @@ export {
 } from './http/streamableHttp.js';
 export { inMemoryTransport } from './transports/memory.js';
 export {
+  readServerCard,
+  readCatalog,
+  type ServerCard,
+  type CatalogEntry,
+  type DiscoveryOptions,
+} from './discovery/serverCards.js';
+export {
   oauth,
   clientCredentials,
+  workloadIdentity,
+  enterpriseManaged,
   memoryTokenStore,
   OAuthError,
   OAuthResponseError,
@@ -75,6 +84,11 @@ export type {
   OAuthOptions,
   OAuthCommonOptions,
   ClientCredentialsOptions,
+  WorkloadIdentityOptions,
+  EnterpriseManagedOptions,
+  IdentityProvider,
+  AssertionSource,
+  DpopKeyPair,
   RedirectHandler,
   PrivateKeyJwtKey,
   PreRegisteredClient,
