@@ -13,8 +13,10 @@ import {
   namespaced,
   proxy,
   withPassThrough,
+  type CallObserver,
   type ProxyOptions,
   type UpstreamSpec,
+  type UpstreamStatus,
 } from '@rondo/proxy';
 import { composeEndpoint } from '@rondo/server/endpoint';
 import type { GatewayEntry, GatewayOAuth } from './config.js';
@@ -27,6 +29,19 @@ export interface GatewayOptions {
   readonly shared?: SharedState;
   /** Where Prolog workers' and the server's diagnostics go; default standard error. */
   readonly log?: (line: string) => void;
+  /** What the proxies report: their connections' states and their calls (see {@link ProxyWatch}). */
+  readonly watch?: ProxyWatch;
+}
+
+/**
+ * What an operator's surface hears from the proxied entries: each upstream connection's state
+ * changes, each call, and whether catalogs wait for the first connection (default they do not:
+ * the gateway serves at once and each upstream joins when connected).
+ */
+export interface ProxyWatch {
+  readonly awaitConnection?: boolean;
+  readonly onStatus?: (entry: GatewayEntry, status: UpstreamStatus) => void;
+  readonly onCall?: CallObserver;
 }
 
 /** A gateway: one server whose providers are the configured upstreams, served to both eras. */
@@ -86,10 +101,19 @@ export async function providerFor(
   entry: GatewayEntry,
   log: (line: string) => void,
   relay?: SessionRelay,
+  watch: ProxyWatch = {},
 ): Promise<Provider> {
   if (entry.kind !== 'prolog') {
     const shared = relay ? { relay } : {};
-    return proxy(upstreamSpec(entry), { ...proxyOptions(entry), ...shared, onWarning: log });
+    const { onStatus, onCall } = watch;
+    return proxy(upstreamSpec(entry), {
+      ...proxyOptions(entry),
+      ...shared,
+      onWarning: log,
+      awaitConnection: watch.awaitConnection ?? false,
+      ...(onStatus ? { onStatus: (status: UpstreamStatus) => onStatus(entry, status) } : {}),
+      ...(onCall ? { onCall } : {}),
+    });
   }
   const prolog = await createPrologProvider({
     files: entry.files,
@@ -104,9 +128,10 @@ export async function providerFor(
 
 /**
  * Builds the gateway's server: one provider per entry, composed with the modern (2026-07-28) and
- * the legacy (2025-11-25, 2025-06-18) eras. Proxied upstreams connect in the background (an
- * upstream that is down leaves its tools out until it is back); a Prolog file that fails to load
- * throws.
+ * the legacy (2025-11-25, 2025-06-18) eras. Proxied upstreams connect in the background: the
+ * server is ready at once, and each upstream's tools join the catalog when it is connected (an
+ * upstream that is down leaves its tools out until it is back; clients hear `list_changed`); a
+ * Prolog file that fails to load throws.
  */
 export async function createGateway(
   entries: readonly GatewayEntry[],
@@ -122,7 +147,7 @@ export async function createGateway(
   });
   try {
     for (const entry of entries) {
-      const provider = await providerFor(entry, log, options.shared?.relay);
+      const provider = await providerFor(entry, log, options.shared?.relay, options.watch);
       providers.set(entry.key, provider);
       server.provider(provider);
     }

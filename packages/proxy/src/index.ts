@@ -5,7 +5,8 @@ export type { PassedTaskLimits } from './passedTasks.js';
 export type { NameRules } from './names.js';
 export type { SuspensionLimits } from './suspendedCalls.js';
 export type { RelayLimits } from './relayedRounds.js';
-export type { ConnectionOptions } from './upstreamLink.js';
+export type { ConnectionOptions, UpstreamState, UpstreamStatus } from './upstreamLink.js';
+export type { CallObserver, CallOutcome, UpstreamCallRecord } from './callRecords.js';
 export { UpstreamLink } from './upstreamLink.js';
 export type {
   UpstreamSpec,

@@ -30,13 +30,16 @@ import {
   passableClient,
   type LogSink,
 } from './passThroughCalls.js';
-import { forwardAnnouncements } from './upstreamAnnouncements.js';
 import { completeUpstream, completionRef } from './upstreamCompletion.js';
 import { RelayedRounds, type RelayLimits } from './relayedRounds.js';
 import { resumeRound, runRound, type RoundCaller, type RoundServices } from './roundRunner.js';
 import { SuspendedCalls, type SuspensionLimits } from './suspendedCalls.js';
 import type { UpstreamCall } from './upstreamCall.js';
-import { UpstreamLink, type ConnectionOptions } from './upstreamLink.js';
+import { callFacts, observed, type CallObserver } from './callRecords.js';
+import { toolDefinition, upstreamLinks } from './proxyLinks.js';
+import { UpstreamLists, type ListName } from './upstreamLists.js';
+import type { UpstreamLink } from './upstreamLink.js';
+import { type ConnectionOptions, type UpstreamStatus } from './upstreamLink.js';
 import { checkUpstreamSpec, type UpstreamSpec } from './upstreamSpec.js';
 import { promptResultFromWire, resourceResultFromWire, toolResultFromWire } from './wireResults.js';
 
@@ -68,6 +71,18 @@ export interface ProxyOptions
   readonly relay?: SessionRelay;
   /** Told what the proxy left out of the upstream's catalog and why (a schema that does not compile). */
   readonly onWarning?: (message: string) => void;
+  /**
+   * Whether a list read waits for the upstream's first connection (default true, so a server
+   * started with the proxy lists its tools at once). False: a list read while the upstream is not
+   * connected answers what was last read (nothing at first) without waiting, and the catalog is
+   * read again when it connects, which clients learn through `list_changed`: a gateway serves at
+   * once, however slow an upstream is to start.
+   */
+  readonly awaitConnection?: boolean;
+  /** Told each change of the upstream connection's state (see {@link UpstreamStatus}). */
+  readonly onStatus?: (status: UpstreamStatus) => void;
+  /** Told how each call to the upstream ended (for metrics and an audit log). */
+  readonly onCall?: CallObserver;
 }
 
 /**
@@ -90,7 +105,7 @@ export class ProxyProvider implements Provider {
   private readonly active = new Map<UpstreamCall, RoundCaller>();
   private readonly relayed: RelayedRounds | undefined;
   private readonly passing: PassThroughCalls;
-  private readonly lastLists = new Map<string, unknown>();
+  private readonly lists: UpstreamLists;
   private readonly makeLegacyLink: (() => UpstreamLink) | undefined;
   private legacyLink: UpstreamLink | undefined;
 
@@ -104,6 +119,7 @@ export class ProxyProvider implements Provider {
     this.promptNames = new NameMap(options);
     const links = upstreamLinks(this.name, spec, options, this.changes, () => this.singleCallLog());
     this.link = links.primary;
+    this.lists = new UpstreamLists(this.link, options.awaitConnection ?? true, this.warn);
     this.makeLegacyLink = links.legacy;
     const timeoutMs = options.timeoutMs ?? 60_000;
     this.relayed =
@@ -132,6 +148,16 @@ export class ProxyProvider implements Provider {
     return this.link;
   }
 
+  /** Where the upstream connection stands (see {@link UpstreamStatus}). */
+  get status(): UpstreamStatus {
+    return this.link.status;
+  }
+
+  /** How many items of each list the upstream offered when last read (servable ones). */
+  get catalogSizes(): Readonly<Record<ListName, number>> {
+    return this.lists.sizes();
+  }
+
   /** Calls waiting for their client's answers now. */
   get suspendedCalls(): number {
     return this.services.suspended.size;
@@ -157,7 +183,7 @@ export class ProxyProvider implements Provider {
   }
 
   async tools(): Promise<ToolDefinition[]> {
-    return this.read('tools', [], async (client) => {
+    return this.lists.read('tools', async (client) => {
       if (!client.capabilities.tools) return this.toolNames.learn([]);
       const listed = await client.listAllTools();
       this.legacyTasks.learn(client.era, listed);
@@ -177,7 +203,9 @@ export class ProxyProvider implements Provider {
     const upstream = this.toolNames.upstream(name) ?? name;
     const params = { name: upstream, arguments: args };
     const services = this.legacyTasks.servicesFor(upstream);
-    return runRound(services, 'tools/call', params, ctx, toolResultFromWire);
+    return observed(this.options.onCall, callFacts(this.name, 'tools/call', upstream, ctx), () =>
+      runRound(services, 'tools/call', params, ctx, toolResultFromWire),
+    );
   }
 
   /** The connection a modern request of `revision` passes through on (see `passableClient`). */
@@ -203,11 +231,17 @@ export class ProxyProvider implements Provider {
     onProgress: ((update: ProgressUpdate) => void) | undefined,
     log: LogSink,
   ): Promise<Record<string, unknown>> {
-    return this.passing.call(client, method, params, cancellation, onProgress, log);
+    const named = typeof params.name === 'string' ? params.name : params.taskId;
+    const name = typeof named === 'string' ? named : '';
+    const retry = params.requestState !== undefined;
+    const facts = { upstream: this.name, method, name, round: retry ? 2 : 1, passedThrough: true };
+    return observed(this.options.onCall, facts, () =>
+      this.passing.call(client, method, params, cancellation, onProgress, log),
+    );
   }
 
   async prompts(): Promise<PromptDefinition[]> {
-    return this.read('prompts', [], async (client) => {
+    return this.lists.read('prompts', async (client) => {
       if (!client.capabilities.prompts) return this.promptNames.learn([]);
       return this.promptNames.learn((await client.listAllPrompts()) as PromptDefinition[]);
     });
@@ -219,11 +253,15 @@ export class ProxyProvider implements Provider {
     ctx: HandlerContext,
   ): Promise<PromptOutcome> {
     const params = { name: this.promptNames.upstream(name) ?? name, arguments: args };
-    return runRound(this.services, 'prompts/get', params, ctx, promptResultFromWire);
+    return observed(
+      this.options.onCall,
+      callFacts(this.name, 'prompts/get', params.name, ctx),
+      () => runRound(this.services, 'prompts/get', params, ctx, promptResultFromWire),
+    );
   }
 
   async resources(): Promise<ResourceDefinition[]> {
-    return this.read('resources', [], async (client) => {
+    return this.lists.read('resources', async (client) => {
       const list = client.capabilities.resources ? await client.listAllResources() : [];
       this.resourceUris.clear();
       for (const resource of list) this.resourceUris.add(resource.uri);
@@ -232,7 +270,7 @@ export class ProxyProvider implements Provider {
   }
 
   async resourceTemplates(): Promise<ResourceTemplateDefinition[]> {
-    return this.read('templates', [], async (client) => {
+    return this.lists.read('templates', async (client) => {
       const list = client.capabilities.resources ? await client.listAllResourceTemplates() : [];
       const kept = servableTemplates(list as ResourceTemplateDefinition[], this.warn);
       this.templateUris.clear();
@@ -244,7 +282,11 @@ export class ProxyProvider implements Provider {
   async readResource(uri: string, ctx: HandlerContext): Promise<ResourceOutcome | undefined> {
     if (!this.resourceUris.has(uri) && this.templateUris.size === 0) return undefined;
     try {
-      return await runRound(this.services, 'resources/read', { uri }, ctx, resourceResultFromWire);
+      return await observed(
+        this.options.onCall,
+        callFacts(this.name, 'resources/read', uri, ctx),
+        () => runRound(this.services, 'resources/read', { uri }, ctx, resourceResultFromWire),
+      );
     } catch (error) {
       // Another provider's template may match: an upstream that does not have it says so.
       if (
@@ -287,27 +329,6 @@ export class ProxyProvider implements Provider {
     return this.legacyLink.start();
   }
 
-  /**
-   * Reads one of the upstream's lists. An upstream that is down, or fails while listing, leaves
-   * the list as it was last read (empty at first): a catalog read never fails the server.
-   */
-  private async read<T>(
-    list: string,
-    empty: T,
-    reader: (client: Client) => Promise<T>,
-  ): Promise<T> {
-    try {
-      const value = await reader(await this.link.start());
-      this.lastLists.set(list, value);
-      return value;
-    } catch (failure) {
-      if (this.link.downReason === undefined) {
-        this.warn(`${list} could not be read: ${(failure as Error).message}`);
-      }
-      return (this.lastLists.get(list) as T | undefined) ?? empty;
-    }
-  }
-
   private readonly warn = (message: string): void => {
     this.options.onWarning?.(`upstream "${this.name}": ${message}`);
   };
@@ -319,42 +340,6 @@ export class ProxyProvider implements Provider {
     if (caller) return (params) => caller.log(params);
     return [...this.passing.sinks][0];
   }
-}
-
-/** The primary connection to the upstream and, for `era: 'mirror'`, the maker of a legacy one. */
-function upstreamLinks(
-  name: string,
-  spec: UpstreamSpec,
-  options: ProxyOptions,
-  changes: ChangeRelay,
-  singleCallLog: () => ((params: LoggingMessageNotificationParams) => void) | undefined,
-): { primary: UpstreamLink; legacy: (() => UpstreamLink) | undefined } {
-  // The client advertises every input capability: a question reaches the caller of the call it
-  // belongs to (per-call handlers), and these only answer questions that belong to no call.
-  const refuse = (): never => {
-    throw new Error('The gateway has no call this question belongs to');
-  };
-  const link = (era: EraChoice): UpstreamLink =>
-    new UpstreamLink(
-      name,
-      spec,
-      { elicitation: refuse, sampling: refuse, roots: refuse },
-      {
-        connected: () => changes.all(),
-        wire: (client) => forwardAnnouncements(client, changes, singleCallLog),
-      },
-      { ...options, era },
-    );
-  return {
-    primary: link(options.era === 'mirror' || options.era === undefined ? 'auto' : options.era),
-    legacy: options.era === 'mirror' ? () => link('2025-11-25') : undefined,
-  };
-}
-
-/** A tool of the upstream's list as a definition, without its task support (see `taskSupport`). */
-function toolDefinition(tool: Record<string, unknown>): ToolDefinition {
-  const { execution: _execution, ...rest } = tool;
-  return rest as unknown as ToolDefinition;
 }
 
 /** A provider for the upstream `spec` (see {@link ProxyProvider}). */

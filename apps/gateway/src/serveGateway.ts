@@ -1,0 +1,108 @@
+import { authFromFlags } from '@rondo/auth';
+import type { SharedState } from '@rondo/core';
+import { ProxyProvider } from '@rondo/proxy';
+import { createRedisState } from '@rondo/redis';
+import { serve, type RunningServer } from '@rondo/server';
+import type { GatewayArgs } from './cliArgs.js';
+import type { GatewayEntry } from './config.js';
+import { createGateway, type Gateway } from './gateway.js';
+import { GatewayMetrics } from './gatewayMetrics.js';
+import type { GatewayLog } from './logger.js';
+import { listenProblem, portProblem } from './portCheck.js';
+import { UpstreamMonitor } from './upstreamMonitor.js';
+
+/** Serving cannot start (a port in use, say): one line, exit code 1. */
+export class StartError extends Error {
+  override readonly name = 'StartError';
+}
+
+/** A gateway serving, with what it holds. */
+export interface ServingGateway {
+  readonly gateway: Gateway;
+  readonly running: RunningServer;
+  readonly shared: SharedState | undefined;
+}
+
+/**
+ * Starts serving `entries` as `args` say: the ports are checked first (before any upstream
+ * starts); the gateway listens at once and each upstream joins when connected, unless
+ * `--wait-upstreams`; `/healthz`, `/readyz` and `/metrics` are served beside the MCP endpoint
+ * (http, ws) and on `--admin-port`.
+ */
+export async function serveGateway(
+  args: GatewayArgs,
+  entries: readonly GatewayEntry[],
+  log: GatewayLog,
+): Promise<ServingGateway> {
+  await checkPorts(args);
+  const monitor = new UpstreamMonitor(log, args.readyWhen);
+  const metrics = new GatewayMetrics();
+  const shared = args.redis ? await createRedisState({ url: args.redis }) : undefined;
+  const gateway = await createGateway(entries, {
+    ...(args.stateKeys ? { stateKeys: args.stateKeys } : {}),
+    ...(shared ? { shared } : {}),
+    log: log.sink('warn', 'gateway.warning'),
+    watch: {
+      awaitConnection: args.waitUpstreams,
+      onStatus: monitor.update,
+      onCall: metrics.record,
+    },
+  });
+  metrics.watch(gateway.providers);
+  if (args.waitUpstreams) await allTriedOnce(gateway);
+  let running: RunningServer;
+  try {
+    running = await serve(gateway.endpoint, {
+      transport: args.transport,
+      host: args.host,
+      port: args.port,
+      ...(args.path ? { path: args.path } : {}),
+      ...(args.allowedHosts && args.transport !== 'stdio'
+        ? { allowedHosts: args.allowedHosts }
+        : {}),
+      ...(args.clientAddressHeader ? { clientAddressHeader: args.clientAddressHeader } : {}),
+      // The parser refused --auth-* on stdio, which `serve` types as taking no `auth`.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc needs it
+      ...(args.auth ? { auth: authFromFlags(args.auth) as never } : {}),
+      operations: {
+        readiness: () => monitor.readiness(gateway.providers),
+        registry: metrics.registry,
+        ...(args.adminPort === undefined ? {} : { adminPort: args.adminPort }),
+      },
+      quiet: true,
+    });
+  } catch (failure) {
+    await gateway.endpoint.close();
+    await shared?.close();
+    const code = (failure as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL')
+      throw new StartError(listenProblem(failure as NodeJS.ErrnoException, args.host, args.port));
+    throw failure;
+  }
+  const where = running.url ? ` at ${running.url}` : '';
+  const admin = running.adminUrl ? `; /healthz, /readyz and /metrics at ${running.adminUrl}` : '';
+  log.info(
+    'gateway.serving',
+    `serving ${entries.length} upstream(s) on ${args.transport}${where}${admin}`,
+    { transport: args.transport, url: running.url, adminUrl: running.adminUrl },
+  );
+  return { gateway, running, shared };
+}
+
+/** Refuses ports that cannot be listened on, before anything starts. */
+async function checkPorts(args: GatewayArgs): Promise<void> {
+  const ports = args.transport === 'stdio' ? [] : [args.port];
+  if (args.adminPort !== undefined) ports.push(args.adminPort);
+  for (const port of ports) {
+    const problem = await portProblem(args.host, port);
+    if (problem !== undefined) throw new StartError(problem);
+  }
+}
+
+/** Resolves once every proxied upstream has connected or failed once (`--wait-upstreams`). */
+async function allTriedOnce(gateway: Gateway): Promise<void> {
+  const proxies = [...gateway.providers.values()].filter(
+    (provider): provider is ProxyProvider => provider instanceof ProxyProvider,
+  );
+  await Promise.allSettled(proxies.map((proxy) => proxy.upstream.start()));
+}
