@@ -1,11 +1,10 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { ConfigurationError, SharedStateError } from '@rondo/core';
-import { checkEntry } from './check.js';
 import { HELP, USAGE, UsageError, parseGatewayArgs, type GatewayArgs } from './cliArgs.js';
 import { ConfigError, readConfig, type GatewayEntry } from './config.js';
 import { GatewayLog } from './logger.js';
-import { StartError, serveGateway } from './serveGateway.js';
+import { StartError, checkPorts } from './portCheck.js';
 
 /** The package's version, for `--version`. */
 function version(): string {
@@ -40,13 +39,17 @@ async function main(argv: readonly string[]): Promise<void> {
     }
     throw failure;
   }
+  // The serving and checking code load only now: a mistake or a port in use is told at once.
   if (args.command === 'check') {
+    const { checkEntry } = await import('./check.js');
     const lines = await Promise.all(entries.map((entry) => checkEntry(entry)));
     for (const { line } of lines) process.stdout.write(`${line}\n`);
     const code = lines.every((line) => line.ok) ? 0 : 1;
     process.stdout.write('', () => process.exit(code));
     return;
   }
+  await checkPorts(args);
+  const { serveGateway } = await import('./serveGateway.js');
   const log = new GatewayLog(args.logFormat, args.logLevel);
   const { gateway, running, shared } = await serveGateway(args, entries, log);
   const stop = (): void => void running.close().catch(() => undefined);

@@ -1,4 +1,23 @@
 import { createServer } from 'node:net';
+import type { GatewayArgs } from './cliArgs.js';
+
+/** Serving cannot start (a port in use, say): one line, exit code 1. */
+export class StartError extends Error {
+  override readonly name = 'StartError';
+}
+
+/**
+ * Throws a {@link StartError} for the first port of `args` (the listener's, `--admin-port`) that
+ * cannot be listened on: checked before any upstream starts, and before the serving code loads.
+ */
+export async function checkPorts(args: GatewayArgs): Promise<void> {
+  const ports = args.transport === 'stdio' ? [] : [args.port];
+  if (args.adminPort !== undefined) ports.push(args.adminPort);
+  for (const port of ports) {
+    const problem = await portProblem(args.host, port);
+    if (problem !== undefined) throw new StartError(problem);
+  }
+}
 
 /**
  * Whether `port` on `host` can be listened on now (0 always can): checked before any upstream

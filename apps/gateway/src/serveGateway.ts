@@ -8,13 +8,8 @@ import type { GatewayEntry } from './config.js';
 import { createGateway, type Gateway } from './gateway.js';
 import { GatewayMetrics } from './gatewayMetrics.js';
 import type { GatewayLog } from './logger.js';
-import { listenProblem, portProblem } from './portCheck.js';
+import { StartError, listenProblem } from './portCheck.js';
 import { UpstreamMonitor } from './upstreamMonitor.js';
-
-/** Serving cannot start (a port in use, say): one line, exit code 1. */
-export class StartError extends Error {
-  override readonly name = 'StartError';
-}
 
 /** A gateway serving, with what it holds. */
 export interface ServingGateway {
@@ -24,8 +19,8 @@ export interface ServingGateway {
 }
 
 /**
- * Starts serving `entries` as `args` say: the ports are checked first (before any upstream
- * starts); the gateway listens at once and each upstream joins when connected, unless
+ * Starts serving `entries` as `args` say (their ports checked already, see `checkPorts`): the
+ * gateway listens at once and each upstream joins when connected, unless
  * `--wait-upstreams`; `/healthz`, `/readyz` and `/metrics` are served beside the MCP endpoint
  * (http, ws) and on `--admin-port`.
  */
@@ -34,7 +29,6 @@ export async function serveGateway(
   entries: readonly GatewayEntry[],
   log: GatewayLog,
 ): Promise<ServingGateway> {
-  await checkPorts(args);
   const monitor = new UpstreamMonitor(log, args.readyWhen);
   const metrics = new GatewayMetrics();
   const shared = args.redis ? await createRedisState({ url: args.redis }) : undefined;
@@ -87,16 +81,6 @@ export async function serveGateway(
     { transport: args.transport, url: running.url, adminUrl: running.adminUrl },
   );
   return { gateway, running, shared };
-}
-
-/** Refuses ports that cannot be listened on, before anything starts. */
-async function checkPorts(args: GatewayArgs): Promise<void> {
-  const ports = args.transport === 'stdio' ? [] : [args.port];
-  if (args.adminPort !== undefined) ports.push(args.adminPort);
-  for (const port of ports) {
-    const problem = await portProblem(args.host, port);
-    if (problem !== undefined) throw new StartError(problem);
-  }
 }
 
 /** Resolves once every proxied upstream has connected or failed once (`--wait-upstreams`). */
