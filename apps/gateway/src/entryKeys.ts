@@ -51,7 +51,7 @@ export function entryTransport(
   }
   const needs = transport === 'stdio' ? 'command' : 'url';
   if (!(needs in shape)) {
-    throw new ConfigError(`${where}: "${key}": "${String(declared)}" needs "${needs}"`);
+    throw new ConfigError(`${where}: "${key}": ${JSON.stringify(declared)} needs "${needs}"`);
   }
   return transport;
 }

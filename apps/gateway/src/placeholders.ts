@@ -57,7 +57,7 @@ export function expandEntry(
     const at = `${where}.${key}`;
     if (typeof value === 'string') entry[key] = expandString(value, scope, at);
     else if (Array.isArray(value))
-      entry[key] = value.map((item, index) =>
+      entry[key] = (value as unknown[]).map((item, index) =>
         typeof item === 'string' ? expandString(item, scope, `${at}[${index}]`) : item,
       );
     else if (typeof value === 'object' && value !== null)
