@@ -57,6 +57,7 @@ export function upstreamSpec(entry: GatewayEntry): UpstreamSpec {
   if (entry.kind === 'remote') {
     return {
       url: entry.url,
+      ...(entry.transport === 'sse' ? { sse: true } : {}),
       ...(entry.headers ? { headers: entry.headers } : {}),
       ...(entry.oauth ? { authorizer: gatewayCredentials(entry.oauth) } : {}),
     };
