@@ -27,6 +27,8 @@ export interface GatewayArgs extends ServingFlags {
   adminPort?: number;
   /** `/readyz` answers 200 when `all` enabled upstreams are connected (default) or `any` is. */
   readyWhen: 'all' | 'any';
+  /** Reload the configuration when its file changes (SIGHUP reloads it anyway). */
+  watch: boolean;
   /** Serve the configuration (default), or `check` each upstream once. */
   command: 'serve' | 'check';
   /** The configuration file (`mcpServers` JSON). */
@@ -48,11 +50,12 @@ const OPERATOR_FLAGS = {
   'log-level': { type: 'string', default: 'info' },
   'admin-port': { type: 'string' },
   'ready-when': { type: 'string', default: 'all' },
+  watch: { type: 'boolean', default: false },
 } as const;
 
 type OperatorFlags = Pick<
   GatewayArgs,
-  'version' | 'waitUpstreams' | 'logFormat' | 'logLevel' | 'adminPort' | 'readyWhen'
+  'version' | 'waitUpstreams' | 'logFormat' | 'logLevel' | 'adminPort' | 'readyWhen' | 'watch'
 >;
 
 /** Reads the operator flags; a value out of range is a {@link UsageError} naming the flag. */
@@ -69,6 +72,7 @@ function readOperatorFlags(values: Readonly<Record<string, unknown>>): OperatorF
   return {
     version: values.version === true,
     waitUpstreams: values['wait-upstreams'] === true,
+    watch: values.watch === true,
     logFormat: one<LogFormat>('log-format', ['text', 'json']),
     logLevel: one<LogLevel>('log-level', LOG_LEVELS),
     readyWhen: one<'all' | 'any'>('ready-when', ['all', 'any']),
@@ -81,7 +85,7 @@ export const USAGE = `usage: rondo-gateway ${SERVING_FLAGS_USAGE}
                      [--auth-resource URL --auth-issuer ISS
                       --auth-jwks URL | --auth-introspection URL --auth-client-id ID]
                      [--wait-upstreams] [--log-format text|json] [--log-level L]
-                     [--admin-port N] [--ready-when all|any] CONFIG.json
+                     [--admin-port N] [--ready-when all|any] [--watch] CONFIG.json
        rondo-gateway --version
        rondo-gateway check CONFIG.json`;
 
@@ -126,6 +130,9 @@ Operating:
                      over http and ws they are served beside the MCP endpoint anyway.
   --ready-when W     /readyz answers 200 when all enabled upstreams are connected (all, the
                      default) or when any one is (any); 503 otherwise.
+  --watch            reload CONFIG.json when it changes. SIGHUP reloads it too: added, removed
+                     and changed entries are applied without restarting the others, calls in
+                     flight finish, and an invalid file is refused (the old one keeps serving).
 
 ${AUTH_FLAGS_HELP}
 

@@ -20,6 +20,7 @@ import {
 } from '@rondo/proxy';
 import { composeEndpoint } from '@rondo/server/endpoint';
 import type { GatewayEntry, GatewayOAuth } from './config.js';
+import { LiveEntries, type ReloadOutcome } from './reload.js';
 
 /** Options of {@link createGateway} besides its entries. */
 export interface GatewayOptions {
@@ -48,8 +49,15 @@ export interface ProxyWatch {
 export interface Gateway {
   readonly server: RondoServer;
   readonly endpoint: Endpoint;
-  /** The providers by entry key, in the configuration's order. */
+  /** The providers by entry key, in the configuration's order (a reload changes them). */
   readonly providers: ReadonlyMap<string, Provider>;
+  /**
+   * Applies a new configuration without a restart (see `LiveEntries`): unchanged entries keep
+   * their connections, removed ones finish their calls in flight, added ones join.
+   */
+  reload(entries: readonly GatewayEntry[]): Promise<ReloadOutcome>;
+  /** Resolves once the entries reloads took out have finished their calls and closed. */
+  drained(): Promise<void>;
 }
 
 /** The upstream a proxied entry reaches. */
@@ -140,6 +148,7 @@ export async function createGateway(
 ): Promise<Gateway> {
   const log = options.log ?? ((line: string) => process.stderr.write(`rondo-gateway: ${line}\n`));
   const providers = new Map<string, Provider>();
+  const live = new Map<string, GatewayEntry>();
   const server = createServer({
     name: 'rondo-gateway',
     version: '0.1.0',
@@ -150,6 +159,7 @@ export async function createGateway(
     for (const entry of entries) {
       const provider = await providerFor(entry, log, options.shared?.relay, options.watch);
       providers.set(entry.key, provider);
+      live.set(entry.key, entry);
       server.provider(provider);
     }
   } catch (failure) {
@@ -162,5 +172,14 @@ export async function createGateway(
     composeEndpoint(server, { modern: { alsoSupported: ['2025-11-25', '2025-06-18'] } }),
     server,
   );
-  return { server, endpoint, providers };
+  const reloads = new LiveEntries(server, live, providers, {
+    providerFor: (entry) => providerFor(entry, log, options.shared?.relay, options.watch),
+  });
+  return {
+    server,
+    endpoint,
+    providers,
+    reload: (next) => reloads.reload(next),
+    drained: () => reloads.drained(),
+  };
 }

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { ConfigurationError, SharedStateError } from '@rondo/core';
 import { HELP, USAGE, UsageError, parseGatewayArgs, type GatewayArgs } from './cliArgs.js';
 import { ConfigError, readConfig, type GatewayEntry } from './config.js';
+import { reloadOnRequest } from './configReloads.js';
 import { GatewayLog } from './logger.js';
 import { StartError, checkPorts } from './portCheck.js';
 
@@ -52,7 +53,11 @@ async function main(argv: readonly string[]): Promise<void> {
   const { serveGateway } = await import('./serveGateway.js');
   const log = new GatewayLog(args.logFormat, args.logLevel);
   const { gateway, running, shared } = await serveGateway(args, entries, log);
-  const stop = (): void => void running.close().catch(() => undefined);
+  const stopReloading = reloadOnRequest(args.config, gateway, log, { watch: args.watch });
+  const stop = (): void => {
+    stopReloading();
+    void running.close().catch(() => undefined);
+  };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   await running.closed;

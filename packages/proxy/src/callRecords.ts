@@ -98,3 +98,18 @@ export function callFacts(
     ...(principal === undefined ? {} : { principal }),
   };
 }
+
+/**
+ * What the record of a passed-through request says before it ends: the tool (or the task) it
+ * names, and round 2 for a retry bringing answers (the upstream counts the rounds after it).
+ */
+export function passThroughFacts(
+  upstream: string,
+  method: string,
+  params: Readonly<Record<string, unknown>>,
+): CallFacts {
+  const named = typeof params.name === 'string' ? params.name : params.taskId;
+  const name = typeof named === 'string' ? named : '';
+  const round = params.requestState === undefined ? 1 : 2;
+  return { upstream, method, name, round, passedThrough: true };
+}

@@ -35,7 +35,7 @@ import { RelayedRounds, type RelayLimits } from './relayedRounds.js';
 import { resumeRound, runRound, type RoundCaller, type RoundServices } from './roundRunner.js';
 import { SuspendedCalls, type SuspensionLimits } from './suspendedCalls.js';
 import type { UpstreamCall } from './upstreamCall.js';
-import { callFacts, observed, type CallObserver } from './callRecords.js';
+import { callFacts, observed, passThroughFacts, type CallObserver } from './callRecords.js';
 import { toolDefinition, upstreamLinks } from './proxyLinks.js';
 import { UpstreamLists, type ListName } from './upstreamLists.js';
 import type { UpstreamLink } from './upstreamLink.js';
@@ -158,6 +158,11 @@ export class ProxyProvider implements Provider {
     return this.lists.sizes();
   }
 
+  /** Calls running upstream or waiting for their client's answers now (a reload drains them). */
+  get callsInFlight(): number {
+    return this.services.gate.inUse + this.services.suspended.size;
+  }
+
   /** Calls waiting for their client's answers now. */
   get suspendedCalls(): number {
     return this.services.suspended.size;
@@ -231,11 +236,7 @@ export class ProxyProvider implements Provider {
     onProgress: ((update: ProgressUpdate) => void) | undefined,
     log: LogSink,
   ): Promise<Record<string, unknown>> {
-    const named = typeof params.name === 'string' ? params.name : params.taskId;
-    const name = typeof named === 'string' ? named : '';
-    const retry = params.requestState !== undefined;
-    const facts = { upstream: this.name, method, name, round: retry ? 2 : 1, passedThrough: true };
-    return observed(this.options.onCall, facts, () =>
+    return observed(this.options.onCall, passThroughFacts(this.name, method, params), () =>
       this.passing.call(client, method, params, cancellation, onProgress, log),
     );
   }
