@@ -29,6 +29,8 @@ export interface GatewayArgs extends ServingFlags {
   readyWhen: 'all' | 'any';
   /** Reload the configuration when its file changes (SIGHUP reloads it anyway). */
   watch: boolean;
+  /** Where the audit log goes: `stderr` or a file appended to; none without it. */
+  audit?: string;
   /** Serve the configuration (default), or `check` each upstream once. */
   command: 'serve' | 'check';
   /** The configuration file (`mcpServers` JSON). */
@@ -51,11 +53,19 @@ const OPERATOR_FLAGS = {
   'admin-port': { type: 'string' },
   'ready-when': { type: 'string', default: 'all' },
   watch: { type: 'boolean', default: false },
+  audit: { type: 'string' },
 } as const;
 
 type OperatorFlags = Pick<
   GatewayArgs,
-  'version' | 'waitUpstreams' | 'logFormat' | 'logLevel' | 'adminPort' | 'readyWhen' | 'watch'
+  | 'version'
+  | 'waitUpstreams'
+  | 'logFormat'
+  | 'logLevel'
+  | 'adminPort'
+  | 'readyWhen'
+  | 'watch'
+  | 'audit'
 >;
 
 /** Reads the operator flags; a value out of range is a {@link UsageError} naming the flag. */
@@ -77,6 +87,7 @@ function readOperatorFlags(values: Readonly<Record<string, unknown>>): OperatorF
     logLevel: one<LogLevel>('log-level', LOG_LEVELS),
     readyWhen: one<'all' | 'any'>('ready-when', ['all', 'any']),
     ...(admin === undefined ? {} : { adminPort: Number(admin) }),
+    ...(typeof values.audit === 'string' ? { audit: values.audit } : {}),
   };
 }
 
@@ -85,7 +96,8 @@ export const USAGE = `usage: rondo-gateway ${SERVING_FLAGS_USAGE}
                      [--auth-resource URL --auth-issuer ISS
                       --auth-jwks URL | --auth-introspection URL --auth-client-id ID]
                      [--wait-upstreams] [--log-format text|json] [--log-level L]
-                     [--admin-port N] [--ready-when all|any] [--watch] CONFIG.json
+                     [--admin-port N] [--ready-when all|any] [--watch]
+                     [--audit stderr|FILE] CONFIG.json
        rondo-gateway --version
        rondo-gateway check CONFIG.json`;
 
@@ -133,6 +145,9 @@ Operating:
   --watch            reload CONFIG.json when it changes. SIGHUP reloads it too: added, removed
                      and changed entries are applied without restarting the others, calls in
                      flight finish, and an invalid file is refused (the old one keeps serving).
+  --audit D          write one JSON line per call to an upstream (time, principal, client,
+                     upstream, tool, outcome, duration, round; never arguments or results) to
+                     stderr or appended to the file D.
 
 ${AUTH_FLAGS_HELP}
 

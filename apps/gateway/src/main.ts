@@ -52,7 +52,7 @@ async function main(argv: readonly string[]): Promise<void> {
   await checkPorts(args);
   const { serveGateway } = await import('./serveGateway.js');
   const log = new GatewayLog(args.logFormat, args.logLevel);
-  const { gateway, running, shared } = await serveGateway(args, entries, log);
+  const { gateway, running, shared, audit } = await serveGateway(args, entries, log);
   const stopReloading = reloadOnRequest(args.config, gateway, log, { watch: args.watch });
   const stop = (): void => {
     stopReloading();
@@ -63,6 +63,7 @@ async function main(argv: readonly string[]): Promise<void> {
   await running.closed;
   await gateway.endpoint.close();
   await shared?.close();
+  await audit?.close();
   process.stdout.write('', () => process.exit(0));
 }
 

@@ -1,6 +1,7 @@
 import { authFromFlags } from '@rondo/auth';
 import type { SharedState } from '@rondo/core';
-import { ProxyProvider } from '@rondo/proxy';
+import { ProxyProvider, type UpstreamCallRecord } from '@rondo/proxy';
+import { AuditLog } from './auditLog.js';
 import { createRedisState } from '@rondo/redis';
 import { serve, type RunningServer } from '@rondo/server';
 import type { GatewayArgs } from './cliArgs.js';
@@ -16,6 +17,7 @@ export interface ServingGateway {
   readonly gateway: Gateway;
   readonly running: RunningServer;
   readonly shared: SharedState | undefined;
+  readonly audit: AuditLog | undefined;
 }
 
 /**
@@ -31,6 +33,11 @@ export async function serveGateway(
 ): Promise<ServingGateway> {
   const monitor = new UpstreamMonitor(log, args.readyWhen);
   const metrics = new GatewayMetrics();
+  const audit = args.audit === undefined ? undefined : new AuditLog(args.audit);
+  const onCall = (record: UpstreamCallRecord): void => {
+    metrics.record(record);
+    audit?.record(record);
+  };
   const shared = args.redis ? await createRedisState({ url: args.redis }) : undefined;
   const gateway = await createGateway(entries, {
     ...(args.stateKeys ? { stateKeys: args.stateKeys } : {}),
@@ -39,7 +46,7 @@ export async function serveGateway(
     watch: {
       awaitConnection: args.waitUpstreams,
       onStatus: monitor.update,
-      onCall: metrics.record,
+      onCall,
     },
   });
   metrics.watch(gateway.providers);
@@ -80,7 +87,7 @@ export async function serveGateway(
     `serving ${entries.length} upstream(s) on ${args.transport}${where}${admin}`,
     { transport: args.transport, url: running.url, adminUrl: running.adminUrl },
   );
-  return { gateway, running, shared };
+  return { gateway, running, shared, audit };
 }
 
 /** Resolves once every proxied upstream has connected or failed once (`--wait-upstreams`). */

@@ -23,6 +23,8 @@ export interface UpstreamCallRecord {
   readonly passedThrough: boolean;
   /** Who called, when the transport authenticated the caller. */
   readonly principal?: string;
+  /** The calling client's `clientInfo` (`name version`), when it gave one. */
+  readonly client?: string;
 }
 
 /** Told every call an upstream ended (see {@link UpstreamCallRecord}). */
@@ -86,16 +88,35 @@ export function callFacts(
   upstream: string,
   method: string,
   name: string,
-  ctx: { readonly round: number; readonly principal?: { readonly id: string } | undefined },
+  ctx: {
+    readonly round: number;
+    readonly principal?: { readonly id: string } | undefined;
+    readonly clientInfo?: { readonly name: string; readonly version: string } | undefined;
+  },
 ): CallFacts {
-  const principal = ctx.principal?.id;
   return {
     upstream,
     method,
     name,
     round: ctx.round,
     passedThrough: false,
+    ...callerFacts(ctx.principal?.id, ctx.clientInfo),
+  };
+}
+
+/** Who a call is for: its principal's id and its client's `name version`, those known. */
+export function callerFacts(
+  principal: string | undefined,
+  clientInfo: unknown,
+): { principal?: string; client?: string } {
+  const info = clientInfo as { name?: unknown; version?: unknown } | undefined;
+  const client =
+    typeof info?.name === 'string'
+      ? `${info.name} ${typeof info.version === 'string' ? info.version : ''}`.trim()
+      : undefined;
+  return {
     ...(principal === undefined ? {} : { principal }),
+    ...(client === undefined ? {} : { client }),
   };
 }
 
@@ -107,9 +128,10 @@ export function passThroughFacts(
   upstream: string,
   method: string,
   params: Readonly<Record<string, unknown>>,
+  caller: { readonly principal?: string; readonly client?: string } = {},
 ): CallFacts {
   const named = typeof params.name === 'string' ? params.name : params.taskId;
   const name = typeof named === 'string' ? named : '';
   const round = params.requestState === undefined ? 1 : 2;
-  return { upstream, method, name, round, passedThrough: true };
+  return { upstream, method, name, round, passedThrough: true, ...caller };
 }

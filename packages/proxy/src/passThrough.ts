@@ -31,6 +31,7 @@ import {
   upstreamMeta,
   upstreamParams,
 } from './passThroughParams.js';
+import { callerFacts } from './callRecords.js';
 import { ProxyProvider } from './proxyProvider.js';
 import { upstreamFailure } from './roundRunner.js';
 
@@ -276,7 +277,11 @@ class PassThroughConnection implements Connection {
         : undefined;
     const log = (logged: Record<string, unknown>): void =>
       exchange.send({ jsonrpc: '2.0', method: 'notifications/message', params: logged });
-    provider.passThrough(client, request.method, sent, controller, onProgress, log).then(
+    const caller = callerFacts(
+      exchange.principal?.id,
+      isPlainObject(meta) ? meta[MetaKey.clientInfo] : undefined,
+    );
+    provider.passThrough(client, request.method, sent, controller, onProgress, log, caller).then(
       (result) =>
         this.settle(id, exchange, stopHearing, {
           jsonrpc: '2.0',

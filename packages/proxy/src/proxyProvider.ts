@@ -226,7 +226,7 @@ export class ProxyProvider implements Provider {
   /**
    * Passes a modern caller's `tools/call` or task request through on `client` (from
    * {@link passThroughClient}), as `PassThroughCalls.call` does; log messages reach `log` while it
-   * is the only call running.
+   * is the only call running. `caller` says who it is for, in the call's record (`onCall`).
    */
   passThrough(
     client: Client,
@@ -235,8 +235,10 @@ export class ProxyProvider implements Provider {
     cancellation: CallCancellation,
     onProgress: ((update: ProgressUpdate) => void) | undefined,
     log: LogSink,
+    caller: { readonly principal?: string; readonly client?: string } = {},
   ): Promise<Record<string, unknown>> {
-    return observed(this.options.onCall, passThroughFacts(this.name, method, params), () =>
+    const facts = passThroughFacts(this.name, method, params, caller);
+    return observed(this.options.onCall, facts, () =>
       this.passing.call(client, method, params, cancellation, onProgress, log),
     );
   }
