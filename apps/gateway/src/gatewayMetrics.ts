@@ -70,7 +70,7 @@ export class GatewayMetrics {
       collect() {
         for (const [key, proxy] of proxies())
           for (const state of STATES)
-            this.set({ upstream: key, state }, proxy.status.state === state ? 1 : 0);
+            this.set({ upstream: key, state }, proxy.upstream.status.state === state ? 1 : 0);
       },
     });
     new Gauge({

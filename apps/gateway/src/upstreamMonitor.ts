@@ -79,7 +79,7 @@ async function reportOf(provider: Provider): Promise<JsonObject> {
     const tools = (await provider.tools?.())?.length ?? 0;
     return { state: 'connected', kind: 'prolog', tools };
   }
-  const status = provider.status;
+  const status = provider.upstream.status;
   const report: JsonObject = { state: status.state, tools: provider.catalogSizes.tools };
   if (status.era !== undefined) report.era = status.era;
   if (status.revision !== undefined) report.revision = status.revision;

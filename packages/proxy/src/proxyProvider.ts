@@ -148,11 +148,6 @@ export class ProxyProvider implements Provider {
     return this.link;
   }
 
-  /** Where the upstream connection stands (see {@link UpstreamStatus}). */
-  get status(): UpstreamStatus {
-    return this.link.status;
-  }
-
   /** How many items of each list the upstream offered when last read (servable ones). */
   get catalogSizes(): Readonly<Record<ListName, number>> {
     return this.lists.sizes();
