@@ -17,12 +17,12 @@ export interface Readiness {
   readonly details?: JsonObject;
 }
 
-/** What {@link operationsRoutes} serves. */
+/** What `operationsRoutes` serves. */
 export interface OperationsOptions {
   /** Asked at each `/readyz`; default always ready once serving. */
   readonly readiness?: () => Readiness | Promise<Readiness>;
   /**
-   * The metrics `/metrics` exposes; default {@link processMetrics}: a registry with the process
+   * The metrics `/metrics` exposes; default `processMetrics()`: a registry with the process
    * metrics (CPU, memory, event loop lag, handles) only.
    */
   readonly registry?: Registry;
