@@ -34,7 +34,9 @@ export async function checkEntry(entry: GatewayEntry): Promise<CheckLine> {
     const who = facts
       ? `${facts.serverInfo?.name ?? 'unnamed'} ${facts.serverInfo?.version ?? ''}`.trim() +
         ` (${facts.era} ${facts.protocolVersion})`
-      : `prolog ${entry.kind === 'prolog' ? entry.files.join(' ') : ''}`.trim();
+      : entry.kind === 'openapi'
+        ? `openapi ${entry.openapi}`
+        : `prolog ${entry.kind === 'prolog' ? entry.files.join(' ') : ''}`.trim();
     const names = tools.slice(0, 5).map((tool) => tool.name);
     const more = tools.length > names.length ? ', ...' : '';
     return {

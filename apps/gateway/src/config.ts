@@ -6,6 +6,7 @@ import { parseConfigText } from './configText.js';
 import { entryTransport, refuseUnknownKeys } from './entryKeys.js';
 import { expandEntry, withEnvFile, type PlaceholderScope } from './placeholders.js';
 import { didYouMean } from './suggest.js';
+import { openApiMembers, readOpenApiFields, type OpenApiEntryFields } from './openApiEntry.js';
 
 export { ConfigError };
 
@@ -66,6 +67,11 @@ const prologEntry = z.looseObject({
   ...common,
 });
 
+const openApiEntry = z.looseObject({ ...openApiMembers, ...common });
+
+/** The catalog keys an entry may carry (read by `parseGatewayCatalog`). */
+const CATALOG_KEYS = ['tools', 'toolSearch'];
+
 const serverMap = z.record(z.string().min(1), z.unknown());
 /** The members of a file holding the entries: Claude Desktop's and Cursor's, and VS Code's. */
 const ENTRY_MEMBERS = ['mcpServers', 'servers'] as const;
@@ -87,6 +93,7 @@ export type GatewayEntry = { readonly key: string; readonly namespace: string } 
       readonly transport?: 'sse';
     } & z.infer<typeof remoteEntry>)
   | ({ readonly kind: 'prolog'; readonly files: string[] } & z.infer<typeof prologEntry>)
+  | ({ readonly kind: 'openapi' } & z.infer<typeof openApiEntry> & OpenApiEntryFields)
 );
 
 function problem(error: z.ZodError): string {
@@ -101,8 +108,9 @@ function problem(error: z.ZodError): string {
  * the `servers` one (VS Code), in JSON with comments and trailing commas, with Rondo's keys.
  * Placeholders (`${env:NAME}`, `${NAME}`, `${workspaceFolder}`) are expanded from `env` (default
  * the process's) in `command`, `args`, `env`, `url`, `headers` and `cwd`; an `envFile` is read
- * into `env`; relative `cwd`, `envFile` and `prolog` paths are resolved against `baseDir`;
- * disabled entries are left out. Throws a {@link ConfigError} naming the entry and the member at
+ * into `env`; relative `cwd`, `envFile` and `prolog` paths are resolved against `baseDir`, which
+ * is also the working folder of a stdio entry without `cwd` (so its relative `args` are read from
+ * there too); disabled entries are left out. Throws a {@link ConfigError} naming the entry and the member at
  * fault: an unknown key names the one meant, a syntax error its line and column.
  */
 export function parseConfig(
@@ -155,25 +163,41 @@ function readEntry(
   scope: PlaceholderScope,
 ): GatewayEntry {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-    throw new ConfigError(`${where}: an object with command, url or prolog`);
+    throw new ConfigError(`${where}: an object with command, url, prolog or openapi`);
   const given = raw as Record<string, unknown>;
-  const transport = entryTransport(given, where);
+  const transport = 'openapi' in given ? 'openapi' : entryTransport(given, where);
   const schema =
-    transport === 'prolog' ? prologEntry : transport === 'stdio' ? stdioEntry : remoteEntry;
-  const ownKeys = transport === 'stdio' ? ['envFile'] : [];
+    transport === 'openapi'
+      ? openApiEntry
+      : transport === 'prolog'
+        ? prologEntry
+        : transport === 'stdio'
+          ? stdioEntry
+          : remoteEntry;
+  const ownKeys = transport === 'stdio' ? ['envFile', ...CATALOG_KEYS] : CATALOG_KEYS;
   refuseUnknownKeys(given, [...Object.keys(schema.shape), ...ownKeys], where);
   const shape = withEnvFile(expandEntry(given, scope, where), scope.baseDir, where);
   const baseDir = scope.baseDir;
   const parsed = schema.safeParse(shape);
   if (!parsed.success) {
     const hint =
-      'command' in shape || 'url' in shape || 'prolog' in shape
+      'command' in shape || 'url' in shape || 'prolog' in shape || 'openapi' in shape
         ? ''
-        : ' (an entry needs command, url or prolog)';
+        : ' (an entry needs command, url, prolog or openapi)';
     throw new ConfigError(`${where}: ${problem(parsed.error)}${hint}`);
   }
   const data = parsed.data as Record<string, unknown>;
   const namespace = (data.namespace as string | undefined) ?? key.replace(/[^A-Za-z0-9_.-]/g, '_');
+  if ('openapi' in data) {
+    const fields = readOpenApiFields(data as z.infer<typeof openApiEntry>, where, baseDir);
+    return {
+      ...(data as z.infer<typeof openApiEntry>),
+      ...fields,
+      key,
+      namespace,
+      kind: 'openapi',
+    };
+  }
   if ('prolog' in data) {
     const list = Array.isArray(data.prolog) ? (data.prolog as string[]) : [data.prolog as string];
     return {
@@ -203,7 +227,9 @@ function readEntry(
     key,
     namespace,
     kind: 'stdio',
-    ...(stdio.cwd ? { cwd: resolve(baseDir, stdio.cwd) } : {}),
+    // One rule for relative paths: from the configuration's folder. The process runs there unless
+    // `cwd` says otherwise, so relative `args` (and a relative `command`) are read from there too.
+    cwd: resolve(baseDir, stdio.cwd ?? '.'),
   };
 }
 

@@ -6,6 +6,7 @@ import {
   type SessionRelay,
   type SharedState,
   type StateKey,
+  type ToolSearchOptions,
 } from '@rondo/core';
 import { clientCredentials, type HttpAuthorizer } from '@rondo/client';
 import { createPrologProvider } from '@rondo/logtalk-bridge';
@@ -19,6 +20,8 @@ import {
   type UpstreamStatus,
 } from '@rondo/proxy';
 import { composeEndpoint } from '@rondo/server/endpoint';
+import type { GatewayCatalog } from './catalogConfig.js';
+import { openApiEntryProvider } from './openApiEntry.js';
 import type { GatewayEntry, GatewayOAuth } from './config.js';
 import { LiveEntries, type ReloadOutcome } from './reload.js';
 
@@ -32,6 +35,8 @@ export interface GatewayOptions {
   readonly log?: (line: string) => void;
   /** What the proxies report: their connections' states and their calls (see {@link ProxyWatch}). */
   readonly watch?: ProxyWatch;
+  /** Derived tools and tool search, from the configuration's catalog keys (`readGatewayCatalog`). */
+  readonly catalog?: GatewayCatalog;
 }
 
 /**
@@ -112,6 +117,7 @@ export async function providerFor(
   relay?: SessionRelay,
   watch: ProxyWatch = {},
 ): Promise<Provider> {
+  if (entry.kind === 'openapi') return openApiEntryProvider(entry, proxyOptions(entry));
   if (entry.kind !== 'prolog') {
     const shared = relay ? { relay } : {};
     const { onStatus, onCall } = watch;
@@ -135,6 +141,13 @@ export async function providerFor(
   return namespaced(prolog, proxyOptions(entry));
 }
 
+/** A server of one entry's provider behind its own tool search, for the gateway to mount. */
+function searchedEntry(key: string, provider: Provider, search: ToolSearchOptions): RondoServer {
+  return createServer({ name: key, version: '0.1.0', catalog: { toolSearch: search } }).provider(
+    provider,
+  );
+}
+
 /**
  * Builds the gateway's server: one provider per entry, composed with the modern (2026-07-28) and
  * the legacy (2025-11-25, 2025-06-18) eras. Proxied upstreams connect in the background: the
@@ -154,13 +167,16 @@ export async function createGateway(
     version: '0.1.0',
     ...(options.stateKeys ? { requestState: { keys: options.stateKeys } } : {}),
     ...(options.shared ? { shared: options.shared } : {}),
+    ...(options.catalog ? { catalog: options.catalog.options } : {}),
   });
   try {
     for (const entry of entries) {
       const provider = await providerFor(entry, log, options.shared?.relay, options.watch);
       providers.set(entry.key, provider);
       live.set(entry.key, entry);
-      server.provider(provider);
+      const search = options.catalog?.entrySearch.get(entry.key);
+      if (search) server.mount(searchedEntry(entry.key, provider, search));
+      else server.provider(provider);
     }
   } catch (failure) {
     await server.close();

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { ConfigurationError, SharedStateError } from '@rondo/core';
 import { HELP, USAGE, UsageError, parseGatewayArgs, type GatewayArgs } from './cliArgs.js';
+import { readGatewayCatalog, type GatewayCatalog } from './catalogConfig.js';
 import { ConfigError, readConfig, type GatewayEntry } from './config.js';
 import { reloadOnRequest } from './configReloads.js';
 import { GatewayLog } from './logger.js';
@@ -21,6 +22,7 @@ function version(): string {
 async function main(argv: readonly string[]): Promise<void> {
   let args: GatewayArgs;
   let entries: GatewayEntry[];
+  let catalog: GatewayCatalog;
   try {
     args = parseGatewayArgs(argv, process.env);
     if (args.help || args.version) {
@@ -29,6 +31,7 @@ async function main(argv: readonly string[]): Promise<void> {
       return;
     }
     entries = readConfig(args.config);
+    catalog = readGatewayCatalog(args.config, entries);
   } catch (failure) {
     if (failure instanceof UsageError) {
       process.stderr.write(`rondo-gateway: ${failure.message}\n${USAGE}\n`);
@@ -43,8 +46,14 @@ async function main(argv: readonly string[]): Promise<void> {
   // The serving and checking code load only now: a mistake or a port in use is told at once.
   if (args.command === 'check') {
     const { checkEntry } = await import('./check.js');
-    const lines = await Promise.all(entries.map((entry) => checkEntry(entry)));
-    for (const { line } of lines) process.stdout.write(`${line}\n`);
+    // A line per entry as soon as it is known: a slow upstream holds back only its own line.
+    const lines = await Promise.all(
+      entries.map(async (entry) => {
+        const checked = await checkEntry(entry);
+        process.stdout.write(`${checked.line}\n`);
+        return checked;
+      }),
+    );
     const code = lines.every((line) => line.ok) ? 0 : 1;
     process.stdout.write('', () => process.exit(code));
     return;
@@ -52,7 +61,7 @@ async function main(argv: readonly string[]): Promise<void> {
   await checkPorts(args);
   const { serveGateway } = await import('./serveGateway.js');
   const log = new GatewayLog(args.logFormat, args.logLevel);
-  const { gateway, running, shared, audit } = await serveGateway(args, entries, log);
+  const { gateway, running, shared, audit } = await serveGateway(args, entries, log, catalog);
   const stopReloading = reloadOnRequest(args.config, gateway, log, { watch: args.watch });
   const stop = (): void => {
     stopReloading();

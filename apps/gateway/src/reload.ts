@@ -55,10 +55,18 @@ export class LiveEntries {
     for (const [key, entry] of this.entries) {
       const kept = wanted.get(key);
       if (kept !== undefined && isDeepStrictEqual(kept, entry)) continue;
-      this.takeOut(key);
+      if (!this.takeOut(key)) {
+        // Mounted behind its own tool search: the mount cannot be taken out while serving.
+        outcome.failed.push({
+          key,
+          error: 'an entry with its own toolSearch reloads on a restart',
+        });
+        wanted.set(key, entry);
+        continue;
+      }
       (kept === undefined ? outcome.removed : outcome.changed).push(key);
     }
-    for (const entry of next) {
+    for (const entry of wanted.values()) {
       if (this.entries.has(entry.key)) continue;
       try {
         const provider = await this.deps.providerFor(entry);
@@ -74,16 +82,19 @@ export class LiveEntries {
     return outcome;
   }
 
-  /** Takes an entry out of the catalog now; its provider closes once its calls have finished. */
-  private takeOut(key: string): void {
+  /**
+   * Takes an entry out of the catalog now (false when its provider is not one the server holds
+   * directly); its provider closes once its calls have finished.
+   */
+  private takeOut(key: string): boolean {
     const provider = this.providers.get(key);
+    if (provider === undefined || !runtimeOf(this.server).sources.remove(provider)) return false;
     this.entries.delete(key);
     this.providers.delete(key);
-    if (provider === undefined) return;
-    runtimeOf(this.server).sources.remove(provider);
     const draining = drainThenClose(provider, this.deps.drainMs ?? 300_000);
     this.draining.add(draining);
     void draining.finally(() => this.draining.delete(draining));
+    return true;
   }
 }
 

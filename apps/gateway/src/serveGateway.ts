@@ -4,6 +4,7 @@ import { ProxyProvider, type UpstreamCallRecord } from '@rondo/proxy';
 import { AuditLog } from './auditLog.js';
 import { createRedisState } from '@rondo/redis';
 import { serve, type RunningServer } from '@rondo/server';
+import type { GatewayCatalog } from './catalogConfig.js';
 import type { GatewayArgs } from './cliArgs.js';
 import type { GatewayEntry } from './config.js';
 import { createGateway, type Gateway } from './gateway.js';
@@ -30,6 +31,7 @@ export async function serveGateway(
   args: GatewayArgs,
   entries: readonly GatewayEntry[],
   log: GatewayLog,
+  catalog?: GatewayCatalog,
 ): Promise<ServingGateway> {
   const monitor = new UpstreamMonitor(log, args.readyWhen);
   const metrics = new GatewayMetrics();
@@ -43,6 +45,7 @@ export async function serveGateway(
     ...(args.stateKeys ? { stateKeys: args.stateKeys } : {}),
     ...(shared ? { shared } : {}),
     log: log.sink('warn', 'gateway.warning'),
+    ...(catalog ? { catalog } : {}),
     watch: {
       awaitConnection: args.waitUpstreams,
       onStatus: monitor.update,

@@ -1,3 +1,4 @@
+import { messageWithCauses } from '../causes.js';
 import { HttpAuthError, TransportError } from '../errors.js';
 import type { HttpAuthorizer } from './authorizer.js';
 
@@ -29,11 +30,9 @@ export async function authorizedFetch(
     } catch (error) {
       if (init.signal?.aborted) throw init.signal.reason;
       throw new TransportError(
-        `${init.method ?? 'GET'} ${url.href} failed: ${(error as Error).message}`,
+        `${init.method ?? 'GET'} ${url.href} failed: ${messageWithCauses(error)}`,
         undefined,
-        {
-          cause: error,
-        },
+        { cause: error },
       );
     }
     if (response.status !== 401 && response.status !== 403) return response;
