@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Client, httpTransport } from '@rondo/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '../support/timeFactor.js';
 import { EVERYTHING_MAIN, startGateway, writeConfig, type RunningGateway } from './support.js';
 
 // Issue 40, done-when 1: the gateway serves at once beside an upstream that never answers and one
@@ -72,9 +73,10 @@ describe('rondo-gateway for an operator', { timeout: 60_000 }, () => {
     expect(text).toMatch(/upstream "silent": starting/);
     const serving = text.indexOf('serving 3 upstream(s) on http');
     expect(serving).toBeGreaterThan(text.indexOf('upstream "silent": starting'));
-    expect(text.slice(0, serving)).not.toMatch(/connected:/);
-    // Generous for two busy cores: a Node process starting; the issue's goal is 2 s when idle.
-    expect(Date.now() - spawnedAt).toBeLessThan(15_000);
+    // `silent` never answers: the gateway would wait 60 s (twice connectTimeoutMs) for it.
+    expect(text).not.toMatch(/upstream "silent": connected/);
+    // A Node process starting; the issue's goal is 2 s on an idle machine, scaled by the load.
+    expect(Date.now() - spawnedAt).toBeLessThan(scaled(2000));
   });
 
   it('serves the tools of server-everything once it joins', async () => {
@@ -109,7 +111,7 @@ describe('rondo-gateway for an operator', { timeout: 60_000 }, () => {
     const heard = timed ?? lines.find(({ line, at }) => at > 0 && line.includes('"dying" failed'))!;
     const diedAt = Number(/FATAL at (\d+)/.exec(heard.line)![1]);
     expect(heard.at - diedAt).toBeGreaterThanOrEqual(0);
-    expect(heard.at - diedAt).toBeLessThan(2000);
+    expect(heard.at - diedAt).toBeLessThan(scaled(2000));
   });
 
   it('answers /healthz 200 and /readyz 503 naming every upstream with its state', async () => {

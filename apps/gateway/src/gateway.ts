@@ -41,8 +41,9 @@ export interface GatewayOptions {
 
 /**
  * What an operator's surface hears from the proxied entries: each upstream connection's state
- * changes, each call, and whether catalogs wait for the first connection (default they do not:
- * the gateway serves at once and each upstream joins when connected).
+ * changes, each call, and whether catalogs wait for the first connection (default they do;
+ * `rondo-gateway` says false unless `--wait-upstreams`: it serves at once and each upstream joins
+ * when connected).
  */
 export interface ProxyWatch {
   readonly awaitConnection?: boolean;
@@ -125,7 +126,7 @@ export async function providerFor(
       ...proxyOptions(entry),
       ...shared,
       onWarning: log,
-      awaitConnection: watch.awaitConnection ?? false,
+      awaitConnection: watch.awaitConnection ?? true,
       ...(onStatus ? { onStatus: (status: UpstreamStatus) => onStatus(entry, status) } : {}),
       ...(onCall ? { onCall } : {}),
     });

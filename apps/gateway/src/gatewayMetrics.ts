@@ -89,7 +89,7 @@ export class GatewayMetrics {
       registers: [this.registry],
       collect() {
         for (const [key, proxy] of proxies()) {
-          const sizes = proxy.catalogSizes;
+          const sizes = proxy.lists.sizes();
           for (const list of LISTS) this.set({ upstream: key, list }, sizes[list]);
         }
       },

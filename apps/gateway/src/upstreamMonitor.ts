@@ -80,7 +80,7 @@ async function reportOf(provider: Provider): Promise<JsonObject> {
     return { state: 'connected', kind: 'prolog', tools };
   }
   const status = provider.upstream.status;
-  const report: JsonObject = { state: status.state, tools: provider.catalogSizes.tools };
+  const report: JsonObject = { state: status.state, tools: provider.lists.sizes().tools };
   if (status.era !== undefined) report.era = status.era;
   if (status.revision !== undefined) report.revision = status.revision;
   if (status.server !== undefined) report.server = status.server;

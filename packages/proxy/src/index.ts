@@ -15,3 +15,4 @@ export type {
   CustomUpstream,
 } from './upstreamSpec.js';
 export { namespaced } from './namespaced.js';
+export type { UpstreamLists, ListName } from './upstreamLists.js';

@@ -37,7 +37,7 @@ import { SuspendedCalls, type SuspensionLimits } from './suspendedCalls.js';
 import type { UpstreamCall } from './upstreamCall.js';
 import { callFacts, observed, passThroughFacts, type CallObserver } from './callRecords.js';
 import { toolDefinition, upstreamLinks } from './proxyLinks.js';
-import { UpstreamLists, type ListName } from './upstreamLists.js';
+import { UpstreamLists } from './upstreamLists.js';
 import type { UpstreamLink } from './upstreamLink.js';
 import { type ConnectionOptions, type UpstreamStatus } from './upstreamLink.js';
 import { checkUpstreamSpec, type UpstreamSpec } from './upstreamSpec.js';
@@ -105,7 +105,8 @@ export class ProxyProvider implements Provider {
   private readonly active = new Map<UpstreamCall, RoundCaller>();
   private readonly relayed: RelayedRounds | undefined;
   private readonly passing: PassThroughCalls;
-  private readonly lists: UpstreamLists;
+  /** The upstream's lists as last read (`sizes()` counts them). */
+  readonly lists: UpstreamLists;
   private readonly makeLegacyLink: (() => UpstreamLink) | undefined;
   private legacyLink: UpstreamLink | undefined;
 
@@ -146,11 +147,6 @@ export class ProxyProvider implements Provider {
   /** The connection to the upstream (its state, what it said about itself). */
   get upstream(): UpstreamLink {
     return this.link;
-  }
-
-  /** How many items of each list the upstream offered when last read (servable ones). */
-  get catalogSizes(): Readonly<Record<ListName, number>> {
-    return this.lists.sizes();
   }
 
   /** Calls running upstream or waiting for their client's answers now (a reload drains them). */
