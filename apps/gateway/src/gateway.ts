@@ -105,6 +105,17 @@ export function proxyOptions(entry: GatewayEntry): ProxyOptions {
     ...(entry.timeoutMs !== undefined ? { timeoutMs: entry.timeoutMs } : {}),
     ...(entry.maxConcurrent !== undefined ? { maxConcurrent: entry.maxConcurrent } : {}),
     ...(entry.era ? { era: entry.era } : {}),
+    ...isolationOptions(entry),
+  };
+}
+
+/** An entry's per-caller limits: its isolation and the bounds of the calls waiting for callers. */
+function isolationOptions(entry: GatewayEntry): ProxyOptions {
+  return {
+    ...(entry.isolation ? { isolation: entry.isolation } : {}),
+    ...(entry.maxIsolatedSessions ? { maxIsolatedSessions: entry.maxIsolatedSessions } : {}),
+    ...(entry.suspendedTtlMs ? { suspendedTtlMs: entry.suspendedTtlMs } : {}),
+    ...(entry.maxSuspendedPerClient ? { maxSuspendedPerClient: entry.maxSuspendedPerClient } : {}),
   };
 }
 
@@ -116,11 +127,13 @@ export async function providerFor(
   entry: GatewayEntry,
   log: (line: string) => void,
   relay?: SessionRelay,
+  relayKeys?: readonly StateKey[],
   watch: ProxyWatch = {},
 ): Promise<Provider> {
   if (entry.kind === 'openapi') return openApiEntryProvider(entry, proxyOptions(entry));
   if (entry.kind !== 'prolog') {
-    const shared = relay ? { relay } : {};
+    // Relayed rounds are sealed under the gateway's key ring (its --state-keys, else the variables).
+    const shared = relay ? { relay, ...(relayKeys ? { relayKeys } : {}) } : {};
     const { onStatus, onCall } = watch;
     return proxy(upstreamSpec(entry), {
       ...proxyOptions(entry),
@@ -166,13 +179,21 @@ export async function createGateway(
   const server = createServer({
     name: 'rondo-gateway',
     version: '0.1.0',
+    // Over HTTP the gateway publishes its card beside its endpoint and the host's catalog.
+    serverCard: true,
     ...(options.stateKeys ? { requestState: { keys: options.stateKeys } } : {}),
     ...(options.shared ? { shared: options.shared } : {}),
     ...(options.catalog ? { catalog: options.catalog.options } : {}),
   });
   try {
     for (const entry of entries) {
-      const provider = await providerFor(entry, log, options.shared?.relay, options.watch);
+      const provider = await providerFor(
+        entry,
+        log,
+        options.shared?.relay,
+        options.stateKeys,
+        options.watch,
+      );
       providers.set(entry.key, provider);
       live.set(entry.key, entry);
       const search = options.catalog?.entrySearch.get(entry.key);
@@ -190,7 +211,8 @@ export async function createGateway(
     server,
   );
   const reloads = new LiveEntries(server, live, providers, {
-    providerFor: (entry) => providerFor(entry, log, options.shared?.relay, options.watch),
+    providerFor: (entry) =>
+      providerFor(entry, log, options.shared?.relay, options.stateKeys, options.watch),
   });
   return {
     server,

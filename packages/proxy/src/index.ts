@@ -4,6 +4,7 @@ export { withPassThrough } from './passThrough.js';
 export type { PassedTaskLimits } from './passedTasks.js';
 export type { NameRules } from './names.js';
 export type { SuspensionLimits } from './suspendedCalls.js';
+export type { Isolation, IsolationLimits } from './isolation.js';
 export type { RelayLimits } from './relayedRounds.js';
 export type { ConnectionOptions, UpstreamState, UpstreamStatus } from './upstreamLink.js';
 export type { CallObserver, CallOutcome, UpstreamCallRecord } from './callRecords.js';

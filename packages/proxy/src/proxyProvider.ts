@@ -18,7 +18,7 @@ import type {
   ToolDefinition,
   ToolOutcome,
 } from '@rondo/core';
-import { ErrorCode, isMcpError, type LoggingMessageNotificationParams } from '@rondo/protocol';
+import { ErrorCode, isMcpError } from '@rondo/protocol';
 import { servableTemplates, servableTools } from './catalogGuard.js';
 import { ChangeRelay } from './changeRelay.js';
 import { Gate } from './gate.js';
@@ -34,9 +34,10 @@ import { completeUpstream, completionRef } from './upstreamCompletion.js';
 import { RelayedRounds, type RelayLimits } from './relayedRounds.js';
 import { resumeRound, runRound, type RoundCaller, type RoundServices } from './roundRunner.js';
 import { SuspendedCalls, type SuspensionLimits } from './suspendedCalls.js';
+import type { IsolationLimits } from './isolation.js';
+import { UpstreamConnections, singleCallLog } from './upstreamConnections.js';
 import type { UpstreamCall } from './upstreamCall.js';
 import { callFacts, observed, passThroughFacts, type CallObserver } from './callRecords.js';
-import { toolDefinition, upstreamLinks } from './proxyLinks.js';
 import { UpstreamLists } from './upstreamLists.js';
 import type { UpstreamLink } from './upstreamLink.js';
 import { type ConnectionOptions, type UpstreamStatus } from './upstreamLink.js';
@@ -45,7 +46,12 @@ import { promptResultFromWire, resourceResultFromWire, toolResultFromWire } from
 
 /** How a proxy shows and reaches its upstream. */
 export interface ProxyOptions
-  extends NameRules, SuspensionLimits, RelayLimits, Omit<ConnectionOptions, 'era'> {
+  extends
+    NameRules,
+    SuspensionLimits,
+    RelayLimits,
+    IsolationLimits,
+    Omit<ConnectionOptions, 'era'> {
   /**
    * The era spoken upstream: `auto` (default: `server/discover`, else `initialize`), a revision,
    * or `mirror`: like `auto`, plus, when the upstream speaks the modern era, a second connection
@@ -95,6 +101,7 @@ export interface ProxyOptions
 export class ProxyProvider implements Provider {
   readonly name: string;
   private readonly link: UpstreamLink;
+  private readonly connections: UpstreamConnections;
   private readonly toolNames: NameMap;
   private readonly promptNames: NameMap;
   private readonly resourceUris = new Set<string>();
@@ -107,8 +114,6 @@ export class ProxyProvider implements Provider {
   private readonly passing: PassThroughCalls;
   /** The upstream's lists as last read (`sizes()` counts them). */
   readonly lists: UpstreamLists;
-  private readonly makeLegacyLink: (() => UpstreamLink) | undefined;
-  private legacyLink: UpstreamLink | undefined;
 
   constructor(
     spec: UpstreamSpec,
@@ -118,10 +123,15 @@ export class ProxyProvider implements Provider {
     this.name = options.name ?? (options.namespace || 'upstream');
     this.toolNames = new NameMap(options);
     this.promptNames = new NameMap(options);
-    const links = upstreamLinks(this.name, spec, options, this.changes, () => this.singleCallLog());
-    this.link = links.primary;
+    this.connections = new UpstreamConnections(this.name, spec, options, this.changes, (client) =>
+      singleCallLog(
+        client,
+        this.active,
+        client === this.link.connected ? this.passing.sinks : undefined,
+      ),
+    );
+    this.link = this.connections.primary;
     this.lists = new UpstreamLists(this.link, options.awaitConnection ?? true, this.warn);
-    this.makeLegacyLink = links.legacy;
     const timeoutMs = options.timeoutMs ?? 60_000;
     this.relayed =
       options.relay &&
@@ -133,9 +143,9 @@ export class ProxyProvider implements Provider {
       });
     this.services = {
       upstreamName: this.name,
-      client: (era) => this.clientFor(era),
+      lease: (ctx) => this.connections.lease(ctx),
       gate: new Gate(this.name, options.maxConcurrent ?? 16, options.maxQueued ?? 256),
-      suspended: new SuspendedCalls(options),
+      suspended: new SuspendedCalls(this.name, options),
       timeoutMs,
       active: this.active,
       ...(this.relayed ? { relay: this.relayed } : {}),
@@ -157,6 +167,11 @@ export class ProxyProvider implements Provider {
   /** Calls waiting for their client's answers now. */
   get suspendedCalls(): number {
     return this.services.suspended.size;
+  }
+
+  /** Per-caller upstream sessions open now (see {@link ProxyOptions.isolation}). */
+  get isolatedSessions(): number {
+    return this.connections.isolatedSessions;
   }
 
   /** Rounds relayed now: awaited from the processes holding their calls, or run here for others. */
@@ -313,15 +328,7 @@ export class ProxyProvider implements Provider {
     this.relayed?.close('The gateway is closing');
     this.services.suspended.clear('The gateway is closing');
     this.changes.close();
-    await Promise.all([this.link.close(), this.legacyLink?.close()]);
-  }
-
-  /** The connection a caller of `era` is served on (see {@link ProxyOptions.era} `mirror`). */
-  private async clientFor(era: HandlerContext['era']): Promise<Client> {
-    const primary = await this.link.client();
-    if (era !== 'legacy' || primary.era === 'legacy' || !this.makeLegacyLink) return primary;
-    this.legacyLink ??= this.makeLegacyLink();
-    return this.legacyLink.start();
+    await this.connections.close();
   }
 
   /** Set by close(): what the shutdown cuts short (a list read, the relay) is not news then. */
@@ -331,14 +338,12 @@ export class ProxyProvider implements Provider {
     if (this.closing) return;
     this.options.onWarning?.(`upstream "${this.name}": ${message}`);
   };
+}
 
-  /** Where an upstream log message goes: to the one call running, if exactly one is. */
-  private singleCallLog(): ((params: LoggingMessageNotificationParams) => void) | undefined {
-    if (this.active.size + this.passing.sinks.size !== 1) return undefined;
-    const [caller] = this.active.values();
-    if (caller) return (params) => caller.log(params);
-    return [...this.passing.sinks][0];
-  }
+/** A tool of the upstream's list as a definition, without its task support (see `taskSupport`). */
+function toolDefinition(tool: Record<string, unknown>): ToolDefinition {
+  const { execution: _execution, ...rest } = tool;
+  return rest as unknown as ToolDefinition;
 }
 
 /** A provider for the upstream `spec` (see {@link ProxyProvider}). */

@@ -1,5 +1,13 @@
-import type { ClientHandlers, ProgressUpdate } from '@rondo/client';
+import type { Client, ClientHandlers, ProgressUpdate } from '@rondo/client';
+import type { GateSlot } from './gate.js';
 import { ErrorCode, McpError } from '@rondo/protocol';
+
+/** The client capability each question needs. */
+const CAPABILITY_OF: Readonly<Record<string, string>> = {
+  'elicitation/create': 'elicitation',
+  'sampling/createMessage': 'sampling',
+  'roots/list': 'roots',
+};
 
 /** Questions one call may have open at once. */
 export const MAX_OPEN_ASKS = 16;
@@ -32,6 +40,8 @@ export interface CallListener {
  */
 export class UpstreamCall {
   readonly controller = new AbortController();
+  /** The connection the call runs on, once it has one (log messages of that connection reach it). */
+  upstream: Client | undefined;
   private readonly asks: PendingAsk[] = [];
   private ending: CallEvent | undefined;
   private wake: (() => void) | undefined;
@@ -47,6 +57,17 @@ export class UpstreamCall {
     roots: async (context) =>
       ((await this.ask('roots/list', {}, context.key)) as { roots: never }).roots,
   };
+
+  /**
+   * `share`: who the call counts as for the suspension caps (see `callerKey`); `slot`: its slot
+   * of the upstream's concurrency gate, given up while the call waits for its caller.
+   */
+  constructor(
+    readonly share: string,
+    readonly slot: GateSlot,
+    /** The input capabilities the caller declared (`elicitation`, `sampling`, `roots`). */
+    private readonly declared: Readonly<Record<string, unknown>>,
+  ) {}
 
   /** Starts the call with `send`, which runs the upstream request with this call's handlers. */
   start(send: (call: UpstreamCall) => Promise<Record<string, unknown>>): this {
@@ -123,6 +144,18 @@ export class UpstreamCall {
 
   private ask(method: string, params: unknown, key: string | undefined): Promise<unknown> {
     if (this.ending) return Promise.reject(new Error('the call has ended'));
+    // What the caller cannot answer is refused to the upstream, as the caller itself would: a
+    // question the upstream asks outside any call (server-everything's roots at start) is not
+    // turned into a round the caller must fail on.
+    const capability = CAPABILITY_OF[method];
+    if (capability !== undefined && this.declared[capability] === undefined) {
+      return Promise.reject(
+        new McpError(
+          ErrorCode.MethodNotFound,
+          `The caller of this call did not declare the ${capability} capability`,
+        ),
+      );
+    }
     // An upstream asking faster than anyone answers is refused rather than queued without end.
     if (this.asks.length >= MAX_OPEN_ASKS) {
       return Promise.reject(
