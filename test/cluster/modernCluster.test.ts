@@ -2,6 +2,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../support/cluster.js';
 import { INITIALIZE, legacyPost, modernCall, until } from './support/requests.js';
+import { scaled } from '../support/timeFactor.js';
 
 // Issue 15: the official v2 client on the modern wire through three replicas behind nginx, and
 // what a Redis outage does to each era.
@@ -104,7 +105,7 @@ describe('the modern era across three replicas behind nginx', () => {
       );
       expect(legacy.status).toBe(503);
       expect(await legacy.text()).toMatch(/shared session store failed.*Redis/i);
-      expect(Date.now() - started).toBeLessThan(3000);
+      expect(Date.now() - started).toBeLessThan(scaled(3000));
       const fresh = await legacyPost(cluster.url, INITIALIZE);
       expect(fresh.status).toBe(503);
       await fresh.text();

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type RedisServer } from '../support/redisServer.js';
 import { rpc, waitForStatus } from '../tasks/taskClient.js';
 import { INITIALIZE, legacyPost } from './support/requests.js';
+import { scaled } from '../support/timeFactor.js';
 
 // Issue 15: two `rondo-logtalk --redis` replicas of the Prolog conformance fixture share one
 // redis-server: a legacy session opened on one is served by the other, and a task created on one
@@ -109,6 +110,6 @@ describe('Prolog replicas sharing Redis', () => {
       arguments: { name: 'again' },
     });
     expect(next.result).toMatchObject({ content: [{ type: 'text', text: 'Hello, again!' }] });
-    expect(Date.now() - started).toBeLessThan(5000);
+    expect(Date.now() - started).toBeLessThan(scaled(5000));
   });
 });

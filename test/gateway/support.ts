@@ -36,11 +36,19 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-/** Starts the gateway on HTTP on a free port and waits for its serving line. */
-export async function startGateway(config: string, extra: string[] = []): Promise<RunningGateway> {
+/**
+ * Starts the gateway on HTTP on a free port and waits for its serving line; by default with
+ * `--wait-upstreams`, so that the upstreams' tools are listed from the first request.
+ */
+export async function startGateway(
+  config: string,
+  extra: string[] = [],
+  options: { readonly waitUpstreams?: boolean } = {},
+): Promise<RunningGateway> {
+  const wait = options.waitUpstreams === false ? [] : ['--wait-upstreams'];
   const child = spawn(
     process.execPath,
-    [GATEWAY_MAIN, '--transport', 'http', '--port', '0', ...extra, config],
+    [GATEWAY_MAIN, '--transport', 'http', '--port', '0', ...wait, ...extra, config],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, RONDO_STATE_KEY: 'rondo-gateway-tests-state-key-0123456789' },

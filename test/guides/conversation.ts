@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { scaled } from '../support/timeFactor.js';
 
 /** One JSON-RPC message as the guide tests read it. */
 export interface Message {
@@ -134,7 +135,7 @@ export async function converse(
   child.stderr.on('data', (chunk: Buffer) => (conversation.stderr += chunk.toString('utf8')));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   for (const line of tryLines) send(line);
-  const deadline = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  const deadline = setTimeout(() => child.kill('SIGKILL'), scaled(30_000));
   await Promise.race([finished, exited]);
   child.stdin.end();
   conversation.code = await exited;

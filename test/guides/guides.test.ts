@@ -20,6 +20,7 @@ import {
   type Message,
 } from './conversation.js';
 import { examplesOf, guideBlocks, scriptsOf, type GuideExample } from './guideBlocks.js';
+import { scaled } from '../support/timeFactor.js';
 
 const run = promisify(execFile);
 const repoRoot = join(import.meta.dirname, '..', '..');
@@ -80,7 +81,7 @@ function expectEveryRound(example: GuideExample, talk: Conversation): void {
   for (const request of legacyCalls) expectGreeted(talk.answers.get(request.id!));
 }
 
-describe('docs/guides/typescript.md', { timeout: 120_000 }, () => {
+describe('docs/guides/typescript.md', { timeout: scaled(120_000) }, () => {
   const blocks = guideBlocks(join(guides, 'typescript.md'));
   const examples = examplesOf(blocks, 'ts');
   const scripts = scriptsOf(blocks, 'ts');
@@ -101,14 +102,13 @@ describe('docs/guides/typescript.md', { timeout: 120_000 }, () => {
       writeFileSync(join(project, 'src', `script${index}.ts`), script.program.code),
     );
     const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
-    await run(process.execPath, [tsc, '-p', project], { cwd: project, timeout: 110_000 }).catch(
-      (failure: { stdout?: string; message: string }) => {
-        throw new Error(
-          `the guide's examples do not compile:\n${failure.stdout ?? failure.message}`,
-        );
-      },
-    );
-  }, 120_000);
+    await run(process.execPath, [tsc, '-p', project], {
+      cwd: project,
+      timeout: scaled(110_000),
+    }).catch((failure: { stdout?: string; message: string }) => {
+      throw new Error(`the guide's examples do not compile:\n${failure.stdout ?? failure.message}`);
+    });
+  }, scaled(120_000));
   afterAll(() => {
     if (project) rmSync(project, { recursive: true, force: true });
   });
@@ -159,7 +159,7 @@ describe('docs/guides/typescript.md', { timeout: 120_000 }, () => {
     async ({ script, index }) => {
       const { stdout } = await run(process.execPath, [join(project, 'dist', `script${index}.js`)], {
         cwd: project,
-        timeout: 60_000,
+        timeout: scaled(60_000),
       });
       expect(stdout).toBe(script.output);
     },
@@ -179,7 +179,7 @@ describe('docs/guides/typescript.md', { timeout: 120_000 }, () => {
   );
 });
 
-describe('docs/guides/prolog.md', { timeout: 60_000 }, () => {
+describe('docs/guides/prolog.md', { timeout: scaled(60_000) }, () => {
   const blocks = guideBlocks(join(guides, 'prolog.md'));
   const examples = examplesOf(blocks, 'prolog');
   const host = join(repoRoot, 'apps', 'logtalk-host', 'dist', 'main.js');

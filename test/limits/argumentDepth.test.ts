@@ -6,6 +6,7 @@ import { text } from '@rondo/protocol';
 import { bridgeFixture } from '../bridge/support/paths.js';
 import { bothEras, serveAndConnect, type Served } from '../middleware/middlewareServer.js';
 import { RawClient, nestedArrays } from './support.js';
+import { scaled } from '../support/timeFactor.js';
 
 // Deeply nested arguments used to overflow the call stack in validation and in the bridge's
 // conversion, and took both Prolog workers down with them: the core now refuses them first.
@@ -18,7 +19,7 @@ async function refusesFourDeepCalls(client: RawClient, tool: string): Promise<vo
   const started = Date.now();
   const deep = `{"value":${nestedArrays(20_000)}}`;
   const answers = await Promise.all([1, 2, 3, 4].map(() => client.callTool(tool, deep)));
-  expect(Date.now() - started).toBeLessThan(3000);
+  expect(Date.now() - started).toBeLessThan(scaled(3000));
   for (const answer of answers) {
     expect(answer.error).toMatchObject({ code: -32602, message: LIMIT_MESSAGE });
   }
@@ -28,7 +29,7 @@ async function refusesFourDeepCalls(client: RawClient, tool: string): Promise<vo
 async function answersOrdinaryCall(client: RawClient, tool: string, args: string): Promise<void> {
   const started = Date.now();
   const answer = await client.callTool(tool, args);
-  expect(Date.now() - started).toBeLessThan(2000);
+  expect(Date.now() - started).toBeLessThan(scaled(2000));
   expect(answer.error).toBeUndefined();
   expect(answer.result?.isError, JSON.stringify(answer.result)).toBeUndefined();
 }

@@ -167,88 +167,96 @@ describe(
     });
 
     describe.each(libraries)('$name', (pkg) => {
-      it('runs its README example from the installed tarball', async (context) => {
-        const readmePath = join(pkg.dir, 'README.md');
-        expect(existsSync(readmePath), `${pkg.name} has a README.md`).toBe(true);
-        const readme = readFileSync(readmePath, 'utf8');
-        if (pkg.name === '@rondo/logtalk-bridge' && !hasSwipl) {
-          console.warn(
-            'logtalk-bridge README example skipped: swipl is not installed (apt-get install -y swi-prolog-nox)',
+      it(
+        'runs its README example from the installed tarball',
+        async (context) => {
+          const readmePath = join(pkg.dir, 'README.md');
+          expect(existsSync(readmePath), `${pkg.name} has a README.md`).toBe(true);
+          const readme = readFileSync(readmePath, 'utf8');
+          if (pkg.name === '@rondo/logtalk-bridge' && !hasSwipl) {
+            console.warn(
+              'logtalk-bridge README example skipped: swipl is not installed (apt-get install -y swi-prolog-nox)',
+            );
+            context.skip();
+          }
+          // The @rondo/redis example talks to a real Redis: one of its own, named by REDIS_URL.
+          const redis = pkg.name === '@rondo/redis' ? await startRedisServer() : undefined;
+          if (redis) process.env.REDIS_URL = redis.url;
+          const result = await runProgram(scratch, readme).finally(async () => {
+            delete process.env.REDIS_URL;
+            await redis?.stop();
+          });
+          expect(result.exitCode, result.output).toBe(
+            result.stoppedAsServer && result.exitCode === null ? null : 0,
           );
-          context.skip();
-        }
-        // The @rondo/redis example talks to a real Redis: one of its own, named by REDIS_URL.
-        const redis = pkg.name === '@rondo/redis' ? await startRedisServer() : undefined;
-        if (redis) process.env.REDIS_URL = redis.url;
-        const result = await runProgram(scratch, readme).finally(async () => {
-          delete process.env.REDIS_URL;
-          await redis?.stop();
-        });
-        expect(result.exitCode, result.output).toBe(
-          result.stoppedAsServer && result.exitCode === null ? null : 0,
-        );
-        expect(result.output).not.toMatch(/ERR_MODULE_NOT_FOUND|Cannot find (module|package)/);
-      }, scaled(60_000));
+          expect(result.output).not.toMatch(/ERR_MODULE_NOT_FOUND|Cannot find (module|package)/);
+        },
+        scaled(60_000),
+      );
     });
   },
 );
 
 describe('changesets', () => {
-  it('`pnpm changeset version` bumps versions and writes changelogs (in a copy of the repo)', async () => {
-    const copy = mkdtempSync(join(tmpdir(), 'rondo-changeset-'));
-    try {
-      // Only what changesets reads: the manifests, the workspace file and .changeset/.
-      for (const file of ['package.json', 'pnpm-workspace.yaml'])
-        cpSync(join(repoRoot, file), join(copy, file));
-      cpSync(join(repoRoot, '.changeset'), join(copy, '.changeset'), { recursive: true });
-      for (const group of ['packages', 'apps']) {
-        for (const folder of readdirSync(join(repoRoot, group))) {
-          const manifest = join(repoRoot, group, folder, 'package.json');
-          if (!existsSync(manifest)) continue;
-          mkdirSync(join(copy, group, folder), { recursive: true });
-          cpSync(manifest, join(copy, group, folder, 'package.json'));
+  it(
+    '`pnpm changeset version` bumps versions and writes changelogs (in a copy of the repo)',
+    async () => {
+      const copy = mkdtempSync(join(tmpdir(), 'rondo-changeset-'));
+      try {
+        // Only what changesets reads: the manifests, the workspace file and .changeset/.
+        for (const file of ['package.json', 'pnpm-workspace.yaml'])
+          cpSync(join(repoRoot, file), join(copy, file));
+        cpSync(join(repoRoot, '.changeset'), join(copy, '.changeset'), { recursive: true });
+        for (const group of ['packages', 'apps']) {
+          for (const folder of readdirSync(join(repoRoot, group))) {
+            const manifest = join(repoRoot, group, folder, 'package.json');
+            if (!existsSync(manifest)) continue;
+            mkdirSync(join(copy, group, folder), { recursive: true });
+            cpSync(manifest, join(copy, group, folder, 'package.json'));
+          }
         }
-      }
-      for (const folder of ['tooling', 'bench']) {
-        if (!existsSync(join(repoRoot, folder, 'package.json'))) continue;
-        mkdirSync(join(copy, folder), { recursive: true });
-        cpSync(join(repoRoot, folder, 'package.json'), join(copy, folder, 'package.json'));
-      }
-      symlinkSync(join(repoRoot, 'node_modules'), join(copy, 'node_modules'), 'dir');
-      // A known changeset, so the assertion does not depend on which ones are pending today.
-      writeFileSync(
-        join(copy, '.changeset', 'pack-test-bump.md'),
-        "---\n'@rondo/transport-ws': minor\n---\n\nA test bump.\n",
-      );
-      const before = JSON.parse(
-        readFileSync(join(copy, 'packages', 'transport-ws', 'package.json'), 'utf8'),
-      ).version as string;
+        for (const folder of ['tooling', 'bench']) {
+          if (!existsSync(join(repoRoot, folder, 'package.json'))) continue;
+          mkdirSync(join(copy, folder), { recursive: true });
+          cpSync(join(repoRoot, folder, 'package.json'), join(copy, folder, 'package.json'));
+        }
+        symlinkSync(join(repoRoot, 'node_modules'), join(copy, 'node_modules'), 'dir');
+        // A known changeset, so the assertion does not depend on which ones are pending today.
+        writeFileSync(
+          join(copy, '.changeset', 'pack-test-bump.md'),
+          "---\n'@rondo/transport-ws': minor\n---\n\nA test bump.\n",
+        );
+        const before = JSON.parse(
+          readFileSync(join(copy, 'packages', 'transport-ws', 'package.json'), 'utf8'),
+        ).version as string;
 
-      await run('pnpm', ['changeset', 'version'], { cwd: copy, timeout: 120_000 });
+        await run('pnpm', ['changeset', 'version'], { cwd: copy, timeout: scaled(120_000) });
 
-      const after = JSON.parse(
-        readFileSync(join(copy, 'packages', 'transport-ws', 'package.json'), 'utf8'),
-      ).version as string;
-      // At least the minor bump asked for here (a pending changeset of the package may ask for more).
-      const [major = 0, minor = 0] = before.split('.').map(Number);
-      const [newMajor = 0, newMinor = 0] = after.split('.').map(Number);
-      expect(
-        newMajor > major || (newMajor === major && newMinor > minor),
-        `${before} -> ${after}`,
-      ).toBe(true);
-      const changelog = readFileSync(
-        join(copy, 'packages', 'transport-ws', 'CHANGELOG.md'),
-        'utf8',
-      );
-      expect(changelog).toContain('A test bump.');
-      expect(existsSync(join(copy, 'packages', 'core', 'CHANGELOG.md'))).toBe(true);
-      expect(
-        readdirSync(join(copy, '.changeset')).filter(
-          (file) => file.endsWith('.md') && file !== 'README.md',
-        ),
-      ).toEqual([]);
-    } finally {
-      rmSync(copy, { recursive: true, force: true });
-    }
-  }, 180_000);
+        const after = JSON.parse(
+          readFileSync(join(copy, 'packages', 'transport-ws', 'package.json'), 'utf8'),
+        ).version as string;
+        // At least the minor bump asked for here (a pending changeset of the package may ask for more).
+        const [major = 0, minor = 0] = before.split('.').map(Number);
+        const [newMajor = 0, newMinor = 0] = after.split('.').map(Number);
+        expect(
+          newMajor > major || (newMajor === major && newMinor > minor),
+          `${before} -> ${after}`,
+        ).toBe(true);
+        const changelog = readFileSync(
+          join(copy, 'packages', 'transport-ws', 'CHANGELOG.md'),
+          'utf8',
+        );
+        expect(changelog).toContain('A test bump.');
+        expect(existsSync(join(copy, 'packages', 'core', 'CHANGELOG.md'))).toBe(true);
+        expect(
+          readdirSync(join(copy, '.changeset')).filter(
+            (file) => file.endsWith('.md') && file !== 'README.md',
+          ),
+        ).toEqual([]);
+      } finally {
+        rmSync(copy, { recursive: true, force: true });
+      }
+    },
+    scaled(180_000),
+  );
 });

@@ -4,6 +4,7 @@ import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_MAIN, fixtureServerParams } from '../stdio/support/fixture.js';
 import { initialize, legacy, modern, MODERN, type Message } from './support/messages.js';
+import { scaled } from '../support/timeFactor.js';
 
 /** The flood: legacy `initialize` POSTs, 100 at a time, against `serveHttp` with its defaults. */
 const SESSIONS = Number(process.env.RONDO_FLOOD_SESSIONS ?? 60_000);
@@ -183,7 +184,7 @@ describe(`a flood of ${SESSIONS} legacy sessions against serveHttp defaults`, ()
         id: 'm',
         result: { content: [{ type: 'text' }] },
       });
-      expect(Date.now() - clientStarted).toBeLessThan(2000);
+      expect(Date.now() - clientStarted).toBeLessThan(scaled(2000));
     },
   );
 

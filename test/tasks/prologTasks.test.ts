@@ -6,6 +6,7 @@ import { createPrologProvider, type PrologProvider } from '@rondo/logtalk-bridge
 import { serveHttp, type HttpServerHandle } from '@rondo/transport-http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rpc, twoPrincipalAuth, waitForStatus } from './taskClient.js';
+import { scaled } from '../support/timeFactor.js';
 
 // Issue 14, done-when 3 (Prolog provider): the Prolog conformance fixture's task tools over real
 // sockets, on one swipl worker, so that a kept or a replaced worker shows.
@@ -73,7 +74,7 @@ describe('tasks run by a Prolog provider', () => {
       { token: 'alice' },
     );
     expect(next.result).toMatchObject({ content: [{ type: 'text', text: 'Hello, again!' }] });
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(scaled(2000));
     expect(prolog.workerIds()).toEqual(workers);
   });
 
@@ -115,7 +116,7 @@ describe('tasks run by a Prolog provider', () => {
         arguments: { name: 'later' },
       });
       expect(next.result).toMatchObject({ content: [{ text: 'Hello, later!' }] });
-      expect(Date.now() - started).toBeLessThan(2000);
+      expect(Date.now() - started).toBeLessThan(scaled(2000));
       expect(prolog.workerIds()).toEqual(workers);
     } finally {
       await shortHttp.close();

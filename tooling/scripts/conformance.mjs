@@ -42,7 +42,7 @@ const FIXTURES = {
   workerd: 'node tooling/scripts/runtimeFixture.mjs workerd --port {port}',
   // The fixture behind rondo-gateway: one stdio upstream, its tool names unprefixed.
   gateway:
-    'node apps/gateway/dist/main.js --transport http --port {port} apps/gateway/fixture/conformance.json',
+    'node apps/gateway/dist/main.js --transport http --port {port} --wait-upstreams apps/gateway/fixture/conformance.json',
   // Three fixture replicas sharing Redis behind nginx round robin (`pnpm cluster --app fixture`).
   cluster: 'node tooling/scripts/cluster.mjs --app fixture --replicas 3 --port {port}',
 };

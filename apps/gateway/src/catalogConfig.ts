@@ -8,6 +8,7 @@ import {
 } from '@rondo/core';
 import { z } from 'zod';
 import type { GatewayEntry } from './config.js';
+import { parseConfigText } from './configText.js';
 import { ConfigError } from './configError.js';
 
 /**
@@ -71,7 +72,7 @@ export function parseGatewayCatalog(
   source: string,
   entries: readonly GatewayEntry[],
 ): GatewayCatalog {
-  const file = fileKeys.safeParse(JSON.parse(text));
+  const file = fileKeys.safeParse(parseConfigText(text, source));
   if (!file.success) throw new ConfigError(`${source}: ${problem(file.error)}`);
   const tools: Record<string, ToolTransform> = {};
   const entrySearch = new Map<string, ToolSearchOptions>();

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { LOG_LEVELS, type LogFormat, type LogLevel } from './logger.js';
 import { AUTH_FLAGS, AUTH_FLAGS_HELP, readAuthFlags, type AuthFlagSettings } from '@rondo/auth';
 import { ConfigurationError } from '@rondo/core';
 import {
@@ -14,6 +15,22 @@ import {
 export interface GatewayArgs extends ServingFlags {
   /** `--help` was given. */
   help: boolean;
+  /** `--version` was given. */
+  version: boolean;
+  /** Listen only once every upstream has connected or failed once (the old behaviour). */
+  waitUpstreams: boolean;
+  /** The diagnostics' format on stderr. */
+  logFormat: LogFormat;
+  /** The least severe diagnostics printed. */
+  logLevel: LogLevel;
+  /** A port of its own for `/healthz`, `/readyz` and `/metrics` (any transport; stdio's only way). */
+  adminPort?: number;
+  /** `/readyz` answers 200 when `all` enabled upstreams are connected (default) or `any` is. */
+  readyWhen: 'all' | 'any';
+  /** Reload the configuration when its file changes (SIGHUP reloads it anyway). */
+  watch: boolean;
+  /** Where the audit log goes: `stderr` or a file appended to; none without it. */
+  audit?: string;
   /** Serve the configuration (default), or `check` each upstream once. */
   command: 'serve' | 'check';
   /** The configuration file (`mcpServers` JSON). */
@@ -27,10 +44,61 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
+/** The gateway's own flags: what an operator runs it with. */
+const OPERATOR_FLAGS = {
+  version: { type: 'boolean', default: false },
+  'wait-upstreams': { type: 'boolean', default: false },
+  'log-format': { type: 'string', default: 'text' },
+  'log-level': { type: 'string', default: 'info' },
+  'admin-port': { type: 'string' },
+  'ready-when': { type: 'string', default: 'all' },
+  watch: { type: 'boolean', default: false },
+  audit: { type: 'string' },
+} as const;
+
+type OperatorFlags = Pick<
+  GatewayArgs,
+  | 'version'
+  | 'waitUpstreams'
+  | 'logFormat'
+  | 'logLevel'
+  | 'adminPort'
+  | 'readyWhen'
+  | 'watch'
+  | 'audit'
+>;
+
+/** Reads the operator flags; a value out of range is a {@link UsageError} naming the flag. */
+function readOperatorFlags(values: Readonly<Record<string, unknown>>): OperatorFlags {
+  const one = <T extends string>(flag: string, allowed: readonly T[]): T => {
+    const value = values[flag] as string;
+    if (!(allowed as readonly string[]).includes(value))
+      throw new UsageError(`--${flag} must be ${allowed.join(' or ')}, got "${value}"`);
+    return value as T;
+  };
+  const admin = values['admin-port'] as string | undefined;
+  if (admin !== undefined && (!/^\d+$/.test(admin) || Number(admin) > 65535))
+    throw new UsageError(`--admin-port must be an integer from 0 to 65535, got "${admin}"`);
+  return {
+    version: values.version === true,
+    waitUpstreams: values['wait-upstreams'] === true,
+    watch: values.watch === true,
+    logFormat: one<LogFormat>('log-format', ['text', 'json']),
+    logLevel: one<LogLevel>('log-level', LOG_LEVELS),
+    readyWhen: one<'all' | 'any'>('ready-when', ['all', 'any']),
+    ...(admin === undefined ? {} : { adminPort: Number(admin) }),
+    ...(typeof values.audit === 'string' ? { audit: values.audit } : {}),
+  };
+}
+
 /** The usage lines. */
 export const USAGE = `usage: rondo-gateway ${SERVING_FLAGS_USAGE}
                      [--auth-resource URL --auth-issuer ISS
-                      --auth-jwks URL | --auth-introspection URL --auth-client-id ID] CONFIG.json
+                      --auth-jwks URL | --auth-introspection URL --auth-client-id ID]
+                     [--wait-upstreams] [--log-format text|json] [--log-level L]
+                     [--admin-port N] [--ready-when all|any] [--watch]
+                     [--audit stderr|FILE] CONFIG.json
+       rondo-gateway --version
        rondo-gateway check CONFIG.json`;
 
 /** What `rondo-gateway --help` prints. */
@@ -63,6 +131,25 @@ Commands:
 
 ${SERVING_FLAGS_HELP}
   --help             print this help and exit.
+  --version          print the version and exit.
+
+Operating:
+  --wait-upstreams   listen only once every upstream has connected or failed once; by default
+                     the gateway listens at once and each upstream's tools join when it is
+                     connected (clients hear list_changed).
+  --log-format F     text (default): one "rondo-gateway: ..." line per event on stderr; json:
+                     one JSON object per line (time, level, event, message, and the facts).
+  --log-level L      error, warn, info (default) or debug.
+  --admin-port N     serve /healthz, /readyz and /metrics on a port of their own (on --host);
+                     over http and ws they are served beside the MCP endpoint anyway.
+  --ready-when W     /readyz answers 200 when all enabled upstreams are connected (all, the
+                     default) or when any one is (any); 503 otherwise.
+  --watch            reload CONFIG.json when it changes. SIGHUP reloads it too: added, removed
+                     and changed entries are applied without restarting the others, calls in
+                     flight finish, and an invalid file is refused (the old one keeps serving).
+  --audit D          write one JSON line per call to an upstream (time, principal, client,
+                     upstream, tool, outcome, duration, round; never arguments or results) to
+                     stderr or appended to the file D.
 
 ${AUTH_FLAGS_HELP}
 
@@ -87,6 +174,7 @@ export function parseGatewayArgs(
         ...SERVING_FLAG_OPTIONS,
         ...AUTH_FLAGS,
         help: { type: 'boolean', short: 'h', default: false },
+        ...OPERATOR_FLAGS,
       },
       strict: true,
       allowPositionals: true,
@@ -106,12 +194,20 @@ export function parseGatewayArgs(
   const command = positionals[0] === 'check' ? 'check' : 'serve';
   if (command === 'check') positionals.shift();
   const help = parsed.values.help;
-  if (!help && positionals.length !== 1) {
+  const operator = readOperatorFlags(parsed.values);
+  if (!help && !operator.version && positionals.length !== 1) {
     throw new UsageError(
       positionals.length === 0 ? 'no CONFIG.json given' : 'one CONFIG.json only',
     );
   }
-  return { ...flags, help, command, config: positionals[0] ?? '', ...(auth ? { auth } : {}) };
+  return {
+    ...flags,
+    ...operator,
+    help,
+    command,
+    config: positionals[0] ?? '',
+    ...(auth ? { auth } : {}),
+  };
 }
 
 /** The `--auth-*` settings (the shared ones of `@rondo/auth`), checked against the transport. */

@@ -2,6 +2,10 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from './configError.js';
+import { parseConfigText } from './configText.js';
+import { entryTransport, refuseUnknownKeys } from './entryKeys.js';
+import { expandEntry, withEnvFile, type PlaceholderScope } from './placeholders.js';
+import { didYouMean } from './suggest.js';
 import { openApiMembers, readOpenApiFields, type OpenApiEntryFields } from './openApiEntry.js';
 
 export { ConfigError };
@@ -33,7 +37,8 @@ const common = {
   era: z.enum(['auto', 'mirror', '2026-07-28', '2025-11-25', '2025-06-18']).optional(),
 };
 
-// Unknown keys are allowed: the same file also configures desktop hosts (`type`, `alwaysAllow`...).
+// Unknown keys are refused before these schemas run (`refuseUnknownKeys`), but for the desktop
+// hosts' own (`type`, `alwaysAllow`...): the same file also configures them.
 const stdioEntry = z.looseObject({
   command: z.string().min(1),
   args: z.array(z.string()).optional(),
@@ -70,9 +75,12 @@ const prologEntry = z.looseObject({
 
 const openApiEntry = z.looseObject({ ...openApiMembers, ...common });
 
-const configFile = z.looseObject({
-  mcpServers: z.record(z.string().min(1), z.unknown()),
-});
+/** The catalog keys an entry may carry (read by `parseGatewayCatalog`). */
+const CATALOG_KEYS = ['tools', 'toolSearch'];
+
+const serverMap = z.record(z.string().min(1), z.unknown());
+/** The members of a file holding the entries: Claude Desktop's and Cursor's, and VS Code's. */
+const ENTRY_MEMBERS = ['mcpServers', 'servers'] as const;
 
 /** A remote entry's `oauth` member as read: the secret taken from its variable if named so. */
 export interface GatewayOAuth {
@@ -84,7 +92,12 @@ export interface GatewayOAuth {
 /** One upstream of the gateway, read from its `mcpServers` entry. */
 export type GatewayEntry = { readonly key: string; readonly namespace: string } & (
   | ({ readonly kind: 'stdio' } & z.infer<typeof stdioEntry>)
-  | ({ readonly kind: 'remote'; readonly oauth?: GatewayOAuth } & z.infer<typeof remoteEntry>)
+  | ({
+      readonly kind: 'remote';
+      readonly oauth?: GatewayOAuth;
+      /** `sse`: the 2024-11-05 HTTP+SSE transport (`"type": "sse"`); else by the URL's scheme. */
+      readonly transport?: 'sse';
+    } & z.infer<typeof remoteEntry>)
   | ({ readonly kind: 'prolog'; readonly files: string[] } & z.infer<typeof prologEntry>)
   | ({ readonly kind: 'openapi' } & z.infer<typeof openApiEntry> & OpenApiEntryFields)
 );
@@ -97,40 +110,81 @@ function problem(error: z.ZodError): string {
 }
 
 /**
- * Reads the `mcpServers` entries of a configuration text (Claude Desktop's format, with Rondo's
- * keys). Relative `cwd` and `prolog` paths are resolved against `baseDir`, which is also the
- * working folder of a stdio entry without `cwd` (so its relative `args` are read from there too);
- * disabled entries are left out. Throws a {@link ConfigError} naming the entry and the member at fault.
+ * Reads the entries of a configuration text: the `mcpServers` member (Claude Desktop, Cursor) or
+ * the `servers` one (VS Code), in JSON with comments and trailing commas, with Rondo's keys.
+ * Placeholders (`${env:NAME}`, `${NAME}`, `${workspaceFolder}`) are expanded from `env` (default
+ * the process's) in `command`, `args`, `env`, `url`, `headers` and `cwd`; an `envFile` is read
+ * into `env`; relative `cwd`, `envFile` and `prolog` paths are resolved against `baseDir`, which
+ * is also the working folder of a stdio entry without `cwd` (so its relative `args` are read from
+ * there too); disabled entries are left out. Throws a {@link ConfigError} naming the entry and the member at
+ * fault: an unknown key names the one meant, a syntax error its line and column.
  */
-export function parseConfig(text: string, source: string, baseDir: string): GatewayEntry[] {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (failure) {
-    throw new ConfigError(`${source}: not JSON: ${(failure as Error).message}`);
-  }
-  const file = configFile.safeParse(json);
-  if (!file.success) throw new ConfigError(`${source}: ${problem(file.error)}`);
+export function parseConfig(
+  text: string,
+  source: string,
+  baseDir: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): GatewayEntry[] {
+  const json = parseConfigText(text, source);
+  const { member, servers } = entriesOf(json, source);
+  const scope = { env, baseDir };
   const entries: GatewayEntry[] = [];
-  for (const [key, raw] of Object.entries(file.data.mcpServers)) {
-    const entry = readEntry(key, raw, `${source}: mcpServers.${key}`, baseDir);
+  for (const [key, raw] of Object.entries(servers)) {
+    const entry = readEntry(key, raw, `${source}: ${member}.${key}`, scope);
     if (!entry.disabled) entries.push(entry);
   }
-  if (entries.length === 0) throw new ConfigError(`${source}: mcpServers has no enabled entry`);
+  if (entries.length === 0) throw new ConfigError(`${source}: ${member} has no enabled entry`);
   return entries;
 }
 
-function readEntry(key: string, raw: unknown, where: string, baseDir: string): GatewayEntry {
-  const shape = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
+/** The member holding the entries, and its value. */
+function entriesOf(
+  json: unknown,
+  source: string,
+): { member: string; servers: Record<string, unknown> } {
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new ConfigError(
+      `${source}: the file holds ${Array.isArray(json) ? 'an array' : typeof json}, not an object with mcpServers`,
+    );
+  const file = json as Record<string, unknown>;
+  const present = ENTRY_MEMBERS.filter((member) => member in file);
+  if (present.length === 0) {
+    const hint =
+      Object.keys(file)
+        .map((key) => didYouMean(key, ENTRY_MEMBERS))
+        .find(Boolean) ?? '';
+    throw new ConfigError(`${source}: no mcpServers (or VS Code's servers) member${hint}`);
+  }
+  if (present.length > 1) throw new ConfigError(`${source}: both mcpServers and servers: keep one`);
+  const member = present[0]!;
+  const servers = serverMap.safeParse(file[member]);
+  if (!servers.success) throw new ConfigError(`${source}: ${member}: ${problem(servers.error)}`);
+  return { member, servers: servers.data };
+}
+
+function readEntry(
+  key: string,
+  raw: unknown,
+  where: string,
+  scope: PlaceholderScope,
+): GatewayEntry {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new ConfigError(`${where}: an object with command, url, prolog or openapi`);
+  const given = raw as Record<string, unknown>;
+  const transport = 'openapi' in given ? 'openapi' : entryTransport(given, where);
   const schema =
-    'openapi' in shape
+    transport === 'openapi'
       ? openApiEntry
-      : 'prolog' in shape
+      : transport === 'prolog'
         ? prologEntry
-        : 'url' in shape
-          ? remoteEntry
-          : stdioEntry;
-  const parsed = schema.safeParse(raw);
+        : transport === 'stdio'
+          ? stdioEntry
+          : remoteEntry;
+  const ownKeys = transport === 'stdio' ? ['envFile', ...CATALOG_KEYS] : CATALOG_KEYS;
+  refuseUnknownKeys(given, [...Object.keys(schema.shape), ...ownKeys], where);
+  const shape = withEnvFile(expandEntry(given, scope, where), scope.baseDir, where);
+  const baseDir = scope.baseDir;
+  const parsed = schema.safeParse(shape);
   if (!parsed.success) {
     const hint =
       'command' in shape || 'url' in shape || 'prolog' in shape || 'openapi' in shape
@@ -163,7 +217,15 @@ function readEntry(key: string, raw: unknown, where: string, baseDir: string): G
   if ('url' in data) {
     const { oauth, ...remote } = data as z.infer<typeof remoteEntry>;
     const login = oauth && readOAuth(oauth, remote.url, where);
-    return { ...remote, ...(login ? { oauth: login } : {}), key, namespace, kind: 'remote' };
+    const sse = transport === 'sse' ? { transport: 'sse' as const } : {};
+    return {
+      ...remote,
+      ...(login ? { oauth: login } : {}),
+      ...sse,
+      key,
+      namespace,
+      kind: 'remote',
+    };
   }
   const stdio = data as z.infer<typeof stdioEntry>;
   return {

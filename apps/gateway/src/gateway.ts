@@ -14,13 +14,16 @@ import {
   namespaced,
   proxy,
   withPassThrough,
+  type CallObserver,
   type ProxyOptions,
   type UpstreamSpec,
+  type UpstreamStatus,
 } from '@rondo/proxy';
 import { composeEndpoint } from '@rondo/server/endpoint';
 import type { GatewayCatalog } from './catalogConfig.js';
 import { openApiEntryProvider } from './openApiEntry.js';
 import type { GatewayEntry, GatewayOAuth } from './config.js';
+import { LiveEntries, type ReloadOutcome } from './reload.js';
 
 /** Options of {@link createGateway} besides its entries. */
 export interface GatewayOptions {
@@ -30,16 +33,37 @@ export interface GatewayOptions {
   readonly shared?: SharedState;
   /** Where Prolog workers' and the server's diagnostics go; default standard error. */
   readonly log?: (line: string) => void;
+  /** What the proxies report: their connections' states and their calls (see {@link ProxyWatch}). */
+  readonly watch?: ProxyWatch;
   /** Derived tools and tool search, from the configuration's catalog keys (`readGatewayCatalog`). */
   readonly catalog?: GatewayCatalog;
+}
+
+/**
+ * What an operator's surface hears from the proxied entries: each upstream connection's state
+ * changes, each call, and whether catalogs wait for the first connection (default they do;
+ * `rondo-gateway` says false unless `--wait-upstreams`: it serves at once and each upstream joins
+ * when connected).
+ */
+export interface ProxyWatch {
+  readonly awaitConnection?: boolean;
+  readonly onStatus?: (entry: GatewayEntry, status: UpstreamStatus) => void;
+  readonly onCall?: CallObserver;
 }
 
 /** A gateway: one server whose providers are the configured upstreams, served to both eras. */
 export interface Gateway {
   readonly server: RondoServer;
   readonly endpoint: Endpoint;
-  /** The providers by entry key, in the configuration's order. */
+  /** The providers by entry key, in the configuration's order (a reload changes them). */
   readonly providers: ReadonlyMap<string, Provider>;
+  /**
+   * Applies a new configuration without a restart (see `LiveEntries`): unchanged entries keep
+   * their connections, removed ones finish their calls in flight, added ones join.
+   */
+  reload(entries: readonly GatewayEntry[]): Promise<ReloadOutcome>;
+  /** Resolves once the entries reloads took out have finished their calls and closed. */
+  drained(): Promise<void>;
 }
 
 /** The upstream a proxied entry reaches. */
@@ -47,6 +71,7 @@ export function upstreamSpec(entry: GatewayEntry): UpstreamSpec {
   if (entry.kind === 'remote') {
     return {
       url: entry.url,
+      ...(entry.transport === 'sse' ? { sse: true } : {}),
       ...(entry.headers ? { headers: entry.headers } : {}),
       ...(entry.oauth ? { authorizer: gatewayCredentials(entry.oauth) } : {}),
     };
@@ -103,12 +128,21 @@ export async function providerFor(
   log: (line: string) => void,
   relay?: SessionRelay,
   relayKeys?: readonly StateKey[],
+  watch: ProxyWatch = {},
 ): Promise<Provider> {
   if (entry.kind === 'openapi') return openApiEntryProvider(entry, proxyOptions(entry));
   if (entry.kind !== 'prolog') {
     // Relayed rounds are sealed under the gateway's key ring (its --state-keys, else the variables).
     const shared = relay ? { relay, ...(relayKeys ? { relayKeys } : {}) } : {};
-    return proxy(upstreamSpec(entry), { ...proxyOptions(entry), ...shared, onWarning: log });
+    const { onStatus, onCall } = watch;
+    return proxy(upstreamSpec(entry), {
+      ...proxyOptions(entry),
+      ...shared,
+      onWarning: log,
+      awaitConnection: watch.awaitConnection ?? true,
+      ...(onStatus ? { onStatus: (status: UpstreamStatus) => onStatus(entry, status) } : {}),
+      ...(onCall ? { onCall } : {}),
+    });
   }
   const prolog = await createPrologProvider({
     files: entry.files,
@@ -130,9 +164,10 @@ function searchedEntry(key: string, provider: Provider, search: ToolSearchOption
 
 /**
  * Builds the gateway's server: one provider per entry, composed with the modern (2026-07-28) and
- * the legacy (2025-11-25, 2025-06-18) eras. Proxied upstreams connect in the background (an
- * upstream that is down leaves its tools out until it is back); a Prolog file that fails to load
- * throws.
+ * the legacy (2025-11-25, 2025-06-18) eras. Proxied upstreams connect in the background: the
+ * server is ready at once, and each upstream's tools join the catalog when it is connected (an
+ * upstream that is down leaves its tools out until it is back; clients hear `list_changed`); a
+ * Prolog file that fails to load throws.
  */
 export async function createGateway(
   entries: readonly GatewayEntry[],
@@ -140,6 +175,7 @@ export async function createGateway(
 ): Promise<Gateway> {
   const log = options.log ?? ((line: string) => process.stderr.write(`rondo-gateway: ${line}\n`));
   const providers = new Map<string, Provider>();
+  const live = new Map<string, GatewayEntry>();
   const server = createServer({
     name: 'rondo-gateway',
     version: '0.1.0',
@@ -151,8 +187,15 @@ export async function createGateway(
   });
   try {
     for (const entry of entries) {
-      const provider = await providerFor(entry, log, options.shared?.relay, options.stateKeys);
+      const provider = await providerFor(
+        entry,
+        log,
+        options.shared?.relay,
+        options.stateKeys,
+        options.watch,
+      );
       providers.set(entry.key, provider);
+      live.set(entry.key, entry);
       const search = options.catalog?.entrySearch.get(entry.key);
       if (search) server.mount(searchedEntry(entry.key, provider, search));
       else server.provider(provider);
@@ -167,5 +210,15 @@ export async function createGateway(
     composeEndpoint(server, { modern: { alsoSupported: ['2025-11-25', '2025-06-18'] } }),
     server,
   );
-  return { server, endpoint, providers };
+  const reloads = new LiveEntries(server, live, providers, {
+    providerFor: (entry) =>
+      providerFor(entry, log, options.shared?.relay, options.stateKeys, options.watch),
+  });
+  return {
+    server,
+    endpoint,
+    providers,
+    reload: (next) => reloads.reload(next),
+    drained: () => reloads.drained(),
+  };
 }

@@ -1,13 +1,18 @@
 #!/usr/bin/env node
-import { authFromFlags } from '@rondo/auth';
+import { readFileSync } from 'node:fs';
 import { ConfigurationError, SharedStateError } from '@rondo/core';
-import { createRedisState } from '@rondo/redis';
-import { serve } from '@rondo/server';
-import { checkEntry } from './check.js';
 import { HELP, USAGE, UsageError, parseGatewayArgs, type GatewayArgs } from './cliArgs.js';
-import { ConfigError, readConfig, type GatewayEntry } from './config.js';
 import { readGatewayCatalog, type GatewayCatalog } from './catalogConfig.js';
-import { createGateway } from './gateway.js';
+import { ConfigError, readConfig, type GatewayEntry } from './config.js';
+import { reloadOnRequest } from './configReloads.js';
+import { GatewayLog } from './logger.js';
+import { StartError, checkPorts } from './portCheck.js';
+
+/** The package's version, for `--version`. */
+function version(): string {
+  const manifest = readFileSync(new URL('../package.json', import.meta.url), 'utf8');
+  return (JSON.parse(manifest) as { version: string }).version;
+}
 
 /**
  * `rondo-gateway [serving flags] CONFIG.json` and `rondo-gateway check CONFIG.json`. On stdio,
@@ -20,8 +25,9 @@ async function main(argv: readonly string[]): Promise<void> {
   let catalog: GatewayCatalog;
   try {
     args = parseGatewayArgs(argv, process.env);
-    if (args.help) {
-      process.stdout.write(`${HELP}\n`, () => process.exit(0));
+    if (args.help || args.version) {
+      const text = args.help ? HELP : `rondo-gateway ${version()}`;
+      process.stdout.write(`${text}\n`, () => process.exit(0));
       return;
     }
     entries = readConfig(args.config);
@@ -37,7 +43,9 @@ async function main(argv: readonly string[]): Promise<void> {
     }
     throw failure;
   }
+  // The serving and checking code load only now: a mistake or a port in use is told at once.
   if (args.command === 'check') {
+    const { checkEntry } = await import('./check.js');
     // A line per entry as soon as it is known: a slow upstream holds back only its own line.
     const lines = await Promise.all(
       entries.map(async (entry) => {
@@ -50,30 +58,21 @@ async function main(argv: readonly string[]): Promise<void> {
     process.stdout.write('', () => process.exit(code));
     return;
   }
-  const shared = args.redis ? await createRedisState({ url: args.redis }) : undefined;
-  const gateway = await createGateway(entries, {
-    ...(args.stateKeys ? { stateKeys: args.stateKeys } : {}),
-    ...(shared ? { shared } : {}),
-    catalog,
-  });
-  const running = await serve(gateway.endpoint, {
-    transport: args.transport,
-    host: args.host,
-    port: args.port,
-    ...(args.path ? { path: args.path } : {}),
-    ...(args.allowedHosts && args.transport !== 'stdio' ? { allowedHosts: args.allowedHosts } : {}),
-    ...(args.clientAddressHeader ? { clientAddressHeader: args.clientAddressHeader } : {}),
-    // The parser refused --auth-* on stdio, which `serve` types as taking no `auth`.
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc needs it
-    ...(args.auth ? { auth: authFromFlags(args.auth) as never } : {}),
-    stopOnSignals: ['SIGINT', 'SIGTERM'],
-    quiet: true,
-  });
-  const where = running.url ? ` at ${running.url}` : '';
-  say(`serving ${entries.length} upstream(s) on ${args.transport}${where}`);
+  await checkPorts(args);
+  const { serveGateway } = await import('./serveGateway.js');
+  const log = new GatewayLog(args.logFormat, args.logLevel);
+  const { gateway, running, shared, audit } = await serveGateway(args, entries, log, catalog);
+  const stopReloading = reloadOnRequest(args.config, gateway, log, { watch: args.watch });
+  const stop = (): void => {
+    stopReloading();
+    void running.close().catch(() => undefined);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
   await running.closed;
   await gateway.endpoint.close();
   await shared?.close();
+  await audit?.close();
   process.stdout.write('', () => process.exit(0));
 }
 
@@ -83,7 +82,9 @@ function say(line: string): void {
 
 main(process.argv.slice(2)).catch((failure: unknown) => {
   const text =
-    failure instanceof ConfigurationError || failure instanceof SharedStateError
+    failure instanceof ConfigurationError ||
+    failure instanceof SharedStateError ||
+    failure instanceof StartError
       ? failure.message
       : failure instanceof Error
         ? (failure.stack ?? failure.message)

@@ -74,8 +74,10 @@ describe('the gateway configuration', () => {
       /namespace: letters, digits/,
     );
     expect(() => read({ x: { command: 'a', era: '2024-01-01' } })).toThrow(/mcpServers\.x: era: /);
-    expect(() => parseConfig('{', 'c.json', '/')).toThrow(/^c\.json: not JSON: /);
-    expect(() => parseConfig('{"servers":{}}', 'c.json', '/')).toThrow(/^c\.json: mcpServers: /);
+    expect(() => parseConfig('{', 'c.json', '/')).toThrow(/^c\.json:1:2: not JSON: /);
+    expect(() => parseConfig('{"mcpServer":{}}', 'c.json', '/')).toThrow(
+      /^c\.json: no mcpServers .*\(did you mean "mcpServers"\?\)$/,
+    );
     expect(() => read({ off: { command: 'x', disabled: true } })).toThrow(/no enabled entry/);
   });
 });

@@ -38,8 +38,12 @@ describe('createGateway', () => {
       era: '2025-11-25',
     });
     await client.connect();
-    const names = (await client.listAllTools()).map((tool) => tool.name).sort();
-    expect(names).toEqual(['birds_identify_bird', 'fixture_test_simple_text']);
+    // The gateway serves at once; the proxied upstream's tools join once it is connected.
+    await expect
+      .poll(async () => (await client.listAllTools()).map((tool) => tool.name).sort(), {
+        timeout: 30_000,
+      })
+      .toEqual(['birds_identify_bird', 'fixture_test_simple_text']);
     const result = await client.callTool('fixture_test_simple_text');
     expect(result.content[0]).toMatchObject({ type: 'text' });
     await client.close();

@@ -57,6 +57,7 @@ export {
   type HttpTransportOptions,
   type HttpClientTransport,
 } from './http/streamableHttp.js';
+export { sseTransport, type SseTransportOptions } from './http/legacySse.js';
 export { inMemoryTransport } from './transports/memory.js';
 export {
   readServerCard,

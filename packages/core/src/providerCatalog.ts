@@ -30,6 +30,7 @@ export class ProviderCatalog {
   /** Derived tools and tool search, applied at each build. */
   readonly shaping = new CatalogShaping();
   private readonly lists = new Map<Provider, ProviderLists>();
+  private readonly unsubscribes = new Map<Provider, () => void>();
   private current: Catalog | undefined;
   private loading: Promise<void> | undefined;
 
@@ -42,9 +43,64 @@ export class ProviderCatalog {
   /** Adds a provider; the catalog is read again at the next {@link ready}. */
   add(provider: Provider): void {
     this.providers.push(provider);
-    provider.onChange?.((change) => void this.apply(provider, change));
+    const unsubscribe = provider.onChange?.((change) => void this.apply(provider, change));
+    if (unsubscribe) this.unsubscribes.set(provider, unsubscribe);
     this.current = undefined;
     this.loading = undefined;
+  }
+
+  /**
+   * Adds a provider to a catalog that may be serving already: its lists are read while the current
+   * catalog keeps serving, then the catalog is rebuilt with them and clients hear that every list
+   * changed. A mount conflict it brings is thrown, the provider left out.
+   */
+  async addServing(provider: Provider): Promise<void> {
+    if (!this.current) {
+      this.add(provider);
+      await this.ready();
+      return;
+    }
+    let reading = true;
+    let changedMeanwhile = false;
+    const unsubscribe = provider.onChange?.((change) => {
+      if (reading) changedMeanwhile = true;
+      else void this.apply(provider, change);
+    });
+    let lists = await readLists(provider);
+    // A change announced while the lists were read (a connection made) may postdate them.
+    if (changedMeanwhile) lists = await readLists(provider);
+    reading = false;
+    this.providers.push(provider);
+    if (unsubscribe) this.unsubscribes.set(provider, unsubscribe);
+    this.lists.set(provider, lists);
+    const conflict = this.conflict();
+    if (conflict) {
+      this.remove(provider);
+      throw conflict;
+    }
+    this.current = this.build();
+    this.announceAll();
+  }
+
+  /**
+   * Takes a provider out (it is not closed: calls it is running finish): its items leave the
+   * catalog, and clients hear that every list changed. False when it was not there.
+   */
+  remove(provider: Provider): boolean {
+    const index = this.providers.indexOf(provider);
+    if (index < 0) return false;
+    this.providers.splice(index, 1);
+    this.unsubscribes.get(provider)?.();
+    this.unsubscribes.delete(provider);
+    this.lists.delete(provider);
+    if (this.current) this.current = this.build();
+    else this.loading = undefined;
+    this.announceAll();
+    return true;
+  }
+
+  private announceAll(): void {
+    for (const kind of ['tools', 'prompts', 'resources'] as const) this.changed({ kind });
   }
 
   /** Reads every provider's lists once. */

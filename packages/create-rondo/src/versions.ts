@@ -3,9 +3,9 @@
  * `test/versions.test.ts`, which fails when a release bumps Rondo or the catalog and these lag.
  */
 export const VERSIONS = {
-  '@rondo/server': '0.1.0',
-  '@rondo/logtalk-host': '0.1.0',
-  '@rondo/client': '0.1.0',
+  '@rondo/server': '0.2.0',
+  '@rondo/logtalk-host': '0.2.0',
+  '@rondo/client': '0.2.0',
   zod: '4.6.7',
   typescript: '5.9.3',
   '@types/node': '20.19.43',

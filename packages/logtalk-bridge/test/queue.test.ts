@@ -4,8 +4,9 @@ import { createServer, type RondoServer } from '@rondo/core';
 import { toWireError } from '@rondo/core/internal';
 import { PrologBusyError, createPrologProvider, type PrologProvider } from '../src/index.js';
 import { fixture, logSink, makeContext } from './helpers.js';
+import { scaled } from '../../../test/support/timeFactor.js';
 
-describe('the pool queue', { timeout: 30_000 }, () => {
+describe('the pool queue', { timeout: scaled(30_000) }, () => {
   let provider: PrologProvider;
   let server: RondoServer;
   beforeAll(async () => {
@@ -29,7 +30,7 @@ describe('the pool queue', { timeout: 30_000 }, () => {
     const queued = sleepy(); // the one waiting call maxQueue allows
     const started = Date.now();
     const refused = await sleepy();
-    expect(Date.now() - started).toBeLessThan(100);
+    expect(Date.now() - started).toBeLessThan(scaled(100));
     expect(refused).toMatchObject({
       result: {
         kind: 'error',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createPrologProvider, type PrologProvider } from '../src/index.js';
 import { fixture, logSink, makeContext } from './helpers.js';
+import { scaled } from '../../../test/support/timeFactor.js';
 
 // A worker lost to one call (halt/0, a deadline) held other calls written behind it: those never
 // started, so they go to another worker and only the guilty call fails.
@@ -25,7 +26,7 @@ async function withPool(
 
 const run = (pool: PrologProvider, name: string) => pool.callTool!(name, {}, makeContext());
 
-describe('calls held by a worker another call kills', { timeout: 60_000 }, () => {
+describe('calls held by a worker another call kills', { timeout: scaled(60_000) }, () => {
   it('answers 50 innocent calls interleaved with a halting one; only the halting call fails', async () => {
     await withPool({ workers: 2 }, async (pool, gone) => {
       const names = Array.from({ length: 51 }, (_, i) => (i === 25 ? 'halt' : 'quick'));
@@ -49,14 +50,17 @@ describe('calls held by a worker another call kills', { timeout: 60_000 }, () =>
   });
 
   it('requeues the calls written behind one that ran past its deadline', async () => {
-    await withPool({ workers: 1, timeoutMs: 1500 }, async (pool) => {
+    const deadlineMs = scaled(1500);
+    await withPool({ workers: 1, timeoutMs: deadlineMs }, async (pool) => {
       const outcomes = await Promise.allSettled([
         run(pool, 'loop'),
         run(pool, 'quick'),
         run(pool, 'quick'),
       ]);
       expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
-      expect(String((outcomes[0] as PromiseRejectedResult).reason)).toMatch(/deadline of 1500 ms/);
+      expect(String((outcomes[0] as PromiseRejectedResult).reason)).toContain(
+        `deadline of ${deadlineMs} ms`,
+      );
     });
   });
 });

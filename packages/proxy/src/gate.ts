@@ -16,6 +16,11 @@ export class Gate {
     private readonly maxQueued: number,
   ) {}
 
+  /** Calls holding a slot now. */
+  get inUse(): number {
+    return this.running;
+  }
+
   /** Takes a free slot at once (true), or none when all are taken or calls wait (false). */
   tryAcquire(): boolean {
     if (this.running >= this.limit) return false;

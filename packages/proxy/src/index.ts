@@ -6,7 +6,8 @@ export type { NameRules } from './names.js';
 export type { SuspensionLimits } from './suspendedCalls.js';
 export type { Isolation, IsolationLimits } from './isolation.js';
 export type { RelayLimits } from './relayedRounds.js';
-export type { ConnectionOptions } from './upstreamLink.js';
+export type { ConnectionOptions, UpstreamState, UpstreamStatus } from './upstreamLink.js';
+export type { CallObserver, CallOutcome, UpstreamCallRecord } from './callRecords.js';
 export { UpstreamLink } from './upstreamLink.js';
 export type {
   UpstreamSpec,
@@ -15,3 +16,4 @@ export type {
   CustomUpstream,
 } from './upstreamSpec.js';
 export { namespaced } from './namespaced.js';
+export type { UpstreamLists, ListName } from './upstreamLists.js';

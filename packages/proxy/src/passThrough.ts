@@ -33,6 +33,7 @@ import {
   upstreamMeta,
   upstreamParams,
 } from './passThroughParams.js';
+import { callerFacts } from './callRecords.js';
 import { ProxyProvider } from './proxyProvider.js';
 import { upstreamFailure } from './roundRunner.js';
 
@@ -271,8 +272,12 @@ class PassThroughConnection implements Connection {
         : undefined;
     const log = (logged: Record<string, unknown>): void =>
       exchange.send({ jsonrpc: '2.0', method: 'notifications/message', params: logged });
+    const caller = callerFacts(
+      exchange.principal?.id,
+      isPlainObject(meta) ? meta[MetaKey.clientInfo] : undefined,
+    );
     const pass = (params: Record<string, unknown>) =>
-      provider.passThrough(client, request.method, params, controller, onProgress, log);
+      provider.passThrough(client, request.method, params, controller, onProgress, log, caller);
     const failed = (error: unknown): void =>
       this.settle(id, exchange, stopHearing, {
         jsonrpc: '2.0',

@@ -37,8 +37,10 @@ import { SuspendedCalls, type SuspensionLimits } from './suspendedCalls.js';
 import type { IsolationLimits } from './isolation.js';
 import { UpstreamConnections, singleCallLog } from './upstreamConnections.js';
 import type { UpstreamCall } from './upstreamCall.js';
+import { callFacts, observed, passThroughFacts, type CallObserver } from './callRecords.js';
+import { UpstreamLists } from './upstreamLists.js';
 import type { UpstreamLink } from './upstreamLink.js';
-import { type ConnectionOptions } from './upstreamLink.js';
+import { type ConnectionOptions, type UpstreamStatus } from './upstreamLink.js';
 import { checkUpstreamSpec, type UpstreamSpec } from './upstreamSpec.js';
 import { promptResultFromWire, resourceResultFromWire, toolResultFromWire } from './wireResults.js';
 
@@ -75,6 +77,18 @@ export interface ProxyOptions
   readonly relay?: SessionRelay;
   /** Told what the proxy left out of the upstream's catalog and why (a schema that does not compile). */
   readonly onWarning?: (message: string) => void;
+  /**
+   * Whether a list read waits for the upstream's first connection (default true, so a server
+   * started with the proxy lists its tools at once). False: a list read while the upstream is not
+   * connected answers what was last read (nothing at first) without waiting, and the catalog is
+   * read again when it connects, which clients learn through `list_changed`: a gateway serves at
+   * once, however slow an upstream is to start.
+   */
+  readonly awaitConnection?: boolean;
+  /** Told each change of the upstream connection's state (see {@link UpstreamStatus}). */
+  readonly onStatus?: (status: UpstreamStatus) => void;
+  /** Told how each call to the upstream ended (for metrics and an audit log). */
+  readonly onCall?: CallObserver;
 }
 
 /**
@@ -98,7 +112,8 @@ export class ProxyProvider implements Provider {
   private readonly active = new Map<UpstreamCall, RoundCaller>();
   private readonly relayed: RelayedRounds | undefined;
   private readonly passing: PassThroughCalls;
-  private readonly lastLists = new Map<string, unknown>();
+  /** The upstream's lists as last read (`sizes()` counts them). */
+  readonly lists: UpstreamLists;
 
   constructor(
     spec: UpstreamSpec,
@@ -116,6 +131,7 @@ export class ProxyProvider implements Provider {
       ),
     );
     this.link = this.connections.primary;
+    this.lists = new UpstreamLists(this.link, options.awaitConnection ?? true, this.warn);
     const timeoutMs = options.timeoutMs ?? 60_000;
     this.relayed =
       options.relay &&
@@ -141,6 +157,11 @@ export class ProxyProvider implements Provider {
   /** The connection to the upstream (its state, what it said about itself). */
   get upstream(): UpstreamLink {
     return this.link;
+  }
+
+  /** Calls running upstream or waiting for their client's answers now (a reload drains them). */
+  get callsInFlight(): number {
+    return this.services.gate.inUse + this.services.suspended.size;
   }
 
   /** Calls waiting for their client's answers now. */
@@ -173,7 +194,7 @@ export class ProxyProvider implements Provider {
   }
 
   async tools(): Promise<ToolDefinition[]> {
-    return this.read('tools', [], async (client) => {
+    return this.lists.read('tools', async (client) => {
       if (!client.capabilities.tools) return this.toolNames.learn([]);
       const listed = await client.listAllTools();
       this.legacyTasks.learn(client.era, listed);
@@ -193,7 +214,9 @@ export class ProxyProvider implements Provider {
     const upstream = this.toolNames.upstream(name) ?? name;
     const params = { name: upstream, arguments: args };
     const services = this.legacyTasks.servicesFor(upstream);
-    return runRound(services, 'tools/call', params, ctx, toolResultFromWire);
+    return observed(this.options.onCall, callFacts(this.name, 'tools/call', upstream, ctx), () =>
+      runRound(services, 'tools/call', params, ctx, toolResultFromWire),
+    );
   }
 
   /** The connection a modern request of `revision` passes through on (see `passableClient`). */
@@ -209,7 +232,7 @@ export class ProxyProvider implements Provider {
   /**
    * Passes a modern caller's `tools/call` or task request through on `client` (from
    * {@link passThroughClient}), as `PassThroughCalls.call` does; log messages reach `log` while it
-   * is the only call running.
+   * is the only call running. `caller` says who it is for, in the call's record (`onCall`).
    */
   passThrough(
     client: Client,
@@ -218,12 +241,16 @@ export class ProxyProvider implements Provider {
     cancellation: CallCancellation,
     onProgress: ((update: ProgressUpdate) => void) | undefined,
     log: LogSink,
+    caller: { readonly principal?: string; readonly client?: string } = {},
   ): Promise<Record<string, unknown>> {
-    return this.passing.call(client, method, params, cancellation, onProgress, log);
+    const facts = passThroughFacts(this.name, method, params, caller);
+    return observed(this.options.onCall, facts, () =>
+      this.passing.call(client, method, params, cancellation, onProgress, log),
+    );
   }
 
   async prompts(): Promise<PromptDefinition[]> {
-    return this.read('prompts', [], async (client) => {
+    return this.lists.read('prompts', async (client) => {
       if (!client.capabilities.prompts) return this.promptNames.learn([]);
       return this.promptNames.learn((await client.listAllPrompts()) as PromptDefinition[]);
     });
@@ -235,11 +262,15 @@ export class ProxyProvider implements Provider {
     ctx: HandlerContext,
   ): Promise<PromptOutcome> {
     const params = { name: this.promptNames.upstream(name) ?? name, arguments: args };
-    return runRound(this.services, 'prompts/get', params, ctx, promptResultFromWire);
+    return observed(
+      this.options.onCall,
+      callFacts(this.name, 'prompts/get', params.name, ctx),
+      () => runRound(this.services, 'prompts/get', params, ctx, promptResultFromWire),
+    );
   }
 
   async resources(): Promise<ResourceDefinition[]> {
-    return this.read('resources', [], async (client) => {
+    return this.lists.read('resources', async (client) => {
       const list = client.capabilities.resources ? await client.listAllResources() : [];
       this.resourceUris.clear();
       for (const resource of list) this.resourceUris.add(resource.uri);
@@ -248,7 +279,7 @@ export class ProxyProvider implements Provider {
   }
 
   async resourceTemplates(): Promise<ResourceTemplateDefinition[]> {
-    return this.read('templates', [], async (client) => {
+    return this.lists.read('templates', async (client) => {
       const list = client.capabilities.resources ? await client.listAllResourceTemplates() : [];
       const kept = servableTemplates(list as ResourceTemplateDefinition[], this.warn);
       this.templateUris.clear();
@@ -260,7 +291,11 @@ export class ProxyProvider implements Provider {
   async readResource(uri: string, ctx: HandlerContext): Promise<ResourceOutcome | undefined> {
     if (!this.resourceUris.has(uri) && this.templateUris.size === 0) return undefined;
     try {
-      return await runRound(this.services, 'resources/read', { uri }, ctx, resourceResultFromWire);
+      return await observed(
+        this.options.onCall,
+        callFacts(this.name, 'resources/read', uri, ctx),
+        () => runRound(this.services, 'resources/read', { uri }, ctx, resourceResultFromWire),
+      );
     } catch (error) {
       // Another provider's template may match: an upstream that does not have it says so.
       if (
@@ -294,27 +329,6 @@ export class ProxyProvider implements Provider {
     this.services.suspended.clear('The gateway is closing');
     this.changes.close();
     await this.connections.close();
-  }
-
-  /**
-   * Reads one of the upstream's lists. An upstream that is down, or fails while listing, leaves
-   * the list as it was last read (empty at first): a catalog read never fails the server.
-   */
-  private async read<T>(
-    list: string,
-    empty: T,
-    reader: (client: Client) => Promise<T>,
-  ): Promise<T> {
-    try {
-      const value = await reader(await this.link.start());
-      this.lastLists.set(list, value);
-      return value;
-    } catch (failure) {
-      if (this.link.downReason === undefined) {
-        this.warn(`${list} could not be read: ${(failure as Error).message}`);
-      }
-      return (this.lastLists.get(list) as T | undefined) ?? empty;
-    }
   }
 
   /** Set by close(): what the shutdown cuts short (a list read, the relay) is not news then. */

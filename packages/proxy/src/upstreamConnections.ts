@@ -8,12 +8,14 @@ import type { UpstreamCall } from './upstreamCall.js';
 import { ANONYMOUS_CALLER, isolationKey, type IsolationLimits } from './isolation.js';
 import { LinkPool, type UpstreamLease } from './linkPool.js';
 import { forwardAnnouncements } from './upstreamAnnouncements.js';
-import { UpstreamLink, type ConnectionOptions } from './upstreamLink.js';
+import { UpstreamLink, type UpstreamStatus, type ConnectionOptions } from './upstreamLink.js';
 import type { UpstreamSpec } from './upstreamSpec.js';
 
 /** How a proxy connects to its upstream: the era it speaks, and whose session a call runs in. */
 export interface ConnectionsOptions extends IsolationLimits, Omit<ConnectionOptions, 'era'> {
   readonly era?: EraChoice | 'mirror';
+  /** Told each change of the primary connection's state. */
+  readonly onStatus?: (status: UpstreamStatus) => void;
 }
 
 /** Where a log message of one upstream connection goes (the one call running on it), if anywhere. */
@@ -47,7 +49,7 @@ export class UpstreamConnections {
       throw new Error('The gateway has no call this question belongs to');
     };
     const handlers = { elicitation: refuse, sampling: refuse, roots: refuse };
-    const link = (era: EraChoice): UpstreamLink =>
+    const link = (era: EraChoice, primary = false): UpstreamLink =>
       new UpstreamLink(
         name,
         spec,
@@ -55,6 +57,8 @@ export class UpstreamConnections {
         {
           connected: () => changes.all(),
           wire: (client) => forwardAnnouncements(client, changes, () => logRoute(client)),
+          // The operator hears the primary connection's states (see ProxyOptions.onStatus).
+          ...(primary && options.onStatus ? { status: options.onStatus } : {}),
         },
         { ...options, era },
       );
@@ -70,7 +74,7 @@ export class UpstreamConnections {
         },
         { ...options, era: this.isolatedEra() },
       );
-    this.primary = link(this.configuredEra());
+    this.primary = link(this.configuredEra(), true);
     this.makeLegacy = options.era === 'mirror' ? () => link('2025-11-25') : undefined;
     this.isolated = new LinkPool(name, isolated, options);
   }

@@ -21,12 +21,31 @@ export interface ConnectionOptions {
   readonly era?: EraChoice;
 }
 
+/** Where an upstream connection stands: `idle` before its first attempt. */
+export type UpstreamState = 'idle' | 'connecting' | 'connected' | 'down' | 'closed';
+
+/** An upstream connection's state, for an operator (progress lines, readiness, metrics). */
+export interface UpstreamStatus {
+  readonly state: UpstreamState;
+  /** The era and revision spoken, while connected. */
+  readonly era?: 'modern' | 'legacy';
+  readonly revision?: string;
+  /** The upstream's `serverInfo` name and version, while connected. */
+  readonly server?: string;
+  /** The last failure (with the upstream's last stderr line), kept after a reconnection too. */
+  readonly lastError?: string;
+  /** When the next attempt starts (epoch ms), while down. */
+  readonly retryAt?: number;
+}
+
 /** What the link reports to its provider. */
 export interface LinkEvents {
   /** A connection is up (the first one, or one after a restart): the catalog may differ. */
   connected(client: Client): void;
   /** A notification the client turned into an event (list changes, resource updates, logs). */
   wire(client: Client): void;
+  /** The state changed (an attempt starts, succeeds or fails; the link closes). */
+  status?(status: UpstreamStatus): void;
 }
 
 /** A connection that lived this long (ms) counts as stable: its end restarts the backoff. */
@@ -51,6 +70,7 @@ export class UpstreamLink {
   private retryTimer: NodeJS.Timeout | undefined;
   private connectedAt = 0;
   private started = false;
+  private lastError: string | undefined;
 
   constructor(
     readonly name: string,
@@ -66,6 +86,26 @@ export class UpstreamLink {
   /** What the upstream said about itself, when connected. */
   get facts(): ServerFacts | undefined {
     return this.state.kind === 'up' ? this.state.client.server : undefined;
+  }
+
+  /** Where the connection stands, and its last failure. */
+  get status(): UpstreamStatus {
+    const lastError = this.lastError === undefined ? {} : { lastError: this.lastError };
+    const state = this.state;
+    switch (state.kind) {
+      case 'up': {
+        const { era, protocolVersion, serverInfo } = state.client.server;
+        const server = `${serverInfo?.name ?? 'unnamed'} ${serverInfo?.version ?? ''}`.trim();
+        return { state: 'connected', era, revision: protocolVersion, server, ...lastError };
+      }
+      case 'down':
+        return this.started
+          ? { state: 'down', retryAt: state.retryAt, ...lastError }
+          : { state: 'idle' };
+      case 'connecting':
+      case 'closed':
+        return { state: state.kind, ...lastError };
+    }
   }
 
   /** The client while the upstream is connected (no waiting, no error otherwise). */
@@ -113,6 +153,7 @@ export class UpstreamLink {
     clearTimeout(this.retryTimer);
     const previous = this.state;
     this.state = { kind: 'closed' };
+    if (previous.kind !== 'closed') this.events.status?.(this.status);
     if (previous.kind === 'up') await previous.client.close().catch(() => undefined);
     if (previous.kind === 'connecting') {
       await previous.ready.then((client) => client.close()).catch(() => undefined);
@@ -144,6 +185,7 @@ export class UpstreamLink {
         }
         client.on('closed', (error) => this.ended(client, error, transport));
         this.events.wire(client);
+        this.events.status?.(this.status);
         this.events.connected(client);
         return client;
       },
@@ -157,6 +199,7 @@ export class UpstreamLink {
       },
     );
     this.state = { kind: 'connecting', ready };
+    this.events.status?.(this.status);
     ready.catch(() => undefined);
     return ready;
   }
@@ -173,6 +216,8 @@ export class UpstreamLink {
     const delay = this.delayMs;
     this.delayMs = Math.min(delay * 2, this.policy.maxDelayMs ?? 30_000);
     this.state = { kind: 'down', reason, retryAt: Date.now() + delay };
+    this.lastError = reason;
+    this.events.status?.(this.status);
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => {
       if (this.state.kind === 'down') this.connect().catch(() => undefined);

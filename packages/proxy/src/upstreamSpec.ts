@@ -1,4 +1,9 @@
-import { httpTransport, type ClientTransport, type HttpAuthorizer } from '@rondo/client';
+import {
+  httpTransport,
+  sseTransport,
+  type ClientTransport,
+  type HttpAuthorizer,
+} from '@rondo/client';
 import { stdioTransport, webSocketTransport } from '@rondo/client/node';
 
 /** An upstream run as a child process speaking MCP on stdio. */
@@ -19,6 +24,11 @@ export interface RemoteUpstream {
    * filled in once. Every caller of the gateway reaches the upstream with these credentials.
    */
   readonly authorizer?: HttpAuthorizer;
+  /**
+   * True for a server on the HTTP+SSE transport of 2024-11-05 (an `http(s)://` URL of its event
+   * stream); default false: Streamable HTTP, or WebSocket for `ws(s)://`.
+   */
+  readonly sse?: boolean;
 }
 
 /** An upstream reached through a transport the caller builds (each connection gets a new one). */
@@ -40,6 +50,9 @@ export function checkUpstreamSpec(spec: UpstreamSpec): void {
   const protocol = URL.canParse(spec.url) ? new URL(spec.url).protocol : '';
   if (!['http:', 'https:', 'ws:', 'wss:'].includes(protocol)) {
     throw new TypeError(`an upstream URL must be http(s):// or ws(s)://, not ${spec.url}`);
+  }
+  if (spec.sse === true && protocol.startsWith('ws')) {
+    throw new TypeError(`an SSE upstream needs an http(s):// URL, not ${spec.url}`);
   }
   if (spec.authorizer && protocol.startsWith('ws')) {
     throw new TypeError(`an authorizer needs an http(s):// upstream URL, not ${spec.url}`);
@@ -64,7 +77,8 @@ export function transportFor(spec: UpstreamSpec): ClientTransport {
       ...(spec.headers ? { headers: spec.headers } : {}),
     });
   }
-  return httpTransport({
+  const make = spec.sse === true ? sseTransport : httpTransport;
+  return make({
     url: spec.url,
     ...(spec.headers ? { headers: spec.headers } : {}),
     ...(spec.authorizer ? { authorizer: spec.authorizer } : {}),

@@ -3,6 +3,7 @@ import { SharedStateError } from '@rondo/core';
 import { createRedisState } from '@rondo/redis';
 import { startRedisServer } from '../../../test/support/redisServer.js';
 import { closeAll, openStates, redisCommand, useRedisServer } from './support/harness.js';
+import { scaled } from '../../../test/support/timeFactor.js';
 
 describe('Redis down', () => {
   const redis = useRedisServer();
@@ -31,7 +32,7 @@ describe('Redis down', () => {
       );
       expect(error).toBeInstanceOf(SharedStateError);
       expect((error as Error).message).toContain(`Redis at redis://127.0.0.1:${server.port}`);
-      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(Date.now() - started).toBeLessThan(scaled(2_000));
     }
     await server.restart();
     await vi.waitFor(async () => expect(await state!.sessions.load('s', 60_000)).toBeUndefined(), {
@@ -54,7 +55,7 @@ describe('Redis down', () => {
     try {
       const started = Date.now();
       await expect(state!.sessions.load('s', 1_000)).rejects.toThrow(/no answer within 300 ms/);
-      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(Date.now() - started).toBeLessThan(scaled(2_000));
     } finally {
       process.kill(pid, 'SIGCONT');
     }
@@ -76,6 +77,6 @@ describe('Redis down', () => {
     expect(error).toBeInstanceOf(SharedStateError);
     expect((error as Error).message).toContain(`127.0.0.1:${server.port}`);
     expect((error as Error).message).not.toContain('secret');
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(Date.now() - started).toBeLessThan(scaled(2_000));
   });
 });

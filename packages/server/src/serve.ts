@@ -9,6 +9,7 @@ import type { ServeHttpOptions } from '@rondo/transport-http';
 import type { StdioOptions } from '@rondo/transport-stdio';
 import type { ServeOptions as ServeWebSocketOptions } from '@rondo/transport-ws';
 import { composeEndpoint, isEndpoint, type Servable, type ServeEras } from './eras.js';
+import type { OperationsOptions } from './operations.js';
 
 /** The transports {@link serve} can start. */
 export type Transport = 'stdio' | 'http' | 'ws';
@@ -42,6 +43,12 @@ export interface ServeCommonOptions {
    * its own. Default false. Nothing is printed on stdio, whose stdout carries only protocol frames.
    */
   quiet?: boolean;
+  /**
+   * Serves the operator's endpoints (`/healthz`, `/readyz`, `/metrics`; see
+   * `@rondo/server/operations`) beside the MCP endpoint (http, ws) and, with `adminPort`, on a
+   * listener of their own on `host` (any transport: the only way on stdio). Default none.
+   */
+  operations?: OperationsOptions & { readonly adminPort?: number };
 }
 
 /**
@@ -87,6 +94,8 @@ export interface RunningServer<T extends Transport = Transport> {
   readonly closed: Promise<void>;
   /** Stops serving (aborting work in flight) and resolves like {@link closed}. */
   close(): Promise<void>;
+  /** Where the operator's endpoints listen on their own (`operations.adminPort`), if they do. */
+  readonly adminUrl?: string;
 }
 
 /**
@@ -115,22 +124,30 @@ export async function serve<T extends Transport>(
   servable: Servable,
   options: ServeOnOptions<T> & ServeServerOptions,
 ): Promise<RunningServer<T>> {
-  const { eras, quiet, ...rest } = options;
+  const { eras, quiet, operations, ...rest } = options;
   const owned = !isEndpoint(servable);
   if (!owned && eras)
     throw new ConfigurationError('serve: `eras` applies to a server; an endpoint has its eras');
-  const endpoint = owned ? composeEndpoint(servable, eras) : servable;
+  const composed = owned ? composeEndpoint(servable, eras) : servable;
   let started: RunningServer<T>;
   try {
-    await endpoint.ready();
+    const ops = operations && (await import('./operationsServing.js'));
+    const served = ops
+      ? ops.withOperations(composed, operations)
+      : { endpoint: composed, routes: [] };
+    await served.endpoint.ready();
     // `options.transport` is `T`, so the server start() picks serves on `T`.
-    started = (await start(endpoint, rest as ServeOptions)) as RunningServer<T>;
+    started = (await start(served.endpoint, rest as ServeOptions)) as RunningServer<T>;
+    if (ops && operations.adminPort !== undefined) {
+      const { host, adminPort } = { host: options.host, adminPort: operations.adminPort };
+      started = await ops.withAdminListener(started, served.routes, host, adminPort);
+    }
   } catch (failure) {
     // Nobody else holds an endpoint composed here: its providers must not outlive the failure.
-    if (owned) await endpoint.close();
+    if (owned) await composed.close();
     throw failure;
   }
-  const running = owned ? closingToo(started, endpoint) : started;
+  const running = owned ? closingToo(started, composed) : started;
   if (running.url !== undefined && quiet !== true) {
     const name = owned ? ` ${runtimeOf(servable).info.name}` : '';
     process.stderr.write(`rondo: serving${name} over ${running.transport} at ${running.url}\n`);
@@ -199,8 +216,7 @@ function closingToo<T extends Transport>(
   // Whoever awaits `closed` or `close()` sees a failure to close; nobody awaiting is not a crash.
   closed.catch(() => undefined);
   return {
-    transport: running.transport,
-    url: running.url,
+    ...running,
     closed,
     close: async () => {
       await running.close();

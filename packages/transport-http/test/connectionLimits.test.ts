@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { serveHttp, type HttpServerHandle } from '@rondo/transport-http';
 import { fakeEndpoint } from './support/fakeEndpoint.js';
 import { openStream, post, until } from './support/http.js';
+import { scaled } from '../../../test/support/timeFactor.js';
 
 const echo = { jsonrpc: '2.0', id: 1, method: 'echo', params: {} };
 
@@ -35,7 +36,7 @@ describe('connection limits of serveHttp', () => {
     const started = Date.now();
     const response = await post(server.url, echo);
     expect(response.status).toBe(200);
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(scaled(2000));
 
     await until(() => slow.every((entry) => entry.closed()), 3000);
   });

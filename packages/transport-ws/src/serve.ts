@@ -1,7 +1,9 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   isMetadataPath,
   metadataDocument,
   type Endpoint,
+  type HttpRoute,
   type ListenOptions,
   type ListeningServer,
 } from '@rondo/core';
@@ -31,8 +33,9 @@ export interface WebSocketServerHandle extends ListeningServer {
 
 /**
  * Serves an endpoint over WebSocket on its own port (default `ws://127.0.0.1:<port>/ws`). Plain
- * HTTP requests are answered 426 with a sentence naming the path and subprotocol; with `auth`, a
- * GET of the Protected Resource Metadata path gets the metadata document.
+ * HTTP requests are answered 426 with a sentence naming the path and subprotocol, but for the
+ * endpoint's routes (`Endpoint.routes`: well-known documents, `/healthz`...), which are served; with
+ * `auth`, a GET of the Protected Resource Metadata path gets the metadata document.
  */
 export async function serveWebSocket(
   endpoint: Endpoint,
@@ -42,6 +45,7 @@ export async function serveWebSocket(
   const path = options.path ?? DEFAULT_PATH;
   const host = options.host ?? DEFAULT_HOST;
   const auth = options.auth;
+  const routes = new Map((endpoint.routes ?? []).map((route) => [route.path, route]));
   const httpServer = createLimitedServer(options, (request, response) => {
     const pathname = (request.url ?? '/').split('?')[0] ?? '/';
     const metadata = auth !== undefined && isMetadataPath(pathname, auth, path);
@@ -57,6 +61,11 @@ export async function serveWebSocket(
         'Cache-Control': 'public, max-age=3600',
       });
       response.end(metadataDocument(auth));
+      return;
+    }
+    const route = routes.get(pathname);
+    if (route) {
+      serveRoute(route, request, response, path);
       return;
     }
     response.writeHead(426, { 'Content-Type': 'text/plain; charset=utf-8', Upgrade: 'websocket' });
@@ -87,4 +96,26 @@ export async function serveWebSocket(
       await listening.close();
     },
   };
+}
+
+/** Answers a plain HTTP request with an endpoint route (a failure is a bare 500). */
+function serveRoute(
+  route: HttpRoute,
+  request: IncomingMessage,
+  response: ServerResponse,
+  mcpPath: string,
+): void {
+  const asked = { method: request.method ?? 'GET', headers: request.headers, mcpPath };
+  Promise.resolve()
+    .then(() => route.serve(asked))
+    .then(
+      (reply) => {
+        response.writeHead(reply.status, { ...reply.headers });
+        response.end(reply.body);
+      },
+      () => {
+        response.writeHead(500);
+        response.end();
+      },
+    );
 }

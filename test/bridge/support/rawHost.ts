@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { WireMessage } from '../../stdio/support/wire.js';
 import { hostStdioParams } from './birds.js';
+import { scaled } from '../../support/timeFactor.js';
 
 /**
  * `rondo-logtalk` over stdio as a raw subprocess: lines in, and every stdout line kept as text, so
@@ -46,7 +47,7 @@ export class RawHost {
 
   async waitFor(
     predicate: (message: WireMessage) => boolean,
-    timeoutMs = 15_000,
+    timeoutMs = scaled(15_000),
   ): Promise<WireMessage> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {

@@ -1,0 +1,42 @@
+import type { Endpoint, HttpRoute } from '@rondo/core';
+import { operationsRoutes, serveRoutes, withRoutes, type OperationsOptions } from './operations.js';
+import type { RunningServer, Transport } from './serve.js';
+
+/** `endpoint` with the operator's routes beside it (`serve`'s `operations`), and the routes. */
+export function withOperations(
+  endpoint: Endpoint,
+  options: OperationsOptions,
+): { endpoint: Endpoint; routes: HttpRoute[] } {
+  const routes = operationsRoutes(options);
+  return { endpoint: withRoutes(endpoint, routes), routes };
+}
+
+/**
+ * `running` with the operator's `routes` also served on a listener of their own at
+ * `host:port`, closed with it; a port that cannot be bound stops `running` and throws.
+ */
+export async function withAdminListener<T extends Transport>(
+  running: RunningServer<T>,
+  routes: readonly HttpRoute[],
+  host: string | undefined,
+  port: number,
+): Promise<RunningServer<T>> {
+  let admin;
+  try {
+    admin = await serveRoutes(routes, { ...(host ? { host } : {}), port });
+  } catch (failure) {
+    await running.close();
+    throw failure;
+  }
+  const closed = running.closed.finally(() => admin.close());
+  closed.catch(() => undefined);
+  return {
+    ...running,
+    adminUrl: admin.url,
+    closed,
+    close: async () => {
+      await running.close();
+      await closed;
+    },
+  };
+}
