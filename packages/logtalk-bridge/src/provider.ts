@@ -307,21 +307,24 @@ function buildProvider(
       await slot.current.close();
     },
   };
-  if (first.completion) {
-    provider.complete = async (
-      request: CompletionRequest,
-    ): Promise<CompletionResult | undefined> => {
-      const params = {
-        ...request,
-        context: request.context?.arguments ?? {},
-      } as unknown as JsonObject;
-      const value = await call('complete', params, undefined);
-      return value === null
-        ? undefined
-        : withoutUndefined<CompletionResult>(completionAnswer.parse(value));
-    };
-  }
+  if (first.completion) provider.complete = completerOf(call);
   return provider;
+}
+
+/** Completions asked of the workers, when the provider declares them: `null` means none. */
+function completerOf(
+  call: ReturnType<typeof workerCaller>,
+): (request: CompletionRequest) => Promise<CompletionResult | undefined> {
+  return async (request) => {
+    const params = {
+      ...request,
+      context: request.context?.arguments ?? {},
+    } as unknown as JsonObject;
+    const value = await call('complete', params, undefined);
+    return value === null
+      ? undefined
+      : withoutUndefined<CompletionResult>(completionAnswer.parse(value));
+  };
 }
 
 /**

@@ -52,21 +52,7 @@ export function createMcpService(endpoint: Endpoint, options?: HttpTransportOpti
   const seams = endpoint.shared ?? memorySeams(options);
   const resolved = resolveOptions(options, seams.events);
   endpoint.servedOverNetwork?.();
-  const sessions = new SessionRegistry(
-    resolved.eventStore,
-    resolved.sessionIdleTimeoutMs,
-    {
-      maxSessions: resolved.maxSessions,
-      maxSessionsPerClient: resolved.maxSessionsPerClient,
-    },
-    resolved.onError,
-    {
-      sessions: seams.sessions,
-      relay: seams.relay,
-      ttlMs: resolved.sessionIdleTimeoutMs,
-      endpoint,
-    },
-  );
+  const sessions = sessionRegistryOf(endpoint, seams, resolved);
   const open = new Set<() => void>();
   const streams = new StreamBudget(resolved.maxOpenStreams, resolved.maxStreamsPerClient);
   const context = { endpoint, sessions, options: resolved, open, streams };
@@ -156,4 +142,24 @@ export function normalisePath(url: string | undefined): string {
   if (url !== undefined && url.length > 1 && !url.includes('?') && !url.endsWith('/')) return url;
   const path = (url ?? '/').split('?')[0] ?? '/';
   return path.length > 1 ? path.replace(/\/+$/, '') : path;
+}
+
+/** The legacy sessions of one service: bounded as configured, shared through the endpoint's seams. */
+function sessionRegistryOf(
+  endpoint: Endpoint,
+  seams: ReturnType<typeof memorySeams>,
+  resolved: ReturnType<typeof resolveOptions>,
+): SessionRegistry {
+  return new SessionRegistry(
+    resolved.eventStore,
+    resolved.sessionIdleTimeoutMs,
+    { maxSessions: resolved.maxSessions, maxSessionsPerClient: resolved.maxSessionsPerClient },
+    resolved.onError,
+    {
+      sessions: seams.sessions,
+      relay: seams.relay,
+      ttlMs: resolved.sessionIdleTimeoutMs,
+      endpoint,
+    },
+  );
 }
