@@ -18,6 +18,7 @@ export const LOGTALK_TEST_FILES: Record<string, string[]> = {
     'test/logtalk.test.ts',
     'test/logtalkEnvironment.test.ts',
     'test/examples.test.ts',
+    'test/workerSpace.test.ts',
   ],
   integration: [
     'test/bridge/logtalkWire.test.ts',

@@ -127,7 +127,7 @@ const DEFAULTS: Documented[] = [
   // Arguments, results and requestState.
   { option: 'maxUsedStates', value: DEFAULT_MAX_USED_STATES, kind: 'count' },
   // Tasks.
-  { option: 'maxTasksPerOwner', value: maxTasksPerOwner, kind: 'count' },
+  { option: 'maxTasksPerOwner', value: maxTasksPerOwner, kind: 'count', after: 'in Redis ' },
   { option: 'maxTaskResultBytes', value: maxTaskResultBytes, kind: 'bytes' },
   { option: 'maxTaskBytesPerOwner', value: maxTaskBytesPerOwner, kind: 'bytes' },
   { option: 'maxTaskBytes', value: maxTaskBytes, kind: 'bytes' },
