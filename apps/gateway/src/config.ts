@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { isSecureAuthorizationUrl } from '@rondo/client';
 import { z } from 'zod';
 
 /** A configuration file the gateway cannot use; the message names the file and the member. */
@@ -43,6 +44,10 @@ const stdioEntry = z.looseObject({
 const oauthClient = z
   .strictObject({
     clientId: z.string().min(1),
+    /** The authorization server the client is registered with: the only one it logs in at. */
+    issuer: z.string().refine(isSecureAuthorizationUrl, {
+      message: 'must be an https URL (http only on a loopback host)',
+    }),
     clientSecret: z.string().min(1).optional(),
     clientSecretEnv: z.string().min(1).optional(),
     scope: z.string().min(1).optional(),
@@ -70,6 +75,7 @@ const configFile = z.looseObject({
 /** A remote entry's `oauth` member as read: the secret taken from its variable if named so. */
 export interface GatewayOAuth {
   readonly clientId: string;
+  readonly issuer: string;
   readonly clientSecret: string;
   readonly scope?: string;
 }
@@ -175,5 +181,10 @@ function readOAuth(oauth: z.infer<typeof oauthClient>, url: string, where: strin
   if (!clientSecret) {
     throw new ConfigError(`${where}: oauth.clientSecretEnv: ${variable ?? ''} is not set`);
   }
-  return { clientId: oauth.clientId, clientSecret, ...(oauth.scope ? { scope: oauth.scope } : {}) };
+  return {
+    clientId: oauth.clientId,
+    issuer: oauth.issuer,
+    clientSecret,
+    ...(oauth.scope ? { scope: oauth.scope } : {}),
+  };
 }

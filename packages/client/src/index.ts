@@ -61,6 +61,7 @@ export { inMemoryTransport } from './transports/memory.js';
 export {
   oauth,
   clientCredentials,
+  isSecureAuthorizationUrl,
   memoryTokenStore,
   OAuthError,
   OAuthResponseError,

@@ -25,6 +25,8 @@ export interface AuthorizerSettings {
   maxStepUps: number;
   /** Authorizations in a row whose new token is refused at once with 401, before a 401 is given up. */
   maxReauthorizations: number;
+  /** The one authorization server this client may ask (see `OAuthCommonOptions.issuer`). */
+  issuer?: string;
 }
 
 /** A token is renewed this long before it expires, so it does not expire in flight. */
@@ -87,7 +89,7 @@ export class TokenAuthorizer implements HttpAuthorizer {
     this.#unauthorized.set(key, refusals);
     if (refusals > this.#settings.maxReauthorizations + 1) return false;
     // Discovered afresh on every 401: the resource may have moved to another authorization server.
-    const context = await discover(this.#settings.http, url, challenge.resourceMetadata);
+    const context = await discover(this.#settings.http, url, challenge.resourceMetadata, this.#settings.issuer);
     this.#remember(key, context);
     const sameIssuer = tokens?.issuer === context.server.issuer;
     if (tokens && sameIssuer && refusals === 1) {
@@ -118,7 +120,7 @@ export class TokenAuthorizer implements HttpAuthorizer {
     }
     let context = this.#contexts.get(key);
     if (!context || challenge.resourceMetadata) {
-      context = await discover(this.#settings.http, url, challenge.resourceMetadata);
+      context = await discover(this.#settings.http, url, challenge.resourceMetadata, this.#settings.issuer);
       this.#remember(key, context);
     }
     const previous = tokens?.issuer === context.server.issuer ? tokens.requestedScope : undefined;
@@ -148,7 +150,7 @@ export class TokenAuthorizer implements HttpAuthorizer {
     tokens: OAuthTokens,
   ): Promise<OAuthTokens | undefined> {
     try {
-      const context = this.#contexts.get(key) ?? (await discover(this.#settings.http, url));
+      const context = this.#contexts.get(key) ?? (await discover(this.#settings.http, url, undefined, this.#settings.issuer));
       this.#remember(key, context);
       const renewed =
         context.server.issuer === tokens.issuer
