@@ -36,14 +36,21 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-/** Starts the gateway on HTTP on a free port and waits for its serving line. */
-export async function startGateway(config: string, extra: string[] = []): Promise<RunningGateway> {
+/**
+ * Starts the gateway on HTTP on a free port and waits for its serving line; `env` is added to
+ * this process's environment.
+ */
+export async function startGateway(
+  config: string,
+  extra: string[] = [],
+  env: Record<string, string> = {},
+): Promise<RunningGateway> {
   const child = spawn(
     process.execPath,
     [GATEWAY_MAIN, '--transport', 'http', '--port', '0', ...extra, config],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, RONDO_STATE_KEY: 'rondo-gateway-tests-state-key-0123456789' },
+      env: { ...process.env, RONDO_STATE_KEY: 'rondo-gateway-tests-state-key-0123456789', ...env },
     },
   );
   let stderr = '';

@@ -1,5 +1,5 @@
 import type { Provider } from '@rondo/core';
-import { ProxyProvider } from '@rondo/proxy';
+import { ProxyProvider, redactForOperator } from '@rondo/proxy';
 import type { GatewayEntry } from './config.js';
 import { providerFor } from './gateway.js';
 
@@ -22,7 +22,9 @@ export async function checkEntry(entry: GatewayEntry): Promise<CheckLine> {
       try {
         await provider.upstream.start();
       } catch (failure) {
-        return { ok: false, line: `${entry.key}: failed: ${oneLine(failure)}` };
+        // The link's reason keeps the process's last stderr line, which callers never see.
+        const reason = provider.upstream.downReason ?? oneLine(failure);
+        return { ok: false, line: `${entry.key}: failed: ${reason}` };
       }
     }
     const [tools, prompts, resources] = await Promise.all([
@@ -50,7 +52,8 @@ export async function checkEntry(entry: GatewayEntry): Promise<CheckLine> {
   }
 }
 
+/** A failure in one line for the operator, URLs redacted (no user, password or query values). */
 function oneLine(failure: unknown): string {
   const message = failure instanceof Error ? failure.message : String(failure);
-  return message.split('\n').filter(Boolean).slice(0, 2).join(' / ');
+  return redactForOperator(message.split('\n').filter(Boolean).slice(0, 2).join(' / '));
 }

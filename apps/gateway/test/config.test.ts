@@ -85,7 +85,9 @@ describe('the gateway configuration', () => {
           oauth: { clientId: 'gw', issuer: 'http://auth.example.com', clientSecret: 's' },
         },
       }),
-    ).toThrow(/mcpServers\.api: oauth\.issuer: must be an https URL \(http only on a loopback host\)/);
+    ).toThrow(
+      /mcpServers\.api: oauth\.issuer: must be an https URL \(http only on a loopback host\)/,
+    );
     const [local] = read({
       api: { url, oauth: { clientId: 'gw', issuer: 'http://127.0.0.1:8080', clientSecret: 's' } },
     });

@@ -1,4 +1,9 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { httpTransport, type ClientTransport, type HttpAuthorizer } from '@rondo/client';
 import { nodeHttpTransport } from '@rondo/client/node';
@@ -23,7 +28,7 @@ interface Seen {
 
 /** A server on its own port (its own origin) that records each request and answers with `reply`. */
 async function origin(
-  reply: (path: string, res: import('node:http').ServerResponse) => void,
+  reply: (path: string, res: ServerResponse) => void,
 ): Promise<{ base: string; seen: Seen[] }> {
   const seen: Seen[] = [];
   const server = createServer((req, res) => {
@@ -39,7 +44,7 @@ async function origin(
   return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
 }
 
-function answerRpc(res: import('node:http').ServerResponse): void {
+function answerRpc(res: ServerResponse): void {
   res.writeHead(200, { 'Content-Type': 'application/json', 'Mcp-Session-Id': 's-1' });
   res.end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: {} }));
 }
@@ -113,7 +118,11 @@ describe.each([
       res.end();
     });
     const transport = make({ url: `${loop.base}/mcp?api_key=hidden` });
-    await transport.start({ receive: () => undefined, refused: () => undefined, closed: () => undefined });
+    await transport.start({
+      receive: () => undefined,
+      refused: () => undefined,
+      closed: () => undefined,
+    });
     const error = await transport
       .send({ jsonrpc: '2.0', id: 1, method: 'ping' })
       .catch((caught: unknown) => caught as Error);

@@ -14,3 +14,4 @@ export type {
   CustomUpstream,
 } from './upstreamSpec.js';
 export { namespaced } from './namespaced.js';
+export { redactForCaller, redactForOperator } from './redaction.js';

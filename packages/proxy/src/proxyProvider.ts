@@ -22,6 +22,7 @@ import { ErrorCode, isMcpError, type LoggingMessageNotificationParams } from '@r
 import { servableTemplates, servableTools } from './catalogGuard.js';
 import { ChangeRelay } from './changeRelay.js';
 import { Gate } from './gate.js';
+import { redactForOperator } from './redaction.js';
 import { NameMap, type NameRules } from './names.js';
 import { LegacyTaskTools } from './legacyTasks.js';
 import {
@@ -309,7 +310,7 @@ export class ProxyProvider implements Provider {
   }
 
   private readonly warn = (message: string): void => {
-    this.options.onWarning?.(`upstream "${this.name}": ${message}`);
+    this.options.onWarning?.(`upstream "${this.name}": ${redactForOperator(message)}`);
   };
 
   /** Where an upstream log message goes: to the one call running, if exactly one is. */

@@ -37,7 +37,9 @@ export async function fetchFollowingRedirects(
   for (let redirects = 0; ; redirects += 1) {
     const response = await fetcher(current, { ...request, redirect: 'manual' });
     if (response.type === 'opaqueredirect') {
-      throw new TransportError(`${request.method ?? 'GET'} was redirected where it cannot be followed`);
+      throw new TransportError(
+        `${request.method ?? 'GET'} was redirected where it cannot be followed`,
+      );
     }
     const location = response.headers.get('location');
     if (response.status < 300 || response.status > 399 || location === null) {
@@ -64,7 +66,9 @@ function redirected(
   const headers = sameOrigin
     ? { ...init.headers }
     : Object.fromEntries(
-        Object.entries(init.headers).filter(([name]) => CROSS_ORIGIN_HEADERS.has(name.toLowerCase())),
+        Object.entries(init.headers).filter(([name]) =>
+          CROSS_ORIGIN_HEADERS.has(name.toLowerCase()),
+        ),
       );
   const keepsMethod = status === 307 || status === 308 || (init.method ?? 'GET') === 'GET';
   if (keepsMethod) return { ...init, headers };

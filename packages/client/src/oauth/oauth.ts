@@ -111,7 +111,9 @@ export function bounds(options: OAuthCommonOptions): {
   issuer?: string;
 } {
   if (options.issuer !== undefined && !isSecureAuthorizationUrl(options.issuer)) {
-    throw new TypeError(`issuer must be an https URL (http only on a loopback host), not ${options.issuer}`);
+    throw new TypeError(
+      `issuer must be an https URL (http only on a loopback host), not ${options.issuer}`,
+    );
   }
   return {
     maxStepUps: options.maxStepUps ?? 2,

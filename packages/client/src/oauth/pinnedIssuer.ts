@@ -14,7 +14,9 @@ export function isSecureAuthorizationUrl(url: string): boolean {
   if (!URL.canParse(url)) return false;
   const { protocol, hostname } = new URL(url);
   if (protocol === 'https:') return true;
-  return protocol === 'http:' && (LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname));
+  return (
+    protocol === 'http:' && (LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname))
+  );
 }
 
 /**

@@ -89,7 +89,12 @@ export class TokenAuthorizer implements HttpAuthorizer {
     this.#unauthorized.set(key, refusals);
     if (refusals > this.#settings.maxReauthorizations + 1) return false;
     // Discovered afresh on every 401: the resource may have moved to another authorization server.
-    const context = await discover(this.#settings.http, url, challenge.resourceMetadata, this.#settings.issuer);
+    const context = await discover(
+      this.#settings.http,
+      url,
+      challenge.resourceMetadata,
+      this.#settings.issuer,
+    );
     this.#remember(key, context);
     const sameIssuer = tokens?.issuer === context.server.issuer;
     if (tokens && sameIssuer && refusals === 1) {
@@ -120,7 +125,12 @@ export class TokenAuthorizer implements HttpAuthorizer {
     }
     let context = this.#contexts.get(key);
     if (!context || challenge.resourceMetadata) {
-      context = await discover(this.#settings.http, url, challenge.resourceMetadata, this.#settings.issuer);
+      context = await discover(
+        this.#settings.http,
+        url,
+        challenge.resourceMetadata,
+        this.#settings.issuer,
+      );
       this.#remember(key, context);
     }
     const previous = tokens?.issuer === context.server.issuer ? tokens.requestedScope : undefined;
@@ -150,7 +160,9 @@ export class TokenAuthorizer implements HttpAuthorizer {
     tokens: OAuthTokens,
   ): Promise<OAuthTokens | undefined> {
     try {
-      const context = this.#contexts.get(key) ?? (await discover(this.#settings.http, url, undefined, this.#settings.issuer));
+      const context =
+        this.#contexts.get(key) ??
+        (await discover(this.#settings.http, url, undefined, this.#settings.issuer));
       this.#remember(key, context);
       const renewed =
         context.server.issuer === tokens.issuer
