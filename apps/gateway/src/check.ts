@@ -23,7 +23,10 @@ export async function checkEntry(entry: GatewayEntry): Promise<CheckLine> {
         await provider.upstream.start();
       } catch (failure) {
         // The link's reason keeps the process's last stderr line, which callers never see.
-        const reason = provider.upstream.downReason ?? oneLine(failure);
+        const detail = provider.upstream.downReason;
+        const reason = detail
+          ? `Upstream "${entry.key}" could not be reached: ${detail}`
+          : oneLine(failure);
         return { ok: false, line: `${entry.key}: failed: ${reason}` };
       }
     }

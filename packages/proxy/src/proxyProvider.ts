@@ -18,8 +18,9 @@ import type {
   ToolDefinition,
   ToolOutcome,
 } from '@rondo/core';
-import { ErrorCode, isMcpError, type LoggingMessageNotificationParams } from '@rondo/protocol';
+import type { LoggingMessageNotificationParams } from '@rondo/protocol';
 import { servableTemplates, servableTools } from './catalogGuard.js';
+import type { CatalogClaims, ClaimKind } from './catalogClaims.js';
 import { ChangeRelay } from './changeRelay.js';
 import { Gate } from './gate.js';
 import { redactForOperator } from './redaction.js';
@@ -34,6 +35,7 @@ import {
 import { forwardAnnouncements } from './upstreamAnnouncements.js';
 import { completeUpstream, completionRef } from './upstreamCompletion.js';
 import { RelayedRounds, type RelayLimits } from './relayedRounds.js';
+import { isNotFound, ResourceOwnership } from './resourceOwnership.js';
 import { resumeRound, runRound, type RoundCaller, type RoundServices } from './roundRunner.js';
 import { SuspendedCalls, type SuspensionLimits } from './suspendedCalls.js';
 import type { UpstreamCall } from './upstreamCall.js';
@@ -67,6 +69,11 @@ export interface ProxyOptions
    * connection and sends the outcome back. Without it a suspended call lives in one process only.
    */
   readonly relay?: SessionRelay;
+  /**
+   * The names and URIs the other entries of one gateway hold: an item an earlier entry offers
+   * too is left out of this one's lists, with a warning naming both (see {@link CatalogClaims}).
+   */
+  readonly claims?: CatalogClaims;
   /** Told what the proxy left out of the upstream's catalog and why (a schema that does not compile). */
   readonly onWarning?: (message: string) => void;
 }
@@ -83,8 +90,7 @@ export class ProxyProvider implements Provider {
   private readonly link: UpstreamLink;
   private readonly toolNames: NameMap;
   private readonly promptNames: NameMap;
-  private readonly resourceUris = new Set<string>();
-  private readonly templateUris = new Set<string>();
+  private readonly ownership = new ResourceOwnership();
   private readonly changes = new ChangeRelay();
   private readonly services: RoundServices;
   private readonly legacyTasks: LegacyTaskTools;
@@ -125,6 +131,7 @@ export class ProxyProvider implements Provider {
       ...(this.relayed ? { relay: this.relayed } : {}),
     };
     this.passing = new PassThroughCalls(this.services);
+    options.claims?.enrol(this.name, (list) => this.changes.emit({ kind: list }));
     this.legacyTasks = new LegacyTaskTools(this.services);
   }
 
@@ -162,7 +169,8 @@ export class ProxyProvider implements Provider {
       if (!client.capabilities.tools) return this.toolNames.learn([]);
       const listed = await client.listAllTools();
       this.legacyTasks.learn(client.era, listed);
-      return servableTools(this.toolNames.learn(listed.map(toolDefinition)), this.warn);
+      const servable = servableTools(this.toolNames.learn(listed.map(toolDefinition)), this.warn);
+      return this.claimed('tool', servable, (tool) => tool.name);
     });
   }
 
@@ -210,7 +218,8 @@ export class ProxyProvider implements Provider {
   async prompts(): Promise<PromptDefinition[]> {
     return this.read('prompts', [], async (client) => {
       if (!client.capabilities.prompts) return this.promptNames.learn([]);
-      return this.promptNames.learn((await client.listAllPrompts()) as PromptDefinition[]);
+      const named = this.promptNames.learn((await client.listAllPrompts()) as PromptDefinition[]);
+      return this.claimed('prompt', named, (prompt) => prompt.name);
     });
   }
 
@@ -226,35 +235,33 @@ export class ProxyProvider implements Provider {
   async resources(): Promise<ResourceDefinition[]> {
     return this.read('resources', [], async (client) => {
       const list = client.capabilities.resources ? await client.listAllResources() : [];
-      this.resourceUris.clear();
-      for (const resource of list) this.resourceUris.add(resource.uri);
-      return list as ResourceDefinition[];
+      const kept = this.claimed('resource', list as ResourceDefinition[], (item) => item.uri);
+      this.ownership.learnResources(kept);
+      return kept;
     });
   }
 
   async resourceTemplates(): Promise<ResourceTemplateDefinition[]> {
     return this.read('templates', [], async (client) => {
       const list = client.capabilities.resources ? await client.listAllResourceTemplates() : [];
-      const kept = servableTemplates(list as ResourceTemplateDefinition[], this.warn);
-      this.templateUris.clear();
-      for (const template of kept) this.templateUris.add(template.uriTemplate);
+      const servable = servableTemplates(list as ResourceTemplateDefinition[], this.warn);
+      const kept = this.claimed('template', servable, (item) => item.uriTemplate);
+      this.ownership.learnTemplates(kept);
       return kept;
     });
   }
 
+  /**
+   * Reads a resource the upstream owns (it listed the URI, or one of its templates matches it);
+   * any other URI is not sent. An upstream that answers a templated URI with not-found (either
+   * code) does not have it: another entry's template may.
+   */
   async readResource(uri: string, ctx: HandlerContext): Promise<ResourceOutcome | undefined> {
-    if (!this.resourceUris.has(uri) && this.templateUris.size === 0) return undefined;
+    if (!this.ownership.owns(uri)) return undefined;
     try {
       return await runRound(this.services, 'resources/read', { uri }, ctx, resourceResultFromWire);
     } catch (error) {
-      // Another provider's template may match: an upstream that does not have it says so.
-      if (
-        isMcpError(error) &&
-        error.code === ErrorCode.ResourceNotFound &&
-        !this.resourceUris.has(uri)
-      ) {
-        return undefined;
-      }
+      if (isNotFound(error) && !this.ownership.lists(uri)) return undefined;
       throw error;
     }
   }
@@ -264,7 +271,7 @@ export class ProxyProvider implements Provider {
     request: CompletionRequest,
     call?: McpCall,
   ): Promise<CompletionResult | undefined> {
-    const upstreamRef = completionRef(request.ref, this.promptNames, this.templateUris);
+    const upstreamRef = completionRef(request.ref, this.promptNames, this.ownership.templateUris);
     if (upstreamRef === undefined) return undefined;
     return completeUpstream(this.name, this.link, this.services.gate, upstreamRef, request, call);
   }
@@ -307,6 +314,11 @@ export class ProxyProvider implements Provider {
       }
       return (this.lastLists.get(list) as T | undefined) ?? empty;
     }
+  }
+
+  /** The items of a list no earlier entry of the gateway holds (all, outside a gateway). */
+  private claimed<T>(kind: ClaimKind, items: T[], nameOf: (item: T) => string): T[] {
+    return this.options.claims ? this.options.claims.keep(this.name, kind, items, nameOf) : items;
   }
 
   private readonly warn = (message: string): void => {
