@@ -1,5 +1,5 @@
 import type { Provider } from '@rondo/core';
-import { ProxyProvider, redactForOperator } from '@rondo/proxy';
+import { CatalogClaims, ProxyProvider, redactForOperator } from '@rondo/proxy';
 import type { GatewayEntry } from './config.js';
 import { providerFor } from './gateway.js';
 
@@ -11,13 +11,14 @@ export interface CheckLine {
 
 /**
  * Starts one entry's upstream once and says what it serves (its name, era, and counts), or why it
- * failed, in one line without a stack.
+ * failed, in one line without a stack. With the `claims` of all the entries checked, what an
+ * earlier entry offers too is reported there (see {@link checkEntries}).
  */
-export async function checkEntry(entry: GatewayEntry): Promise<CheckLine> {
+export async function checkEntry(entry: GatewayEntry, claims?: CatalogClaims): Promise<CheckLine> {
   let provider: Provider | undefined;
   const logs: string[] = [];
   try {
-    provider = await providerFor(entry, (line) => logs.push(line));
+    provider = await providerFor(entry, (line) => logs.push(line), undefined, claims);
     if (provider instanceof ProxyProvider) {
       try {
         await provider.upstream.start();
@@ -59,4 +60,18 @@ export async function checkEntry(entry: GatewayEntry): Promise<CheckLine> {
 function oneLine(failure: unknown): string {
   const message = failure instanceof Error ? failure.message : String(failure);
   return redactForOperator(message.split('\n').filter(Boolean).slice(0, 2).join(' / '));
+}
+
+/**
+ * Checks every entry at once ({@link checkEntry}), then adds one failed line per name or URI two
+ * entries offer, naming both: serving, the later entry's would be left out.
+ */
+export async function checkEntries(entries: readonly GatewayEntry[]): Promise<CheckLine[]> {
+  const collisions: string[] = [];
+  const claims = new CatalogClaims(
+    entries.map((entry) => entry.key),
+    (message) => collisions.push(message),
+  );
+  const lines = await Promise.all(entries.map((entry) => checkEntry(entry, claims)));
+  return [...lines, ...collisions.map((message) => ({ ok: false, line: `collision: ${message}` }))];
 }

@@ -114,7 +114,36 @@ export function parseConfig(text: string, source: string, baseDir: string): Gate
     if (!entry.disabled) entries.push(entry);
   }
   if (entries.length === 0) throw new ConfigError(`${source}: mcpServers has no enabled entry`);
+  checkNamesApart(entries, source);
   return entries;
+}
+
+/**
+ * Refuses entries whose names would collide whatever their upstreams list: two entries with one
+ * namespace (not `""`: such entries are told apart by what they list, see `CatalogClaims`), or
+ * one shown name given by two entries' `rename`.
+ */
+function checkNamesApart(entries: readonly GatewayEntry[], source: string): void {
+  const namespaces = new Map<string, string>();
+  const renamed = new Map<string, string>();
+  for (const entry of entries) {
+    const other = namespaces.get(entry.namespace);
+    if (entry.namespace !== '' && other !== undefined) {
+      throw new ConfigError(
+        `${source}: mcpServers.${other} and mcpServers.${entry.key} have the same namespace "${entry.namespace}"; give each its own`,
+      );
+    }
+    namespaces.set(entry.namespace, entry.key);
+    for (const shown of new Set(Object.values(entry.rename ?? {}))) {
+      const holder = renamed.get(shown);
+      if (holder !== undefined && holder !== entry.key) {
+        throw new ConfigError(
+          `${source}: mcpServers.${holder} and mcpServers.${entry.key} both rename something to "${shown}"`,
+        );
+      }
+      renamed.set(shown, entry.key);
+    }
+  }
 }
 
 function readEntry(key: string, raw: unknown, where: string, baseDir: string): GatewayEntry {

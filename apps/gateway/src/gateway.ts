@@ -10,6 +10,7 @@ import {
 import { clientCredentials, type HttpAuthorizer } from '@rondo/client';
 import { createPrologProvider } from '@rondo/logtalk-bridge';
 import {
+  CatalogClaims,
   namespaced,
   proxy,
   withPassThrough,
@@ -80,15 +81,17 @@ export function proxyOptions(entry: GatewayEntry): ProxyOptions {
 
 /**
  * The provider of one entry: a proxy, or a Prolog provider hosted in this process. A proxy given
- * the replicas' `relay` resumes a suspended call another replica holds through it.
+ * the replicas' `relay` resumes a suspended call another replica holds through it; given the
+ * gateway's `claims`, it leaves out what an earlier entry offers under the same name or URI.
  */
 export async function providerFor(
   entry: GatewayEntry,
   log: (line: string) => void,
   relay?: SessionRelay,
+  claims?: CatalogClaims,
 ): Promise<Provider> {
   if (entry.kind !== 'prolog') {
-    const shared = relay ? { relay } : {};
+    const shared = { ...(relay ? { relay } : {}), ...(claims ? { claims } : {}) };
     return proxy(upstreamSpec(entry), { ...proxyOptions(entry), ...shared, onWarning: log });
   }
   const prolog = await createPrologProvider({
@@ -99,7 +102,7 @@ export async function providerFor(
     ...(entry.timeoutMs ? { timeoutMs: entry.timeoutMs } : {}),
     onLog: (line) => log(`[${entry.key}] ${line.message}`),
   });
-  return namespaced(prolog, proxyOptions(entry));
+  return namespaced(prolog, proxyOptions(entry), claims && { name: entry.key, claims });
 }
 
 /**
@@ -120,9 +123,14 @@ export async function createGateway(
     ...(options.stateKeys ? { requestState: { keys: options.stateKeys } } : {}),
     ...(options.shared ? { shared: options.shared } : {}),
   });
+  // One table for the whole catalog: a name or URI two entries offer is served by the first.
+  const claims = new CatalogClaims(
+    entries.map((entry) => entry.key),
+    log,
+  );
   try {
     for (const entry of entries) {
-      const provider = await providerFor(entry, log, options.shared?.relay);
+      const provider = await providerFor(entry, log, options.shared?.relay, claims);
       providers.set(entry.key, provider);
       server.provider(provider);
     }

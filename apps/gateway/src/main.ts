@@ -3,7 +3,7 @@ import { authFromFlags } from '@rondo/auth';
 import { ConfigurationError, SharedStateError } from '@rondo/core';
 import { createRedisState } from '@rondo/redis';
 import { serve } from '@rondo/server';
-import { checkEntry } from './check.js';
+import { checkEntries } from './check.js';
 import { HELP, USAGE, UsageError, parseGatewayArgs, type GatewayArgs } from './cliArgs.js';
 import { ConfigError, readConfig, type GatewayEntry } from './config.js';
 import { createGateway } from './gateway.js';
@@ -35,7 +35,7 @@ async function main(argv: readonly string[]): Promise<void> {
     throw failure;
   }
   if (args.command === 'check') {
-    const lines = await Promise.all(entries.map((entry) => checkEntry(entry)));
+    const lines = await checkEntries(entries);
     for (const { line } of lines) process.stdout.write(`${line}\n`);
     const code = lines.every((line) => line.ok) ? 0 : 1;
     process.stdout.write('', () => process.exit(code));

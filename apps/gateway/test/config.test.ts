@@ -72,6 +72,29 @@ describe('the gateway configuration', () => {
     ).toThrow(/mcpServers\.api: oauth: /);
   });
 
+  // Issue 38, done-when 5: what would collide whatever the upstreams list is refused at load.
+  it('refuses two entries with one namespace, or one shown name renamed by two, naming both', () => {
+    expect(() =>
+      read({ a: { command: 'x', namespace: 'm' }, b: { command: 'y', namespace: 'm' } }),
+    ).toThrow(
+      'servers.json: mcpServers.a and mcpServers.b have the same namespace "m"; give each its own',
+    );
+    // An entry's key is its namespace by default.
+    expect(() => read({ m: { command: 'x' }, b: { command: 'y', namespace: 'm' } })).toThrow(
+      /mcpServers\.m and mcpServers\.b have the same namespace "m"/,
+    );
+    expect(() =>
+      read({
+        a: { command: 'x', rename: { search: 'find' } },
+        b: { command: 'y', rename: { lookup: 'find' } },
+      }),
+    ).toThrow('servers.json: mcpServers.a and mcpServers.b both rename something to "find"');
+    // Entries without a namespace are told apart by what they list (see the proxy's CatalogClaims).
+    expect(
+      read({ a: { command: 'x', namespace: '' }, b: { command: 'y', namespace: '' } }),
+    ).toHaveLength(2);
+  });
+
   // Issue 38, done-when 3: the client credentials go to the entry's issuer only, over https.
   it('requires the issuer of an oauth member, https unless on a loopback host', () => {
     const url = 'https://example.com/mcp';

@@ -13,5 +13,6 @@ export type {
   RemoteUpstream,
   CustomUpstream,
 } from './upstreamSpec.js';
-export { namespaced } from './namespaced.js';
+export { namespaced, type EntryClaims } from './namespaced.js';
+export { CatalogClaims, type ClaimKind } from './catalogClaims.js';
 export { redactForCaller, redactForOperator } from './redaction.js';
