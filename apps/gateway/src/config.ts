@@ -25,6 +25,8 @@ const common = {
   rename: stringMap.optional(),
   timeoutMs: z.number().int().min(0).optional(),
   maxConcurrent: z.number().int().min(1).max(1024).optional(),
+  /** Bytes of each of the upstream's lists kept (the rest left out with a warning). */
+  maxCatalogBytes: z.number().int().min(1024).optional(),
   disabled: z.boolean().optional(),
   era: z.enum(['auto', 'mirror', '2026-07-28', '2025-11-25', '2025-06-18']).optional(),
 };

@@ -75,6 +75,7 @@ export function proxyOptions(entry: GatewayEntry): ProxyOptions {
     ...(entry.rename ? { rename: entry.rename } : {}),
     ...(entry.timeoutMs !== undefined ? { timeoutMs: entry.timeoutMs } : {}),
     ...(entry.maxConcurrent !== undefined ? { maxConcurrent: entry.maxConcurrent } : {}),
+    ...(entry.maxCatalogBytes !== undefined ? { maxCatalogBytes: entry.maxCatalogBytes } : {}),
     ...(entry.era ? { era: entry.era } : {}),
   };
 }

@@ -143,7 +143,7 @@ export { TOOL_NAME_RULE, ToolDefinitionError, type ToolRule } from './toolRules.
 export { PromptDefinitionError } from './promptSpec.js';
 export { MountConflictError, type ItemOrigin } from './mount/mountTable.js';
 export { NAMESPACE_SEPARATOR, type ItemKind, type MountOptions } from './mount/naming.js';
-export { DEFAULT_MAX_ARGUMENT_DEPTH, type ServerLimits } from './limits.js';
+export { DEFAULT_MAX_ARGUMENT_DEPTH, DEFAULT_MAX_PAGE_BYTES, type ServerLimits } from './limits.js';
 export {
   ConfigurationError,
   ClientRequestError,

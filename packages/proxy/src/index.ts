@@ -3,6 +3,7 @@ export type { LogSink } from './passThroughCalls.js';
 export { withPassThrough } from './passThrough.js';
 export type { PassedTaskLimits } from './passedTasks.js';
 export type { NameRules } from './names.js';
+export { DEFAULT_MAX_CATALOG_BYTES, type CatalogLimits } from './catalogBudget.js';
 export type { SuspensionLimits } from './suspendedCalls.js';
 export type { RelayLimits } from './relayedRounds.js';
 export type { ConnectionOptions } from './upstreamLink.js';

@@ -20,6 +20,12 @@ import type {
 } from '@rondo/core';
 import type { LoggingMessageNotificationParams } from '@rondo/protocol';
 import { servableTemplates, servableTools } from './catalogGuard.js';
+import {
+  DEFAULT_MAX_CATALOG_BYTES,
+  readWithinBudget,
+  type CatalogLimits,
+  type ListPage,
+} from './catalogBudget.js';
 import type { CatalogClaims, ClaimKind } from './catalogClaims.js';
 import { ChangeRelay } from './changeRelay.js';
 import { Gate } from './gate.js';
@@ -45,7 +51,7 @@ import { promptResultFromWire, resourceResultFromWire, toolResultFromWire } from
 
 /** How a proxy shows and reaches its upstream. */
 export interface ProxyOptions
-  extends NameRules, SuspensionLimits, RelayLimits, Omit<ConnectionOptions, 'era'> {
+  extends NameRules, SuspensionLimits, RelayLimits, CatalogLimits, Omit<ConnectionOptions, 'era'> {
   /**
    * The era spoken upstream: `auto` (default: `server/discover`, else `initialize`), a revision,
    * or `mirror`: like `auto`, plus, when the upstream speaks the modern era, a second connection
@@ -167,7 +173,10 @@ export class ProxyProvider implements Provider {
   async tools(): Promise<ToolDefinition[]> {
     return this.read('tools', [], async (client) => {
       if (!client.capabilities.tools) return this.toolNames.learn([]);
-      const listed = await client.listAllTools();
+      const listed = await this.budgeted('tools', async (cursor) => {
+        const page = await client.listTools(cursor);
+        return { items: page.tools, nextCursor: page.nextCursor };
+      });
       this.legacyTasks.learn(client.era, listed);
       const servable = servableTools(this.toolNames.learn(listed.map(toolDefinition)), this.warn);
       return this.claimed('tool', servable, (tool) => tool.name);
@@ -218,7 +227,11 @@ export class ProxyProvider implements Provider {
   async prompts(): Promise<PromptDefinition[]> {
     return this.read('prompts', [], async (client) => {
       if (!client.capabilities.prompts) return this.promptNames.learn([]);
-      const named = this.promptNames.learn((await client.listAllPrompts()) as PromptDefinition[]);
+      const listed = await this.budgeted('prompts', async (cursor) => {
+        const page = await client.listPrompts(cursor);
+        return { items: page.prompts, nextCursor: page.nextCursor };
+      });
+      const named = this.promptNames.learn(listed as PromptDefinition[]);
       return this.claimed('prompt', named, (prompt) => prompt.name);
     });
   }
@@ -234,7 +247,11 @@ export class ProxyProvider implements Provider {
 
   async resources(): Promise<ResourceDefinition[]> {
     return this.read('resources', [], async (client) => {
-      const list = client.capabilities.resources ? await client.listAllResources() : [];
+      if (!client.capabilities.resources) return [];
+      const list = await this.budgeted('resources', async (cursor) => {
+        const page = await client.listResources(cursor);
+        return { items: page.resources, nextCursor: page.nextCursor };
+      });
       const kept = this.claimed('resource', list as ResourceDefinition[], (item) => item.uri);
       this.ownership.learnResources(kept);
       return kept;
@@ -243,7 +260,11 @@ export class ProxyProvider implements Provider {
 
   async resourceTemplates(): Promise<ResourceTemplateDefinition[]> {
     return this.read('templates', [], async (client) => {
-      const list = client.capabilities.resources ? await client.listAllResourceTemplates() : [];
+      if (!client.capabilities.resources) return [];
+      const list = await this.budgeted('resource templates', async (cursor) => {
+        const page = await client.listResourceTemplates(cursor);
+        return { items: page.resourceTemplates, nextCursor: page.nextCursor };
+      });
       const servable = servableTemplates(list as ResourceTemplateDefinition[], this.warn);
       const kept = this.claimed('template', servable, (item) => item.uriTemplate);
       this.ownership.learnTemplates(kept);
@@ -314,6 +335,15 @@ export class ProxyProvider implements Provider {
       }
       return (this.lastLists.get(list) as T | undefined) ?? empty;
     }
+  }
+
+  /** One of the upstream's lists, cut to `maxCatalogBytes` (see {@link readWithinBudget}). */
+  private budgeted<T>(
+    list: string,
+    fetchPage: (cursor: string | undefined) => Promise<ListPage<T>>,
+  ): Promise<T[]> {
+    const budget = this.options.maxCatalogBytes ?? DEFAULT_MAX_CATALOG_BYTES;
+    return readWithinBudget(list, fetchPage, budget, this.warn);
   }
 
   /** The items of a list no earlier entry of the gateway holds (all, outside a gateway). */
