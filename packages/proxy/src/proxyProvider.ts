@@ -19,19 +19,14 @@ import type {
   ToolOutcome,
 } from '@rondo/core';
 import type { LoggingMessageNotificationParams } from '@rondo/protocol';
-import { servableTemplates, servableTools } from './catalogGuard.js';
-import {
-  DEFAULT_MAX_CATALOG_BYTES,
-  readWithinBudget,
-  type CatalogLimits,
-  type ListPage,
-} from './catalogBudget.js';
-import type { CatalogClaims, ClaimKind } from './catalogClaims.js';
+import type { CatalogLimits } from './catalogBudget.js';
+import type { CatalogClaims } from './catalogClaims.js';
 import { ChangeRelay } from './changeRelay.js';
 import { Gate } from './gate.js';
 import { redactForOperator } from './redaction.js';
-import { NameMap, type NameRules } from './names.js';
+import type { NameRules } from './names.js';
 import { LegacyTaskTools } from './legacyTasks.js';
+import { UpstreamCatalog } from './upstreamCatalog.js';
 import {
   PassThroughCalls,
   announcesTasks,
@@ -41,7 +36,7 @@ import {
 import { forwardAnnouncements } from './upstreamAnnouncements.js';
 import { completeUpstream, completionRef } from './upstreamCompletion.js';
 import { RelayedRounds, type RelayLimits } from './relayedRounds.js';
-import { isNotFound, ResourceOwnership } from './resourceOwnership.js';
+import { isNotFound } from './resourceOwnership.js';
 import { resumeRound, runRound, type RoundCaller, type RoundServices } from './roundRunner.js';
 import { SuspendedCalls, type SuspensionLimits } from './suspendedCalls.js';
 import type { UpstreamCall } from './upstreamCall.js';
@@ -94,16 +89,13 @@ export interface ProxyOptions
 export class ProxyProvider implements Provider {
   readonly name: string;
   private readonly link: UpstreamLink;
-  private readonly toolNames: NameMap;
-  private readonly promptNames: NameMap;
-  private readonly ownership = new ResourceOwnership();
+  private readonly catalog: UpstreamCatalog;
   private readonly changes = new ChangeRelay();
   private readonly services: RoundServices;
   private readonly legacyTasks: LegacyTaskTools;
   private readonly active = new Map<UpstreamCall, RoundCaller>();
   private readonly relayed: RelayedRounds | undefined;
   private readonly passing: PassThroughCalls;
-  private readonly lastLists = new Map<string, unknown>();
   private readonly makeLegacyLink: (() => UpstreamLink) | undefined;
   private legacyLink: UpstreamLink | undefined;
 
@@ -113,8 +105,6 @@ export class ProxyProvider implements Provider {
   ) {
     checkUpstreamSpec(spec);
     this.name = options.name ?? (options.namespace || 'upstream');
-    this.toolNames = new NameMap(options);
-    this.promptNames = new NameMap(options);
     const links = upstreamLinks(this.name, spec, options, this.changes, () => this.singleCallLog());
     this.link = links.primary;
     this.makeLegacyLink = links.legacy;
@@ -139,6 +129,7 @@ export class ProxyProvider implements Provider {
     this.passing = new PassThroughCalls(this.services);
     options.claims?.enrol(this.name, (list) => this.changes.emit({ kind: list }));
     this.legacyTasks = new LegacyTaskTools(this.services);
+    this.catalog = new UpstreamCatalog(this.name, this.link, options, this.legacyTasks, this.warn);
   }
 
   /** The connection to the upstream (its state, what it said about itself). */
@@ -170,17 +161,8 @@ export class ProxyProvider implements Provider {
     return announcesTasks(this.link.facts);
   }
 
-  async tools(): Promise<ToolDefinition[]> {
-    return this.read('tools', [], async (client) => {
-      if (!client.capabilities.tools) return this.toolNames.learn([]);
-      const listed = await this.budgeted('tools', async (cursor) => {
-        const page = await client.listTools(cursor);
-        return { items: page.tools, nextCursor: page.nextCursor };
-      });
-      this.legacyTasks.learn(client.era, listed);
-      const servable = servableTools(this.toolNames.learn(listed.map(toolDefinition)), this.warn);
-      return this.claimed('tool', servable, (tool) => tool.name);
-    });
+  tools(): Promise<ToolDefinition[]> {
+    return this.catalog.tools();
   }
 
   /**
@@ -188,11 +170,11 @@ export class ProxyProvider implements Provider {
    * as a task of the gateway's server); a modern upstream decides per call (see `withPassThrough`).
    */
   taskSupport(name: string): TaskDeclaration | undefined {
-    return this.legacyTasks.declaration(this.toolNames.upstream(name) ?? name);
+    return this.legacyTasks.declaration(this.catalog.toolNames.upstream(name) ?? name);
   }
 
   callTool(name: string, args: Arguments, ctx: HandlerContext): Promise<ToolOutcome> {
-    const upstream = this.toolNames.upstream(name) ?? name;
+    const upstream = this.catalog.toolNames.upstream(name) ?? name;
     const params = { name: upstream, arguments: args };
     const services = this.legacyTasks.servicesFor(upstream);
     return runRound(services, 'tools/call', params, ctx, toolResultFromWire);
@@ -205,7 +187,7 @@ export class ProxyProvider implements Provider {
 
   /** The upstream's name for the tool this provider lists as `name`. */
   upstreamToolName(name: string): string {
-    return this.toolNames.upstream(name) ?? name;
+    return this.catalog.toolNames.upstream(name) ?? name;
   }
 
   /**
@@ -224,16 +206,8 @@ export class ProxyProvider implements Provider {
     return this.passing.call(client, method, params, cancellation, onProgress, log);
   }
 
-  async prompts(): Promise<PromptDefinition[]> {
-    return this.read('prompts', [], async (client) => {
-      if (!client.capabilities.prompts) return this.promptNames.learn([]);
-      const listed = await this.budgeted('prompts', async (cursor) => {
-        const page = await client.listPrompts(cursor);
-        return { items: page.prompts, nextCursor: page.nextCursor };
-      });
-      const named = this.promptNames.learn(listed as PromptDefinition[]);
-      return this.claimed('prompt', named, (prompt) => prompt.name);
-    });
+  prompts(): Promise<PromptDefinition[]> {
+    return this.catalog.prompts();
   }
 
   getPrompt(
@@ -241,35 +215,16 @@ export class ProxyProvider implements Provider {
     args: Record<string, string>,
     ctx: HandlerContext,
   ): Promise<PromptOutcome> {
-    const params = { name: this.promptNames.upstream(name) ?? name, arguments: args };
+    const params = { name: this.catalog.promptNames.upstream(name) ?? name, arguments: args };
     return runRound(this.services, 'prompts/get', params, ctx, promptResultFromWire);
   }
 
-  async resources(): Promise<ResourceDefinition[]> {
-    return this.read('resources', [], async (client) => {
-      if (!client.capabilities.resources) return [];
-      const list = await this.budgeted('resources', async (cursor) => {
-        const page = await client.listResources(cursor);
-        return { items: page.resources, nextCursor: page.nextCursor };
-      });
-      const kept = this.claimed('resource', list as ResourceDefinition[], (item) => item.uri);
-      this.ownership.learnResources(kept);
-      return kept;
-    });
+  resources(): Promise<ResourceDefinition[]> {
+    return this.catalog.resources();
   }
 
-  async resourceTemplates(): Promise<ResourceTemplateDefinition[]> {
-    return this.read('templates', [], async (client) => {
-      if (!client.capabilities.resources) return [];
-      const list = await this.budgeted('resource templates', async (cursor) => {
-        const page = await client.listResourceTemplates(cursor);
-        return { items: page.resourceTemplates, nextCursor: page.nextCursor };
-      });
-      const servable = servableTemplates(list as ResourceTemplateDefinition[], this.warn);
-      const kept = this.claimed('template', servable, (item) => item.uriTemplate);
-      this.ownership.learnTemplates(kept);
-      return kept;
-    });
+  resourceTemplates(): Promise<ResourceTemplateDefinition[]> {
+    return this.catalog.resourceTemplates();
   }
 
   /**
@@ -278,11 +233,11 @@ export class ProxyProvider implements Provider {
    * code) does not have it: another entry's template may.
    */
   async readResource(uri: string, ctx: HandlerContext): Promise<ResourceOutcome | undefined> {
-    if (!this.ownership.owns(uri)) return undefined;
+    if (!this.catalog.ownership.owns(uri)) return undefined;
     try {
       return await runRound(this.services, 'resources/read', { uri }, ctx, resourceResultFromWire);
     } catch (error) {
-      if (isNotFound(error) && !this.ownership.lists(uri)) return undefined;
+      if (isNotFound(error) && !this.catalog.ownership.lists(uri)) return undefined;
       throw error;
     }
   }
@@ -292,7 +247,11 @@ export class ProxyProvider implements Provider {
     request: CompletionRequest,
     call?: McpCall,
   ): Promise<CompletionResult | undefined> {
-    const upstreamRef = completionRef(request.ref, this.promptNames, this.ownership.templateUris);
+    const upstreamRef = completionRef(
+      request.ref,
+      this.catalog.promptNames,
+      this.catalog.ownership.templateUris,
+    );
     if (upstreamRef === undefined) return undefined;
     return completeUpstream(this.name, this.link, this.services.gate, upstreamRef, request, call);
   }
@@ -314,41 +273,6 @@ export class ProxyProvider implements Provider {
     if (era !== 'legacy' || primary.era === 'legacy' || !this.makeLegacyLink) return primary;
     this.legacyLink ??= this.makeLegacyLink();
     return this.legacyLink.start();
-  }
-
-  /**
-   * Reads one of the upstream's lists. An upstream that is down, or fails while listing, leaves
-   * the list as it was last read (empty at first): a catalog read never fails the server.
-   */
-  private async read<T>(
-    list: string,
-    empty: T,
-    reader: (client: Client) => Promise<T>,
-  ): Promise<T> {
-    try {
-      const value = await reader(await this.link.start());
-      this.lastLists.set(list, value);
-      return value;
-    } catch (failure) {
-      if (this.link.downReason === undefined) {
-        this.warn(`${list} could not be read: ${(failure as Error).message}`);
-      }
-      return (this.lastLists.get(list) as T | undefined) ?? empty;
-    }
-  }
-
-  /** One of the upstream's lists, cut to `maxCatalogBytes` (see {@link readWithinBudget}). */
-  private budgeted<T>(
-    list: string,
-    fetchPage: (cursor: string | undefined) => Promise<ListPage<T>>,
-  ): Promise<T[]> {
-    const budget = this.options.maxCatalogBytes ?? DEFAULT_MAX_CATALOG_BYTES;
-    return readWithinBudget(list, fetchPage, budget, this.warn);
-  }
-
-  /** The items of a list no earlier entry of the gateway holds (all, outside a gateway). */
-  private claimed<T>(kind: ClaimKind, items: T[], nameOf: (item: T) => string): T[] {
-    return this.options.claims ? this.options.claims.keep(this.name, kind, items, nameOf) : items;
   }
 
   private readonly warn = (message: string): void => {
@@ -392,12 +316,6 @@ function upstreamLinks(
     primary: link(options.era === 'mirror' || options.era === undefined ? 'auto' : options.era),
     legacy: options.era === 'mirror' ? () => link('2025-11-25') : undefined,
   };
-}
-
-/** A tool of the upstream's list as a definition, without its task support (see `taskSupport`). */
-function toolDefinition(tool: Record<string, unknown>): ToolDefinition {
-  const { execution: _execution, ...rest } = tool;
-  return rest as unknown as ToolDefinition;
 }
 
 /** A provider for the upstream `spec` (see {@link ProxyProvider}). */
