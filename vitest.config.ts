@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { scaled, TIME_FACTOR } from './test/support/timeFactor.js';
 
 // Absolute roots, so a run started from a package folder (`pnpm --filter @rondo/core test`) finds them.
 const repoRoot = fileURLToPath(new URL('.', import.meta.url));
@@ -10,7 +11,9 @@ const repoRoot = fileURLToPath(new URL('.', import.meta.url));
 const logtalkFound =
   Boolean(process.env.LOGTALKHOME) ||
   existsSync(`${repoRoot}../shared/logtalk/integration/logtalk_swi.pl`);
-const LOGTALK_TEST_FILES: Record<string, string[]> = {
+// Every test file that calls logtalkHomeForTests() is listed here, by project (test/repo/logtalkFiles.test.ts
+// holds the list to that), so a clone without Logtalk leaves each of them out instead of failing.
+export const LOGTALK_TEST_FILES: Record<string, string[]> = {
   'logtalk-bridge': [
     'test/logtalk.test.ts',
     'test/logtalkEnvironment.test.ts',
@@ -24,6 +27,7 @@ const LOGTALK_TEST_FILES: Record<string, string[]> = {
     'test/bridge/devTools.test.ts',
     'test/bridge/watchReloadLog.test.ts',
     'test/bridge/prologSkills.test.ts',
+    'test/bridge/appsWire.test.ts',
   ],
 };
 const withoutLogtalk = (project: string): string[] =>
@@ -55,6 +59,7 @@ const projects = [
   'auth',
   'client',
   'proxy',
+  'openapi',
 ].map((name) => ({
   extends: true as const,
   test: {
@@ -100,6 +105,16 @@ const httpEdges = ['fetch', 'hono', 'fastify'].map((edge) => ({
 const RUN_ALONE = ['test/reliability/**/*.test.ts', 'test/conformance/client*.test.ts'];
 
 const reportFile = process.env.RONDO_TEST_REPORT;
+// One factor for the whole run: measured here once and handed to every worker (and to the config's
+// other evaluations) through the environment, unless it was set there already.
+if (process.env.RONDO_TIME_FACTOR === undefined) {
+  process.env.RONDO_TIME_FACTOR = TIME_FACTOR.toFixed(2);
+  if (TIME_FACTOR > 1) {
+    console.warn(
+      `vitest: wall-clock deadlines scaled by ${process.env.RONDO_TIME_FACTOR} (the load per core; RONDO_TIME_FACTOR sets it)`,
+    );
+  }
+}
 
 export default defineConfig({
   test: {
@@ -133,8 +148,9 @@ export default defineConfig({
     // Most test files wait on child processes and sockets more than they compute: three at a time
     // keep two cores busy (vitest's default here would be one, cores - 1).
     maxWorkers: 3,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Scaled by the machine's load (or RONDO_TIME_FACTOR), like the tests' own deadlines.
+    testTimeout: scaled(30_000),
+    hookTimeout: scaled(60_000),
     reporters: reportFile ? ['default', 'json'] : ['default'],
     ...(reportFile ? { outputFile: { json: reportFile } } : {}),
   },

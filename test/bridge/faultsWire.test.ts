@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { textOf } from '../stdio/support/wire.js';
+import { scaled } from '../support/timeFactor.js';
 import { requireBuiltHost, bridgeFixture } from './support/paths.js';
 import { hostProlog, type HostedProlog } from './support/prologHost.js';
 import { RawHost } from './support/rawHost.js';
@@ -9,9 +10,12 @@ import { validatorFor, type WireClient } from './support/wireClient.js';
 // Issue 7, done-when 3, seen from the wire: each fault fails only its own call with a clear
 // error, in both eras, and the next call succeeds.
 
+// The call deadline: short enough that the endless loop ends soon, long enough (scaled with the
+// machine's load) that an ordinary call on a busy machine does not hit it.
+const deadlineMs = scaled(1500);
 let host: HostedProlog;
 beforeAll(async () => {
-  host = await hostProlog([bridgeFixture('vocab.pl')], { workers: 1, timeoutMs: 1500 });
+  host = await hostProlog([bridgeFixture('vocab.pl')], { workers: 1, timeoutMs: deadlineMs });
 });
 afterEach(() => host.checkClients());
 afterAll(() => host.close());
@@ -48,7 +52,7 @@ const eras = [
   ['legacy', () => host.legacy('2025-11-25')],
 ] as const;
 
-describe.each(eras)('faults on the %s wire', { timeout: 30_000 }, (_era, open) => {
+describe.each(eras)('faults on the %s wire', { timeout: scaled(30_000) }, (_era, open) => {
   it('answers a worker killed with SIGKILL mid-call with a tool error, then serves the next call', async () => {
     const client = await open();
     const text = await failedCall(client, 'loop', () => {
@@ -60,7 +64,7 @@ describe.each(eras)('faults on the %s wire', { timeout: 30_000 }, (_era, open) =
 
   it('ends an endless loop at the deadline with a tool error, then serves the next call', async () => {
     const client = await open();
-    expect(await failedCall(client, 'loop')).toMatch(/ran past its deadline of 1500 ms/);
+    expect(await failedCall(client, 'loop')).toContain(`ran past its deadline of ${deadlineMs} ms`);
     await nextCallSucceeds(client);
   });
 
@@ -73,7 +77,7 @@ describe.each(eras)('faults on the %s wire', { timeout: 30_000 }, (_era, open) =
   });
 });
 
-describe('faults of the rondo-logtalk CLI over stdio', { timeout: 30_000 }, () => {
+describe('faults of the rondo-logtalk CLI over stdio', { timeout: scaled(30_000) }, () => {
   it('keeps user_output writes off stdout: they reach stderr, tagged with the worker', async () => {
     const raw = new RawHost([bridgeFixture('vocab.pl')]);
     try {
@@ -102,7 +106,7 @@ describe('faults of the rondo-logtalk CLI over stdio', { timeout: 30_000 }, () =
     const broken = bridgeFixture('broken.pl');
     const run = spawnSync(process.execPath, [requireBuiltHost(), '--workers', '1', broken], {
       encoding: 'utf8',
-      timeout: 20_000,
+      timeout: scaled(20_000),
     });
     expect(run.status).toBe(1);
     expect(run.stdout).toBe('');

@@ -1,7 +1,9 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { firstTypeScriptBlock } from '../support/readmeExample.js';
+import { scaled } from '../support/timeFactor.js';
 import { repoRoot, strictConsumerOptions } from './packedPackages.js';
 
 const run = promisify(execFile);
@@ -17,41 +19,8 @@ export function managerCommand(manager: PackageManager, args: string[]): [string
   return manager === 'yarn' ? [process.execPath, [yarnJs, ...args]] : [manager, args];
 }
 
-/** What a first server looks like in a user's project: one tool, served over HTTP, called once. */
-const CONSUMER = `import { z } from 'zod';
-import { createServer, serve, text } from '@rondo/server';
-
-const server = createServer({ name: 'consumer', version: '1.0.0' }).tool(
-  'add',
-  { description: 'Adds two numbers', input: z.object({ a: z.number(), b: z.number() }) },
-  ({ a, b }) => text(String(a + b)),
-);
-const running = await serve(server, { transport: 'http', port: 0 });
-const meta = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': {},
-  'io.modelcontextprotocol/clientInfo': { name: 'consumer', version: '1.0.0' },
-};
-const response = await fetch(running.url, {
-  method: 'POST',
-  headers: {
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': '2026-07-28',
-    'mcp-method': 'tools/call',
-    'mcp-name': 'add',
-  },
-  body: JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'tools/call',
-    params: { name: 'add', arguments: { a: 2, b: 3 }, _meta: meta },
-  }),
-});
-const answer = (await response.json()) as { result?: { content?: { text?: string }[] } };
-console.log(\`add(2, 3) = \${answer.result?.content?.[0]?.text ?? 'no answer'}\`);
-await running.close();
-`;
+/** The README's server ("A server in a few lines"): what a user copies first. */
+const README_SERVER = firstTypeScriptBlock(join(repoRoot, 'README.md'), 'A server in a few lines');
 
 /**
  * Writes a fresh project in `dir` that depends on `@rondo/server` (and zod, @types/node) from the
@@ -79,7 +48,7 @@ export function writeConsumerProject(
       include: ['src'],
     }),
   );
-  writeFileSync(join(dir, 'src', 'main.ts'), CONSUMER);
+  writeFileSync(join(dir, 'src', 'main.ts'), README_SERVER);
   const scope = new URL(registryUrl);
   if (manager === 'yarn') {
     writeFileSync(
@@ -114,7 +83,7 @@ export async function installWith(dir: string, manager: PackageManager): Promise
   try {
     await run(command, args, {
       cwd: dir,
-      timeout: 300_000,
+      timeout: scaled(300_000),
       env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' },
     });
   } catch (error) {
@@ -125,19 +94,60 @@ export async function installWith(dir: string, manager: PackageManager): Promise
   }
 }
 
-/** Compiles the project with the strict consumer options and runs it; returns its stdout. */
+/** A modern-era `tools/call` of the README server's `add`, as one stdio line. */
+const ADD_CALL = `${JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: {
+    name: 'add',
+    arguments: { a: 2, b: 3 },
+    _meta: {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+      'io.modelcontextprotocol/clientInfo': { name: 'consumer', version: '1.0.0' },
+    },
+  },
+})}\n`;
+
+/** Starts the compiled README server over stdio, calls `add(2, 3)` and returns the answer's text. */
+async function callReadmeServer(dir: string): Promise<string> {
+  const child = spawn(process.execPath, [join(dir, 'dist', 'main.js')], {
+    cwd: dir,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const line = new Promise<string>((resolve, reject) => {
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      if (stdout.includes('\n')) resolve(stdout.slice(0, stdout.indexOf('\n')));
+    });
+    child.once('exit', (code) => reject(new Error(`the server exited with ${code}: ${stderr}`)));
+  });
+  child.stdin.write(ADD_CALL);
+  try {
+    const answer = JSON.parse(await line) as { result?: { content?: { text?: string }[] } };
+    return answer.result?.content?.[0]?.text ?? `no answer: ${JSON.stringify(answer)}`;
+  } finally {
+    child.stdin.end();
+    if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+  }
+}
+
+/**
+ * Compiles the project with the strict consumer options, runs the README server it holds and calls
+ * its tool; returns the tool's answer.
+ */
 export async function compileAndRun(dir: string): Promise<string> {
   const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
   try {
-    await run(process.execPath, [tsc, '-p', dir], { cwd: dir, timeout: 240_000 });
+    await run(process.execPath, [tsc, '-p', dir], { cwd: dir, timeout: scaled(240_000) });
   } catch (error) {
     const failed = error as { stdout?: string; stderr?: string; signal?: string; message: string };
     const output = `${failed.stdout ?? ''}${failed.stderr ?? ''}` || failed.message;
     throw new Error(`tsc failed${failed.signal ? ` (${failed.signal})` : ''}:\n${output}`);
   }
-  const { stdout } = await run(process.execPath, [join(dir, 'dist', 'main.js')], {
-    cwd: dir,
-    timeout: 30_000,
-  });
-  return stdout;
+  return callReadmeServer(dir);
 }

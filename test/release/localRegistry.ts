@@ -123,19 +123,3 @@ export async function startRegistry(folder: string): Promise<LocalRegistry> {
     throw new Error(`${(failure as Error).message}\n${output}`);
   }
 }
-
-/**
- * Publishes every public workspace package with the command the README gives,
- * `pnpm -r publish --registry <url>` (pnpm turns `workspace:` and `catalog:` ranges into versions).
- */
-export async function publishWorkspace(registry: LocalRegistry): Promise<void> {
-  await run(
-    'pnpm',
-    ['-r', 'publish', '--registry', registry.url, '--no-git-checks', '--access', 'public'],
-    {
-      cwd: repoRoot,
-      timeout: 300_000,
-      env: { ...process.env, npm_config_userconfig: registry.npmrc },
-    },
-  );
-}

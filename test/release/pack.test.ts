@@ -26,9 +26,14 @@ import {
   runProgram,
 } from './packedPackages.js';
 import { startRedisServer } from '../support/redisServer.js';
+import { scaled } from '../support/timeFactor.js';
+import { typesProblems } from './typesProblems.js';
 
 const run = promisify(execFile);
-const packages = publishablePackages();
+// Every public package, the apps' commands (@rondo/gateway, @rondo/logtalk-host) included; the
+// libraries' README examples run here, the apps' in their own tests (their examples are commands).
+const packages = publishablePackages({ withApps: true });
+const libraries = publishablePackages();
 const hasSwipl = (process.env.PATH ?? '').split(':').some((dir) => existsSync(join(dir, 'swipl')));
 
 describe(
@@ -109,16 +114,20 @@ describe(
 
     // One program over every entry (one check of zod's declarations, not ten): an error names the
     // declaration file, so the package at fault is plain.
-    it('compiles a strict consumer of every entry with skipLibCheck: false, no optional peer or @types added', async () => {
-      const specifiers = packages.flatMap((pkg) => {
-        const manifest = JSON.parse(
-          readFileSync(join(unpacked[pkg.name]!, 'package.json'), 'utf8'),
-        ) as { exports: Record<string, unknown> };
-        return entrySpecifiers(pkg.name, manifest);
-      });
-      expect(specifiers).toContain('@rondo/transport-http');
-      expect(await compileConsumer(scratch, specifiers)).toBe('');
-    }, 120_000);
+    it(
+      'compiles a strict consumer of every entry with skipLibCheck: false, no optional peer or @types added',
+      async () => {
+        const specifiers = packages.flatMap((pkg) => {
+          const manifest = JSON.parse(
+            readFileSync(join(unpacked[pkg.name]!, 'package.json'), 'utf8'),
+          ) as { exports: Record<string, unknown> };
+          return entrySpecifiers(pkg.name, manifest);
+        });
+        expect(specifiers).toContain('@rondo/transport-http');
+        expect(await compileConsumer(scratch, specifiers)).toBe('');
+      },
+      scaled(180_000),
+    );
 
     describe.each(packages)('$name', (pkg) => {
       it('packs with no workspace: or catalog: ranges left', () => {
@@ -138,11 +147,13 @@ describe(
         }
       });
 
-      it('is publint clean', async () => {
+      // strict: publint's warnings count as errors (suggestions stay suggestions).
+      it('is publint clean, strict', async () => {
         const { messages, pkg: manifest } = await publint({
           pkgDir: unpacked[pkg.name]!,
           pack: false,
-          level: 'error',
+          level: 'warning',
+          strict: true,
         });
         const errors = messages
           .filter((message) => message.type === 'error')
@@ -150,6 +161,12 @@ describe(
         expect(errors).toEqual([]);
       });
 
+      it('has no arethetypeswrong problem under the ESM-only profile', async () => {
+        expect(await typesProblems(tarballs[pkg.name]!)).toEqual([]);
+      });
+    });
+
+    describe.each(libraries)('$name', (pkg) => {
       it('runs its README example from the installed tarball', async (context) => {
         const readmePath = join(pkg.dir, 'README.md');
         expect(existsSync(readmePath), `${pkg.name} has a README.md`).toBe(true);
@@ -171,7 +188,7 @@ describe(
           result.stoppedAsServer && result.exitCode === null ? null : 0,
         );
         expect(result.output).not.toMatch(/ERR_MODULE_NOT_FOUND|Cannot find (module|package)/);
-      }, 60_000);
+      }, scaled(60_000));
     });
   },
 );

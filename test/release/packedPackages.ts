@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { transpileExample } from '../support/readmeExample.js';
+import { scaled } from '../support/timeFactor.js';
 
 const run = promisify(execFile);
 
@@ -102,7 +103,7 @@ export interface ProgramRun {
 export async function runProgram(
   scratch: string,
   readme: string,
-  timeoutMs = 30_000,
+  timeoutMs = scaled(30_000),
   settleMs = 2000,
 ): Promise<ProgramRun> {
   const { code, files } = readmeProgram(readme);
@@ -148,9 +149,15 @@ export function entrySpecifiers(
     .map((subpath) => (subpath === '.' ? name : `${name}/${subpath.slice(2)}`));
 }
 
-/** The compiler options a careful consumer uses: strict, and its dependencies' `.d.ts` checked too. */
+/**
+ * The compiler options a careful consumer uses: strict, the two checks `strict` leaves out
+ * (optional properties that may not be set to `undefined`, indexed access that may miss), and its
+ * dependencies' `.d.ts` checked too.
+ */
 export const strictConsumerOptions = {
   strict: true,
+  exactOptionalPropertyTypes: true,
+  noUncheckedIndexedAccess: true,
   skipLibCheck: false,
   noEmit: true,
   target: 'ES2022',
@@ -178,7 +185,7 @@ export async function compileConsumer(project: string, specifiers: string[]): Pr
   );
   const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
   try {
-    await run(process.execPath, [tsc, '-p', folder], { cwd: folder, timeout: 60_000 });
+    await run(process.execPath, [tsc, '-p', folder], { cwd: folder, timeout: scaled(120_000) });
     return '';
   } catch (error) {
     const failed = error as { stdout?: string; stderr?: string; message: string };

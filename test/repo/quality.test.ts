@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { scaled } from '../support/timeFactor.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -20,7 +21,8 @@ async function pnpm(script: string): Promise<{ code: number; output: string }> {
   }
 }
 
-describe('the repository keeps its house style', { timeout: 300_000 }, () => {
+// Whole-repository runs (tsc twice, prettier, a typed lint): minutes on a busy machine.
+describe('the repository keeps its house style', { timeout: scaled(300_000) }, () => {
   it('passes pnpm typecheck (sources and tests)', async () => {
     const { code, output } = await pnpm('typecheck');
     expect(code, output).toBe(0);

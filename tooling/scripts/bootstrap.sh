@@ -35,8 +35,10 @@ fi
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     echo "bootstrap: installing ${missing[*]} with apt-get" >&2
-    apt-get update -qq >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >&2
+    # shellcheck source=aptGet.sh
+    source tooling/scripts/aptGet.sh
+    apt_get update -qq
+    apt_get install -y -qq "${missing[@]}"
   else
     echo "bootstrap: missing ${missing[*]}; run: sudo apt-get install -y ${missing[*]}" >&2
   fi

@@ -25,6 +25,10 @@ const SKILL_SCENARIOS = [
   'sep-2640-client-verify-frontmatter',
 ];
 const CLIENT = join(root, 'apps/conformance-client/dist/main.js');
+// The runner gives each client 30 s by default; its scenarios start at once, and on a small busy
+// machine (CI, the test command's other files) one took longer, so each gets what the auth leg
+// gives (test/conformance/clientAuth.test.ts): 240 s, eight times the default.
+const SCENARIO_TIMEOUT_MS = '240000';
 
 function parseArgs(argv) {
   const args = { build: true, runs: [] };
@@ -49,7 +53,8 @@ function runRunner(node, args, outDir) {
   );
   const command = `${process.execPath} ${CLIENT}`;
   return new Promise((resolve) => {
-    const child = spawn(node, [cli, 'client', '--command', command, ...args, '-o', outDir], {
+    const runnerArgs = ['client', '--command', command, '--timeout', SCENARIO_TIMEOUT_MS];
+    const child = spawn(node, [cli, ...runnerArgs, ...args, '-o', outDir], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

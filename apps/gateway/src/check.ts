@@ -40,7 +40,9 @@ export async function checkEntry(entry: GatewayEntry, claims?: CatalogClaims): P
     const who = facts
       ? `${facts.serverInfo?.name ?? 'unnamed'} ${facts.serverInfo?.version ?? ''}`.trim() +
         ` (${facts.era} ${facts.protocolVersion})`
-      : `prolog ${entry.kind === 'prolog' ? entry.files.join(' ') : ''}`.trim();
+      : entry.kind === 'openapi'
+        ? `openapi ${entry.openapi}`
+        : `prolog ${entry.kind === 'prolog' ? entry.files.join(' ') : ''}`.trim();
     const names = tools.slice(0, 5).map((tool) => tool.name);
     const more = tools.length > names.length ? ', ...' : '';
     return {
@@ -64,14 +66,26 @@ function oneLine(failure: unknown): string {
 
 /**
  * Checks every entry at once ({@link checkEntry}), then adds one failed line per name or URI two
- * entries offer, naming both: serving, the later entry's would be left out.
+ * entries offer, naming both: serving, the later entry's would be left out. `onLine` is told each
+ * line as soon as it is known (a slow upstream holds back only its own), collisions last.
  */
-export async function checkEntries(entries: readonly GatewayEntry[]): Promise<CheckLine[]> {
+export async function checkEntries(
+  entries: readonly GatewayEntry[],
+  onLine: (line: CheckLine) => void = () => undefined,
+): Promise<CheckLine[]> {
   const collisions: string[] = [];
   const claims = new CatalogClaims(
     entries.map((entry) => entry.key),
     (message) => collisions.push(message),
   );
-  const lines = await Promise.all(entries.map((entry) => checkEntry(entry, claims)));
-  return [...lines, ...collisions.map((message) => ({ ok: false, line: `collision: ${message}` }))];
+  const lines = await Promise.all(
+    entries.map(async (entry) => {
+      const checked = await checkEntry(entry, claims);
+      onLine(checked);
+      return checked;
+    }),
+  );
+  const collided = collisions.map((message) => ({ ok: false, line: `collision: ${message}` }));
+  for (const line of collided) onLine(line);
+  return [...lines, ...collided];
 }

@@ -47,13 +47,15 @@ Entries:
   {"url": "https://host/mcp", "headers": {...}}                    Streamable HTTP (ws:// for WebSocket)
     with "oauth": {"clientId": "...", "clientSecretEnv": "VAR"}     logging in with client credentials
   {"prolog": "file.pl"}                                            a Prolog provider file, in-process
+  {"openapi": "api.json", "baseUrl": "https://api", "auth": {...}} an OpenAPI document's operations
   Rondo keys of any entry: "namespace" (prefix of its tool and prompt names, "<ns>_<name>";
   default the entry's key; "" for none), "include" / "exclude" (names, "*" matches any run),
   "includeTags" / "excludeTags" (the upstream's tags, as FastMCP sends them in _meta),
   "rename" ({"upstream": "shown"}), "timeoutMs" (the upstream's deadline for its next move,
   default 60000), "maxConcurrent" (calls at once, default 16), "era" (how to speak to it:
   "auto", the default; "mirror": each caller in its own era, with a second connection in the
-  legacy era for legacy callers; or a revision), "disabled".
+  legacy era for legacy callers; or a revision), "disabled", "tools" (derived tools),
+  "toolSearch" (search meta-tools; also beside "mcpServers", for the whole gateway).
 
 Commands:
   check CONFIG.json  start each upstream once and print one line each: what it serves, or why

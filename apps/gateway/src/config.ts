@@ -2,11 +2,10 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { isSecureAuthorizationUrl } from '@rondo/client';
 import { z } from 'zod';
+import { ConfigError } from './configError.js';
+import { openApiMembers, readOpenApiFields, type OpenApiEntryFields } from './openApiEntry.js';
 
-/** A configuration file the gateway cannot use; the message names the file and the member. */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
+export { ConfigError };
 
 const names = z.array(z.string().min(1));
 const stringMap = z.record(z.string(), z.string());
@@ -70,6 +69,8 @@ const prologEntry = z.looseObject({
   ...common,
 });
 
+const openApiEntry = z.looseObject({ ...openApiMembers, ...common });
+
 const configFile = z.looseObject({
   mcpServers: z.record(z.string().min(1), z.unknown()),
 });
@@ -87,6 +88,7 @@ export type GatewayEntry = { readonly key: string; readonly namespace: string } 
   | ({ readonly kind: 'stdio' } & z.infer<typeof stdioEntry>)
   | ({ readonly kind: 'remote'; readonly oauth?: GatewayOAuth } & z.infer<typeof remoteEntry>)
   | ({ readonly kind: 'prolog'; readonly files: string[] } & z.infer<typeof prologEntry>)
+  | ({ readonly kind: 'openapi' } & z.infer<typeof openApiEntry> & OpenApiEntryFields)
 );
 
 function problem(error: z.ZodError): string {
@@ -98,8 +100,9 @@ function problem(error: z.ZodError): string {
 
 /**
  * Reads the `mcpServers` entries of a configuration text (Claude Desktop's format, with Rondo's
- * keys). Relative `cwd` and `prolog` paths are resolved against `baseDir`; disabled entries are
- * left out. Throws a {@link ConfigError} naming the entry and the member at fault.
+ * keys). Relative `cwd` and `prolog` paths are resolved against `baseDir`, which is also the
+ * working folder of a stdio entry without `cwd` (so its relative `args` are read from there too);
+ * disabled entries are left out. Throws a {@link ConfigError} naming the entry and the member at fault.
  */
 export function parseConfig(text: string, source: string, baseDir: string): GatewayEntry[] {
   let json: unknown;
@@ -150,17 +153,34 @@ function checkNamesApart(entries: readonly GatewayEntry[], source: string): void
 
 function readEntry(key: string, raw: unknown, where: string, baseDir: string): GatewayEntry {
   const shape = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
-  const schema = 'prolog' in shape ? prologEntry : 'url' in shape ? remoteEntry : stdioEntry;
+  const schema =
+    'openapi' in shape
+      ? openApiEntry
+      : 'prolog' in shape
+        ? prologEntry
+        : 'url' in shape
+          ? remoteEntry
+          : stdioEntry;
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const hint =
-      'command' in shape || 'url' in shape || 'prolog' in shape
+      'command' in shape || 'url' in shape || 'prolog' in shape || 'openapi' in shape
         ? ''
-        : ' (an entry needs command, url or prolog)';
+        : ' (an entry needs command, url, prolog or openapi)';
     throw new ConfigError(`${where}: ${problem(parsed.error)}${hint}`);
   }
   const data = parsed.data as Record<string, unknown>;
   const namespace = (data.namespace as string | undefined) ?? key.replace(/[^A-Za-z0-9_.-]/g, '_');
+  if ('openapi' in data) {
+    const fields = readOpenApiFields(data as z.infer<typeof openApiEntry>, where, baseDir);
+    return {
+      ...(data as z.infer<typeof openApiEntry>),
+      ...fields,
+      key,
+      namespace,
+      kind: 'openapi',
+    };
+  }
   if ('prolog' in data) {
     const list = Array.isArray(data.prolog) ? (data.prolog as string[]) : [data.prolog as string];
     return {
@@ -182,7 +202,9 @@ function readEntry(key: string, raw: unknown, where: string, baseDir: string): G
     key,
     namespace,
     kind: 'stdio',
-    ...(stdio.cwd ? { cwd: resolve(baseDir, stdio.cwd) } : {}),
+    // One rule for relative paths: from the configuration's folder. The process runs there unless
+    // `cwd` says otherwise, so relative `args` (and a relative `command`) are read from there too.
+    cwd: resolve(baseDir, stdio.cwd ?? '.'),
   };
 }
 

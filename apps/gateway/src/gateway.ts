@@ -6,6 +6,7 @@ import {
   type SessionRelay,
   type SharedState,
   type StateKey,
+  type ToolSearchOptions,
 } from '@rondo/core';
 import { clientCredentials, type HttpAuthorizer } from '@rondo/client';
 import { createPrologProvider } from '@rondo/logtalk-bridge';
@@ -18,6 +19,8 @@ import {
   type UpstreamSpec,
 } from '@rondo/proxy';
 import { composeEndpoint } from '@rondo/server/endpoint';
+import type { GatewayCatalog } from './catalogConfig.js';
+import { openApiEntryProvider } from './openApiEntry.js';
 import type { GatewayEntry, GatewayOAuth } from './config.js';
 
 /** Options of {@link createGateway} besides its entries. */
@@ -28,6 +31,8 @@ export interface GatewayOptions {
   readonly shared?: SharedState;
   /** Where Prolog workers' and the server's diagnostics go; default standard error. */
   readonly log?: (line: string) => void;
+  /** Derived tools and tool search, from the configuration's catalog keys (`readGatewayCatalog`). */
+  readonly catalog?: GatewayCatalog;
 }
 
 /** A gateway: one server whose providers are the configured upstreams, served to both eras. */
@@ -91,6 +96,10 @@ export async function providerFor(
   relay?: SessionRelay,
   claims?: CatalogClaims,
 ): Promise<Provider> {
+  const entryClaims = claims && { name: entry.key, claims };
+  if (entry.kind === 'openapi') {
+    return openApiEntryProvider(entry, proxyOptions(entry), entryClaims);
+  }
   if (entry.kind !== 'prolog') {
     const shared = { ...(relay ? { relay } : {}), ...(claims ? { claims } : {}) };
     return proxy(upstreamSpec(entry), { ...proxyOptions(entry), ...shared, onWarning: log });
@@ -103,7 +112,14 @@ export async function providerFor(
     ...(entry.timeoutMs ? { timeoutMs: entry.timeoutMs } : {}),
     onLog: (line) => log(`[${entry.key}] ${line.message}`),
   });
-  return namespaced(prolog, proxyOptions(entry), claims && { name: entry.key, claims });
+  return namespaced(prolog, proxyOptions(entry), entryClaims);
+}
+
+/** A server of one entry's provider behind its own tool search, for the gateway to mount. */
+function searchedEntry(key: string, provider: Provider, search: ToolSearchOptions): RondoServer {
+  return createServer({ name: key, version: '0.1.0', catalog: { toolSearch: search } }).provider(
+    provider,
+  );
 }
 
 /**
@@ -123,6 +139,7 @@ export async function createGateway(
     version: '0.1.0',
     ...(options.stateKeys ? { requestState: { keys: options.stateKeys } } : {}),
     ...(options.shared ? { shared: options.shared } : {}),
+    ...(options.catalog ? { catalog: options.catalog.options } : {}),
   });
   // One table for the whole catalog: a name or URI two entries offer is served by the first.
   const claims = new CatalogClaims(
@@ -133,7 +150,9 @@ export async function createGateway(
     for (const entry of entries) {
       const provider = await providerFor(entry, log, options.shared?.relay, claims);
       providers.set(entry.key, provider);
-      server.provider(provider);
+      const search = options.catalog?.entrySearch.get(entry.key);
+      if (search) server.mount(searchedEntry(entry.key, provider, search));
+      else server.provider(provider);
     }
   } catch (failure) {
     await server.close();

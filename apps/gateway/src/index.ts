@@ -2,3 +2,4 @@ export { createGateway, providerFor, type Gateway, type GatewayOptions } from '.
 export { parseConfig, readConfig, ConfigError, type GatewayEntry } from './config.js';
 export { checkEntries, checkEntry, type CheckLine } from './check.js';
 export { parseGatewayArgs, UsageError, USAGE, HELP, type GatewayArgs } from './cliArgs.js';
+export { parseGatewayCatalog, readGatewayCatalog, type GatewayCatalog } from './catalogConfig.js';

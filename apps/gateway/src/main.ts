@@ -6,6 +6,7 @@ import { serve } from '@rondo/server';
 import { checkEntries } from './check.js';
 import { HELP, USAGE, UsageError, parseGatewayArgs, type GatewayArgs } from './cliArgs.js';
 import { ConfigError, readConfig, type GatewayEntry } from './config.js';
+import { readGatewayCatalog, type GatewayCatalog } from './catalogConfig.js';
 import { createGateway } from './gateway.js';
 
 /**
@@ -16,6 +17,7 @@ import { createGateway } from './gateway.js';
 async function main(argv: readonly string[]): Promise<void> {
   let args: GatewayArgs;
   let entries: GatewayEntry[];
+  let catalog: GatewayCatalog;
   try {
     args = parseGatewayArgs(argv, process.env);
     if (args.help) {
@@ -23,6 +25,7 @@ async function main(argv: readonly string[]): Promise<void> {
       return;
     }
     entries = readConfig(args.config);
+    catalog = readGatewayCatalog(args.config, entries);
   } catch (failure) {
     if (failure instanceof UsageError) {
       process.stderr.write(`rondo-gateway: ${failure.message}\n${USAGE}\n`);
@@ -35,8 +38,8 @@ async function main(argv: readonly string[]): Promise<void> {
     throw failure;
   }
   if (args.command === 'check') {
-    const lines = await checkEntries(entries);
-    for (const { line } of lines) process.stdout.write(`${line}\n`);
+    // A line per entry as soon as it is known: a slow upstream holds back only its own line.
+    const lines = await checkEntries(entries, ({ line }) => process.stdout.write(`${line}\n`));
     const code = lines.every((line) => line.ok) ? 0 : 1;
     process.stdout.write('', () => process.exit(code));
     return;
@@ -45,6 +48,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const gateway = await createGateway(entries, {
     ...(args.stateKeys ? { stateKeys: args.stateKeys } : {}),
     ...(shared ? { shared } : {}),
+    catalog,
   });
   const running = await serve(gateway.endpoint, {
     transport: args.transport,

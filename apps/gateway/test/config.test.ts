@@ -24,6 +24,9 @@ describe('the gateway configuration', () => {
       ['birds', 'prolog', 'birds'],
     ]);
     expect(entries[0]).toMatchObject({ cwd: '/etc/mcp/work', args: ['-y', 'server-filesystem'] });
+    // Without cwd a stdio entry runs in the configuration's folder: relative args are read there.
+    const [plain] = read({ local: { command: 'node', args: ['server.js'] } });
+    expect(plain).toMatchObject({ cwd: '/etc/mcp', args: ['server.js'] });
     expect(entries[2]).toMatchObject({
       files: ['/etc/mcp/birds.pl'],
       include: ['identify_*'],
@@ -120,7 +123,7 @@ describe('the gateway configuration', () => {
   it('names the entry and the member at fault', () => {
     expect(() => read({ bad: { args: [] } })).toThrow(
       new ConfigError(
-        'servers.json: mcpServers.bad: command: Invalid input: expected string, received undefined (an entry needs command, url or prolog)',
+        'servers.json: mcpServers.bad: command: Invalid input: expected string, received undefined (an entry needs command, url, prolog or openapi)',
       ),
     );
     expect(() => read({ web: { url: 'ftp://x' } })).toThrow(/mcpServers\.web: url: /);

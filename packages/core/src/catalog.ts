@@ -13,6 +13,9 @@ import type { TaskDeclaration } from './tasks/taskStore.js';
 import { compileTemplate, type CompiledTemplate } from './uriTemplate.js';
 import { isVisible, type Visibility, type VisibilityRules } from './visibility.js';
 import type { ScopeRules } from './callScopes.js';
+import { shapeTool, type CatalogShaping } from './catalogs/catalogShaping.js';
+import { DerivedToolProvider } from './catalogs/derivedToolProvider.js';
+import type { ToolTransformError } from './catalogs/toolTransform.js';
 
 /** The task support of a tool whose provider declares none. */
 const NO_TASKS: TaskDeclaration = Object.freeze({ support: 'forbidden' });
@@ -30,6 +33,8 @@ export interface ToolEntry extends Entry<ToolDefinition> {
   validate: ArgumentValidator;
   /** Whether the tool runs as a task (not part of its descriptor: the modern wire has no field for it). */
   task: TaskDeclaration;
+  /** False for a tool callable by name but left out of `tools/list` (behind tool search). */
+  listed: boolean;
 }
 export type PromptEntry = Entry<PromptDefinition>;
 export type ResourceEntry = Entry<ResourceDefinition>;
@@ -55,7 +60,12 @@ export interface ProviderLists {
  * providers goes to the first.
  */
 export class Catalog {
+  /** The tools `tools/list` shows (to whoever may see them). */
   readonly tools: readonly ToolEntry[];
+  /** Every tool a caller may call by name: the listed ones and those behind tool search. */
+  readonly callableTools: readonly ToolEntry[];
+  /** The transforms that did not fit their tool (the tool is left out), in catalog order. */
+  readonly problems: readonly ToolTransformError[];
   readonly prompts: readonly PromptEntry[];
   readonly resources: readonly ResourceEntry[];
   readonly templates: readonly TemplateEntry[];
@@ -71,9 +81,12 @@ export class Catalog {
     validators: ValidatorCache,
     rules?: VisibilityRules,
     scopes?: ScopeRules,
+    shaping?: CatalogShaping,
   ) {
     let scopedTemplates = false;
     const tools: ToolEntry[] = [];
+    const callable: ToolEntry[] = [];
+    const problems: ToolTransformError[] = [];
     const prompts: PromptEntry[] = [];
     const resources: ResourceEntry[] = [];
     const templates: TemplateEntry[] = [];
@@ -81,17 +94,34 @@ export class Catalog {
       const list = lists.get(provider);
       if (!list) continue;
       for (const definition of list.tools) {
-        if (this.toolIndex.has(definition.name)) continue;
-        const entry: ToolEntry = {
-          definition,
-          provider,
-          validate: validators.get(provider, definition),
-          task: provider.taskSupport?.(definition.name) ?? NO_TASKS,
-        };
-        this.rule(entry, 'tools', rules);
-        scope(entry, scopes?.of(definition) ?? provider.callScopes?.('tool', definition.name));
-        this.toolIndex.set(definition.name, entry);
-        tools.push(entry);
+        const shaped = shapeTool(shaping, definition);
+        if (shaped.kind === 'refused') {
+          problems.push(shaped.error);
+          continue;
+        }
+        const original = this.toolEntry(provider, definition, validators, shaping);
+        const needs = scopes?.of(definition) ?? provider.callScopes?.('tool', definition.name);
+        const offered: [ToolEntry, readonly string[] | undefined][] = [];
+        if (shaped.kind === 'original' || shaped.keepOriginal) offered.push([original, needs]);
+        if (shaped.kind === 'derived') {
+          const derived = new DerivedToolProvider(
+            { provider, name: definition.name, validate: original.validate, task: original.task },
+            shaped.derived,
+          );
+          const extra = shaping?.transformOf(definition.name)?.scopes ?? [];
+          offered.push([
+            this.toolEntry(derived, shaped.derived.definition, validators, shaping),
+            [...new Set([...(needs ?? []), ...extra])],
+          ]);
+        }
+        for (const [entry, entryScopes] of offered) {
+          if (this.toolIndex.has(entry.definition.name)) continue;
+          this.rule(entry, 'tools', rules, definition);
+          scope(entry, entryScopes);
+          this.toolIndex.set(entry.definition.name, entry);
+          callable.push(entry);
+          if (entry.listed) tools.push(entry);
+        }
       }
       for (const definition of list.prompts) {
         if (this.promptIndex.has(definition.name)) continue;
@@ -120,6 +150,8 @@ export class Catalog {
       }
     }
     this.tools = tools;
+    this.callableTools = callable;
+    this.problems = problems;
     this.prompts = prompts;
     this.resources = resources;
     this.templates = templates;
@@ -175,12 +207,32 @@ export class Catalog {
     return undefined;
   }
 
+  /** The entry of a tool as its provider offers it. */
+  private toolEntry(
+    provider: Provider,
+    definition: ToolDefinition,
+    validators: ValidatorCache,
+    shaping: CatalogShaping | undefined,
+  ): ToolEntry {
+    return {
+      definition,
+      provider,
+      validate: validators.get(provider, definition),
+      task: provider.taskSupport?.(definition.name) ?? NO_TASKS,
+      listed: shaping
+        ? shaping.lists(provider, definition.name)
+        : provider.listsTool?.(definition.name) !== false,
+    };
+  }
+
+  /** Sets the visibility rule `key` (default: the entry's descriptor) was registered with. */
   private rule(
     entry: Entry<object>,
     list: CatalogList,
     rules: VisibilityRules | undefined,
+    key: object = entry.definition,
   ): boolean {
-    const visible = rules?.of(entry.definition);
+    const visible = rules?.of(key);
     if (visible === undefined) return false;
     entry.visible = visible;
     this.ruled.add(list);

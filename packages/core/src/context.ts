@@ -24,7 +24,8 @@ export interface HandlerContext {
   readonly revision: Revision;
   /** The capabilities the client declared (per request in the modern era, at initialize in the legacy). */
   readonly clientCapabilities: JsonObject;
-  readonly clientInfo?: { name: string; version: string };
+  /** The client's name and version, when it gave them (`undefined` otherwise). */
+  readonly clientInfo?: { name: string; version: string } | undefined;
   /** Answers to the input requests of the previous round, by key. */
   readonly inputResponses: Readonly<Record<string, InputResponseValue>>;
   /** The state the previous round returned, already verified and opened. */

@@ -3,6 +3,7 @@ export type { ServerRuntime } from './runtime.js';
 export type {
   ServerInfo,
   ServerOptions,
+  CatalogOptions,
   ToolSpec,
   PromptSpec,
   PromptArgsOf,
@@ -141,6 +142,18 @@ export type { SchemaInput, ArgumentCheck, ArgumentValidator } from './inputValid
 export type { StandardIssue, StandardResult, StandardSchema } from './standardSchema.js';
 export { TOOL_NAME_RULE, ToolDefinitionError, type ToolRule } from './toolRules.js';
 export { PromptDefinitionError } from './promptSpec.js';
+export {
+  ToolTransformError,
+  checkToolTransform,
+  deriveTool,
+  type ArgumentTransform,
+  type DerivedTool,
+  type OutputPick,
+  type OutputReshape,
+  type ToolTransform,
+} from './catalogs/toolTransform.js';
+export { TOOL_SEARCH_LIMIT, type ToolSearchOptions } from './catalogs/toolSearchProvider.js';
+export { ToolSearchIndex, type Ranked } from './catalogs/searchIndex.js';
 export { MountConflictError, type ItemOrigin } from './mount/mountTable.js';
 export { NAMESPACE_SEPARATOR, type ItemKind, type MountOptions } from './mount/naming.js';
 export { DEFAULT_MAX_ARGUMENT_DEPTH, DEFAULT_MAX_PAGE_BYTES, type ServerLimits } from './limits.js';

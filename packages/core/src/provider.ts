@@ -43,6 +43,11 @@ export interface Provider {
   /** Optional capabilities beyond what the lists imply (`capabilities/1`), e.g. `subscribe`. */
   capabilities?(): ProviderCapabilities;
   tools?(): ToolDefinition[] | Promise<ToolDefinition[]>;
+  /**
+   * False for a tool that is callable by name but left out of `tools/list` (a mounted server's
+   * tool behind its tool search); absent or true: listed.
+   */
+  listsTool?(name: string): boolean;
   /** `task_support/2`: whether a tool runs as a task (`undefined` or absent: never). */
   taskSupport?(name: string): TaskDeclaration | undefined;
   /** `tool_call/3` and the round hook `tool_call_round/4`: arguments are already validated. */

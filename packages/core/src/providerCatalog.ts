@@ -13,6 +13,7 @@ import type { Provider, ProviderChange } from './provider.js';
 import type { ServerCapabilitySet } from './serverTypes.js';
 import { VisibilityRules } from './visibility.js';
 import { ScopeRules } from './callScopes.js';
+import { CatalogShaping } from './catalogs/catalogShaping.js';
 
 /**
  * A server's providers and the catalog built from their lists: read once when the server gets
@@ -26,6 +27,8 @@ export class ProviderCatalog {
   readonly validators = new ValidatorCache();
   readonly visibility = new VisibilityRules();
   readonly scopeRules = new ScopeRules();
+  /** Derived tools and tool search, applied at each build. */
+  readonly shaping = new CatalogShaping();
   private readonly lists = new Map<Provider, ProviderLists>();
   private current: Catalog | undefined;
   private loading: Promise<void> | undefined;
@@ -81,6 +84,7 @@ export class ProviderCatalog {
       const conflict = this.conflict();
       if (conflict) this.log('error', conflict.message);
       this.current = this.build();
+      for (const problem of this.current.problems) this.log('error', problem.message);
     }
     this.changed(change);
   }
@@ -91,7 +95,10 @@ export class ProviderCatalog {
     }
     const conflict = this.conflict();
     if (conflict) throw conflict;
-    this.current = this.build();
+    const built = this.build();
+    const problem = built.problems[0];
+    if (problem) throw problem;
+    this.current = built;
   }
 
   private build(): Catalog {
@@ -101,6 +108,7 @@ export class ProviderCatalog {
       this.validators,
       this.visibility,
       this.scopeRules,
+      this.shaping,
     );
   }
 

@@ -31,7 +31,9 @@ import type { RequestStateSealer } from './requestState.js';
 import { normaliseRound } from './rounds.js';
 import { ServerChanges, type ChangeListener, type LogListener } from './serverChanges.js';
 import { serverSettings } from './serverSettings.js';
+import { ToolSearchProvider } from './catalogs/toolSearchProvider.js';
 import type {
+  CatalogOptions,
   CachePolicyRule,
   ServerCapabilitySet,
   ServerInfo,
@@ -113,7 +115,25 @@ export class ServerRuntime {
       this.log,
     );
     this.sources.add(this.local);
+    this.shapeCatalog(options.catalog);
     this.mounts = new MountTable({ name: this.info.name, ownNames: (kind) => this.ownNames(kind) });
+  }
+
+  /** Sets up the catalog transforms of the server's options (tool search adds its meta-tools). */
+  private shapeCatalog(options: CatalogOptions | undefined): void {
+    if (options?.tools) this.sources.shaping.addTransforms(options.tools);
+    const search = options?.toolSearch;
+    if (search === undefined || search === false) return;
+    const settings = search === true ? {} : search;
+    const provider = new ToolSearchProvider(
+      {
+        catalog: () => this.catalog,
+        callTool: (name, args, ctx) => this.callTool(name, args, ctx),
+      },
+      settings,
+    );
+    this.sources.add(provider);
+    this.sources.shaping.search = { provider, pinned: new Set(settings.pinned ?? []) };
   }
 
   /** Adds a middleware, or an extension and its middleware (checked by `checkExtension`). */

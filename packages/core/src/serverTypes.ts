@@ -1,3 +1,5 @@
+import type { ToolTransform } from './catalogs/toolTransform.js';
+import type { ToolSearchOptions } from './catalogs/toolSearchProvider.js';
 import type { Json, JsonObject } from '@rondo/protocol';
 import type { z } from 'zod';
 import type {
@@ -63,6 +65,23 @@ export interface ServerOptions extends ServerInfo {
    * card's options. Off by default.
    */
   serverCard?: boolean | ServerCardOptions;
+  /** Catalog transforms: tools derived from others, and tool search (see docs/catalogs.md). */
+  catalog?: CatalogOptions;
+}
+
+/** How a server reshapes its catalog. */
+export interface CatalogOptions {
+  /**
+   * Tools derived from others, by the name the server offers the original under (a mounted or
+   * proxied tool by its prefixed name). A transform that does not fit its tool stops the server
+   * from starting (or, for a tool that appears later, is logged and the tool left out).
+   */
+  tools?: Readonly<Record<string, ToolTransform>>;
+  /**
+   * List only meta-tools (search, schemas, call) and the pinned tools; every tool stays callable
+   * by its name. `true` for the defaults.
+   */
+  toolSearch?: boolean | ToolSearchOptions;
 }
 
 /** How a tool is registered with `server.tool(name, spec, handler)`. */

@@ -261,6 +261,7 @@ export class ProxyProvider implements Provider {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     this.relayed?.close('The gateway is closing');
     this.services.suspended.clear('The gateway is closing');
     this.changes.close();
@@ -275,7 +276,11 @@ export class ProxyProvider implements Provider {
     return this.legacyLink.start();
   }
 
+  /** Set by close(): what the shutdown cuts short (a list read, the relay) is not news then. */
+  private closing = false;
+
   private readonly warn = (message: string): void => {
+    if (this.closing) return;
     this.options.onWarning?.(`upstream "${this.name}": ${redactForOperator(message)}`);
   };
 

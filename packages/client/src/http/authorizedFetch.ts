@@ -1,3 +1,4 @@
+import { messageWithCauses } from '../causes.js';
 import { HttpAuthError, TransportError } from '../errors.js';
 import type { HttpAuthorizer } from './authorizer.js';
 import { fetchFollowingRedirects } from './redirects.js';
@@ -37,11 +38,9 @@ export async function authorizedFetch(
       if (init.signal?.aborted) throw init.signal.reason;
       if (error instanceof TransportError) throw error;
       throw new TransportError(
-        `${init.method ?? 'GET'} ${endpointOf(url)} failed: ${(error as Error).message}`,
+        `${init.method ?? 'GET'} ${endpointOf(url)} failed: ${messageWithCauses(error)}`,
         undefined,
-        {
-          cause: error,
-        },
+        { cause: error },
       );
     }
     if (response.status !== 401 && response.status !== 403) return response;

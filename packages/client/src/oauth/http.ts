@@ -1,4 +1,5 @@
 import { OAuthResponseError } from './errors.js';
+import { messageWithCauses } from '../causes.js';
 
 /** How the OAuth client reaches authorization servers and metadata: every answer is untrusted. */
 export interface OAuthHttp {
@@ -37,7 +38,9 @@ export async function send(
     return { status: response.status, headers: response.headers, text };
   } catch (error) {
     if (error instanceof OAuthResponseError) throw error;
-    const why = signal.aborted ? `no full answer within ${http.timeoutMs} ms` : describe(error);
+    const why = signal.aborted
+      ? `no full answer within ${http.timeoutMs} ms`
+      : messageWithCauses(error);
     throw new OAuthResponseError(
       `reading the answer of ${url} failed: ${why}`,
       url,
@@ -69,7 +72,7 @@ async function fetchWithin(
         );
       }
       if (!repeatable || attempt >= 2) {
-        throw new OAuthResponseError(`request to ${url} failed: ${describe(error)}`, url);
+        throw new OAuthResponseError(`request to ${url} failed: ${messageWithCauses(error)}`, url);
       }
     }
   }
@@ -128,11 +131,4 @@ async function readBounded(response: Response, maxBytes: number, url: string): P
 
 function tooLarge(url: string, status: number, maxBytes: number): OAuthResponseError {
   return new OAuthResponseError(`${url} answered with a body over ${maxBytes} bytes`, url, status);
-}
-
-/** The error's message and, for fetch's generic `fetch failed`, the underlying cause. */
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
-  return `${error.message}${cause}`;
 }

@@ -108,7 +108,11 @@ class StdioTransport implements StdioClientTransport {
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve);
       child.once('error', (error) =>
-        reject(new TransportError(`cannot start ${this.options.command}: ${error.message}`)),
+        reject(
+          new TransportError(startFailure(this.options.command, error), undefined, {
+            cause: error,
+          }),
+        ),
       );
     });
   }
@@ -167,4 +171,20 @@ class StdioTransport implements StdioClientTransport {
       // Already gone.
     }
   }
+}
+
+/**
+ * Why a command did not start, with the fix for the two common mistakes of a configuration: a
+ * whole command line as `command` (`"npx -y pkg"`), and a program the PATH does not find (a
+ * desktop host's PATH is short).
+ */
+export function startFailure(command: string, error: NodeJS.ErrnoException): string {
+  const said = `cannot start ${command}: ${error.message}`;
+  if (error.code !== 'ENOENT') return said;
+  const [program, ...rest] = command.trim().split(/\s+/);
+  if (rest.length > 0) {
+    const args = JSON.stringify(rest);
+    return `${said} (command names one program: give its arguments as args, "command": "${program}", "args": ${args})`;
+  }
+  return `${said} (not found: give its absolute path, or a PATH in env that holds it)`;
 }

@@ -1,5 +1,8 @@
 import { serializeMessage, type JsonRpcMessage } from '@rondo/protocol';
-import WebSocket, { type RawData } from 'ws';
+// Types only: `ws` is an optional peer, loaded when a socket is opened (loadWebSocket), so
+// `@rondo/client/node` imports without it for stdio and HTTP.
+import type { RawData, WebSocket } from 'ws';
+import { messageWithCauses } from '../causes.js';
 import { ClientStateError, TransportError } from '../errors.js';
 import { DEFAULT_MAX_FRAME_BYTES } from '../frames.js';
 import type { ClientTransport, TransportSink } from '../transport.js';
@@ -30,8 +33,9 @@ class WebSocketTransport implements ClientTransport {
     this.endpointKey = `ws:${new URL(options.url).href}`;
   }
 
-  start(sink: TransportSink): Promise<void> {
-    const socket = new WebSocket(this.options.url, 'mcp', {
+  async start(sink: TransportSink): Promise<void> {
+    const WebSocketClient = await loadWebSocket();
+    const socket = new WebSocketClient(this.options.url, 'mcp', {
       headers: { ...this.options.headers },
       maxPayload: this.options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
       handshakeTimeout: this.options.handshakeTimeoutMs ?? 10_000,
@@ -54,9 +58,11 @@ class WebSocketTransport implements ClientTransport {
         resolve();
       });
       socket.on('error', (error) => {
-        if (socket.readyState === WebSocket.CONNECTING) {
+        if (socket.readyState === socket.CONNECTING) {
           reject(
-            new TransportError(`cannot connect: ${error.message}`, undefined, { cause: error }),
+            new TransportError(`cannot connect: ${messageWithCauses(error)}`, undefined, {
+              cause: error,
+            }),
           );
         }
       });
@@ -65,7 +71,7 @@ class WebSocketTransport implements ClientTransport {
 
   send(message: JsonRpcMessage): Promise<void> {
     const socket = this.socket;
-    if (!socket || socket.readyState !== WebSocket.OPEN) {
+    if (!socket || socket.readyState !== socket.OPEN) {
       return Promise.reject(new ClientStateError('the socket is not open'));
     }
     return new Promise((resolve, reject) => {
@@ -78,12 +84,25 @@ class WebSocketTransport implements ClientTransport {
   close(): Promise<void> {
     const socket = this.socket;
     this.closing = true;
-    if (!socket || socket.readyState === WebSocket.CLOSED) return Promise.resolve();
+    if (!socket || socket.readyState === socket.CLOSED) return Promise.resolve();
     return new Promise((resolve) => {
       socket.once('close', () => resolve());
       socket.close(1000);
       setTimeout(() => socket.terminate(), 2000).unref();
     });
+  }
+}
+
+/** The `ws` client class, imported on first use; a precise error when the peer is not installed. */
+async function loadWebSocket(): Promise<typeof WebSocket> {
+  try {
+    return (await import('ws')).WebSocket;
+  } catch (error) {
+    throw new TransportError(
+      'the WebSocket transport needs the optional peer dependency `ws` (npm install ws)',
+      undefined,
+      { cause: error },
+    );
   }
 }
 

@@ -73,9 +73,14 @@ export class MountedProvider implements Provider, MountChild {
 
   async tools(): Promise<ToolDefinition[]> {
     await this.runtime.ready();
-    return this.runtime.catalog.tools.map((entry) =>
+    return this.runtime.catalog.callableTools.map((entry) =>
       this.rename(entry, 'tool', { ...entry.definition }, 'name'),
     );
+  }
+
+  listsTool(name: string): boolean {
+    const inner = this.naming.inner('tool', name);
+    return inner === undefined || this.runtime.catalog.tool(inner)?.listed !== false;
   }
 
   async prompts(): Promise<PromptDefinition[]> {

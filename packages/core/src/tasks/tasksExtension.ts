@@ -45,7 +45,7 @@ export function tasksExtension(registry: TaskRegistry): Extension {
  */
 function offersTasks(runtime: ServerRuntime): boolean {
   if (runtime.capabilities().tasks === true) return true;
-  return runtime.catalog.tools.some((entry) => entry.task.support !== 'forbidden');
+  return runtime.catalog.callableTools.some((entry) => entry.task.support !== 'forbidden');
 }
 
 /**
