@@ -1,3 +1,4 @@
+import type { JsonObject } from '@rondo/protocol';
 import { createServer, structured, type RondoServer } from '@rondo/server';
 
 // A large, realistic catalog for the tool search tests: 25 services of an organisation, each with
@@ -369,7 +370,7 @@ export function upstreamOf(name: string, services: readonly Service[]): RondoSer
       server.tool(
         tool.name,
         { description: tool.description, input: { type: 'object', properties } },
-        (args) => structured({ tool: tool.name, args }),
+        (args) => structured({ tool: tool.name, args: args as JsonObject }),
       );
     }
   return server;

@@ -1,5 +1,5 @@
 import { Client, inMemoryTransport } from '@rondo/client';
-import { createServer, serve, structured, type JsonObject } from '@rondo/server';
+import { createServer, serve, structured } from '@rondo/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseGatewayCatalog } from '../src/catalogConfig.js';
 import { parseConfig } from '../src/config.js';
@@ -8,6 +8,9 @@ import { createGateway } from '../src/gateway.js';
 // Issue 45: the gateway configuration's catalog keys: tools derived from an entry's (`tools`),
 // tool search over one entry or the whole gateway (`toolSearch`); a transform wrong whatever the
 // tool is refused when the file is read, naming the entry and the tool.
+
+/** What `structured` takes. */
+type Structured = Parameters<typeof structured>[0];
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -31,7 +34,7 @@ async function upstream(): Promise<string> {
           required: ['service', 'environment'],
         },
       },
-      (args) => structured({ got: args as JsonObject }),
+      (args) => structured({ got: args as Structured }),
     )
     .tool('rollback', { description: 'Roll a service back to its last release' }, () =>
       structured({ got: {} }),

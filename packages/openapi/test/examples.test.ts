@@ -193,7 +193,7 @@ describe.each(DOCUMENTS)('OpenAPI example %s', (name) => {
         expect(seen.headers['content-type']).toBe(operation.body.mediaType);
         // The body as the schema's defaults complete it (validation fills them in).
         const validate = compileArgumentValidator(operation.tool.inputSchema, operation.tool.name);
-        const filled = validate(structuredClone(args)) as { value: { body: unknown } };
+        const filled = validate(structuredClone(args)) as unknown as { value: { body: unknown } };
         expect(JSON.parse(seen.body)).toEqual(filled.value.body);
       }
       if (output !== undefined) expect(result.structuredContent).toMatchObject(answer as object);

@@ -13,7 +13,7 @@ import { clientOf, closeAfterTest, endpointOf, memoryUpstream } from './support.
 
 /** A legacy upstream whose tools answer with the arguments they got. */
 function upstream() {
-  const echo = (args: Record<string, unknown>) => structured({ got: args as JsonObject });
+  const echo = (args: unknown) => structured({ got: args as JsonObject });
   const server = createServer({ name: 'tickets', version: '1.0.0' })
     .tool(
       'create_ticket',
