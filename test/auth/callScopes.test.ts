@@ -33,25 +33,45 @@ const authFor = (resource: string) => ({
 const auth = authFor(RESOURCE);
 
 function scopedServer() {
-  return createServer({
-    name: 'scoped',
-    version: '1.0.0',
-    requestState: { key: 'call-scopes-test-key-0123456789abcdef012345' },
-  })
-    .tool('deploy', { description: 'Deploys.', scopes: ['deploy'] }, (_a, ctx) =>
-      text(`deployed by ${ctx.principal?.id ?? '?'}`),
-    )
-    .tool('status', { description: 'Anyone.' }, () => text('green'))
-    .prompt('incident', { description: 'Secret prompt', scopes: ['secrets:read'] }, () =>
-      messages([message('user', text('the incident'))]),
-    )
-    .resource('secret://plan', { name: 'plan', scopes: ['secrets:read'] }, (uri) =>
-      contents([textContent(uri, 'text/plain', 'the plan')]),
-    )
-    .resourceTemplate('secret://doc/{id}', { name: 'doc', scopes: ['secrets:read'] }, (uri) =>
-      contents([textContent(uri, 'text/plain', 'a doc')]),
-    );
+  return (
+    createServer({
+      name: 'scoped',
+      version: '1.0.0',
+      requestState: { key: 'call-scopes-test-key-0123456789abcdef012345' },
+    })
+      .tool('deploy', { description: 'Deploys.', scopes: ['deploy'] }, (_a, ctx) =>
+        text(`deployed by ${ctx.principal?.id ?? '?'}`),
+      )
+      .tool('status', { description: 'Anyone.' }, () => text('green'))
+      .prompt(
+        'incident',
+        {
+          description: 'Secret prompt',
+          scopes: ['secrets:read'],
+          arguments: [{ name: 'code', required: false }],
+        },
+        () => messages([message('user', text('the incident'))]),
+      )
+      .resource('secret://plan', { name: 'plan', scopes: ['secrets:read'] }, (uri) =>
+        contents([textContent(uri, 'text/plain', 'the plan')]),
+      )
+      .resourceTemplate('secret://doc/{id}', { name: 'doc', scopes: ['secrets:read'] }, (uri) =>
+        contents([textContent(uri, 'text/plain', 'a doc')]),
+      )
+      // Completion values are the guarded names themselves: they need the same scopes (issue 39).
+      .completion({ prompt: 'incident' }, 'code', () => ['INC-SECRET-1'])
+      .completion({ resource: 'secret://doc/{id}' }, 'id', () => ['doc-secret-7'])
+  );
 }
+
+const completePrompt = {
+  ref: { type: 'ref/prompt', name: 'incident' },
+  argument: { name: 'code', value: '' },
+};
+const completeTemplate = {
+  ref: { type: 'ref/resource', uri: 'secret://doc/{id}' },
+  argument: { name: 'id', value: '' },
+};
 
 const body = (id: number, method: string, params: object, modern: boolean) => ({
   jsonrpc: '2.0',
@@ -84,7 +104,7 @@ describe('per-call scopes over Streamable HTTP', () => {
   const modernHeaders = (method: string, name: string) => ({
     'mcp-protocol-version': '2026-07-28',
     'mcp-method': method,
-    'mcp-name': name,
+    ...(name === '' ? {} : { 'mcp-name': name }),
   });
 
   it.each([
@@ -98,6 +118,14 @@ describe('per-call scopes over Streamable HTTP', () => {
       'secret://plan',
     ],
     ['resources/read', { uri: 'secret://doc/7' }, 'secret://doc/7', 'mcp secrets:read', 'doc/7'],
+    ['completion/complete', completePrompt, '', 'mcp secrets:read', 'prompt "incident"'],
+    [
+      'completion/complete',
+      completeTemplate,
+      '',
+      'mcp secrets:read',
+      'resource template "secret://doc/{id}"',
+    ],
   ])(
     'modern %s without the scopes: 403 naming them, then 200 with them',
     async (method, params, name, scope, target) => {
@@ -181,6 +209,20 @@ describe('per-call scopes over Streamable HTTP', () => {
     );
     expect(status.status).toBe(200);
     expect(await status.json()).toMatchObject({ result: { content: [{ text: 'green' }] } });
+    for (const [id, params] of [
+      [4, completePrompt],
+      [5, completeTemplate],
+    ] as const) {
+      const completion = await post(
+        body(id, 'completion/complete', params, false),
+        'basic',
+        headers,
+      );
+      expect(completion.status).toBe(403);
+      const answer = (await completion.json()) as { error?: { code: number }; result?: unknown };
+      expect(answer.error?.code).toBe(INSUFFICIENT_SCOPE);
+      expect(answer.result).toBeUndefined();
+    }
   });
 });
 
@@ -202,7 +244,11 @@ describe('per-call scopes without HTTP', () => {
       );
       socket.send(JSON.stringify(body(1, 'tools/call', { name: 'deploy', arguments: {} }, true)));
       socket.send(JSON.stringify(body(2, 'tools/call', { name: 'status', arguments: {} }, true)));
-      await expect.poll(() => answers.length).toBe(2);
+      socket.send(JSON.stringify(body(3, 'completion/complete', completeTemplate, true)));
+      await expect.poll(() => answers.length).toBe(3);
+      expect(answers.find((answer) => answer.id === 3)).toMatchObject({
+        error: { code: INSUFFICIENT_SCOPE, data: { requiredScopes: ['secrets:read'] } },
+      });
       const refused = answers.find((answer) => answer.id === 1) as {
         error: { code: number; data: unknown };
       };
@@ -240,5 +286,14 @@ describe('per-call scopes without HTTP', () => {
     expect(read).toMatchObject({
       error: { code: INSUFFICIENT_SCOPE, data: { requiredScopes: ['secrets:read'] } },
     });
+    for (const params of [completePrompt, completeTemplate]) {
+      const refused = {
+        error: { code: INSUFFICIENT_SCOPE, data: { requiredScopes: ['secrets:read'] } },
+      };
+      expect(await legacy.request('completion/complete', params)).toMatchObject(refused);
+      expect(await modern.request('completion/complete', { ...params, _meta: META })).toMatchObject(
+        refused,
+      );
+    }
   });
 });

@@ -83,6 +83,12 @@ describe('rondo-logtalk --auth-jwks with tool_scopes/2', { timeout: 60_000 }, ()
       resource: url,
       authorization_servers: [as.issuer],
     });
+    // Logtalk's http_oauth_metadata_method_not_allowed_01: the document is only read.
+    const posted = await fetch(`${new URL(url).origin}/.well-known/oauth-protected-resource/mcp`, {
+      method: 'POST',
+    });
+    expect(posted.status).toBe(405);
+    expect(posted.headers.get('allow')).toBe('GET, HEAD');
   });
 
   it.each(['2026-07-28', '2025-11-25'] as const)(

@@ -96,3 +96,22 @@ export function recordingFetch(sent: Record<string, unknown>[]): typeof fetch {
     return fetch(input, init);
   };
 }
+
+/** The official SDK's legacy server whose `ask_twice` asks two questions at once (see the file). */
+export const ASKING_UPSTREAM = fileURLToPath(new URL('./askingUpstream.mjs', import.meta.url));
+
+/** Starts {@link ASKING_UPSTREAM} on HTTP on a free port; resolves with it and its URL. */
+export function startAskingUpstream(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [ASKING_UPSTREAM, 'http'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      output += chunk;
+      const found = /listening on (\S+)/.exec(output);
+      if (found) resolve({ child, url: found[1]! });
+    });
+    child.once('exit', (code) => reject(new Error(`upstream exited ${code}:\n${output}`)));
+  });
+}

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LISTEN_IDLE_TIMEOUT_MS } from '@rondo/adapter-2026';
+import { DPOP_PROOF_DEFAULTS, INTROSPECTION_PACING_DEFAULTS } from '@rondo/auth';
 import {
   CONNECTION_LIMIT_DEFAULTS,
   DEFAULT_MAX_PAGE_BYTES,
@@ -135,6 +136,19 @@ const DEFAULTS: Documented[] = [
   { option: 'maxTaskBytes', value: maxTaskBytes, kind: 'bytes' },
   // The gateway's proxies.
   { option: 'maxCatalogBytes', value: DEFAULT_MAX_CATALOG_BYTES, kind: 'bytes' },
+  // Token verifiers.
+  {
+    option: 'maxConcurrentNewTokens',
+    value: INTROSPECTION_PACING_DEFAULTS.maxConcurrentNewTokens,
+    kind: 'count',
+  },
+  {
+    option: 'newTokensPerSecond',
+    value: INTROSPECTION_PACING_DEFAULTS.newTokensPerSecond,
+    kind: 'count',
+  },
+  { option: 'maxAgeSeconds', value: DPOP_PROOF_DEFAULTS.maxAgeSeconds, kind: 'seconds' },
+  { option: 'replayCacheEntries', value: DPOP_PROOF_DEFAULTS.replayCacheEntries, kind: 'count' },
 ];
 
 describe('docs/limits.md defaults', () => {

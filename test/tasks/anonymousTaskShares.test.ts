@@ -144,7 +144,7 @@ function callOn(socket: WebSocket): Promise<Record<string, unknown>> {
 
 async function serveWs(
   maxTasksPerOwner: number,
-  options: { clientAddressHeader?: string } = {},
+  options: { clientAddressHeader?: string; ipv6ClientPrefix?: number } = {},
 ): Promise<string> {
   const server = holdingServer(maxTasksPerOwner);
   const ws = await serveWebSocket(createEndpoint(server, { modern: modernEra() }), options);
@@ -178,5 +178,29 @@ describe('issue 31: over WebSocket, each address is one client with its own shar
     for (let index = 0; index < 3; index += 1) expect(await callOn(flooder)).toMatchObject(CREATED);
     expect(await callOn(flooder)).toMatchObject(REFUSED);
     expect(await callOn(await behind('198.51.100.2'))).toMatchObject(CREATED);
+  });
+});
+
+describe('issue 39: an IPv6 client is its /64 network', () => {
+  const from = (address: string) => ({ 'x-real-ip': address });
+
+  it('gives two addresses of one /64 one share, and another /64 its own', async () => {
+    const url = await serveWs(3, { clientAddressHeader: 'x-real-ip' });
+    const first = await socketFrom(url, '127.0.0.1', from('2001:db8:1:2::1'));
+    for (let index = 0; index < 3; index += 1) expect(await callOn(first)).toMatchObject(CREATED);
+    // Another address of the same /64 (as a subscriber given the whole network may pick) draws
+    // on the same share.
+    const sibling = await socketFrom(url, '127.0.0.1', from('2001:db8:1:2:dead:beef:0:7'));
+    expect(await callOn(sibling)).toMatchObject(REFUSED);
+    const neighbour = await socketFrom(url, '127.0.0.1', from('2001:db8:1:3::1'));
+    expect(await callOn(neighbour)).toMatchObject(CREATED);
+  });
+
+  it('counts each address alone with ipv6ClientPrefix 128', async () => {
+    const url = await serveWs(1, { clientAddressHeader: 'x-real-ip', ipv6ClientPrefix: 128 });
+    const first = await socketFrom(url, '127.0.0.1', from('2001:db8:1:2::1'));
+    expect(await callOn(first)).toMatchObject(CREATED);
+    const sibling = await socketFrom(url, '127.0.0.1', from('2001:db8:1:2::2'));
+    expect(await callOn(sibling)).toMatchObject(CREATED);
   });
 });

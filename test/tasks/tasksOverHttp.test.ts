@@ -194,29 +194,32 @@ describe('tasks over Streamable HTTP', () => {
   });
 
   it('keeps the store bounded: finished tasks make room, running ones are never dropped', async () => {
-    const served = await serve({ maxTasks: 20 });
+    const served = await serve({ maxTasks: 20, maxTasksPerOwner: 15 });
     const store = runtimeOf(served.server).tasks.store as unknown as { size: number };
     for (let index = 0; index < 60; index += 1) {
       const { taskId } = await createTask(served.url, 'quick');
       await waitForStatus(served.url, String(taskId), ['completed'], { token: 'alice' });
     }
     expect(store.size).toBe(20);
-    const held: string[] = [];
-    for (let index = 0; index < 20; index += 1)
-      held.push(String((await createTask(served.url, 'hold')).taskId));
+    const held: { taskId: string; token: string }[] = [];
+    // Two principals, each within its share of fifteen, fill the store.
+    for (let index = 0; index < 20; index += 1) {
+      const token = index < 15 ? 'alice' : 'bob';
+      held.push({ taskId: String((await createTask(served.url, 'hold', token)).taskId), token });
+    }
     const refused = await rpc(
       served.url,
       'tools/call',
       { name: 'hold', arguments: {} },
-      { token: 'alice' },
+      { token: 'bob' },
     );
     expect(refused.error).toMatchObject({ code: -32603 });
     expect(refused.error?.message).toContain('task store is full');
     expect(store.size).toBe(20);
     // The server keeps serving, and every running task is still there.
-    for (const taskId of held)
-      expect(
-        (await rpc(served.url, 'tasks/get', { taskId }, { token: 'alice' })).result,
-      ).toMatchObject({ status: 'working' });
+    for (const { taskId, token } of held)
+      expect((await rpc(served.url, 'tasks/get', { taskId }, { token })).result).toMatchObject({
+        status: 'working',
+      });
   });
 });

@@ -4,6 +4,7 @@ import {
   httpTransport,
   oauth,
   type HttpAuthorizer,
+  type OAuthOptions,
 } from '@rondo/client';
 import { eraOf } from './connect.js';
 import type { ScenarioHandler, ScenarioRun, ScenarioTable } from './scenario.js';
@@ -16,7 +17,7 @@ const REDIRECT_URI = 'http://localhost:3000/callback';
  * The suite runs every scenario at once: on a small, busy machine its servers answer slowly, so the
  * fixture waits longer than the client's defaults before calling a server silent.
  */
-const PATIENT = { timeoutMs: 90_000 };
+export const PATIENT = { timeoutMs: 90_000 };
 const REQUEST_TIMEOUT_MS = 120_000;
 
 /**
@@ -36,14 +37,14 @@ async function readRedirect(authorizationUrl: URL): Promise<string> {
   return location;
 }
 
-function contextString(run: ScenarioRun, name: string): string {
+export function contextString(run: ScenarioRun, name: string): string {
   const value = run.context[name];
   if (typeof value !== 'string') throw new Error(`the scenario context has no ${name}`);
   return value;
 }
 
 /** Connects with `authorizer`, lists the tools and (unless told not to) calls `test-tool`. */
-async function session(
+export async function session(
   run: ScenarioRun,
   authorizer: HttpAuthorizer,
   callTool = true,
@@ -64,18 +65,17 @@ async function session(
   }
 }
 
+/** The user-facing flow's options: the harness's redirect, this client's name and CIMD URL. */
+export const USER_FLOW: OAuthOptions = {
+  ...PATIENT,
+  onRedirect: readRedirect,
+  redirectUri: REDIRECT_URI,
+  clientName: 'rondo-conformance-client',
+  clientMetadataUrl: CLIENT_METADATA_URL,
+};
+
 /** The user-facing flow: discovery, CIMD or registration, the code flow with PKCE, step-up. */
-const userFlow: ScenarioHandler = (run) =>
-  session(
-    run,
-    oauth({
-      ...PATIENT,
-      onRedirect: readRedirect,
-      redirectUri: REDIRECT_URI,
-      clientName: 'rondo-conformance-client',
-      clientMetadataUrl: CLIENT_METADATA_URL,
-    }),
-  );
+const userFlow: ScenarioHandler = (run) => session(run, oauth(USER_FLOW));
 
 const preRegistered: ScenarioHandler = (run) =>
   session(

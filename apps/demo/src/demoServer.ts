@@ -70,6 +70,8 @@ export async function createDemoServer(options: DemoServerOptions = {}): Promise
     instructions:
       'Try send_postcard (elicitation), plan_trip (multi-round), brew_tea (progress), bake_bread (a task), show_lamp (an MCP App) and identify_bird.',
     requestState: stateKeyOptions(options.stateKeys),
+    // A showcase serves its own discovery: the card at /mcp/server-card and the host's catalog.
+    serverCard: true,
     ...(shared ? { shared } : {}),
     ...(options.log ? { log: options.log } : {}),
   });

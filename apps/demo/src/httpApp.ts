@@ -10,6 +10,7 @@ import type {
 import { createLimitedServer } from '@rondo/core/node';
 import { mcpRouter } from '@rondo/server/express';
 import { attachWebSocket } from '@rondo/server/ws';
+import { APP_SANDBOX_PATH, serveAppSandbox } from './appSandbox.js';
 import type { ServerTraffic } from './serverTraffic.js';
 import { trafficRoutes } from './trafficRoutes.js';
 
@@ -71,6 +72,7 @@ export async function startDemoHttp(
       ? trafficRoutes(options.traffic, { guard, ...proxied })
       : undefined;
   if (traffic) app.use(traffic.router);
+  app.get(APP_SANDBOX_PATH, serveAppSandbox);
   app.use(express.static(options.publicDir, { index: 'index.html' }));
 
   // The same limits as serveHttp, so a slow or idle client is cut here as it is there.

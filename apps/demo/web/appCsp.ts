@@ -28,14 +28,5 @@ export function appContentSecurityPolicy(csp: JsonObject | undefined): string {
   return directives.map((directive) => directive.trim()).join('; ');
 }
 
-/** The App's HTML with its policy as the first element of its head, before any script runs. */
-export function withContentSecurityPolicy(html: string, policy: string): string {
-  const escaped = policy.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
-  const meta = `<meta http-equiv="Content-Security-Policy" content="${escaped}">`;
-  const head = /<head[^>]*>/i.exec(html);
-  if (head)
-    return (
-      html.slice(0, head.index + head[0].length) + meta + html.slice(head.index + head[0].length)
-    );
-  return meta + html;
-}
+/** The playground server's page that frames an App under its policy (`src/appSandbox.ts`). */
+export const APP_SANDBOX_PATH = '/app-sandbox';

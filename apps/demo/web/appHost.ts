@@ -5,7 +5,7 @@ import {
   isToolVisibilityModelOnly,
 } from '@modelcontextprotocol/ext-apps/app-bridge';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { appContentSecurityPolicy, withContentSecurityPolicy } from './appCsp.js';
+import { APP_SANDBOX_PATH, appContentSecurityPolicy } from './appCsp.js';
 import { appOf } from './appTools.js';
 import { h } from './dom.js';
 import { objectAt, textOf, type JsonObject } from './jsonRpc.js';
@@ -100,5 +100,13 @@ export async function showApp(
   // The frame exists (and has its window) once attached; listen before its document loads.
   await bridge.connect(new PostMessageTransport(frame.contentWindow!, frame.contentWindow!));
   current = { bridge, frame };
-  frame.srcdoc = withContentSecurityPolicy(html, appContentSecurityPolicy(objectAt(ui, 'csp')));
+  // The policy goes in the sandbox page's response header, never into the App's HTML, which the
+  // page then writes into its own document (see the server's appSandbox.ts).
+  const policy = appContentSecurityPolicy(objectAt(ui, 'csp'));
+  frame.addEventListener(
+    'load',
+    () => frame.contentWindow?.postMessage({ rondoAppHtml: html }, '*'),
+    { once: true },
+  );
+  frame.src = `${APP_SANDBOX_PATH}?csp=${encodeURIComponent(policy)}`;
 }

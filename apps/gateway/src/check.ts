@@ -18,7 +18,7 @@ export async function checkEntry(entry: GatewayEntry, claims?: CatalogClaims): P
   let provider: Provider | undefined;
   const logs: string[] = [];
   try {
-    provider = await providerFor(entry, (line) => logs.push(line), undefined, claims);
+    provider = await providerFor(entry, (line) => logs.push(line), { claims });
     if (provider instanceof ProxyProvider) {
       try {
         await provider.upstream.start();

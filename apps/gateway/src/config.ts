@@ -26,6 +26,12 @@ const common = {
   maxConcurrent: z.number().int().min(1).max(1024).optional(),
   /** Bytes of each of the upstream's lists kept (the rest left out with a warning). */
   maxCatalogBytes: z.number().int().min(1024).optional(),
+  /** Whose upstream session a call runs in (see `Isolation` of @rondo/proxy). */
+  isolation: z.enum(['shared', 'principal', 'session']).optional(),
+  maxIsolatedSessions: z.number().int().min(1).max(4096).optional(),
+  /** How long a call waiting for its caller's answers is kept (ms). */
+  suspendedTtlMs: z.number().int().min(1000).max(86_400_000).optional(),
+  maxSuspendedPerClient: z.number().int().min(1).max(100_000).optional(),
   disabled: z.boolean().optional(),
   era: z.enum(['auto', 'mirror', '2026-07-28', '2025-11-25', '2025-06-18']).optional(),
 };

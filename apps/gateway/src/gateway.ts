@@ -82,26 +82,49 @@ export function proxyOptions(entry: GatewayEntry): ProxyOptions {
     ...(entry.maxConcurrent !== undefined ? { maxConcurrent: entry.maxConcurrent } : {}),
     ...(entry.maxCatalogBytes !== undefined ? { maxCatalogBytes: entry.maxCatalogBytes } : {}),
     ...(entry.era ? { era: entry.era } : {}),
+    ...isolationOptions(entry),
   };
 }
 
+/** An entry's per-caller limits: its isolation and the bounds of the calls waiting for callers. */
+function isolationOptions(entry: GatewayEntry): ProxyOptions {
+  return {
+    ...(entry.isolation ? { isolation: entry.isolation } : {}),
+    ...(entry.maxIsolatedSessions ? { maxIsolatedSessions: entry.maxIsolatedSessions } : {}),
+    ...(entry.suspendedTtlMs ? { suspendedTtlMs: entry.suspendedTtlMs } : {}),
+    ...(entry.maxSuspendedPerClient ? { maxSuspendedPerClient: entry.maxSuspendedPerClient } : {}),
+  };
+}
+
+/** What the entries of one gateway share (see {@link providerFor}). */
+export interface EntryServices {
+  /** The replicas' channel: a proxy resumes a suspended call another replica holds through it. */
+  readonly relay?: SessionRelay | undefined;
+  /** The key ring relayed rounds are sealed under (the gateway's `--state-keys`). */
+  readonly relayKeys?: readonly StateKey[] | undefined;
+  /** The gateway's table of names and URIs: what an earlier entry offers is left out here. */
+  readonly claims?: CatalogClaims | undefined;
+}
+
 /**
- * The provider of one entry: a proxy, or a Prolog provider hosted in this process. A proxy given
- * the replicas' `relay` resumes a suspended call another replica holds through it; given the
- * gateway's `claims`, it leaves out what an earlier entry offers under the same name or URI.
+ * The provider of one entry: a proxy, an OpenAPI provider, or a Prolog provider hosted in this
+ * process, given what the gateway's entries share (see {@link EntryServices}).
  */
 export async function providerFor(
   entry: GatewayEntry,
   log: (line: string) => void,
-  relay?: SessionRelay,
-  claims?: CatalogClaims,
+  { relay, relayKeys, claims }: EntryServices = {},
 ): Promise<Provider> {
   const entryClaims = claims && { name: entry.key, claims };
   if (entry.kind === 'openapi') {
     return openApiEntryProvider(entry, proxyOptions(entry), entryClaims);
   }
   if (entry.kind !== 'prolog') {
-    const shared = { ...(relay ? { relay } : {}), ...(claims ? { claims } : {}) };
+    // Relayed rounds are sealed under the gateway's key ring (its --state-keys, else the variables).
+    const shared = {
+      ...(relay ? { relay, ...(relayKeys ? { relayKeys } : {}) } : {}),
+      ...(claims ? { claims } : {}),
+    };
     return proxy(upstreamSpec(entry), { ...proxyOptions(entry), ...shared, onWarning: log });
   }
   const prolog = await createPrologProvider({
@@ -137,6 +160,8 @@ export async function createGateway(
   const server = createServer({
     name: 'rondo-gateway',
     version: '0.1.0',
+    // Over HTTP the gateway publishes its card beside its endpoint and the host's catalog.
+    serverCard: true,
     ...(options.stateKeys ? { requestState: { keys: options.stateKeys } } : {}),
     ...(options.shared ? { shared: options.shared } : {}),
     ...(options.catalog ? { catalog: options.catalog.options } : {}),
@@ -148,7 +173,11 @@ export async function createGateway(
   );
   try {
     for (const entry of entries) {
-      const provider = await providerFor(entry, log, options.shared?.relay, claims);
+      const provider = await providerFor(entry, log, {
+        ...(options.shared?.relay ? { relay: options.shared.relay } : {}),
+        ...(options.stateKeys ? { relayKeys: options.stateKeys } : {}),
+        claims,
+      });
       providers.set(entry.key, provider);
       const search = options.catalog?.entrySearch.get(entry.key);
       if (search) server.mount(searchedEntry(entry.key, provider, search));

@@ -67,6 +67,9 @@ class ModernRules implements EraRules<ModernServerView> {
     const meta = readRequestMeta(request.params, () =>
       missingMetaMessage(exchange.headers, this.scope.accepted, this.scope.advertised),
     );
+    // The version first, as Logtalk's mcp_server checks it: a client asking for a revision this
+    // server does not serve learns which ones it does (-32022), whatever its headers say.
+    assertSupportedVersion(meta.protocolVersion, this.scope.accepted, this.scope.advertised);
     if (exchange.headers !== undefined) {
       const nameParam = extensionNameParam(this.scope.runtime, request.method);
       checkStandardHeaders(
@@ -77,7 +80,6 @@ class ModernRules implements EraRules<ModernServerView> {
         nameParam,
       );
     }
-    assertSupportedVersion(meta.protocolVersion, this.scope.accepted, this.scope.advertised);
     const logLevel = meta.logLevel;
     const setup = {
       era: 'modern',

@@ -87,21 +87,24 @@ describe('standard headers', () => {
     ).toHaveLength(1);
   });
 
-  it('rejects a header version that differs from _meta with -32020, and an agreed unknown one with -32022', async () => {
+  it('rejects a header version that differs from a supported _meta version with -32020, and an unsupported _meta version with -32022 first (issue 39)', async () => {
     const c = client();
     const v999 = { ...meta(), 'io.modelcontextprotocol/protocolVersion': 'v999.0.0' };
-    const mismatch = await c.error(
-      'server/discover',
-      {},
-      { meta: v999, headers: standardHeaders('server/discover') },
-    );
+    const header999 = {
+      ...standardHeaders('server/discover'),
+      'mcp-protocol-version': 'v999.0.0',
+    };
+    const mismatch = await c.error('server/discover', {}, { meta: meta(), headers: header999 });
     expect(mismatch.code).toBe(-32020);
-    const headers = { ...standardHeaders('server/discover'), 'mcp-protocol-version': 'v999.0.0' };
-    const unsupported = await c.error('server/discover', {}, { meta: v999, headers });
-    expect(unsupported).toMatchObject({
-      code: -32022,
-      data: { requested: 'v999.0.0', supported: [VERSION] },
-    });
+    // Logtalk's order: the version is checked before the headers, so a client asking for a
+    // revision this server lacks learns the supported ones, whether or not its header agrees.
+    for (const headers of [standardHeaders('server/discover'), header999]) {
+      const unsupported = await c.error('server/discover', {}, { meta: v999, headers });
+      expect(unsupported).toMatchObject({
+        code: -32022,
+        data: { requested: 'v999.0.0', supported: [VERSION] },
+      });
+    }
     const { 'mcp-protocol-version': _version, ...noVersion } = standardHeaders('server/discover');
     await expectMismatch(c, 'server/discover', {}, noVersion);
   });

@@ -1,4 +1,5 @@
 import { ConfigurationError, type OAuthResourceOptions } from '@rondo/core';
+import { dpopProofVerifier } from './dpop.js';
 import { introspectionVerifier } from './introspection.js';
 import { jwksVerifier } from './jwks.js';
 
@@ -18,6 +19,7 @@ export const AUTH_FLAGS = {
   'auth-client-id': { type: 'string' },
   'auth-client-secret': { type: 'string' },
   'auth-scopes': { type: 'string' },
+  'auth-dpop': { type: 'string' },
 } as const;
 
 /** The flag, its variable, and what it is, for help texts. */
@@ -29,6 +31,7 @@ const FLAGS: readonly [flag: keyof typeof AUTH_FLAGS, variable: string][] = [
   ['auth-client-id', 'RONDO_AUTH_CLIENT_ID'],
   ['auth-client-secret', 'RONDO_AUTH_CLIENT_SECRET'],
   ['auth-scopes', 'RONDO_AUTH_SCOPES'],
+  ['auth-dpop', 'RONDO_AUTH_DPOP'],
 ];
 
 /** The help text of the flags, indented as the commands' help is. */
@@ -47,7 +50,10 @@ export const AUTH_FLAGS_HELP = `Authorization (http, ws; each flag also as its v
                        RONDO_AUTH_CLIENT_SECRET (--auth-client-secret: visible to other users).
                        RONDO_AUTH_INTROSPECTION.
   --auth-scopes S1,S2  scopes every request needs (403 insufficient_scope without them).
-                       RONDO_AUTH_SCOPES.`;
+                       RONDO_AUTH_SCOPES.
+  --auth-dpop MODE     DPoP-bound tokens (RFC 9449): required (bearer tokens refused) or
+                       allowed (both). Without it only bearer tokens; a token bound to a key
+                       (cnf.jkt) is never accepted as a bearer token. RONDO_AUTH_DPOP.`;
 
 /** What the `--auth-*` flags (or variables) said, checked. */
 export interface AuthFlagSettings {
@@ -57,6 +63,8 @@ export interface AuthFlagSettings {
     | { kind: 'jwks'; jwksUrl: string }
     | { kind: 'introspection'; endpoint: string; clientId: string; clientSecret: string };
   requiredScopes: string[];
+  /** DPoP-bound tokens: required, allowed, or (undefined) bearer tokens only. */
+  dpop?: 'required' | 'allowed';
 }
 
 /**
@@ -103,7 +111,10 @@ export function readAuthFlags(
     .split(',')
     .map((scope) => scope.trim())
     .filter((scope) => scope !== '');
-  return { resource, issuer, verifier, requiredScopes: scopes };
+  const dpop = given.get('auth-dpop');
+  if (dpop !== undefined && dpop !== 'required' && dpop !== 'allowed')
+    throw new ConfigurationError(`${name('dpop')} must be required or allowed, got "${dpop}"`);
+  return { resource, issuer, verifier, requiredScopes: scopes, ...(dpop ? { dpop } : {}) };
 }
 
 /** The resource-server options (`serve({ auth })`) the settings describe, with their verifier. */
@@ -113,6 +124,7 @@ export function authFromFlags(settings: AuthFlagSettings): OAuthResourceOptions 
     resource,
     authorizationServers: [issuer],
     ...(settings.requiredScopes.length > 0 ? { requiredScopes: settings.requiredScopes } : {}),
+    ...(settings.dpop ? { dpop: { mode: settings.dpop, proofs: dpopProofVerifier() } } : {}),
     verifyToken:
       verifier.kind === 'jwks'
         ? jwksVerifier({ issuer, audience: resource, jwksUrl: verifier.jwksUrl })

@@ -7,7 +7,7 @@ type Claims = Record<string, unknown>;
  * the subject (`sub`, else the user name or the client), the scopes (`scope`, space-separated,
  * or `scp`, an array or a string), the client (`client_id`, `azp`, Entra's `appid`), the audience
  * and the expiry. `skewSeconds` is added to `exp`, so the expiry reported is when this resource
- * stops accepting the token.
+ * stops accepting the token. A token bound to a key (`cnf.jkt`) says so in `confirmation`.
  */
 export function verifiedFromClaims(claims: Claims, skewSeconds: number): VerifiedToken {
   const clientId = firstString(claims, ['client_id', 'azp', 'appid']);
@@ -22,7 +22,20 @@ export function verifiedFromClaims(claims: Claims, skewSeconds: number): Verifie
   };
   if (typeof claims.exp === 'number') token.expiresAt = claims.exp + skewSeconds;
   if (clientId !== undefined) token.clientId = clientId;
+  const jkt = boundKey(claims);
+  if (jkt !== undefined) token.confirmation = { jkt };
   return token;
+}
+
+/**
+ * The key thumbprint a token is bound to (`cnf.jkt`, RFC 9449 §6.1 for JWTs, §6.2 for
+ * introspection answers): the resource then takes it only as `DPoP`, never as `Bearer`.
+ */
+function boundKey(claims: Claims): string | undefined {
+  const cnf = claims.cnf;
+  if (typeof cnf !== 'object' || cnf === null || Array.isArray(cnf)) return undefined;
+  const jkt = (cnf as Claims).jkt;
+  return typeof jkt === 'string' && jkt !== '' ? jkt : undefined;
 }
 
 /** The scopes a token grants: `scope` (RFC 8693, RFC 7662) or `scp` (Okta, Entra). */

@@ -7,13 +7,19 @@ export {
   type StaticTokenGrant,
   type StaticTokenVerifierOptions,
 } from './hmac.js';
-export { introspectionVerifier, type IntrospectionVerifierOptions } from './introspection.js';
+export {
+  INTROSPECTION_PACING_DEFAULTS,
+  introspectionVerifier,
+  type IntrospectionVerifierOptions,
+} from './introspection.js';
 export { scopesOf } from './claims.js';
+export { DPOP_PROOF_DEFAULTS, dpopProofVerifier, type DpopProofVerifierOptions } from './dpop.js';
 export {
   TokenRejectedError,
   type TokenRejectionReason,
   type TokenVerifier,
   type VerifiedToken,
+  type DpopProofVerifier,
 } from '@rondo/core';
 export {
   AUTH_FLAGS,

@@ -2,7 +2,8 @@ import { TokenRejectedError, type TokenVerifier, type VerifiedToken } from '@ron
 import { fetchBounded, jsonObjectOf, urlOption } from './boundedFetch.js';
 import { audienceOf, verifiedFromClaims } from './claims.js';
 import { DEFAULT_CLOCK_SKEW_SECONDS } from './jwt.js';
-import { VerdictCache } from './verdictCache.js';
+import { IntrospectionPacer } from './introspectionPacer.js';
+import { KnownTokens, VerdictCache } from './verdictCache.js';
 
 /** Settings of an OAuth 2.0 token introspection verifier (RFC 7662). */
 export interface IntrospectionVerifierOptions {
@@ -30,7 +31,17 @@ export interface IntrospectionVerifierOptions {
   cacheTtlMs?: number;
   /** The most verdicts kept; the oldest goes first. Default 10,000. */
   maxCacheEntries?: number;
+  /** Introspections of tokens not seen accepted before, at once. Default 4. */
+  maxConcurrentNewTokens?: number;
+  /** Introspections of tokens not seen accepted before, per second (after a burst of as many). Default 10. */
+  newTokensPerSecond?: number;
 }
+
+/** The pacing of introspections for tokens not seen before, by default. */
+export const INTROSPECTION_PACING_DEFAULTS = {
+  maxConcurrentNewTokens: 4,
+  newTokensPerSecond: 10,
+} as const;
 
 const WHAT = 'the introspection endpoint';
 
@@ -40,12 +51,20 @@ const WHAT = 'the introspection endpoint';
  * under the token's SHA-256 (never the token), so a burst of requests with one token costs one
  * introspection. An inactive token is rejected as `inactive`; an endpoint that cannot be reached,
  * times out, refuses this resource's credentials or answers too much is `verifier_unavailable`.
+ * Tokens not seen accepted before are paced (`maxConcurrentNewTokens`, `newTokensPerSecond`):
+ * past the pace they get 503 with `Retry-After`, and the endpoint is not asked.
  */
 export function introspectionVerifier(options: IntrospectionVerifierOptions): TokenVerifier {
   const endpoint = urlOption(options.endpoint, 'endpoint', 'introspectionVerifier');
   const skew = options.clockSkewSeconds ?? DEFAULT_CLOCK_SKEW_SECONDS;
   const bounds = { timeoutMs: options.timeoutMs ?? 5000, maxBytes: options.maxBytes ?? 64 * 1024 };
-  const cache = new VerdictCache(options.cacheTtlMs ?? 30_000, options.maxCacheEntries ?? 10_000);
+  const maxEntries = options.maxCacheEntries ?? 10_000;
+  const cache = new VerdictCache(options.cacheTtlMs ?? 30_000, maxEntries);
+  const pacer = new IntrospectionPacer(
+    options.maxConcurrentNewTokens ?? INTROSPECTION_PACING_DEFAULTS.maxConcurrentNewTokens,
+    options.newTokensPerSecond ?? INTROSPECTION_PACING_DEFAULTS.newTokensPerSecond,
+  );
+  const accepted = new KnownTokens(maxEntries);
   const introspect = async (token: string): Promise<VerifiedToken | TokenRejectedError> => {
     const response = await fetchBounded(endpoint, requestFor(token, options), bounds, WHAT);
     try {
@@ -56,8 +75,16 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
       throw error;
     }
   };
+  const judgePaced = async (token: string, key: string) => {
+    const verdict = accepted.has(key)
+      ? await introspect(token)
+      : await pacer.run(() => introspect(token));
+    if (verdict instanceof TokenRejectedError) accepted.forget(key);
+    else accepted.add(key);
+    return verdict;
+  };
   return async (token) => {
-    const verdict = await cache.get(token, introspect);
+    const verdict = await cache.get(token, judgePaced);
     if (verdict instanceof TokenRejectedError) throw verdict;
     return verdict;
   };

@@ -17,16 +17,19 @@ export class VerdictCache {
     private readonly maxEntries: number,
   ) {}
 
-  /** The verdict on `token`: a cached one, or `judge`'s, which is then kept. */
-  async get(token: string, judge: (token: string) => Promise<Verdict>): Promise<Verdict> {
-    if (this.ttlMs <= 0) return judge(token);
+  /** The verdict on `token`: a cached one, or `judge`'s (given the token and its hash), then kept. */
+  async get(
+    token: string,
+    judge: (token: string, key: string) => Promise<Verdict>,
+  ): Promise<Verdict> {
     const key = await sha256Hex(token);
+    if (this.ttlMs <= 0) return judge(token, key);
     const cached = this.#entries.get(key);
     if (cached && cached.until > Date.now()) return cached.verdict;
     if (cached) this.#entries.delete(key);
     let pending = this.#pending.get(key);
     if (!pending) {
-      pending = judge(token)
+      pending = judge(token, key)
         .then((verdict) => {
           this.#keep(key, verdict);
           return verdict;
@@ -52,5 +55,29 @@ export class VerdictCache {
       if (!oldest.done) this.#entries.delete(oldest.value);
     }
     this.#entries.set(key, { verdict, until });
+  }
+}
+
+/** Hashes of tokens once accepted, at most `maxEntries` (the least recently added goes first). */
+export class KnownTokens {
+  readonly #keys = new Set<string>();
+
+  constructor(private readonly maxEntries: number) {}
+
+  has(key: string): boolean {
+    return this.#keys.has(key);
+  }
+
+  add(key: string): void {
+    this.#keys.delete(key);
+    this.#keys.add(key);
+    if (this.#keys.size > this.maxEntries) {
+      const oldest = this.#keys.values().next();
+      if (!oldest.done) this.#keys.delete(oldest.value);
+    }
+  }
+
+  forget(key: string): void {
+    this.#keys.delete(key);
   }
 }

@@ -99,4 +99,19 @@ describe('readAuthFlags', () => {
     expect(typeof options.verifyToken).toBe('function');
     expect(AUTH_FLAGS_HELP).toContain('RONDO_AUTH_INTROSPECTION');
   });
+
+  it('turns DPoP on with --auth-dpop required or allowed (RONDO_AUTH_DPOP), and refuses other modes', () => {
+    for (const mode of ['required', 'allowed'] as const) {
+      const settings = readAuthFlags({ ...JWKS }, { RONDO_AUTH_DPOP: mode })!;
+      expect(settings.dpop).toBe(mode);
+      const options = authFromFlags(settings);
+      expect(options.dpop?.mode).toBe(mode);
+      expect(options.dpop?.proofs.algorithms).toContain('ES256');
+    }
+    expect(authFromFlags(readAuthFlags({ ...JWKS }, {})!).dpop).toBeUndefined();
+    expect(() => readAuthFlags({ ...JWKS, 'auth-dpop': 'sometimes' }, {})).toThrow(
+      'must be required or allowed, got "sometimes"',
+    );
+    expect(AUTH_FLAGS_HELP).toContain('--auth-dpop MODE');
+  });
 });

@@ -46,7 +46,7 @@ describe('the examples of docs/auth.md and the README', () => {
       // The README's first block runs in readme.test.ts; the others are checked here.
       ...typeScriptBlocks(join(repoRoot, 'packages/auth/README.md')).slice(1),
     ];
-    expect(blocks.length).toBe(4);
+    expect(blocks.length).toBe(6);
     expect(typeErrors(blocks)).toEqual([]);
   }, 60_000);
 });

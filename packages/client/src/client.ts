@@ -12,6 +12,7 @@ import {
 import { ClientStateError } from './errors.js';
 import { ClientEventHub, type ClientEventName, type ClientEvents } from './events.js';
 import type { FrameLimits } from './frames.js';
+import { ownerOf } from './attribution.js';
 import { answerInput, capabilitiesFor, type ClientHandlers } from './handlers.js';
 import { paramHeaders, standardHeaders } from './http/toolHeaders.js';
 import { negotiate, type EraChoice, type ServerFacts } from './negotiate.js';
@@ -67,8 +68,6 @@ export class ClientCore {
   private readonly handlers: ClientHandlers;
   private readonly identity: ModernIdentity;
   private facts: ServerFacts | undefined;
-  /** Calls whose question (a legacy server request) is being answered now. */
-  private readonly answering = new WeakSet<PendingCall>();
   private wire: EraWire | undefined;
 
   constructor(private readonly options: ClientOptions) {
@@ -80,7 +79,7 @@ export class ClientCore {
     this.rpc = new RpcSession(
       options.transport,
       {
-        request: (message) => this.serverRequest(message),
+        request: (message, related) => this.serverRequest(message, related),
         notification: (message) => this.serverNotification(message),
         violation: (error) => this.events.emit('violation', error),
         closed: (error) => this.events.emit('closed', error),
@@ -254,31 +253,20 @@ export class ClientCore {
     return { ...headers, ...paramHeaders(this.tools.headersOf(params.name), args) };
   }
 
-  private async serverRequest(message: JsonRpcRequest): Promise<Record<string, unknown>> {
+  private async serverRequest(
+    message: JsonRpcRequest,
+    related: PendingCall | undefined,
+  ): Promise<Record<string, unknown>> {
     if (message.method === 'ping') return {};
     if (!['elicitation/create', 'sampling/createMessage', 'roots/list'].includes(message.method)) {
       throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`);
     }
-    // A legacy request names no call; it belongs to a call with its own handlers only when that
-    // call is the only candidate, since sending one caller's question to another would leak it.
-    // A call still waiting for the answer to its previous question is not asking a new one.
-    const owners = this.rpc.callsWithHandlers().filter((call) => !this.answering.has(call));
-    if (owners.length > 1) {
-      throw new McpError(
-        ErrorCode.InternalError,
-        `The client cannot tell which of its ${owners.length} open calls this ${message.method} request is for`,
-      );
-    }
-    const owner = owners[0];
-    if (owner) this.answering.add(owner);
-    try {
-      return await answerInput(owner?.handlers ?? this.handlers, message.method, message.params, {
-        era: 'legacy',
-        signal: owner?.signal,
-      });
-    } finally {
-      if (owner) this.answering.delete(owner);
-    }
+    const owner = ownerOf(message, related, this.rpc);
+    const call = owner.kind === 'call' ? owner.call : undefined;
+    return answerInput(call?.handlers ?? this.handlers, message.method, message.params, {
+      era: 'legacy',
+      signal: call?.signal,
+    });
   }
 
   private serverNotification(message: JsonRpcNotification): void {

@@ -59,9 +59,18 @@ export {
 } from './http/streamableHttp.js';
 export { inMemoryTransport } from './transports/memory.js';
 export {
+  readServerCard,
+  readCatalog,
+  type ServerCard,
+  type CatalogEntry,
+  type DiscoveryOptions,
+} from './discovery/serverCards.js';
+export {
   oauth,
   clientCredentials,
   isSecureAuthorizationUrl,
+  workloadIdentity,
+  enterpriseManaged,
   memoryTokenStore,
   OAuthError,
   OAuthResponseError,
@@ -76,6 +85,11 @@ export type {
   OAuthOptions,
   OAuthCommonOptions,
   ClientCredentialsOptions,
+  WorkloadIdentityOptions,
+  EnterpriseManagedOptions,
+  IdentityProvider,
+  AssertionSource,
+  DpopKeyPair,
   RedirectHandler,
   PrivateKeyJwtKey,
   PreRegisteredClient,

@@ -53,6 +53,11 @@ export class PendingCalls {
     return call;
   }
 
+  /** The open call `id`, left open. */
+  get(id: RequestId): PendingCall | undefined {
+    return this.calls.get(id);
+  }
+
   /** The call a progress token belongs to: the client uses each request's id as its token. */
   byProgressToken(token: RequestId): PendingCall | undefined {
     return this.calls.get(token);

@@ -62,8 +62,14 @@ export interface CallCancellation {
 
 /** How the session treats what the server sends besides answers. */
 export interface RpcHandlers {
-  /** A request from the server (legacy era): resolves with the result or throws an `McpError`. */
-  request(message: JsonRpcRequest): Promise<Record<string, unknown>>;
+  /**
+   * A request from the server (legacy era): resolves with the result or throws an `McpError`.
+   * `relatedTo` is the open call whose response stream carried it, when the transport can tell.
+   */
+  request(
+    message: JsonRpcRequest,
+    relatedTo: PendingCall | undefined,
+  ): Promise<Record<string, unknown>>;
   /** A notification from the server. */
   notification(message: JsonRpcNotification): void;
   /** Something the server sent was refused; the session goes on. */
@@ -108,11 +114,16 @@ export class RpcSession {
     return this.pending.withHandlers();
   }
 
+  /** The open call whose requests carry progress token `token` (the client uses each id). */
+  callByProgressToken(token: RequestId): PendingCall | undefined {
+    return this.pending.byProgressToken(token);
+  }
+
   /** Starts the transport. */
   async start(): Promise<void> {
     this.state = 'open';
     await this.transport.start({
-      receive: (frame) => this.receive(frame),
+      receive: (frame, relatedTo) => this.receive(frame, relatedTo),
       refused: (error) => this.handlers.violation(error),
       closed: (error) => this.ended(error),
     });
@@ -210,7 +221,7 @@ export class RpcSession {
     this.handlers.closed(error);
   }
 
-  private receive(frame: string): RequestId | undefined {
+  private receive(frame: string, relatedTo: RequestId | undefined): RequestId | undefined {
     const outcome = decodeFrame(frame, this.limits);
     if (!outcome.ok) {
       this.handlers.violation(outcome.error);
@@ -219,12 +230,16 @@ export class RpcSession {
       call?.reject(outcome.error);
       return outcome.id;
     }
-    return this.dispatch(outcome.message);
+    return this.dispatch(outcome.message, relatedTo);
   }
 
-  private dispatch(message: JsonRpcMessage): RequestId | undefined {
+  private dispatch(
+    message: JsonRpcMessage,
+    relatedTo: RequestId | undefined,
+  ): RequestId | undefined {
     if (isRequest(message)) {
-      void this.answer(message);
+      const related = relatedTo === undefined ? undefined : this.pending.get(relatedTo);
+      void this.answer(message, related);
       return undefined;
     }
     if (isNotification(message)) {
@@ -269,10 +284,10 @@ export class RpcSession {
     this.handlers.notification(message);
   }
 
-  private async answer(request: JsonRpcRequest): Promise<void> {
+  private async answer(request: JsonRpcRequest, related: PendingCall | undefined): Promise<void> {
     let response: JsonRpcResponse;
     try {
-      const result = await this.handlers.request(request);
+      const result = await this.handlers.request(request, related);
       response = { jsonrpc: '2.0', id: request.id, result };
     } catch (error) {
       const wire =

@@ -12,8 +12,11 @@ export interface TransportSink {
    * One frame from the server: a stdio line, an HTTP JSON body, an SSE event, a WebSocket message.
    * Returns the id of the request the frame answered, if it was an answer, so a transport that
    * holds a response per request (HTTP) knows when that response has done its work.
+   * `relatedTo` is the id of the client's request whose response carried the frame (an HTTP
+   * POST's SSE stream, an in-memory exchange), when the transport can tell: a server request
+   * arriving there belongs to that call.
    */
-  receive(frame: string): RequestId | undefined;
+  receive(frame: string, relatedTo?: RequestId): RequestId | undefined;
   /** A frame the transport refused before decoding it (too large); the connection goes on. */
   refused(error: Error): void;
   /** The connection ended; `error` says why when it did not end by {@link ClientTransport.close}. */

@@ -1,11 +1,31 @@
 /**
- * OAuth 2.1 bearer tokens on a request, for every transport that carries HTTP headers (a Streamable
- * HTTP request, a WebSocket upgrade): the token is read and checked here, once, and each transport
- * writes the verdict in its own way. Nothing here touches a socket, so it runs on any runtime.
+ * OAuth 2.1 access tokens on a request (bearer, or DPoP-bound with a proof), for every transport
+ * that carries HTTP headers (a Streamable HTTP request, a WebSocket upgrade): the token is read and
+ * checked here, once, and each transport writes the verdict in its own way. Nothing here touches a
+ * socket, so it runs on any runtime.
  */
 import type { Principal } from './definitions.js';
 import { TokenRejectedError } from './errors.js';
-import type { VerifiedToken } from './tokens.js';
+import {
+  bindingProblem,
+  challengeHeader,
+  checkProof,
+  presentedToken,
+  PROOF_KEY_MISMATCH,
+  type Scheme,
+} from './dpopAuth.js';
+import type { DpopProofVerifier, VerifiedToken } from './tokens.js';
+
+/**
+ * DPoP-bound access tokens (RFC 9449, the MCP DPoP extension): `required` accepts only tokens
+ * bound to a key, presented with the `DPoP` scheme and a proof; `allowed` takes those and bearer
+ * tokens. Either way a bound token presented as `Bearer` is refused.
+ */
+export interface DpopResourceOptions {
+  mode: 'required' | 'allowed';
+  /** Checks the proofs (`dpopProofVerifier` of `@rondo/auth`). */
+  proofs: DpopProofVerifier;
+}
 
 /** OAuth 2.1 resource-server settings (the MCP authorization spec; RFC 9728 metadata). */
 export interface OAuthResourceOptions {
@@ -20,6 +40,8 @@ export interface OAuthResourceOptions {
    * `@rondo/auth` are ready ones.
    */
   verifyToken(token: string): VerifiedToken | undefined | Promise<VerifiedToken | undefined>;
+  /** DPoP-bound tokens; default off (bearer tokens only, bound ones refused all the same). */
+  dpop?: DpopResourceOptions;
   /** Scopes every MCP request needs (403 `insufficient_scope` without them). */
   requiredScopes?: readonly string[];
   /** Scopes advertised in the metadata. Default: the required scopes. */
@@ -28,10 +50,19 @@ export interface OAuthResourceOptions {
   resourceName?: string;
 }
 
+/** What a request carries besides its token, for checking a DPoP proof (RFC 9449 §4.3). */
+export interface RequestProofContext {
+  method: string;
+  /** The URLs the request may have been addressed to; the resource is always one. */
+  urls: readonly string[];
+  /** The `DPoP` header(s), as received. */
+  dpop: string | readonly string[] | undefined;
+}
+
 /**
- * What a request's bearer token is worth: the principal it acts for, or the HTTP refusal (401 for
- * a missing or invalid token, 403 for missing scopes, 503 while the verifier cannot judge tokens)
- * with its `WWW-Authenticate` challenge or `Retry-After`.
+ * What a request's token is worth: the principal it acts for, or the HTTP refusal (401 for a
+ * missing or invalid token or proof, 403 for missing scopes, 503 while the verifier cannot judge
+ * tokens) with its `WWW-Authenticate` challenge or `Retry-After`.
  */
 export type BearerVerdict =
   | { ok: true; principal: Principal; expiresAt: number | undefined }
@@ -50,28 +81,46 @@ const METADATA_PREFIX = '/.well-known/oauth-protected-resource';
 const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 /**
- * Checks the `Authorization` header of a request against `auth`: a bearer token the verifier
- * accepts, issued for this resource, not expired, with every required scope.
+ * Checks the `Authorization` header of a request against `auth`: a token the verifier accepts,
+ * issued for this resource, not expired, with every required scope; presented as `Bearer` when
+ * it is not bound to a key, and with DPoP enabled as `DPoP` with a valid proof (`request`) when
+ * it is. A bound token is never accepted as `Bearer`.
  */
 export async function verifyBearer(
   authorization: string | undefined,
   auth: OAuthResourceOptions,
+  request?: RequestProofContext,
 ): Promise<BearerVerdict> {
-  const metadataUrl = metadataUrlFor(auth.resource);
   const required = auth.requiredScopes ?? [];
-  const challenge = (extra: string): Record<string, string> => ({
-    'www-authenticate': `Bearer ${extra}resource_metadata="${metadataUrl}"`,
+  const metadataUrl = metadataUrlFor(auth.resource);
+  const challenge = (scheme: Scheme | undefined, params: string) =>
+    challengeHeader(auth, metadataUrl, scheme, params);
+  const refuse = (scheme: Scheme, error: string, problem: string): BearerVerdict => ({
+    ok: false,
+    status: 401,
+    reason: `Unauthorized: ${problem}`,
+    headers: challenge(scheme, `error="${error}", error_description="${problem}", `),
   });
-  const match = /^Bearer[ ]+(\S+)$/i.exec(authorization?.trim() ?? '');
-  if (!match?.[1]) {
+  const presented = presentedToken(authorization, auth);
+  if (!presented) {
     const scopeHint = required.length > 0 ? `scope="${required.join(' ')}", ` : '';
-    const reason = 'Unauthorized: a bearer token is required';
-    return { ok: false, status: 401, reason, headers: challenge(scopeHint) };
+    const kind = auth.dpop?.mode === 'required' ? 'a DPoP-bound' : 'a bearer';
+    const reason = `Unauthorized: ${kind} token is required`;
+    return { ok: false, status: 401, reason, headers: challenge(undefined, scopeHint) };
   }
-  const verdict = await verifySafely(auth, match[1]);
+  const { scheme, token: accessToken } = presented;
+  if (scheme === 'Bearer' && auth.dpop?.mode === 'required') {
+    return refuse('DPoP', 'invalid_token', 'this resource requires a DPoP-bound token');
+  }
+  const proven = scheme === 'DPoP' ? await checkProof(auth, accessToken, request) : undefined;
+  if (proven instanceof TokenRejectedError) {
+    return refuse('DPoP', 'invalid_dpop_proof', proven.description);
+  }
+  const verdict = await verifySafely(auth, accessToken);
   if (verdict instanceof TokenRejectedError && verdict.reason === 'verifier_unavailable') {
     // The token was not judged: a 401 would send the client to re-authorize, which cannot help.
-    const headers = { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) };
+    const retryAfter = verdict.retryAfterSeconds ?? UNAVAILABLE_RETRY_AFTER_SECONDS;
+    const headers = { 'retry-after': String(retryAfter) };
     return {
       ok: false,
       status: 503,
@@ -83,17 +132,16 @@ export async function verifyBearer(
   const problem =
     verdict instanceof TokenRejectedError
       ? verdict.description
-      : tokenProblem(token, auth.resource);
+      : (tokenProblem(token, auth.resource) ?? bindingProblem(token, scheme, proven));
   if (!token || problem !== undefined) {
-    const extra = `error="invalid_token", error_description="${problem ?? ''}", `;
-    const reason = `Unauthorized: ${problem ?? 'invalid token'}`;
-    return { ok: false, status: 401, reason, headers: challenge(extra) };
+    const error = problem === PROOF_KEY_MISMATCH ? 'invalid_dpop_proof' : 'invalid_token';
+    return refuse(scheme, error, problem ?? 'invalid token');
   }
   if (required.some((scope) => !token.scopes.includes(scope))) {
     const extra = `error="insufficient_scope", scope="${required.join(' ')}", `;
     const reason = `Forbidden: insufficient scope, needs ${required.join(' ')}`;
     const data = { requiredScopes: required };
-    return { ok: false, status: 403, reason, headers: challenge(extra), data };
+    return { ok: false, status: 403, reason, headers: challenge(scheme, extra), data };
   }
   const principal: Principal = { id: token.subject, scopes: [...token.scopes] };
   if (token.clientId !== undefined) principal.clientId = token.clientId;
@@ -163,6 +211,12 @@ export function metadataDocument(auth: OAuthResourceOptions): string {
     authorization_servers: auth.authorizationServers,
     scopes_supported: auth.scopesSupported ?? auth.requiredScopes ?? [],
     bearer_methods_supported: ['header'],
+    ...(auth.dpop
+      ? {
+          dpop_signing_alg_values_supported: auth.dpop.proofs.algorithms,
+          dpop_bound_access_tokens_required: auth.dpop.mode === 'required',
+        }
+      : {}),
     ...(auth.resourceName ? { resource_name: auth.resourceName } : {}),
   });
 }

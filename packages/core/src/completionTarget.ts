@@ -1,4 +1,5 @@
 import { ErrorCode, McpError } from '@rondo/protocol';
+import { demandScopes } from './callScopes.js';
 import type { Catalog } from './catalog.js';
 import type { CompletionRequest, CompletionResult, Principal } from './definitions.js';
 import type { McpCall } from './middleware.js';
@@ -9,7 +10,9 @@ import { isVisible } from './visibility.js';
 /**
  * Throws -32602 unless the request names a prompt or resource template the caller may see, and
  * one of its arguments (a prompt argument, a template variable): Logtalk's `mcp_server` answers
- * so, and an empty list would tell the client the argument exists but has no values.
+ * so, and an empty list would tell the client the argument exists but has no values. A caller
+ * without the prompt's or template's scopes is refused as a call of it would be
+ * ({@link demandScopes}).
  */
 export function checkCompletionTarget(
   catalog: Catalog,
@@ -23,6 +26,8 @@ export function checkCompletionTarget(
       throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${ref.name}`, {
         name: ref.name,
       });
+    // A completion's values are often the very names the prompt guards: its scopes, too.
+    demandScopes(prompt.scopes, principal, `prompt "${ref.name}"`);
     const names = (prompt.definition.arguments ?? []).map((a) => a.name);
     if (!names.includes(argument.name))
       throw unknownArgument(argument.name, `prompt "${ref.name}"`);
@@ -33,6 +38,7 @@ export function checkCompletionTarget(
     throw new McpError(ErrorCode.InvalidParams, `Unknown resource template: ${ref.uri}`, {
       uri: ref.uri,
     });
+  demandScopes(template.scopes, principal, `resource template "${ref.uri}"`);
   const variables = (template.compiled ?? compileTemplate(ref.uri)).variables;
   if (!variables.includes(argument.name))
     throw unknownArgument(argument.name, `resource template "${ref.uri}"`);

@@ -69,6 +69,7 @@ export type TokenRejectionReason =
   | 'invalid_signature'
   | 'invalid_claims'
   | 'inactive'
+  | 'invalid_dpop_proof'
   | 'verifier_unavailable';
 
 /**
@@ -81,14 +82,17 @@ export class TokenRejectedError extends RondoError {
   override readonly name = 'TokenRejectedError';
   /** The description as sent: printable ASCII without `"` or `\`. */
   readonly description: string;
+  /** For `verifier_unavailable`: when to ask again, in seconds (the 503's `Retry-After`). */
+  readonly retryAfterSeconds: number | undefined;
   constructor(
     /** A stable code for logs and tests. */
     readonly reason: TokenRejectionReason,
     description: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; retryAfterSeconds?: number },
   ) {
     const safe = description.replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, ' ').slice(0, 200);
     super(safe, options);
     this.description = safe;
+    this.retryAfterSeconds = options?.retryAfterSeconds;
   }
 }

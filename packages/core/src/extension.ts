@@ -102,7 +102,10 @@ export interface ExtensionMethod<P = never> {
 
 /** A path an extension serves over HTTP, framework-free: the HTTP transports call it. */
 export interface HttpRoute {
-  /** The exact path (`/.well-known/...`), without query. */
+  /**
+   * The exact path (`/.well-known/...`), without query; a path starting with `./` is beside the
+   * MCP endpoint (`./server-card` is `/mcp/server-card` for an endpoint at `/mcp`).
+   */
   readonly path: string;
   /** Answers one request for the path. */
   serve(request: RouteRequest): RouteReply | Promise<RouteReply>;

@@ -44,11 +44,15 @@ export {
 export { createEndpoint, type EndpointOptions } from './endpoint.js';
 export {
   SERVER_CARD_PATH,
+  SERVER_CARD_SUFFIX,
+  SERVER_CARD_MEDIA_TYPE,
   SERVER_CARD_SCHEMA,
+  MCP_CATALOG_PATHS,
   serverCard,
   type ServerCardOptions,
   type ServerCardRemote,
 } from './serverCard.js';
+export { catalogIdentifier, type CatalogEntry } from './serverCatalog.js';
 export {
   extensionMethod,
   type Extension,
@@ -166,7 +170,7 @@ export {
   TokenRejectedError,
   type TokenRejectionReason,
 } from './errors.js';
-export type { TokenVerifier, VerifiedToken } from './tokens.js';
+export type { TokenVerifier, VerifiedToken, DpopProofVerifier, ProofRequest } from './tokens.js';
 export {
   verifyBearer,
   metadataUrlFor,
@@ -174,6 +178,8 @@ export {
   metadataDocument,
   type BearerVerdict,
   type OAuthResourceOptions,
+  type DpopResourceOptions,
+  type RequestProofContext,
 } from './bearerAuth.js';
 export {
   checkHostAndOrigin,
@@ -187,6 +193,7 @@ export {
   type HostRule,
 } from './hostGuard.js';
 export { clientAddress } from './clientAddress.js';
+export { DEFAULT_IPV6_CLIENT_PREFIX, checkIpv6Prefix, clientKeyOfAddress } from './clientKey.js';
 export { modernErrorDisposition } from './errorDisposition.js';
 export {
   isTerminal,

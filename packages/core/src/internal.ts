@@ -32,3 +32,4 @@ export { seenBy } from './catalog.js';
 export { nestsDeeperThan } from './limits.js';
 export { stableStringify } from './stableJson.js';
 export { extensionSettings } from './extension.js';
+export { resolveKeyRing, type KeyRing, type RingKey } from './stateKeys.js';

@@ -1,14 +1,27 @@
 import type { JsonObject } from '@rondo/protocol';
-import { bytesToBase64Url } from './base64.js';
-import type { Extension, RouteReply, RouteRequest } from './extension.js';
+import { discoveryReply, originOf } from './discoveryReply.js';
+import type { Extension, RouteRequest } from './extension.js';
 import { runtimeOf, type ServerRuntime } from './runtime.js';
+import { catalogOf, type CatalogEntry } from './serverCatalog.js';
 
 /**
- * Where the Server Card is served. SEP-2127 is still a draft, and drafts have moved this path
- * (`/.well-known/mcp/server-card.json` is the one its current text and most servers use): it is
- * this one constant, so following the draft is a one-line change.
+ * Where the Server Card is served, relative to the MCP endpoint (SEP-2127 and the discovery text
+ * of the Server Card extension reserve `<streamable-http-url>/server-card`).
+ */
+export const SERVER_CARD_SUFFIX = '/server-card';
+
+/**
+ * The card's former place, still served as an alias with a `Deprecation` header and a `Link` to
+ * the current one: the drafts no longer recommend `.well-known` for a single server's card.
+ * @deprecated Read the card at `<endpoint>/server-card` ({@link SERVER_CARD_SUFFIX}).
  */
 export const SERVER_CARD_PATH = '/.well-known/mcp/server-card.json';
+
+/** The Server Card's media type. */
+export const SERVER_CARD_MEDIA_TYPE = 'application/mcp-server-card+json';
+
+/** Where a host publishes its MCP Catalog, and the cross-protocol AI Catalog beside it. */
+export const MCP_CATALOG_PATHS = ['/.well-known/mcp/catalog.json', '/.well-known/ai-catalog.json'];
 
 /** The JSON schema the draft card names in `$schema`. */
 export const SERVER_CARD_SCHEMA =
@@ -28,19 +41,27 @@ export interface ServerCardOptions {
    * was asked at (the request's Host, the `X-Forwarded-Proto` scheme or `http`, the MCP path).
    */
   readonly remotes?: readonly ServerCardRemote[];
+  /**
+   * The MCP Catalog's entries. Default: one for this server's card at the address the catalog was
+   * asked at. A gateway or a host serving several endpoints lists each.
+   */
+  readonly catalog?: readonly CatalogEntry[];
 }
 
-/** A Host header that names a host (and port) and nothing else. */
-const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
-
 /**
- * The Server Card (SEP-2127, draft) as an extension: a public JSON document at
- * {@link SERVER_CARD_PATH} describing the server before a client connects: name, version, title,
- * description, icons, website and remotes. Any origin may read it (CORS `*`); it carries a strong
- * `ETag` and a matching `If-None-Match` is answered 304. It announces no capability.
+ * The Server Card (SEP-2127) as an extension: a public JSON document
+ * ({@link SERVER_CARD_MEDIA_TYPE}) at `<endpoint>/server-card` describing the server before a
+ * client connects: name, version, title, description, icons, website and remotes; and the host's
+ * MCP Catalog (at `/.well-known/mcp/catalog.json` and `/.well-known/ai-catalog.json`) listing the
+ * card. Any origin may read them (CORS `*`), caches may keep them an hour, each carries a strong
+ * `ETag` (a matching `If-None-Match` is answered 304), and like the MCP endpoint they answer only
+ * the Host names its guard accepts. The former `.well-known` card path is an alias marked
+ * deprecated. It announces no capability.
  */
 export function serverCard(options: ServerCardOptions = {}): Extension {
   let runtime: ServerRuntime | undefined;
+  const card = (request: RouteRequest): JsonObject | undefined =>
+    runtime && cardOf(runtime, options, request);
   return {
     id: 'io.modelcontextprotocol/server-card',
     settings: () => undefined,
@@ -49,12 +70,28 @@ export function serverCard(options: ServerCardOptions = {}): Extension {
     },
     routes: [
       {
+        path: `.${SERVER_CARD_SUFFIX}`,
+        serve: (request) => discoveryReply(request, card(request), SERVER_CARD_MEDIA_TYPE),
+      },
+      {
         path: SERVER_CARD_PATH,
         serve: async (request) => {
-          if (runtime === undefined) return { status: 404 };
-          return answer(request, cardOf(runtime, options, request));
+          const reply = await discoveryReply(request, card(request), SERVER_CARD_MEDIA_TYPE);
+          const current = `${request.mcpPath}${SERVER_CARD_SUFFIX}`;
+          const deprecation = {
+            deprecation: 'true',
+            link: `<${current}>; rel="successor-version"`,
+          };
+          return { ...reply, headers: { ...reply.headers, ...deprecation } };
         },
       },
+      ...MCP_CATALOG_PATHS.map((path) => ({
+        path,
+        serve: (request: RouteRequest) => {
+          const document = runtime && catalogOf(runtime.info, request, options);
+          return discoveryReply(request, document, 'application/json');
+        },
+      })),
     ],
   };
 }
@@ -77,48 +114,6 @@ function cardOf(
 }
 
 function remotesAt(request: RouteRequest): ServerCardRemote[] {
-  const host = first(request.headers.host);
-  if (host === undefined || !HOST.test(host)) return [];
-  const forwarded = first(request.headers['x-forwarded-proto'])?.toLowerCase();
-  const scheme = forwarded === 'https' || forwarded === 'http' ? forwarded : 'http';
-  return [{ type: 'streamable-http', url: `${scheme}://${host}${request.mcpPath}` }];
-}
-
-/** GET and HEAD get the card (or 304), OPTIONS the CORS preflight, anything else 405. */
-async function answer(request: RouteRequest, card: JsonObject): Promise<RouteReply> {
-  const cors = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'etag' };
-  if (request.method === 'OPTIONS') {
-    return {
-      status: 204,
-      headers: {
-        ...cors,
-        'access-control-allow-methods': 'GET, HEAD, OPTIONS',
-        'access-control-allow-headers': 'if-none-match',
-        'access-control-max-age': '600',
-      },
-    };
-  }
-  if (request.method !== 'GET' && request.method !== 'HEAD')
-    return { status: 405, headers: { ...cors, allow: 'GET, HEAD, OPTIONS' } };
-  const body = JSON.stringify(card);
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(body));
-  const etag = `"${bytesToBase64Url(new Uint8Array(digest))}"`;
-  // Revalidated on every use: the ETag makes that a 304 while the card is unchanged.
-  const headers = { ...cors, etag, 'cache-control': 'public, no-cache' };
-  if (matches(first(request.headers['if-none-match']), etag)) return { status: 304, headers };
-  const json = { ...headers, 'content-type': 'application/json' };
-  return request.method === 'HEAD'
-    ? { status: 200, headers: json }
-    : { status: 200, headers: json, body };
-}
-
-/** If-None-Match: `*`, or a list of tags compared weakly (RFC 9110, 13.1.2). */
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (ifNoneMatch === undefined) return false;
-  if (ifNoneMatch.trim() === '*') return true;
-  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
-}
-
-function first(value: string | string[] | undefined): string | undefined {
-  return (Array.isArray(value) ? value[0] : value)?.trim();
+  const origin = originOf(request);
+  return origin ? [{ type: 'streamable-http', url: `${origin}${request.mcpPath}` }] : [];
 }

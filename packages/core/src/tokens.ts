@@ -14,6 +14,31 @@ export interface VerifiedToken {
   clientId?: string;
   /** Claims handed to providers on the principal. */
   claims?: JsonObject;
+  /**
+   * The key the token is bound to (`cnf.jkt`, RFC 9449 §6): such a token is only accepted with the
+   * `DPoP` scheme and a proof signed by that key, never as a bearer token.
+   */
+  confirmation?: { jkt: string };
+}
+
+/** The request a DPoP proof must be for (RFC 9449 §4.3). */
+export interface ProofRequest {
+  /** The HTTP method (`POST`, `GET`, `GET` for a WebSocket upgrade). */
+  method: string;
+  /** The URLs the request may have been sent to (`htu` must be one of them). */
+  urls: readonly string[];
+  /** The access token presented with the proof (`ath` is its hash). */
+  accessToken: string;
+}
+
+/**
+ * Checks DPoP proofs for a resource server. `verify` resolves to the thumbprint of the proof's key,
+ * or throws a `TokenRejectedError` with reason `invalid_dpop_proof` saying what is wrong.
+ */
+export interface DpopProofVerifier {
+  /** The signing algorithms accepted, for the `algs` of a `DPoP` challenge and the metadata. */
+  readonly algorithms: readonly string[];
+  verify(proof: string, request: ProofRequest): Promise<{ jkt: string }>;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   MemoryTaskStore,
+  ConfigurationError,
   TaskCapacityError,
   TaskLimitError,
   TaskRegistry,
@@ -105,8 +106,12 @@ describe('the in-memory task store', () => {
 
   it('refuses a task when every kept task is still running', async () => {
     const store = new MemoryTaskStore({ maxTasks: 10 });
-    for (let index = 0; index < 10; index += 1) await store.create(NEW);
-    await expect(store.create(NEW)).rejects.toBeInstanceOf(TaskCapacityError);
+    // Five owners, each with its share of two (a quarter of 10), fill the store.
+    for (let index = 0; index < 10; index += 1)
+      await store.create({ ...NEW, owner: `owner-${index % 5}` });
+    await expect(store.create({ ...NEW, owner: 'newcomer' })).rejects.toBeInstanceOf(
+      TaskCapacityError,
+    );
     expect(store.size).toBe(10);
   });
 
@@ -114,9 +119,9 @@ describe('the in-memory task store', () => {
     let now = 0;
     const store = new MemoryTaskStore({ maxTasks: 2, now: () => now });
     const old = await store.create({ ...NEW, ttlMs: 10 });
-    const running = await store.create({ ...NEW, ttlMs: 1_000 });
+    const running = await store.create({ ...NEW, owner: 'bob', ttlMs: 1_000 });
     now = 50;
-    await store.create(NEW);
+    await store.create({ ...NEW, owner: 'carol' });
     expect(await store.get(old.taskId)).toBeUndefined();
     expect(await store.get(running.taskId)).toBeDefined();
   });
@@ -199,5 +204,45 @@ describe('the task registry', () => {
     expect(await registry.find(task.taskId, undefined)).toBeUndefined();
     expect(await registry.find('no-such-task', { id: 'alice' })).toBeUndefined();
     await registry.close();
+  });
+});
+
+// Issue 39, point 5: a share is a share of the store, whatever its size.
+describe('the in-memory task store’s owner shares scale with the store', () => {
+  it('in a store of 300, refuses one owner before it holds half, then accepts another', async () => {
+    const store = new MemoryTaskStore({ maxTasks: 300 });
+    let held = 0;
+    let refusal: unknown;
+    for (; held < 300; held += 1) {
+      refusal = await store.create(NEW).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      if (refusal !== undefined) break;
+    }
+    expect(held).toBe(75);
+    expect(held).toBeLessThan(150);
+    expect(refusal).toBeInstanceOf(TaskLimitError);
+    expect(refusal).toMatchObject({ limit: 'maxTasksPerOwner', value: 75 });
+    expect(await store.create({ ...NEW, owner: 'bob' })).toMatchObject({ owner: 'bob' });
+  });
+
+  it('keeps the share at 1,000 in a large store and refuses a share that could fill one', async () => {
+    const large = new MemoryTaskStore({ maxTasks: 100_000 });
+    for (let index = 0; index < 1_000; index += 1) await large.create(NEW);
+    await expect(large.create(NEW)).rejects.toMatchObject({
+      limit: 'maxTasksPerOwner',
+      value: 1_000,
+    });
+    for (const options of [
+      { maxTasks: 300, maxTasksPerOwner: 300 },
+      { maxTasks: 300, maxTasksPerOwner: 1_000 },
+      { maxTasks: 300, maxTasksPerOwner: 0 },
+      { maxTasks: 1 },
+    ])
+      expect(() => new MemoryTaskStore(options), JSON.stringify(options)).toThrow(
+        ConfigurationError,
+      );
+    expect(() => new MemoryTaskStore({ maxTasks: 300, maxTasksPerOwner: 299 })).not.toThrow();
   });
 });

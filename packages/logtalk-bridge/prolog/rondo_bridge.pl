@@ -82,10 +82,13 @@ not_skipped(Id) :-
 
 % The channel ends at Node's end of input; a line that does not read as a term (Node writes
 % every line, so it means a broken channel) ends it too.
+% Each message is answered under once/1 and the loop recurses as its last call: a choice point
+% left by any goal of a call (a user's hook that may succeed again, say) would keep the loop's
+% frame, and with it every term and atom of every call served, for the worker's lifetime.
 serve :-
     (   catch(receive(Msg), error(syntax_error(What), Where),
               ( print_message(error, error(syntax_error(What), Where)), fail ))
-    ->  handle(Msg), serve
+    ->  once(handle(Msg)), serve
     ;   halt(0)
     ).
 
@@ -99,7 +102,7 @@ handle(Msg) :-
         setup_call_cleanup(begin_call(Id),
             catch(answer(Id, Method, Params, Outcome), E, Outcome = thrown(E)),
             end_call),
-        send_outcome(Id, Outcome)
+        send_outcome(Outcome, Id)
     ;   curly_get(Msg, op, replay), curly_get(Msg, goal, Goal)
     ->  replay(Goal)
     ;   print_message(warning, format('rondo: ignored message ~q', [Msg]))
@@ -113,8 +116,9 @@ answer(Id, Method, Params, Outcome) :-
         Outcome = thrown(error(rondo_call_failed(failed, Text), _))
     ).
 
-send_outcome(Id, value(Value)) :- reply(Id, Value).
-send_outcome(Id, thrown(E)) :- failure(Id, E).
+% The outcome first: the clause is picked by first-argument indexing, leaving no choice point.
+send_outcome(value(Value), Id) :- reply(Id, Value).
+send_outcome(thrown(E), Id) :- failure(Id, E).
 
 %!  dispatch(+Method, +Id, +Params, -Json) is semidet.
 dispatch(describe, _, _, J) :- !, describe(J).

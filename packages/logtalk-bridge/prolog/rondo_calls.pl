@@ -42,13 +42,18 @@ tool_outcome(_, Name, _, _, Pairs, _, R) :-
     hook(tool_call(Name, Pairs, R)), !.
 tool_outcome(_, _, F/A, Args, _, _, R) :-
     auto_dispatch(F, A, Args, R), !.
-% A failure names the tool and its predicate: "Tool predicate failed" alone leaves a user with
-% several tools guessing which one.
-tool_outcome(_, Name, PI, _, _, _, error(Text)) :-
+% A failure answers Logtalk's own text, which its clients and tests compare; the tool and its
+% predicate, which a user with several tools needs to tell them apart, go to the server log.
+tool_outcome(_, Name, PI, _, _, _, error('Tool predicate failed')) :-
     (   PI = F/A
-    ->  format(atom(Text), 'Tool ~w failed: its predicate ~w/~w has no solution for these arguments', [Name, F, A])
-    ;   format(atom(Text), 'Tool ~w failed: its predicate has no solution for these arguments', [Name])
-    ).
+    ->  format(atom(Detail), 'its predicate ~w/~w has no solution for these arguments', [F, A])
+    ;   Detail = 'its predicate has no solution for these arguments'
+    ),
+    log_line(Name, Detail).
+
+log_line(Name, Detail) :-
+    % The log is a courtesy: an error writing it must not replace the call's own answer.
+    catch(format(user_error, 'rondo: tool ~w failed: ~w~n', [Name, Detail]), error(_, _), true).
 
 %!  auto_dispatch(+Functor, +Arity, +Arguments, -Result) is semidet.
 %   Binds input-mode arguments by name, calls the predicate once, and returns the output-mode

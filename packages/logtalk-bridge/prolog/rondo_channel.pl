@@ -131,6 +131,7 @@ receive_answer(Json) :-
 % buffer holding nothing but it does not count as input waiting (see answered/1).
 read_message(Json) :-
     channel(In, _),
-    read_term(In, Json, []),
+    % A double-quoted text is a string: Node writes one for an argument declared `+string`.
+    read_term(In, Json, [double_quotes(string)]),
     Json \== end_of_file,
     skip(In, 0'\n).

@@ -46,7 +46,8 @@ tool_json(tool(Name, F, A), J) :- !,
     ;   Extra1 = Extra0
     ),
     task_members(Name, Tasks), scope_members(Name, Scopes), tool_ui_members(Name, UI),
-    append([Tasks, Scopes, UI, Extra1], Extra),
+    string_members(Name, Head, Strings),
+    append([Tasks, Scopes, UI, Strings, Extra1], Extra),
     with_icons(tool_icons(Name), [name-Name, title-Title, inputSchema-In|Extra], Pairs),
     obj(Pairs, J).
 tool_json(Other, _) :- throw(rondo_invalid_result(tool_descriptor, Other)).
@@ -75,6 +76,17 @@ scope_members(Name, Members) :-
         )
     ;   Members = []
     ).
+
+%   stringArguments: the input arguments an auto-dispatched tool declares `+string`, which Node
+%   sends as SWI-Prolog strings: the predicate gets the string it asked for, and a client's text
+%   never becomes an atom. Hooks get atoms, as Logtalk's vocabulary has them.
+string_members(Name, Head, Members) :-
+    (   auto_dispatched(Name)
+    ->  arg_specs(Head, Specs),
+        findall(Arg, member(spec(Arg, input, string, _), Specs), Names)
+    ;   Names = []
+    ),
+    ( Names == [] -> Members = [] ; Members = [stringArguments-Names] ).
 
 %!  scope_list(@Term) is semidet.
 %   A list of scope tokens: atoms of the characters RFC 6749 allows (no space, quote or backslash).

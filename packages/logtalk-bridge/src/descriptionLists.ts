@@ -21,6 +21,8 @@ export interface Lists {
   tasks: Map<string, TaskDeclaration>;
   /** `tool_scopes/2` by tool name: what a call needs, apart from the descriptor clients see. */
   scopes: Map<string, readonly string[]>;
+  /** The `+string` input arguments of each tool that has some (see `withPrologStrings`). */
+  strings: Map<string, ReadonlySet<string>>;
   /** `resource_ui_meta/2` by URI: added to the contents a read of the resource gives. */
   ui: Map<string, JsonObject>;
 }
@@ -42,6 +44,11 @@ export function listsOf(d: ProviderDescription): Lists {
       ),
     ),
     ui: uiMetaByUri(d),
+    strings: new Map(
+      d.tools.flatMap((tool) =>
+        tool.stringArguments?.length ? [[tool.name, new Set(tool.stringArguments)] as const] : [],
+      ),
+    ),
   };
 }
 
@@ -50,6 +57,7 @@ function toolDefinition(tool: ProviderDescription['tools'][number]): ToolDefinit
     taskSupport: _support,
     startsAfterInput: _after,
     requiredScopes: _scopes,
+    stringArguments: _strings,
     ...definition
   } = tool;
   return withoutUndefined<ToolDefinition>(definition);

@@ -147,6 +147,8 @@ const description = z.object({
       startsAfterInput: z.boolean().optional(),
       /** `tool_scopes/2`: the scopes a call needs. */
       requiredScopes: z.array(text).optional(),
+      /** The input arguments declared `+string`, sent as SWI-Prolog strings. */
+      stringArguments: z.array(text).optional(),
       _meta: toolMeta,
     }),
   ),

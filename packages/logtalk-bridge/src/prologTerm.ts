@@ -1,4 +1,31 @@
-import type { Json } from '@rondo/protocol';
+import type { Json, JsonObject } from '@rondo/protocol';
+
+/**
+ * A JSON string the worker reads as an SWI-Prolog string (`"..."`), not as an atom: the value of
+ * an argument the tool's predicate declares `+string`. Only {@link withPrologStrings} makes one.
+ */
+class PrologString {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * The arguments of a tool call with the string values of `names` (the predicate's `+string`
+ * input arguments) marked to be written as SWI-Prolog strings: the predicate gets the string it
+ * declared, and unique client text makes no atom. Everything else is written as before.
+ */
+export function withPrologStrings(
+  args: JsonObject,
+  names: ReadonlySet<string> | undefined,
+): JsonObject {
+  if (names === undefined) return args;
+  const marked: Record<string, unknown> = { ...args };
+  for (const name of names) {
+    const value = args[name];
+    if (typeof value === 'string') marked[name] = new PrologString(value);
+  }
+  // Typed as JSON for the channel: prologTerm is the one reader of the mark.
+  return marked as JsonObject;
+}
 
 /**
  * JSON as the text of a Prolog term in the bridge's conventions: objects are curly terms
@@ -27,6 +54,7 @@ type Piece = string | Json[] | { readonly [key: string]: Json | undefined };
 
 function piece(value: Json): Piece {
   if (typeof value === 'string') return quotedAtom(value);
+  if (value instanceof PrologString) return quotedString(value.text);
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '@(null)';
   if (typeof value === 'boolean') return value ? '@(true)' : '@(false)';
   if (value === null) return '@(null)';
@@ -67,6 +95,14 @@ function openCurly(object: { readonly [key: string]: Json | undefined }, pending
 // characters (a newline would also end the protocol line).
 const NEEDS_ESCAPE = /['\\\u0000-\u001f\u007f]/;
 const ESCAPED = /['\\\u0000-\u001f\u007f]/g;
+// The same for a double-quoted string, whose quote is `"`.
+const STRING_NEEDS_ESCAPE = /["\\\u0000-\u001f\u007f]/;
+const STRING_ESCAPED = /["\\\u0000-\u001f\u007f]/g;
+
+function quotedString(text: string): string {
+  if (!STRING_NEEDS_ESCAPE.test(text)) return `"${text}"`;
+  return `"${text.replace(STRING_ESCAPED, escapeCharacter)}"`;
+}
 
 function quotedAtom(text: string): string {
   if (!NEEDS_ESCAPE.test(text)) return `'${text}'`;
@@ -74,6 +110,6 @@ function quotedAtom(text: string): string {
 }
 
 function escapeCharacter(character: string): string {
-  if (character === "'" || character === '\\') return `\\${character}`;
+  if (character === "'" || character === '"' || character === '\\') return `\\${character}`;
   return `\\x${character.charCodeAt(0).toString(16)}\\`;
 }

@@ -29,6 +29,7 @@ import { PoolSlot } from './poolSlot.js';
 import { reloader } from './reload.js';
 import { ChangeRelay } from './changeRelay.js';
 import { prologSkill, type PrologSkill } from './skills.js';
+import { withPrologStrings } from './prologTerm.js';
 import { toolOutcomeOf } from './toolResultCheck.js';
 import { providerExtensions, withContentUi } from './ui.js';
 import type { CallHandlers, PrologLogEntry, WorkerLaunch } from './workerContract.js';
@@ -269,7 +270,11 @@ function buildProvider(
     async callTool(tool: string, args: Arguments, ctx: HandlerContext): Promise<ToolOutcome> {
       const value = await call(
         'tool',
-        { name: tool, arguments: args, context: contextOf(ctx) },
+        {
+          name: tool,
+          arguments: withPrologStrings(args, lists.strings.get(tool)),
+          context: contextOf(ctx),
+        },
         ctx,
       );
       return toolOutcomeOf(value);

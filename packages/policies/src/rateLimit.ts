@@ -7,6 +7,7 @@ import {
   type RateVerdict,
 } from '@rondo/core';
 import { callerKey, type CallerKeying, type ProxyTrust } from './callerKey.js';
+import { AnsweredStates } from './answeredStates.js';
 import { MemoryRateLimitStore } from './memoryRateLimitStore.js';
 
 /** Options of {@link rateLimit}. */
@@ -41,13 +42,24 @@ export interface RateLimitOptions {
   whenStoreFails?: 'allow' | 'refuse';
   /** Hears store failures (default: a warning on the console, once per 10 s). */
   onStoreError?: (error: unknown) => void;
+  /**
+   * How long a retry's `requestState` is remembered as answered, in ms (default 600,000, the
+   * server's default `requestState.ttlMs`; set it to yours if you changed that). A retry that
+   * brings a state back within this time counts as a new call.
+   */
+  stateMemoryMs?: number;
 }
+
+/** The default `requestState.ttlMs` of a server: a state is remembered as long as it is valid. */
+const STATE_MEMORY_MS = 10 * 60_000;
 
 /**
  * A rate limit as middleware: a call over it is refused with -32000 and `data.retryAfterMs` (HTTP
- * 429 with `Retry-After`). Only a request's first round counts, so answering a server's question
- * (an MRTR retry, a legacy elicitation) costs nothing. With a shared store the limit holds across
- * every replica: N per minute is N in total, not N per process.
+ * 429 with `Retry-After`). A request's first round counts; answering a server's question costs
+ * nothing the first time (an MRTR retry bringing a `requestState` this limit has not seen, a legacy
+ * elicitation), but a retry that brings back a state it has seen is a new call: replaying a retry
+ * runs the handler again, so it is counted. With a shared store the limit holds across every
+ * replica: N per minute is N in total, not N per process.
  */
 export function rateLimit(options: RateLimitOptions): Middleware {
   const rule: RateRule = {
@@ -64,10 +76,31 @@ export function rateLimit(options: RateLimitOptions): Middleware {
   const refuseOnFailure = options.whenStoreFails === 'refuse';
   const report = options.onStoreError ?? throttledWarning();
   const message = `Rate limit exceeded: ${rule.limit} calls per ${rule.windowMs} ms`;
+  const answered = new AnsweredStates(
+    store,
+    name,
+    positive(options.stateMemoryMs ?? STATE_MEMORY_MS, 'stateMemoryMs'),
+  );
+  const failed = (error: unknown): void => {
+    report(error);
+    if (refuseOnFailure) throw new RateLimitedError(1000, `${message} (the limit store failed)`);
+  };
   return async (call, next) => {
-    if (call.round !== 1 || !counted(call, methods, tools)) return next();
+    if (!counted(call, methods, tools)) return next();
     const caller = callerKey(call, by, options.proxy);
     if (caller === undefined) return next();
+    if (call.round !== 1) {
+      const state = call.params.requestState;
+      // A legacy round is the server's own request (nothing to replay); a state first seen is
+      // the answer to the server's question.
+      if (typeof state !== 'string') return next();
+      try {
+        if (await answered.firstSight(state)) return next();
+      } catch (error) {
+        failed(error);
+        return next();
+      }
+    }
     const key = `${name}|${caller}${scopeOf(call, per)}`;
     let verdict: RateVerdict;
     try {
@@ -75,8 +108,7 @@ export function rateLimit(options: RateLimitOptions): Middleware {
       // The memory store answers at once: no await, no turn of the microtask queue.
       verdict = pending instanceof Promise ? await pending : pending;
     } catch (error) {
-      report(error);
-      if (refuseOnFailure) throw new RateLimitedError(1000, `${message} (the limit store failed)`);
+      failed(error);
       return next();
     }
     if (!verdict.allowed) throw new RateLimitedError(Math.max(1, verdict.retryAfterMs), message);

@@ -113,6 +113,90 @@ describe('rateLimit over HTTP', () => {
   });
 });
 
+describe('rateLimit and replayed retries (issue 39)', () => {
+  /** POSTs a 2026-07-28 `tools/call` of `ask` as ada; `retry` makes it a retry of a round. */
+  const callAsk = async (id: number, retry?: { requestState: string }) => {
+    const response = await fetch(running!.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: 'Bearer ada',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'ask',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: {
+          name: 'ask',
+          arguments: {},
+          ...(retry && {
+            requestState: retry.requestState,
+            inputResponses: { name: { action: 'accept', content: { name: 'Eve' } } },
+          }),
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' },
+            'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+          },
+        },
+      }),
+    });
+    return (await response.json()) as {
+      result?: { resultType: string; requestState?: string };
+      error?: { code: number };
+    };
+  };
+
+  it('counts a retry that brings back a requestState already answered: the handler runs at most limit times for 20 replays', async () => {
+    let answeredRuns = 0;
+    running = await startPolicyServer((server) =>
+      server
+        .use(rateLimit({ limit: 3, windowMs: 60_000, methods: ['tools/call'] }))
+        .tool('ask', {}, (_args, ctx) => {
+          if (ctx.inputResponses.name?.kind === 'accept') {
+            answeredRuns += 1;
+            return text('thanks');
+          }
+          const form = { type: 'object', properties: { name: { type: 'string' } } };
+          return inputRequired([inputRequest('name', formElicitation('Name?', form))]);
+        }),
+    );
+    const first = await callAsk(1);
+    expect(first.result?.resultType).toBe('input_required');
+    const requestState = first.result!.requestState!;
+    const replies = [];
+    for (let index = 0; index < 20; index += 1)
+      replies.push(await callAsk(100 + index, { requestState }));
+    // The first retry answers the server's question (free); every replay after it is a call:
+    // two fit in the limit of 3 beside the first round, the other seventeen are refused.
+    expect(replies.filter((reply) => reply.result?.resultType === 'complete')).toHaveLength(3);
+    expect(replies.filter((reply) => reply.error?.code === RATE_LIMITED)).toHaveLength(17);
+    expect(answeredRuns).toBe(3);
+  });
+
+  it('still lets a fresh retry answer the server for free when the caller is at its limit', async () => {
+    running = await startPolicyServer((server) =>
+      server
+        .use(rateLimit({ limit: 1, windowMs: 60_000, methods: ['tools/call'] }))
+        .tool('ask', {}, (_args, ctx) =>
+          ctx.inputResponses.name?.kind === 'accept'
+            ? text('thanks')
+            : inputRequired([inputRequest('name', formElicitation('Name?', { type: 'object' }))]),
+        ),
+    );
+    const first = await callAsk(1);
+    const answer = await callAsk(2, { requestState: first.result!.requestState! });
+    expect(answer.result?.resultType).toBe('complete');
+    expect((await callAsk(3, { requestState: first.result!.requestState! })).error?.code).toBe(
+      RATE_LIMITED,
+    );
+  });
+});
+
 describe('who is counted', () => {
   const call = (overrides: object) =>
     ({

@@ -165,3 +165,42 @@ describe.each([
     }
   });
 });
+
+describe("list-form inputResponses (Logtalk's mcp_server, issue 39)", () => {
+  const schema = modernRequestParams['tools/call']!;
+  const retry = (inputResponses: unknown) => ({
+    _meta: modernMeta,
+    name: 'ask',
+    requestState: 'sealed',
+    inputResponses,
+  });
+
+  it('normalises a list of answers naming their keys to the map', () => {
+    const parsed = parseRequestParams(
+      schema,
+      retry([
+        { key: 'name', action: 'accept', content: { name: 'Alice' } },
+        { key: 'sure', action: 'decline' },
+      ]),
+    );
+    expect(parsed.ok).toBe(true);
+    const value = (parsed as { value: { inputResponses: Record<string, unknown> } }).value;
+    expect(value.inputResponses).toEqual({
+      name: { action: 'accept', content: { name: 'Alice' } },
+      sure: { action: 'decline' },
+    });
+  });
+
+  it('refuses a list with a repeated key, an entry without one, or an entry that is no answer', () => {
+    for (const list of [
+      [
+        { key: 'a', action: 'decline' },
+        { key: 'a', action: 'cancel' },
+      ],
+      [{ action: 'decline' }],
+      [{ key: 'a', action: 'maybe' }],
+      ['a'],
+    ])
+      expect(parseRequestParams(schema, retry(list)).ok, JSON.stringify(list)).toBe(false);
+  });
+});

@@ -75,3 +75,28 @@ function hearAbort(cancel: AbortSignal | CallCancellation, listener: () => void)
 function abortError(reason: unknown): Error {
   return reason instanceof Error ? reason : new Error('The call was cancelled');
 }
+
+/**
+ * One call's slot of a {@link Gate}, which the call may give up and take again: a call waiting
+ * for its caller's answers (suspended between rounds) holds no slot, so callers who do not answer
+ * cannot lock the upstream for the others.
+ */
+export class GateSlot {
+  private held = false;
+
+  constructor(private readonly gate: Gate) {}
+
+  /** Takes a slot (waiting as {@link Gate.acquire} does) unless this call holds one. */
+  async take(cancel: AbortSignal | CallCancellation): Promise<void> {
+    if (this.held) return;
+    await this.gate.acquire(cancel);
+    this.held = true;
+  }
+
+  /** Gives the slot back, if held. */
+  free(): void {
+    if (!this.held) return;
+    this.held = false;
+    this.gate.release();
+  }
+}

@@ -5,6 +5,7 @@ export type { PassedTaskLimits } from './passedTasks.js';
 export type { NameRules } from './names.js';
 export { DEFAULT_MAX_CATALOG_BYTES, type CatalogLimits } from './catalogBudget.js';
 export type { SuspensionLimits } from './suspendedCalls.js';
+export type { Isolation, IsolationLimits } from './isolation.js';
 export type { RelayLimits } from './relayedRounds.js';
 export type { ConnectionOptions } from './upstreamLink.js';
 export { UpstreamLink } from './upstreamLink.js';

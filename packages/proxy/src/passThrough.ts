@@ -23,7 +23,9 @@ import {
   type RequestId,
 } from '@rondo/protocol';
 import type { Client, ProgressUpdate } from '@rondo/client';
-import { PassedTasks, type PassedTask, type PassedTaskLimits } from './passedTasks.js';
+import { PassedStates, passedCaller } from './passedStates.js';
+import { PassedTasks, type PassedTaskLimits } from './passedTasks.js';
+import { AS_IT_IS, taskShaping, type Shaping } from './passedShaping.js';
 import {
   declaredTasks,
   headersAgree,
@@ -36,16 +38,6 @@ import { upstreamFailure } from './roundRunner.js';
 
 /** The Tasks extension's methods that name a task (`tasks/get`, `tasks/update`, `tasks/cancel`). */
 const TASK_METHODS: ReadonlySet<string> = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
-
-/** What becomes of a passed-through request's answer before its caller sees it. */
-interface Shaping {
-  /** The result as the caller sees it (a task's gateway id instead of the upstream's). */
-  result(result: Record<string, unknown>): Record<string, unknown>;
-  /** The error as the caller sees it. */
-  error?(error: unknown): unknown;
-}
-
-const AS_IT_IS: Shaping = { result: (result) => result };
 
 /**
  * Serves `endpoint` with a pass-through path in front of it: a modern caller's `tools/call` of a
@@ -75,14 +67,16 @@ export function withPassThrough(
 ): Endpoint {
   const runtime = runtimeOf(server);
   const tasks = new PassedTasks(limits);
+  const states = new PassedStates(runtime.sealer);
   const restore = endpoint.restore?.bind(endpoint);
   return {
     ...endpoint,
-    connect: (peer: Peer) => new PassThroughConnection(endpoint.connect(peer), runtime, tasks),
+    connect: (peer: Peer) =>
+      new PassThroughConnection(endpoint.connect(peer), runtime, tasks, states),
     ...(restore
       ? {
           restore: (peer: Peer, snapshot: JsonObject) =>
-            new PassThroughConnection(restore(peer, snapshot), runtime, tasks),
+            new PassThroughConnection(restore(peer, snapshot), runtime, tasks, states),
         }
       : {}),
   };
@@ -97,6 +91,7 @@ class PassThroughConnection implements Connection {
     private readonly inner: Connection,
     private readonly server: ServerRuntime,
     private readonly tasks: PassedTasks,
+    private readonly states: PassedStates,
   ) {}
 
   get stateful(): boolean {
@@ -175,14 +170,41 @@ class PassThroughConnection implements Connection {
     const client = provider.passThroughClient(version);
     if (client === undefined) return false;
     const keepTasks = provider.passesTasks && declaredTasks(meta) !== undefined;
+    const caller = passedCaller(exchange);
+    const busy = keepTasks ? this.tasks.refusal(caller, provider.name) : undefined;
+    if (busy !== undefined) {
+      const answer = { jsonrpc: '2.0', id: request.id, error: busy.toJson() } as const;
+      exchange.end(answer, modernErrorDisposition(busy.code));
+      return true;
+    }
     const sent = upstreamParams(params, meta, provider.upstreamToolName(params.name), keepTasks);
     const owner = exchange.principal?.id;
+    const call = { name: params.name, arguments: params.arguments };
+    const retried = params.requestState;
     this.forward(request, exchange, provider, client, sent, {
-      // A task the upstream created is shown under the gateway's id for it.
-      result: (result) =>
-        result.resultType === 'task' && typeof result.taskId === 'string'
-          ? { ...result, taskId: this.tasks.add(provider, result.taskId, owner, result.ttlMs) }
-          : result,
+      // The caller's state is the gateway's seal around the upstream's, bound to this caller.
+      ...(retried === undefined
+        ? {}
+        : {
+            prepare: async (out) => ({
+              ...out,
+              requestState: await this.states.open(retried, call, caller),
+            }),
+          }),
+      result: (result) => {
+        // A task the upstream created is shown under the gateway's id for it.
+        if (result.resultType === 'task' && typeof result.taskId === 'string') {
+          return {
+            ...result,
+            taskId: this.tasks.add(provider, result.taskId, owner, result.ttlMs, caller),
+          };
+        }
+        const state = result.requestState;
+        if (typeof state !== 'string') return result;
+        return this.states
+          .seal(state, call, caller)
+          .then((sealed) => ({ ...result, requestState: sealed }));
+      },
     });
     return true;
   }
@@ -206,7 +228,7 @@ class PassThroughConnection implements Connection {
     const task = this.tasks.find(taskId, exchange.principal?.id);
     if (task === undefined) return false;
     const sent = { ...params, taskId: task.upstreamId, _meta: upstreamMeta(meta, true) };
-    const shaping = this.taskShaping(task);
+    const shaping = taskShaping(this.tasks, task, request.method);
     const client = task.provider.passThroughClient(version);
     if (client === undefined) {
       const error = new McpError(
@@ -219,33 +241,6 @@ class PassThroughConnection implements Connection {
     }
     this.forward(request, exchange, task.provider, client, sent, shaping);
     return true;
-  }
-
-  /**
-   * The answers of a passed-through task request as its caller sees them: the gateway's id instead
-   * of the upstream's, and an upstream that no longer knows the task (expired, or the upstream
-   * restarted) answered as the server answers any unknown task, the task forgotten.
-   */
-  private taskShaping(task: PassedTask): Shaping {
-    return {
-      result: (result) =>
-        typeof result.taskId === 'string' ? { ...result, taskId: task.id } : result,
-      error: (error) => {
-        const data = isMcpError(error) ? error.data : undefined;
-        if (
-          !isMcpError(error) ||
-          error.code !== ErrorCode.InvalidParams ||
-          !isPlainObject(data) ||
-          data.taskId !== task.upstreamId
-        ) {
-          return error;
-        }
-        this.tasks.forget(task.id);
-        return new McpError(ErrorCode.InvalidParams, 'Failed to retrieve task: Task not found', {
-          taskId: task.id,
-        });
-      },
-    };
   }
 
   /** Sends `sent` upstream for `request` and answers the caller with the upstream's answer, shaped. */
@@ -276,20 +271,22 @@ class PassThroughConnection implements Connection {
         : undefined;
     const log = (logged: Record<string, unknown>): void =>
       exchange.send({ jsonrpc: '2.0', method: 'notifications/message', params: logged });
-    provider.passThrough(client, request.method, sent, controller, onProgress, log).then(
-      (result) =>
-        this.settle(id, exchange, stopHearing, {
-          jsonrpc: '2.0',
-          id,
-          result: shaping.result(result),
-        }),
-      (error: unknown) =>
-        this.settle(id, exchange, stopHearing, {
-          jsonrpc: '2.0',
-          id,
-          error: wireError(provider.name, shaping.error ? shaping.error(error) : error),
-        }),
-    );
+    const pass = (params: Record<string, unknown>) =>
+      provider.passThrough(client, request.method, params, controller, onProgress, log);
+    const failed = (error: unknown): void =>
+      this.settle(id, exchange, stopHearing, {
+        jsonrpc: '2.0',
+        id,
+        error: wireError(provider.name, shaping.error ? shaping.error(error) : error),
+      });
+    const answered = (result: Record<string, unknown>): void =>
+      this.settle(id, exchange, stopHearing, { jsonrpc: '2.0', id, result });
+    // Most calls need no waiting besides the upstream's: no promise more than that on their path.
+    (shaping.prepare ? shaping.prepare(sent).then(pass) : pass(sent)).then((result) => {
+      const shaped = shaping.result(result);
+      if (shaped instanceof Promise) shaped.then(answered, failed);
+      else answered(shaped);
+    }, failed);
   }
 
   /** Ends a passed-through call's exchange; a cancelled call gets no answer. */

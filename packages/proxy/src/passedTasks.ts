@@ -1,3 +1,4 @@
+import { ErrorCode, McpError } from '@rondo/protocol';
 import type { ProxyProvider } from './proxyProvider.js';
 
 /** How many upstream tasks a gateway remembers for its callers (`withPassThrough`'s options). */
@@ -9,6 +10,13 @@ export interface PassedTaskLimits {
    * forgotten, so one caller starting tasks without end never pushes out another's.
    */
   readonly maxTasksPerOwner?: number;
+  /**
+   * Tasks one caller (a principal; an anonymous caller's address) may have running upstream at
+   * once (default 100): the upstream sees every caller as the gateway and gives it one share, so
+   * one caller must not spend it all. A call declaring tasks past it is refused with -32603
+   * `… busy`; a task counts until a `tasks/get` or `tasks/cancel` shows it finished, or its TTL.
+   */
+  readonly maxRunningTasksPerOwner?: number;
   /** The clock, in milliseconds. */
   readonly now?: () => number;
 }
@@ -25,7 +33,12 @@ export interface PassedTask {
   readonly owner: string | undefined;
   /** When the gateway forgets it (the upstream's `ttlMs` from its creation; none: never). */
   readonly expiresAt: number;
+  /** Whose running share it counts in (see {@link PassedTaskLimits.maxRunningTasksPerOwner}). */
+  readonly share: string;
 }
+
+/** The task statuses after which a task runs no more. */
+const FINISHED: ReadonlySet<unknown> = new Set(['completed', 'failed', 'cancelled']);
 
 /** Random bytes in a gateway task id: 144 bits, as the core's own task ids. */
 const ID_BYTES = 18;
@@ -41,13 +54,17 @@ const ID_BYTES = 18;
 export class PassedTasks {
   private readonly tasks = new Map<string, PassedTask>();
   private readonly byOwner = new Map<string | undefined, Set<string>>();
+  /** The tasks of each share not known to have finished. */
+  private readonly running = new Map<string, Set<string>>();
   private readonly maxTasks: number;
   private readonly maxTasksPerOwner: number;
+  private readonly maxRunning: number;
   private readonly now: () => number;
 
   constructor(limits: PassedTaskLimits = {}) {
     this.maxTasks = limits.maxTasks ?? 10_000;
     this.maxTasksPerOwner = limits.maxTasksPerOwner ?? 1_000;
+    this.maxRunning = limits.maxRunningTasksPerOwner ?? 100;
     this.now = limits.now ?? Date.now;
   }
 
@@ -66,6 +83,7 @@ export class PassedTasks {
     upstreamId: string,
     owner: string | undefined,
     ttlMs: unknown,
+    share: string = owner ?? 'anonymous',
   ): string {
     const mine = this.byOwner.get(owner);
     if (mine !== undefined && mine.size >= this.maxTasksPerOwner) {
@@ -77,9 +95,40 @@ export class PassedTasks {
     this.byOwner.set(owner, own);
     const id = newId();
     const lasts = typeof ttlMs === 'number' && ttlMs > 0 ? ttlMs : Number.POSITIVE_INFINITY;
-    this.tasks.set(id, { id, provider, upstreamId, owner, expiresAt: this.now() + lasts });
+    this.tasks.set(id, { id, provider, upstreamId, owner, expiresAt: this.now() + lasts, share });
     own.add(id);
+    const running = this.running.get(share) ?? new Set<string>();
+    this.running.set(share, running.add(id));
     return id;
+  }
+
+  /**
+   * The -32603 busy error a call of `share` that may become a task gets when that caller already
+   * has its running share of tasks upstream; `undefined` when it may go.
+   */
+  refusal(share: string, upstream: string): McpError | undefined {
+    const running = this.running.get(share);
+    if (running === undefined) return undefined;
+    for (const id of running) {
+      const task = this.tasks.get(id);
+      if (task === undefined || task.expiresAt <= this.now()) this.forget(id);
+    }
+    if ((this.running.get(share)?.size ?? 0) < this.maxRunning) return undefined;
+    return new McpError(
+      ErrorCode.InternalError,
+      `Upstream "${upstream}" is busy: this client already has ${this.maxRunning} tasks running there (maxRunningTasksPerOwner); wait for them or cancel them first`,
+      { upstream },
+    );
+  }
+
+  /** Notes what an upstream answer says of task `id`: a finished task runs no more. */
+  observe(id: string, status: unknown): void {
+    if (!FINISHED.has(status)) return;
+    const task = this.tasks.get(id);
+    if (task === undefined) return;
+    const running = this.running.get(task.share);
+    running?.delete(id);
+    if (running?.size === 0) this.running.delete(task.share);
   }
 
   /** The task `id` names when it exists, has not expired and belongs to `owner`. */
@@ -101,6 +150,9 @@ export class PassedTasks {
     const own = this.byOwner.get(task.owner);
     own?.delete(id);
     if (own?.size === 0) this.byOwner.delete(task.owner);
+    const running = this.running.get(task.share);
+    running?.delete(id);
+    if (running?.size === 0) this.running.delete(task.share);
   }
 }
 

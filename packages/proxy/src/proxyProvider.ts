@@ -18,7 +18,6 @@ import type {
   ToolDefinition,
   ToolOutcome,
 } from '@rondo/core';
-import type { LoggingMessageNotificationParams } from '@rondo/protocol';
 import type { CatalogLimits } from './catalogBudget.js';
 import type { CatalogClaims } from './catalogClaims.js';
 import { ChangeRelay } from './changeRelay.js';
@@ -33,20 +32,28 @@ import {
   passableClient,
   type LogSink,
 } from './passThroughCalls.js';
-import { forwardAnnouncements } from './upstreamAnnouncements.js';
 import { completeUpstream, completionRef } from './upstreamCompletion.js';
 import { RelayedRounds, type RelayLimits } from './relayedRounds.js';
 import { isNotFound } from './resourceOwnership.js';
 import { resumeRound, runRound, type RoundCaller, type RoundServices } from './roundRunner.js';
 import { SuspendedCalls, type SuspensionLimits } from './suspendedCalls.js';
+import type { IsolationLimits } from './isolation.js';
+import { UpstreamConnections, singleCallLog } from './upstreamConnections.js';
 import type { UpstreamCall } from './upstreamCall.js';
-import { UpstreamLink, type ConnectionOptions } from './upstreamLink.js';
+import type { UpstreamLink } from './upstreamLink.js';
+import { type ConnectionOptions } from './upstreamLink.js';
 import { checkUpstreamSpec, type UpstreamSpec } from './upstreamSpec.js';
 import { promptResultFromWire, resourceResultFromWire, toolResultFromWire } from './wireResults.js';
 
 /** How a proxy shows and reaches its upstream. */
 export interface ProxyOptions
-  extends NameRules, SuspensionLimits, RelayLimits, CatalogLimits, Omit<ConnectionOptions, 'era'> {
+  extends
+    NameRules,
+    SuspensionLimits,
+    RelayLimits,
+    CatalogLimits,
+    IsolationLimits,
+    Omit<ConnectionOptions, 'era'> {
   /**
    * The era spoken upstream: `auto` (default: `server/discover`, else `initialize`), a revision,
    * or `mirror`: like `auto`, plus, when the upstream speaks the modern era, a second connection
@@ -90,14 +97,13 @@ export class ProxyProvider implements Provider {
   readonly name: string;
   private readonly link: UpstreamLink;
   private readonly catalog: UpstreamCatalog;
+  private readonly connections: UpstreamConnections;
   private readonly changes = new ChangeRelay();
   private readonly services: RoundServices;
   private readonly legacyTasks: LegacyTaskTools;
   private readonly active = new Map<UpstreamCall, RoundCaller>();
   private readonly relayed: RelayedRounds | undefined;
   private readonly passing: PassThroughCalls;
-  private readonly makeLegacyLink: (() => UpstreamLink) | undefined;
-  private legacyLink: UpstreamLink | undefined;
 
   constructor(
     spec: UpstreamSpec,
@@ -105,9 +111,14 @@ export class ProxyProvider implements Provider {
   ) {
     checkUpstreamSpec(spec);
     this.name = options.name ?? (options.namespace || 'upstream');
-    const links = upstreamLinks(this.name, spec, options, this.changes, () => this.singleCallLog());
-    this.link = links.primary;
-    this.makeLegacyLink = links.legacy;
+    this.connections = new UpstreamConnections(this.name, spec, options, this.changes, (client) =>
+      singleCallLog(
+        client,
+        this.active,
+        client === this.link.connected ? this.passing.sinks : undefined,
+      ),
+    );
+    this.link = this.connections.primary;
     const timeoutMs = options.timeoutMs ?? 60_000;
     this.relayed =
       options.relay &&
@@ -119,9 +130,9 @@ export class ProxyProvider implements Provider {
       });
     this.services = {
       upstreamName: this.name,
-      client: (era) => this.clientFor(era),
+      lease: (ctx) => this.connections.lease(ctx),
       gate: new Gate(this.name, options.maxConcurrent ?? 16, options.maxQueued ?? 256),
-      suspended: new SuspendedCalls(options),
+      suspended: new SuspendedCalls(this.name, options),
       timeoutMs,
       active: this.active,
       ...(this.relayed ? { relay: this.relayed } : {}),
@@ -140,6 +151,11 @@ export class ProxyProvider implements Provider {
   /** Calls waiting for their client's answers now. */
   get suspendedCalls(): number {
     return this.services.suspended.size;
+  }
+
+  /** Per-caller upstream sessions open now (see {@link ProxyOptions.isolation}). */
+  get isolatedSessions(): number {
+    return this.connections.isolatedSessions;
   }
 
   /** Rounds relayed now: awaited from the processes holding their calls, or run here for others. */
@@ -265,15 +281,7 @@ export class ProxyProvider implements Provider {
     this.relayed?.close('The gateway is closing');
     this.services.suspended.clear('The gateway is closing');
     this.changes.close();
-    await Promise.all([this.link.close(), this.legacyLink?.close()]);
-  }
-
-  /** The connection a caller of `era` is served on (see {@link ProxyOptions.era} `mirror`). */
-  private async clientFor(era: HandlerContext['era']): Promise<Client> {
-    const primary = await this.link.client();
-    if (era !== 'legacy' || primary.era === 'legacy' || !this.makeLegacyLink) return primary;
-    this.legacyLink ??= this.makeLegacyLink();
-    return this.legacyLink.start();
+    await this.connections.close();
   }
 
   /** Set by close(): what the shutdown cuts short (a list read, the relay) is not news then. */
@@ -282,44 +290,6 @@ export class ProxyProvider implements Provider {
   private readonly warn = (message: string): void => {
     if (this.closing) return;
     this.options.onWarning?.(`upstream "${this.name}": ${redactForOperator(message)}`);
-  };
-
-  /** Where an upstream log message goes: to the one call running, if exactly one is. */
-  private singleCallLog(): ((params: LoggingMessageNotificationParams) => void) | undefined {
-    if (this.active.size + this.passing.sinks.size !== 1) return undefined;
-    const [caller] = this.active.values();
-    if (caller) return (params) => caller.log(params);
-    return [...this.passing.sinks][0];
-  }
-}
-
-/** The primary connection to the upstream and, for `era: 'mirror'`, the maker of a legacy one. */
-function upstreamLinks(
-  name: string,
-  spec: UpstreamSpec,
-  options: ProxyOptions,
-  changes: ChangeRelay,
-  singleCallLog: () => ((params: LoggingMessageNotificationParams) => void) | undefined,
-): { primary: UpstreamLink; legacy: (() => UpstreamLink) | undefined } {
-  // The client advertises every input capability: a question reaches the caller of the call it
-  // belongs to (per-call handlers), and these only answer questions that belong to no call.
-  const refuse = (): never => {
-    throw new Error('The gateway has no call this question belongs to');
-  };
-  const link = (era: EraChoice): UpstreamLink =>
-    new UpstreamLink(
-      name,
-      spec,
-      { elicitation: refuse, sampling: refuse, roots: refuse },
-      {
-        connected: () => changes.all(),
-        wire: (client) => forwardAnnouncements(client, changes, singleCallLog),
-      },
-      { ...options, era },
-    );
-  return {
-    primary: link(options.era === 'mirror' || options.era === undefined ? 'auto' : options.era),
-    legacy: options.era === 'mirror' ? () => link('2025-11-25') : undefined,
   };
 }
 

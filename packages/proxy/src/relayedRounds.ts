@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { SessionRelay } from '@rondo/core';
+import type { SessionRelay, StateKey } from '@rondo/core';
+import { RelaySeal, type RelayRefusal } from './relaySeal.js';
 import { ErrorCode, McpError, isPlainObject, type JsonRpcMessage } from '@rondo/protocol';
 import {
   ACCEPTED,
@@ -25,6 +26,11 @@ export interface RelayLimits {
   readonly relayAckMs?: number;
   /** Rounds relayed at once at most, awaited here and run here for others each. Default 256. */
   readonly maxRelayedRounds?: number;
+  /**
+   * The key ring relayed messages are sealed under (encrypted and authenticated, see `RelaySeal`);
+   * default the state keys of `RONDO_STATE_KEYS` / `RONDO_STATE_KEY`. Every replica needs the same.
+   */
+  readonly relayKeys?: readonly StateKey[];
 }
 
 /** How long an acknowledged round may take when the upstream has no timeout (one hour). */
@@ -64,6 +70,7 @@ export class RelayedRounds implements RoundRelay {
   private readonly stopReceiving: () => void;
   private readonly ackMs: number;
   private readonly max: number;
+  private readonly seal: RelaySeal;
 
   constructor(
     private readonly relay: SessionRelay,
@@ -80,8 +87,15 @@ export class RelayedRounds implements RoundRelay {
       this.max,
     );
     const own = relayAddress(this.holderId);
-    this.stopReceiving = relay.receive((sessionId, message) => {
-      if (sessionId === own) this.receive(message);
+    this.seal = new RelaySeal(limits.relayKeys);
+    this.stopReceiving = relay.receive((sessionId, relayed) => {
+      if (sessionId !== own) return;
+      const message = this.seal.open(own, relayed);
+      if (typeof message === 'string') {
+        this.options.report(`refused a relayed message (${REFUSALS[message]})`);
+      } else {
+        this.receive(message);
+      }
     });
   }
 
@@ -121,7 +135,10 @@ export class RelayedRounds implements RoundRelay {
     };
     const reply = this.awaitReply(request, holder, caller);
     this.relay
-      .forward(relayAddress(holder), roundRequestMessage(request))
+      .forward(
+        relayAddress(holder),
+        this.seal.seal(relayAddress(holder), roundRequestMessage(request)),
+      )
       .catch((error: unknown) => {
         const reason = error instanceof Error ? error.message : String(error);
         this.awaited.get(round)?.settle({
@@ -234,13 +251,22 @@ export class RelayedRounds implements RoundRelay {
   }
 
   private send(to: string, message: JsonRpcMessage): void {
+    const address = relayAddress(to);
     this.relay
-      .forward(relayAddress(to), message)
+      .forward(address, this.seal.seal(address, message))
       .catch((error: unknown) =>
         this.options.report(`could not relay a message: ${(error as Error).message}`),
       );
   }
 }
+
+/** What each refusal of a relayed message means, for the report. */
+const REFUSALS: Record<RelayRefusal, string> = {
+  malformed: 'not a sealed message',
+  unauthentic: "it failed authentication: not sealed with this gateway's keys, or altered",
+  expired: 'sealed too long ago',
+  replayed: 'a replay of a message already received',
+};
 
 /** The error of a round no process acknowledged: its holder has stopped. */
 function noHolder(upstream: string, holder: string, ackMs: number): McpError {

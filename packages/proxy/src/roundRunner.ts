@@ -18,7 +18,9 @@ import {
   type LoggingMessageNotificationParams,
   type RoundResult,
 } from '@rondo/protocol';
-import type { Gate } from './gate.js';
+import { GateSlot, type Gate } from './gate.js';
+import { callerKey } from './isolation.js';
+import type { UpstreamLease } from './linkPool.js';
 import { redactForCaller } from './redaction.js';
 import type { SuspendedCalls } from './suspendedCalls.js';
 import { UpstreamCall, type PendingAsk } from './upstreamCall.js';
@@ -65,8 +67,8 @@ export interface RoundRelay {
 /** What a round needs from its provider. */
 export interface RoundServices {
   readonly upstreamName: string;
-  /** The connection that serves a caller of this era. */
-  client(era: HandlerContext['era']): Promise<Client>;
+  /** The connection a call of `ctx` runs on (its caller's own with isolation), lent for the call. */
+  lease(ctx: HandlerContext): Promise<UpstreamLease>;
   readonly gate: Gate;
   readonly suspended: SuspendedCalls;
   /** Deadline for the upstream's next move (an answer or a question), ms; 0 for none. */
@@ -149,6 +151,13 @@ export async function resumeRound(
   }
   if (taken === 'other-owner') {
     throw new McpError(ErrorCode.InvalidParams, 'The suspended call belongs to another principal');
+  }
+  try {
+    // The call gave its slot up while it waited; its upstream request resumes in a slot again.
+    await taken.slot.take(caller.signal);
+  } catch (error) {
+    taken.abandon(error instanceof Error ? error.message : 'no slot for the call');
+    throw error;
   }
   for (const [key, ask] of taken.outstanding) {
     const answer = caller.answers[key];
@@ -240,11 +249,15 @@ function startCall(
   ctx: HandlerContext,
 ): UpstreamCall {
   const capabilities = askableCapabilities(ctx);
-  return new UpstreamCall().start(async (call) => {
-    const client = await services.client(ctx.era);
-    await services.gate.acquire(call.controller.signal);
+  const share = callerKey(ctx);
+  // A caller at its cap of suspended calls is refused before its call reaches the upstream.
+  services.suspended.assertRoom(share);
+  return new UpstreamCall(share, new GateSlot(services.gate)).start(async (call) => {
+    const lease = await services.lease(ctx);
+    call.upstream = lease.client;
     try {
-      return await (services.send ?? sendRequest)(client, method, params, {
+      await call.slot.take(call.controller.signal);
+      return await (services.send ?? sendRequest)(lease.client, method, params, {
         signal: call.controller.signal,
         timeoutMs: 0,
         onProgress: (update) => call.progress(update),
@@ -253,7 +266,8 @@ function startCall(
         capabilities,
       });
     } finally {
-      services.gate.release();
+      call.slot.free();
+      lease.release();
     }
   });
 }
@@ -277,12 +291,8 @@ function suspend(
     requests.push(inputRequest(key, body));
   }
   const id = services.suspended.hold(call, caller.principalId);
-  if (id === undefined) {
-    throw new McpError(
-      ErrorCode.InternalError,
-      'The gateway holds too many calls waiting for their clients; try again later',
-    );
-  }
+  // Waiting for its caller, the call holds no slot: others may use the upstream meanwhile.
+  call.slot.free();
   return { kind: 'input', requests, call: id };
 }
 

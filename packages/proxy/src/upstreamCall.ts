@@ -1,4 +1,5 @@
-import type { ClientHandlers, ProgressUpdate } from '@rondo/client';
+import type { Client, ClientHandlers, ProgressUpdate } from '@rondo/client';
+import type { GateSlot } from './gate.js';
 import { ErrorCode, McpError } from '@rondo/protocol';
 
 /** Questions one call may have open at once. */
@@ -32,6 +33,8 @@ export interface CallListener {
  */
 export class UpstreamCall {
   readonly controller = new AbortController();
+  /** The connection the call runs on, once it has one (log messages of that connection reach it). */
+  upstream: Client | undefined;
   private readonly asks: PendingAsk[] = [];
   private ending: CallEvent | undefined;
   private wake: (() => void) | undefined;
@@ -47,6 +50,15 @@ export class UpstreamCall {
     roots: async (context) =>
       ((await this.ask('roots/list', {}, context.key)) as { roots: never }).roots,
   };
+
+  /**
+   * `share`: who the call counts as for the suspension caps (see `callerKey`); `slot`: its slot
+   * of the upstream's concurrency gate, given up while the call waits for its caller.
+   */
+  constructor(
+    readonly share: string,
+    readonly slot: GateSlot,
+  ) {}
 
   /** Starts the call with `send`, which runs the upstream request with this call's handlers. */
   start(send: (call: UpstreamCall) => Promise<Record<string, unknown>>): this {

@@ -114,7 +114,9 @@ describe('era translation through the proxy', () => {
       elicitation: () => ({ action: 'accept', content: { name: 'X' } }),
     });
     await expect(client.callTool('greet')).rejects.toMatchObject({
-      message: expect.stringContaining('too many calls waiting'),
+      message: expect.stringContaining(
+        'is busy: the gateway holds 0 calls waiting for their clients (maxSuspended)',
+      ),
     });
     await client.close();
   });

@@ -1,6 +1,6 @@
 import { LazyAbortController } from '@rondo/core/internal';
 import { describe, expect, it } from 'vitest';
-import { Gate } from '../src/gate.js';
+import { Gate, GateSlot } from '../src/gate.js';
 
 describe('Gate', () => {
   it('takes free slots at once, queues the next calls, and refuses one more than the queue holds', async () => {
@@ -46,5 +46,23 @@ describe('Gate', () => {
     // Both slots went back: the only slot is free again.
     expect(gate.tryAcquire()).toBe(true);
     await expect(gate.run(signal, async () => 'never')).rejects.toThrow('is busy');
+  });
+});
+
+describe('GateSlot', () => {
+  it('takes one slot, gives it back once, and takes it again (a call suspended, then resumed)', async () => {
+    const gate = new Gate('up', 1, 0);
+    const slot = new GateSlot(gate);
+    const signal = new AbortController().signal;
+    await slot.take(signal);
+    await slot.take(signal); // held already: no second slot
+    expect(gate.tryAcquire()).toBe(false);
+    slot.free();
+    slot.free(); // given back already: the gate is not released twice
+    expect(gate.tryAcquire()).toBe(true);
+    await expect(slot.take(signal)).rejects.toThrow('Upstream "up" is busy');
+    gate.release();
+    await slot.take(signal);
+    expect(gate.tryAcquire()).toBe(false);
   });
 });

@@ -55,7 +55,7 @@ function modernGateway(seen: Seen, options: ProxyOptions = {}, middleware = fals
 }
 
 describe('withPassThrough', () => {
-  it('passes a modern call through unchanged: the upstream input_required round and its own requestState reach the client', async () => {
+  it('passes a modern call through: the upstream input_required round reaches the client, and its requestState comes back to it', async () => {
     const seen: Seen = { requestStates: [], aborted: false };
     const { endpoint, passed, provider } = modernGateway(seen);
     const client = await clientOf(endpoint, '2026-07-28', {

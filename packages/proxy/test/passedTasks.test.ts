@@ -225,6 +225,35 @@ describe('tasks through the pass-through path', () => {
     }
   });
 
+  it('refuses a principal past maxRunningTasksPerOwner running tasks, and lets the others start theirs', async () => {
+    const { endpoint } = taskGateway({ maxRunningTasksPerOwner: 2 });
+    const start = async (principal: string) => {
+      const params = { name: 't_job', arguments: { ms: 5_000 }, _meta: modernMeta() };
+      return ask(endpoint, 'tools/call', params, principal);
+    };
+    const [a1, a2] = [resultOf(await start('alice')), resultOf(await start('alice'))];
+    expect(await start('alice')).toMatchObject({
+      error: {
+        code: -32603,
+        message:
+          'Upstream "t" is busy: this client already has 2 tasks running there (maxRunningTasksPerOwner); wait for them or cancel them first',
+      },
+    });
+    const b1 = resultOf(await start('bob'));
+    expect(b1.resultType).toBe('task');
+    // A task seen finished (here cancelled) no longer counts: Alice may start another.
+    await ask(endpoint, 'tasks/cancel', { taskId: a1.taskId, _meta: modernMeta() }, 'alice');
+    const a3 = resultOf(await start('alice'));
+    expect(a3.resultType).toBe('task');
+    for (const [task, principal] of [
+      [a2, 'alice'],
+      [a3, 'alice'],
+      [b1, 'bob'],
+    ] as const) {
+      await ask(endpoint, 'tasks/cancel', { taskId: task.taskId, _meta: modernMeta() }, principal);
+    }
+  });
+
   it('calls the same tools as ordinary calls for a legacy caller', async () => {
     const { endpoint, passed } = taskGateway();
     const legacy = await clientOf(endpoint, '2025-11-25', {

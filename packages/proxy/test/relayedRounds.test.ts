@@ -1,8 +1,9 @@
 import { MemorySessionRelay, type HandlerContext } from '@rondo/core';
-import type { InputRequiredValue, JsonObject } from '@rondo/protocol';
+import type { InputRequiredValue, JsonObject, JsonRpcMessage } from '@rondo/protocol';
 import { describe, expect, it } from 'vitest';
 import { testHandlerContext } from '../../../test/support/handlerContext.js';
 import { proxy, type ProxyOptions, type ProxyProvider } from '../src/index.js';
+import { RelaySeal } from '../src/relaySeal.js';
 import { closeAfterTest, legacyAsker, memoryUpstream } from './support.js';
 
 // Issue 26: a legacy upstream's suspended call survives on another process. Two proxies of one
@@ -152,25 +153,83 @@ describe('a suspended call resumed through the relay', () => {
     expect(a.suspendedCalls).toBe(1);
   });
 
-  it('ignores and reports malformed relayed messages', async () => {
+  it('ignores and reports malformed relayed messages sealed with its keys', async () => {
     const { a, relay, warnings } = await replicas();
     const { state } = await firstRound(a);
     const stranger = relay.peer();
     const to = `rondo-proxy-rounds:${state.holder}`;
-    await stranger.forward(to, {
-      jsonrpc: '2.0',
-      id: 'r1',
-      method: 'rondo/proxy/round',
-      params: { from: 7 },
-    });
-    await stranger.forward(to, { jsonrpc: '2.0', method: 'rondo/proxy/progress', params: {} });
-    await stranger.forward(to, { jsonrpc: '2.0', id: 'r2', method: 'tools/call', params: {} });
+    // A process of the gateway (it holds the keys) sending what no proxy sends.
+    const seal = new RelaySeal();
+    const send = (message: JsonRpcMessage) => stranger.forward(to, seal.seal(to, message));
+    await send({ jsonrpc: '2.0', id: 'r1', method: 'rondo/proxy/round', params: { from: 7 } });
+    await send({ jsonrpc: '2.0', method: 'rondo/proxy/progress', params: {} });
+    await send({ jsonrpc: '2.0', id: 'r2', method: 'tools/call', params: {} });
     expect(warnings).toEqual([
       'upstream "asker": relay: ignored a malformed relayed round request',
       'upstream "asker": relay: ignored a malformed relayed rondo/proxy/progress',
       'upstream "asker": relay: ignored a relayed request tools/call',
     ]);
     expect(a.suspendedCalls).toBe(1);
+  });
+
+  it('refuses forged and replayed relay messages, and shows the relay no answer in clear', async () => {
+    const { a, b, relay, warnings } = await replicas();
+    const { key, state } = await firstRound(a);
+    const onTheWire: { sessionId: string; message: JsonRpcMessage }[] = [];
+    const listener = relay.peer();
+    const stopListening = listener.receive((sessionId, message) =>
+      onTheWire.push({ sessionId, message }),
+    );
+    const to = `rondo-proxy-rounds:${state.holder}`;
+    // Someone with access to the relay alone: a round request in clear, and one sealed with other keys.
+    const forged = {
+      jsonrpc: '2.0',
+      id: 'r1',
+      method: 'rondo/proxy/round',
+      params: {
+        from: 'mallory',
+        upstream: 'asker',
+        method: 'tools/call',
+        call: state.upstreamCall,
+        principal: 'alice',
+        answers: { [key]: { action: 'accept', content: { name: 'Mallory' } } },
+      },
+    } as const;
+    await listener.forward(to, forged);
+    const otherKeys = new RelaySeal([{ id: '0', secret: 'another-secret-of-at-least-32-bytes!!' }]);
+    await listener.forward(to, otherKeys.seal(to, forged));
+    expect(warnings).toEqual([
+      'upstream "asker": relay: refused a relayed message (not a sealed message)',
+      `upstream "asker": relay: refused a relayed message (it failed authentication: not sealed with this gateway's keys, or altered)`,
+    ]);
+    expect(a.suspendedCalls).toBe(1);
+
+    // Alice's own retry through B crosses the relay sealed: the channel never shows her answer.
+    const second = (await b.callTool(
+      'greet',
+      {},
+      ctx({
+        principal: { id: 'alice' },
+        requestState: state,
+        inputResponses: { [key]: { kind: 'accept', content: { name: 'Ada' } } },
+      }),
+    )) as InputRequiredValue;
+    expect(second.kind).toBe('input_required');
+    stopListening();
+    const crossed = onTheWire.filter(({ sessionId }) =>
+      sessionId.startsWith('rondo-proxy-rounds:'),
+    );
+    expect(crossed.length).toBeGreaterThan(1);
+    expect(JSON.stringify(crossed)).not.toContain('Ada');
+    expect(JSON.stringify(crossed)).not.toContain('sampling');
+
+    // Sent again, the round request Alice's retry made is refused as a replay.
+    const request = crossed.find(({ sessionId }) => sessionId === to)!;
+    warnings.length = 0;
+    await listener.forward(request.sessionId, request.message);
+    expect(warnings).toEqual([
+      'upstream "asker": relay: refused a relayed message (a replay of a message already received)',
+    ]);
   });
 
   it('names the holder when this process shares no state with it', async () => {

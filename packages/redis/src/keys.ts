@@ -50,9 +50,18 @@ export class Keys {
     return `${this.prefix}task:${taskId}`;
   }
 
-  /** The tasks of one owner that may still run (a sorted set of ids scored by expiry). */
-  ownerTasks(owner: string | undefined): string {
-    return `${this.prefix}owner-tasks:${owner ?? ''}`;
+  /**
+   * The tasks of one share that may still run (a sorted set of ids scored by expiry): an
+   * anonymous client's `share`, else the owner's, apart so that no principal's id names a
+   * client's share, and percent-encoded so that every key is printable (`redis-cli --scan` shows
+   * it whole) whatever the principal's id holds.
+   */
+  ownerTasks(task: { readonly owner: string | undefined; readonly share?: string }): string {
+    const share =
+      task.share === undefined
+        ? `owner:${encodeURIComponent(task.owner ?? '')}`
+        : `share:${encodeURIComponent(task.share)}`;
+    return `${this.prefix}owner-tasks:${share}`;
   }
 
   /** The prefix of every task's key; a task id follows it. */

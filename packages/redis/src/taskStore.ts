@@ -81,7 +81,7 @@ export class RedisTaskStore implements TaskStore {
     const keptMs = Math.min(task.ttlMs ?? Number.POSITIVE_INFINITY, this.limits.maxTaskTtlMs);
     const created = await this.connection.script(
       CREATE,
-      [this.keys.task(record.taskId), this.keys.ownerTasks(task.share ?? task.owner)],
+      [this.keys.task(record.taskId), this.keys.ownerTasks(task)],
       [
         JSON.stringify(meta),
         now,

@@ -71,3 +71,26 @@ describe('tasks in Redis across processes', () => {
     await state!.close();
   });
 });
+
+// Issue 39, point 5: every key is printable, so `redis-cli --scan` and the tools built on it show
+// each one whole (the anonymous share's key held a NUL byte, where they cut it).
+describe('task keys in Redis', () => {
+  it('are printable for an anonymous client’s share and for any principal’s id, and keep them apart', async () => {
+    const [state] = await openStates(redis().url, 1, { maxTasksPerOwner: 1 });
+    // The share core gives an anonymous HTTP client, and a principal named like it.
+    const anonymous = { owner: undefined, share: 'client:address:2001:db8::/64' };
+    await state!.tasks.create({ ...NEW, ...anonymous });
+    expect(
+      (await state!.tasks.create({ ...NEW, owner: 'client:address:2001:db8::/64' })).owner,
+    ).toBe('client:address:2001:db8::/64');
+    await expect(state!.tasks.create({ ...NEW, ...anonymous })).rejects.toMatchObject({
+      limit: 'maxTasksPerOwner',
+    });
+    await state!.tasks.create({ ...NEW, owner: 'zoë\u0000\n\u001b[31m' });
+    await state!.close();
+    // Every key this file's tests made, these included.
+    const keys = (await redisCommand(redis().url, ['KEYS', '*'])) as string[];
+    expect(keys.length).toBeGreaterThan(3);
+    for (const key of keys) expect(key, JSON.stringify(key)).toMatch(/^[\x21-\x7e]+$/);
+  });
+});

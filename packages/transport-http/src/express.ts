@@ -19,7 +19,7 @@ export interface McpRouter {
 interface ExpressRouter {
   (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void;
   all(path: string, handler: (req: IncomingMessage, res: ServerResponse) => void): unknown;
-  get(
+  all(
     path: RegExp,
     handler: (
       req: IncomingMessage & { path: string },
@@ -42,8 +42,8 @@ export function mcpRouter(endpoint: Endpoint, options?: HttpTransportOptions): M
   const service = createMcpService(endpoint, options);
   const router = requireExpress().Router();
   router.all(service.options.path, (req, res) => service.serveMcp(req, res, nodeBody(req)));
-  router.get(/^\/\.well-known\/oauth-protected-resource(\/.*)?$/, (req, res, next) => {
-    if (!service.serveWellKnown(req.path, res)) next();
+  router.all(/^\/\.well-known\/oauth-protected-resource(\/.*)?$/, (req, res, next) => {
+    if (!service.serveWellKnown(req.path, req.method, res)) next();
   });
   for (const path of service.routePaths) {
     router.all(path, (req, res) => service.serveRoute(path, req, res));

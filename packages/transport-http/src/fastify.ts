@@ -58,7 +58,7 @@ export const mcpFastify = async (
     });
   };
   app.all(transport.path ?? '/mcp', serve);
-  if (transport.auth) app.get('/.well-known/oauth-protected-resource*', serve);
+  if (transport.auth) app.all('/.well-known/oauth-protected-resource*', serve);
   for (const route of endpoint.routes ?? []) app.all(route.path, serve);
   app.addHook('onClose', () => handler.close());
 };

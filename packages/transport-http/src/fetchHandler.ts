@@ -58,7 +58,7 @@ export function createFetchHandler(
     const res = new FetchResponder(request, connection?.waitUntil !== undefined);
     if (pathname === service.options.path) {
       service.serveMcp(requestView(request, connection), res, bodyOf(request, res));
-    } else if (request.method === 'GET' && service.serveWellKnown(pathname, res)) {
+    } else if (service.serveWellKnown(pathname, request.method, res)) {
       // The Protected Resource Metadata.
     } else if (!service.serveRoute(pathname, requestView(request, connection), res)) {
       reject(res, 404, `Not Found: ${pathname}`);

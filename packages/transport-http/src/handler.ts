@@ -28,7 +28,7 @@ export function createHttpHandler(endpoint: Endpoint, options?: HttpTransportOpt
   ): void => {
     const pathname = normalisePath(req.url);
     if (pathname === service.options.path) return service.serveMcp(req, res, nodeBody(req));
-    if (req.method === 'GET' && service.serveWellKnown(pathname, res)) return;
+    if (service.serveWellKnown(pathname, req.method, res)) return;
     if (service.serveRoute(pathname, req, res)) return;
     if (next) return next();
     reject(res, 404, `Not Found: ${pathname}`);

@@ -1,4 +1,5 @@
 import {
+  checkIpv6Prefix,
   ConfigurationError,
   createMemoryEventStore,
   resolveHostGuard,
@@ -49,6 +50,12 @@ export interface HttpTransportOptions extends HostGuardOptions {
    * peer address.
    */
   clientAddressHeader?: string;
+  /**
+   * How many leading bits of an IPv6 address make one anonymous client for the per-client caps:
+   * default 64, since a subscriber is given a whole /64 and may send from any address of it; 128
+   * counts each address alone. IPv4 addresses are always one client each.
+   */
+  ipv6ClientPrefix?: number;
   /**
    * Most POST streams (a request answered as SSE, until its last event) open in one session. The
    * POST whose answer would pass it gets 503 with `Retry-After` and its request is cancelled.
@@ -103,6 +110,7 @@ export interface ResolvedHttpOptions {
   maxOpenStreams: number;
   maxStreamsPerClient: number;
   clientAddressHeader: string | undefined;
+  ipv6ClientPrefix: number;
   sessionRetryAfterSeconds: number;
   eventStore: EventStore | undefined;
   sseRetryMs: number;
@@ -173,6 +181,7 @@ export function resolveOptions(
       options.maxStreamsPerClient ?? HTTP_TRANSPORT_DEFAULTS.maxStreamsPerClient,
     ),
     clientAddressHeader: options.clientAddressHeader?.toLowerCase(),
+    ipv6ClientPrefix: checkIpv6Prefix(options.ipv6ClientPrefix, 'ipv6ClientPrefix'),
     sessionRetryAfterSeconds: Math.max(
       0,
       Math.ceil(

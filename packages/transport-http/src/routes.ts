@@ -1,6 +1,7 @@
-import type { HttpRoute } from '@rondo/core';
+import type { HostGuardPolicy, HttpRoute } from '@rondo/core';
 import type { HttpRequest, HttpResponse } from './edge.js';
 import { reject } from './reply.js';
+import { guardHost } from './security.js';
 
 /**
  * The paths a server's extensions serve beside the MCP endpoint (`Extension.routes`, a
@@ -13,9 +14,12 @@ export class ExtensionRoutes {
   constructor(
     routes: readonly HttpRoute[],
     private readonly mcpPath: string,
+    private readonly guard: HostGuardPolicy,
     private readonly onError: (error: unknown) => void,
   ) {
-    this.byPath = new Map(routes.map((route) => [route.path, route]));
+    const resolve = (path: string) =>
+      path.startsWith('./') ? `${mcpPath.replace(/\/+$/, '')}${path.slice(1)}` : path;
+    this.byPath = new Map(routes.map((route) => [resolve(route.path), route]));
   }
 
   /** The paths served, for edges that register routes by path. */
@@ -23,10 +27,18 @@ export class ExtensionRoutes {
     return [...this.byPath.keys()];
   }
 
-  /** Serves `pathname` if a route has it; false otherwise. */
+  /**
+   * Serves `pathname` if a route has it; false otherwise. A Host the guard refuses gets the MCP
+   * endpoint's refusal: a document naming this server's address answers only where it does.
+   */
   serve(pathname: string, req: HttpRequest, res: HttpResponse): boolean {
     const route = this.byPath.get(pathname);
     if (route === undefined) return false;
+    const verdict = guardHost(req, this.guard);
+    if (!verdict.ok) {
+      reject(res, verdict.status, verdict.reason);
+      return true;
+    }
     const request = { method: req.method ?? 'GET', headers: req.headers, mcpPath: this.mcpPath };
     Promise.resolve()
       .then(() => route.serve(request))

@@ -20,6 +20,22 @@ export function guardHostAndOrigin(req: HttpRequest, guard: HostGuardPolicy): Ho
   );
 }
 
+/**
+ * The Host check alone, for public documents any origin may read (a Server Card, a catalog):
+ * browsers' Origin is not checked, the Host is, as on the MCP endpoint.
+ */
+export function guardHost(req: HttpRequest, guard: HostGuardPolicy): HostGuardVerdict {
+  return checkHostAndOrigin(
+    {
+      host: headerValue(req.headers, 'host'),
+      origin: undefined,
+      localAddress: req.socket?.localAddress,
+      hostLines: countHostLines(req.rawHeaders),
+    },
+    guard,
+  );
+}
+
 /** True when the Content-Type names JSON (`application/json`, parameters such as charset allowed). */
 export function isJsonContentType(value: string | undefined): boolean {
   // Clients send the same Content-Type on every request: the last answer is kept.

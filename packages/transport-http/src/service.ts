@@ -34,8 +34,11 @@ export interface McpService {
   options: ResolvedHttpOptions;
   /** Serves a request already known to be for the MCP path; `body` reads its body. */
   serveMcp(req: HttpRequest, res: HttpResponse, body: BodySource): void;
-  /** Serves the metadata path if `pathname` is one; false otherwise. */
-  serveWellKnown(pathname: string, res: HttpResponse): boolean;
+  /**
+   * Serves the metadata path if `pathname` is one (GET and HEAD; any other method but OPTIONS
+   * gets 405 with `Allow: GET, HEAD`); false otherwise.
+   */
+  serveWellKnown(pathname: string, method: string | undefined, res: HttpResponse): boolean;
   /** Serves a path an extension of the server added (any method); false otherwise. */
   serveRoute(pathname: string, req: HttpRequest, res: HttpResponse): boolean;
   /** The paths the server's extensions serve. */
@@ -67,16 +70,28 @@ export function createMcpService(endpoint: Endpoint, options?: HttpTransportOpti
   const open = new Set<() => void>();
   const streams = new StreamBudget(resolved.maxOpenStreams, resolved.maxStreamsPerClient);
   const context = { endpoint, sessions, options: resolved, open, streams };
-  const routes = new ExtensionRoutes(endpoint.routes ?? [], resolved.path, resolved.onError);
+  const routes = new ExtensionRoutes(
+    endpoint.routes ?? [],
+    resolved.path,
+    resolved.guard,
+    resolved.onError,
+  );
 
   const serve = async (req: HttpRequest, res: HttpResponse, body: BodySource): Promise<void> => {
     const verdict = guardHostAndOrigin(req, resolved.guard);
     if (!verdict.ok) return reject(res, verdict.status, verdict.reason);
     if (applyCors(req, res)) return;
     // Without auth there is nothing to wait for: no await, so no extra microtask turn.
-    const auth = resolved.auth ? await authenticate(req, res, resolved.auth) : ANONYMOUS;
+    const auth = resolved.auth
+      ? await authenticate(req, res, resolved.auth, resolved.path)
+      : ANONYMOUS;
     if (!auth.ok) return;
-    const client = clientOf(req, auth.principal, resolved.clientAddressHeader);
+    const client = clientOf(
+      req,
+      auth.principal,
+      resolved.clientAddressHeader,
+      resolved.ipv6ClientPrefix,
+    );
     switch (req.method ?? '') {
       case 'POST':
         return handlePost(req, res, body, auth.principal, client, context);
@@ -100,9 +115,12 @@ export function createMcpService(endpoint: Endpoint, options?: HttpTransportOpti
         else res.end();
       });
     },
-    serveWellKnown(pathname, res) {
+    serveWellKnown(pathname, method, res) {
       if (!resolved.auth || !isMetadataPath(pathname, resolved.auth, resolved.path)) return false;
-      serveMetadata(res, resolved.auth);
+      // OPTIONS is left to whatever answers preflights on this server, as before.
+      if (method === 'OPTIONS') return false;
+      if (method === 'GET' || method === 'HEAD') serveMetadata(res, resolved.auth);
+      else reject(res, 405, `Method Not Allowed: ${method ?? ''}`, { allow: 'GET, HEAD' });
       return true;
     },
     serveRoute: (pathname, req, res) => routes.serve(pathname, req, res),

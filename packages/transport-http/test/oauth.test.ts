@@ -75,6 +75,15 @@ describe('OAuth 2.1 resource server', () => {
     }
   });
 
+  it('answers 405 to a metadata URL asked with another method than GET or HEAD (issue 39)', async () => {
+    for (const method of ['POST', 'PUT', 'DELETE']) {
+      const response = await send(metadataUrl(), { method });
+      expect(response.status, method).toBe(405);
+      expect(response.headers.allow).toBe('GET, HEAD');
+    }
+    expect((await send(metadataUrl(), { method: 'HEAD' })).status).toBe(200);
+  });
+
   it('answers a request without a token with 401 and a resource_metadata challenge', async () => {
     const response = await post(server.url, modernEcho);
     expect(response.status).toBe(401);

@@ -3,6 +3,7 @@ import type { Server as HttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import {
   clientAddress,
+  clientKeyOfAddress,
   ConfigurationError,
   type Endpoint,
   type OAuthResourceOptions,
@@ -95,7 +96,7 @@ export function attachWebSocket(endpoint: Endpoint, options: AttachOptions): Web
     sockets.handleUpgrade(request, socket, head, (webSocket) => {
       if (closing) return webSocket.close(CLOSE_GOING_AWAY, 'The server is shutting down');
       const done = (session: SocketSession): boolean => sessions.delete(session);
-      const client = clientOf(request, resolved.clientAddressHeader);
+      const client = clientOf(request, resolved.clientAddressHeader, resolved.ipv6ClientPrefix);
       sessions.add(new SocketSession(webSocket, endpoint, resolved, done, { access, client }));
     });
   };
@@ -151,8 +152,13 @@ export function attachWebSocket(endpoint: Endpoint, options: AttachOptions): Web
  * Who an upgrade comes from, for the fair shares of a socket without a principal: the proxy's
  * header when one is named (its last entry, the one the proxy added), the peer's address otherwise.
  * Every socket from one address is one client, as on the HTTP transport, so opening more sockets
- * gives no more share.
+ * gives no more share; an IPv6 address counts by its network of `ipv6ClientPrefix` bits.
  */
-function clientOf(request: IncomingMessage, addressHeader: string | undefined): string {
-  return `address:${clientAddress(request.headers, request.socket.remoteAddress, addressHeader)}`;
+function clientOf(
+  request: IncomingMessage,
+  addressHeader: string | undefined,
+  ipv6Prefix: number,
+): string {
+  const address = clientAddress(request.headers, request.socket.remoteAddress, addressHeader);
+  return `address:${clientKeyOfAddress(address, ipv6Prefix)}`;
 }

@@ -90,7 +90,8 @@ export interface Access {
 }
 
 /**
- * Checks the upgrade's bearer token with the HTTP transport's rules: the principal it acts for, or
+ * Checks the upgrade's access token with the HTTP transport's rules (a DPoP proof for the upgrade's
+ * `GET` to its URL, where DPoP is on): the principal it acts for, or
  * the refusal (401 or 403 with its `WWW-Authenticate` challenge, 503 while the verifier cannot
  * judge tokens) to write instead of upgrading.
  */
@@ -98,7 +99,11 @@ export async function authorizeUpgrade(
   request: IncomingMessage,
   auth: OAuthResourceOptions,
 ): Promise<Access | Refusal> {
-  const verdict = await verifyBearer(request.headers.authorization, auth);
+  const host = request.headers.host;
+  const path = new URL(request.url ?? '/', 'http://upgrade').pathname;
+  const urls = host ? [`http://${host}${path}`, `https://${host}${path}`] : [];
+  const proof = { method: request.method ?? 'GET', urls, dpop: request.headers.dpop };
+  const verdict = await verifyBearer(request.headers.authorization, auth, proof);
   if (verdict.ok) return { principal: verdict.principal, expiresAt: verdict.expiresAt };
   return { status: verdict.status, reason: verdict.reason, headers: verdict.headers };
 }

@@ -1,4 +1,5 @@
 import {
+  checkIpv6Prefix,
   ConfigurationError,
   resolveHostGuard,
   type OAuthResourceOptions,
@@ -42,6 +43,11 @@ export interface WebSocketOptions extends HostGuardOptions {
    * (`maxTasksPerOwner`). Set it only when a proxy sets the header on every upgrade.
    */
   clientAddressHeader?: string;
+  /**
+   * How many leading bits of an IPv6 address make one client for the fair shares, as on the HTTP
+   * transport: default 64 (a subscriber's whole /64); 128 counts each address alone.
+   */
+  ipv6ClientPrefix?: number;
 }
 
 /** Keep-alive: ping every `intervalMs`; a peer that has not answered within `timeoutMs` is dropped. */
@@ -69,6 +75,7 @@ export interface ResolvedOptions {
   backpressure: Required<BackpressureOptions>;
   auth: OAuthResourceOptions | undefined;
   clientAddressHeader: string | undefined;
+  ipv6ClientPrefix: number;
 }
 
 const MIB = 1024 * 1024;
@@ -109,6 +116,7 @@ export function resolveOptions(options: WebSocketOptions): ResolvedOptions {
     backpressure: { pauseAboveBytes, closeAboveBytes },
     auth: options.auth,
     clientAddressHeader: options.clientAddressHeader?.toLowerCase(),
+    ipv6ClientPrefix: checkIpv6Prefix(options.ipv6ClientPrefix, 'ipv6ClientPrefix'),
   };
 }
 

@@ -44,7 +44,13 @@ export async function serveWebSocket(
   const auth = options.auth;
   const httpServer = createLimitedServer(options, (request, response) => {
     const pathname = (request.url ?? '/').split('?')[0] ?? '/';
-    if (auth && request.method === 'GET' && isMetadataPath(pathname, auth, path)) {
+    const metadata = auth !== undefined && isMetadataPath(pathname, auth, path);
+    if (metadata && request.method !== 'GET' && request.method !== 'HEAD') {
+      response.writeHead(405, { 'Content-Type': 'text/plain; charset=utf-8', Allow: 'GET, HEAD' });
+      response.end(`Method Not Allowed: ${request.method ?? ''}\n`);
+      return;
+    }
+    if (metadata && auth !== undefined) {
       // Where the 401's challenge points the client for the authorization servers.
       response.writeHead(200, {
         'Content-Type': 'application/json',

@@ -17,6 +17,12 @@ export class LocalIntrospectionEndpoint {
   readonly answers = new Map<string, Record<string, unknown>>();
   mode: IntrospectionMode = 'serve';
   calls = 0;
+  /** How long each answer is held back, in ms. */
+  delayMs = 0;
+  /** When each introspection of a token the table lacks began (ms), and the most at once. */
+  readonly unknownStarts: number[] = [];
+  maxUnknownAtOnce = 0;
+  #unknownAtOnce = 0;
   /** How the last caller authenticated. */
   lastClientAuth: 'basic' | 'post' | 'none' = 'none';
   readonly #hanging: ServerResponse[] = [];
@@ -55,9 +61,16 @@ export class LocalIntrospectionEndpoint {
       res.end(JSON.stringify({ error: 'invalid_client' }));
       return;
     }
-    const answer = this.answers.get(form.get('token') ?? '') ?? { active: false };
+    const known = this.answers.get(form.get('token') ?? '');
+    if (!known) {
+      this.unknownStarts.push(Date.now());
+      this.#unknownAtOnce += 1;
+      this.maxUnknownAtOnce = Math.max(this.maxUnknownAtOnce, this.#unknownAtOnce);
+    }
+    if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+    if (!known) this.#unknownAtOnce -= 1;
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(answer));
+    res.end(JSON.stringify(known ?? { active: false }));
   }
 
   #authenticated(req: IncomingMessage, form: URLSearchParams): boolean {

@@ -26,7 +26,15 @@ export async function authorizedFetch(
   for (let attempt = 0; ; attempt += 1) {
     const headers = { ...init.headers };
     const authorization = await options.authorizer?.authorization(url);
-    if (authorization !== undefined) headers.Authorization = authorization;
+    if (authorization !== undefined) {
+      headers.Authorization = authorization;
+      const proof = await options.authorizer?.proofHeaders?.(
+        url,
+        init.method ?? 'GET',
+        authorization,
+      );
+      Object.assign(headers, proof);
+    }
     let response: Response;
     let answered: URL;
     try {

@@ -185,7 +185,7 @@ class StreamableHttpTransport implements HttpClientTransport {
     let answered: RequestId | undefined;
     try {
       await readEventStream(response, this.maxFrameBytes, position, (data) => {
-        const got = this.sink?.receive(data);
+        const got = this.sink?.receive(data, id);
         if (got === undefined || got !== id) return false;
         answered = got;
         return true;

@@ -1,5 +1,4 @@
 import type { AuthorizationServer } from './authorizationServer.js';
-import type { PrivateKeyJwtKey } from './clientAuth.js';
 import {
   OAuthAuthorizationError,
   OAuthDiscoveryError,
@@ -7,7 +6,7 @@ import {
 } from './errors.js';
 import type { OAuthHttp } from './http.js';
 import { createPkce, randomState } from './pkce.js';
-import { requestToken } from './tokenRequest.js';
+import { requestToken, type TokenProofs } from './tokenRequest.js';
 import type { OAuthClientInformation, OAuthTokens } from './tokenStore.js';
 
 /**
@@ -22,7 +21,8 @@ export interface CodeFlow {
   scope?: string;
   redirectUri: string;
   onRedirect: RedirectHandler;
-  key?: PrivateKeyJwtKey;
+  /** The client's key and DPoP prover for the token request. */
+  proofs?: TokenProofs;
 }
 
 /**
@@ -70,7 +70,7 @@ export async function authorizeWithCode(
     resource: flow.resource,
     ...(flow.scope ? { scope: flow.scope } : {}),
   };
-  return requestToken(http, server, client, grant, flow.key);
+  return requestToken(http, server, client, grant, flow.proofs);
 }
 
 /** Checks an authorization response and returns its code. */

@@ -1,4 +1,7 @@
-/** What a `WWW-Authenticate: Bearer ...` challenge (RFC 6750 §3, RFC 9728 §5.1) asks for. */
+/**
+ * What a `WWW-Authenticate: Bearer ...` challenge (RFC 6750 §3, RFC 9728 §5.1) or a `DPoP ...` one
+ * (RFC 9449 §7.1) asks for.
+ */
 export interface BearerChallenge {
   /** The protected-resource metadata URL (`resource_metadata`). */
   resourceMetadata?: string;
@@ -17,9 +20,20 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+/;
  * header; the others are skipped). Undefined when there is no Bearer challenge.
  */
 export function parseBearerChallenge(header: string | null): BearerChallenge | undefined {
+  return parseSchemeChallenge(header, 'bearer');
+}
+
+/**
+ * Reads the challenge of one scheme (`bearer` or `dpop`, any case) of a `WWW-Authenticate` header;
+ * undefined when the header has none of that scheme.
+ */
+export function parseSchemeChallenge(
+  header: string | null,
+  scheme: 'bearer' | 'dpop',
+): BearerChallenge | undefined {
   if (!header) return undefined;
   const challenges = parseChallenges(header.slice(0, MAX_HEADER_LENGTH));
-  const bearer = challenges.find((entry) => entry.scheme.toLowerCase() === 'bearer');
+  const bearer = challenges.find((entry) => entry.scheme.toLowerCase() === scheme);
   if (!bearer) return undefined;
   const result: BearerChallenge = {};
   const resourceMetadata = bearer.params.get('resource_metadata');

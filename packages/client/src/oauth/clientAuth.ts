@@ -40,7 +40,8 @@ export function chooseAuthMethod(
 
 /**
  * Adds the client's authentication to a token request: an `Authorization: Basic` header, the id
- * and secret in the body, a signed assertion, or the bare `client_id` of a public client.
+ * and secret in the body, a signed assertion, or the bare `client_id` of a public client (when it
+ * has one).
  */
 export async function authenticateClient(
   method: string,
@@ -66,7 +67,8 @@ export async function authenticateClient(
       body.set('client_assertion', await clientAssertion(client.clientId, server.issuer, key));
       return;
     default:
-      body.set('client_id', client.clientId);
+      // A grant that identifies the client by its assertion alone (RFC 7523 §3.1) names none.
+      if (client.clientId) body.set('client_id', client.clientId);
   }
 }
 

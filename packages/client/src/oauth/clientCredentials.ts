@@ -1,7 +1,7 @@
 import type { HttpAuthorizer } from '../http/authorizer.js';
 import type { PrivateKeyJwtKey } from './clientAuth.js';
 import type { AuthContext } from './discovery.js';
-import { bounds, oauthHttp, type OAuthCommonOptions } from './oauth.js';
+import { bounds, dpopProver, oauthHttp, type OAuthCommonOptions } from './oauth.js';
 import { requestToken } from './tokenRequest.js';
 import { TokenAuthorizer } from './tokenAuthorizer.js';
 import { memoryTokenStore, type OAuthClientInformation } from './tokenStore.js';
@@ -27,6 +27,7 @@ export function clientCredentials(options: ClientCredentialsOptions): HttpAuthor
     throw new TypeError('clientCredentials needs a clientSecret or a privateKey');
   }
   const http = oauthHttp(options);
+  const dpop = dpopProver(options);
   const store = options.store ?? memoryTokenStore();
   const client: OAuthClientInformation = { clientId: options.clientId };
   if (options.clientSecret) client.clientSecret = options.clientSecret;
@@ -37,12 +38,15 @@ export function clientCredentials(options: ClientCredentialsOptions): HttpAuthor
       resource: context.resource,
       ...(chosen ? { scope: chosen } : {}),
     };
-    return requestToken(http, context.server, client, grant, options.privateKey);
+    return requestToken(http, context.server, client, grant, {
+      key: options.privateKey,
+      dpop,
+    });
   };
   const source = {
     offlineAccess: false,
     obtain,
     renew: (context: AuthContext) => obtain(context, options.scope),
   };
-  return new TokenAuthorizer({ http, store, source, ...bounds(options) });
+  return new TokenAuthorizer({ http, store, source, dpop, ...bounds(options) });
 }

@@ -2,6 +2,7 @@ import type { HttpAuthorizer } from '../http/authorizer.js';
 import { authorizeWithCode, type RedirectHandler } from './authorizationCode.js';
 import type { PrivateKeyJwtKey } from './clientAuth.js';
 import type { AuthContext } from './discovery.js';
+import { DpopProver, type DpopKeyPair } from './dpop.js';
 import { DEFAULT_OAUTH_MAX_BODY_BYTES, DEFAULT_OAUTH_TIMEOUT_MS, type OAuthHttp } from './http.js';
 import { isSecureAuthorizationUrl } from './pinnedIssuer.js';
 import { resolveClient, type PreRegisteredClient } from './registration.js';
@@ -30,6 +31,11 @@ export interface OAuthCommonOptions {
    * server the resource names (what a public client registering itself needs).
    */
   issuer?: string;
+  /**
+   * Ask for DPoP-bound tokens (RFC 9449) and prove possession on every request: `true` with an
+   * ES256 key generated for this authorizer, or a key pair of your own. Default: bearer tokens.
+   */
+  dpop?: boolean | DpopKeyPair;
 }
 
 /** Options of {@link oauth}: the authorization code flow for a user-facing client. */
@@ -59,6 +65,8 @@ export interface OAuthOptions extends OAuthCommonOptions {
  */
 export function oauth(options: OAuthOptions): HttpAuthorizer {
   const http = oauthHttp(options);
+  const dpop = dpopProver(options);
+  const proofs = { key: options.privateKey, dpop };
   const store = options.store ?? memoryTokenStore();
   const registration = {
     clientName: options.clientName ?? 'Rondo client',
@@ -75,7 +83,7 @@ export function oauth(options: OAuthOptions): HttpAuthorizer {
         redirectUri: options.redirectUri,
         onRedirect: options.onRedirect,
         ...(scope ? { scope } : {}),
-        ...(options.privateKey ? { key: options.privateKey } : {}),
+        proofs,
       });
     },
     async renew(context: AuthContext, tokens: OAuthTokens): Promise<OAuthTokens | undefined> {
@@ -85,14 +93,14 @@ export function oauth(options: OAuthOptions): HttpAuthorizer {
         params: { grant_type: 'refresh_token', refresh_token: tokens.refreshToken },
         resource: context.resource,
       };
-      const renewed = await requestToken(http, context.server, client, grant, options.privateKey);
+      const renewed = await requestToken(http, context.server, client, grant, proofs);
       // A server that does not rotate refresh tokens keeps the old one valid (RFC 6749 §6).
       renewed.refreshToken ??= tokens.refreshToken;
       if (tokens.requestedScope) renewed.requestedScope = tokens.requestedScope;
       return renewed;
     },
   };
-  return new TokenAuthorizer({ http, store, source, ...bounds(options) });
+  return new TokenAuthorizer({ http, store, source, dpop, ...bounds(options) });
 }
 
 /** The bounded HTTP settings from the options. */
@@ -102,6 +110,12 @@ export function oauthHttp(options: OAuthCommonOptions): OAuthHttp {
     timeoutMs: options.timeoutMs ?? DEFAULT_OAUTH_TIMEOUT_MS,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_OAUTH_MAX_BODY_BYTES,
   };
+}
+
+/** The DPoP prover the options ask for, if any. */
+export function dpopProver(options: OAuthCommonOptions): DpopProver | undefined {
+  if (!options.dpop) return undefined;
+  return new DpopProver(options.dpop === true ? undefined : options.dpop);
 }
 
 /** The retry bounds from the options. */

@@ -1,6 +1,7 @@
 import type { HttpAuthorizer } from '../http/authorizer.js';
-import { parseBearerChallenge, type BearerChallenge } from './challenge.js';
+import { parseSchemeChallenge, type BearerChallenge } from './challenge.js';
 import { discover, type AuthContext } from './discovery.js';
+import type { DpopProver } from './dpop.js';
 import type { OAuthHttp } from './http.js';
 import { canonicalResource } from './protectedResource.js';
 import { coversScopes, selectScope } from './scopes.js';
@@ -27,6 +28,8 @@ export interface AuthorizerSettings {
   maxReauthorizations: number;
   /** The one authorization server this client may ask (see `OAuthCommonOptions.issuer`). */
   issuer?: string;
+  /** Binds tokens to its key (RFC 9449): they are sent with the `DPoP` scheme and a proof. */
+  dpop?: DpopProver | undefined;
 }
 
 /** A token is renewed this long before it expires, so it does not expire in flight. */
@@ -62,12 +65,31 @@ export class TokenAuthorizer implements HttpAuthorizer {
     if (tokens?.expiresAt !== undefined && tokens.expiresAt - EXPIRY_MARGIN_MS <= Date.now()) {
       tokens = await this.#renewExpired(key, url, tokens);
     }
-    if (!tokens || tokens.tokenType.toLowerCase() !== 'bearer') return undefined;
+    const scheme = this.#schemeOf(tokens);
+    if (!tokens || !scheme) return undefined;
     const uses = (this.#uses.get(key) ?? 0) + 1;
     this.#uses.set(key, uses);
     // A token used a second time was not refused at once: the run of refusals is over.
     if (uses > 1) this.#unauthorized.delete(key);
-    return `Bearer ${tokens.accessToken}`;
+    return `${scheme} ${tokens.accessToken}`;
+  }
+
+  /** The DPoP proof for a request carrying a DPoP-bound token; none for a bearer token. */
+  async proofHeaders(
+    url: URL,
+    method: string,
+    authorization: string,
+  ): Promise<Record<string, string>> {
+    const dpop = this.#settings.dpop;
+    if (!dpop || !authorization.startsWith('DPoP ')) return {};
+    return { DPoP: await dpop.proof(method, url, authorization.slice('DPoP '.length)) };
+  }
+
+  /** How a token is presented: `Bearer`, `DPoP` when this authorizer holds the key, else not at all. */
+  #schemeOf(tokens: OAuthTokens | undefined): string | undefined {
+    const type = tokens?.tokenType.toLowerCase();
+    if (type === 'bearer') return 'Bearer';
+    return type === 'dpop' && this.#settings.dpop ? 'DPoP' : undefined;
   }
 
   /** Answers a 401 or 403: true when a new token was obtained and the request should be sent again. */
@@ -81,7 +103,11 @@ export class TokenAuthorizer implements HttpAuthorizer {
   }
 
   async #answer(response: Response, url: URL, key: string): Promise<boolean> {
-    const challenge = parseBearerChallenge(response.headers.get('www-authenticate')) ?? {};
+    const challenge = this.#challengeOf(response);
+    // RFC 9449 §9: the resource wants a proof carrying its nonce; the token itself is fine.
+    if (challenge.error === 'use_dpop_nonce' && response.status === 401) {
+      return this.#settings.dpop?.rememberNonce(url, response.headers) ?? false;
+    }
     const tokens = await this.#settings.store.getTokens(key);
     if (response.status === 403) return this.#stepUp(key, url, challenge, tokens);
     if (response.status !== 401) return false;
@@ -107,6 +133,14 @@ export class TokenAuthorizer implements HttpAuthorizer {
     const previous = sameIssuer ? tokens?.requestedScope : undefined;
     await this.#grant(key, context, challenge.scope, previous);
     return true;
+  }
+
+  /** The challenge answered: the DPoP one first when this authorizer proves possession. */
+  #challengeOf(response: Response): BearerChallenge {
+    const header = response.headers.get('www-authenticate');
+    const bearer = parseSchemeChallenge(header, 'bearer');
+    const dpop = parseSchemeChallenge(header, 'dpop');
+    return (this.#settings.dpop ? (dpop ?? bearer) : (bearer ?? dpop)) ?? {};
   }
 
   async #stepUp(

@@ -1,4 +1,4 @@
-import { serializeMessage, type JsonRpcMessage } from '@rondo/protocol';
+import { serializeMessage, type JsonRpcMessage, type RequestId } from '@rondo/protocol';
 import type { Connection, Endpoint, Exchange } from '@rondo/core';
 import { ClientStateError } from '../errors.js';
 import type { ClientTransport, SendContext, TransportSink } from '../transport.js';
@@ -32,8 +32,9 @@ class InMemoryTransport implements ClientTransport {
     const controller = new AbortController();
     this.exchanges.add(controller);
     const headers = lowerCased(context.headers);
+    const related = 'id' in message && 'method' in message ? message.id : undefined;
     const exchange: Exchange = {
-      send: (out) => this.deliver(out),
+      send: (out) => this.deliver(out, related),
       end: (out) => {
         this.exchanges.delete(controller);
         if (out) this.deliver(out);
@@ -57,12 +58,13 @@ class InMemoryTransport implements ClientTransport {
     return Promise.resolve();
   }
 
-  private deliver(message: JsonRpcMessage): void {
+  /** Hands `message` to the client; `related` names the request whose exchange sent it. */
+  private deliver(message: JsonRpcMessage, related?: RequestId): void {
     const sink = this.sink;
     if (!sink) return;
     const text = serializeMessage(message);
     // Answers arrive on a later turn, as from a socket, so a caller's await order is the wire's.
-    queueMicrotask(() => sink.receive(text));
+    queueMicrotask(() => sink.receive(text, related));
   }
 }
 

@@ -1,4 +1,5 @@
 import { RondoError } from '@rondo/protocol';
+import { ConfigurationError } from '../errors.js';
 import type { InputRequestBody, JsonObject } from '@rondo/protocol';
 import { TaskLedger } from './taskLedger.js';
 import {
@@ -22,6 +23,12 @@ import {
 export interface MemoryTaskStoreOptions extends TaskShareLimits {
   /** The most tasks kept at once (default 10,000); past it the oldest finished task is dropped. */
   maxTasks?: number;
+  /**
+   * Running tasks of one owner: by default a quarter of `maxTasks` (at most 1,000), so that no
+   * one owner can fill the store. A share of `maxTasks` or more, or 0 (no cap), is refused with a
+   * `ConfigurationError`: one owner could then hold every task and shut the others out.
+   */
+  maxTasksPerOwner?: number;
   /**
    * Bytes of stored values (results, errors, input requests) one owner's tasks may hold (default
    * 64 MiB); past it that owner's oldest finished tasks are dropped, and when only running ones
@@ -76,7 +83,7 @@ export class MemoryTaskStore implements TaskStore {
   constructor(options: MemoryTaskStoreOptions = {}) {
     this.maxTasks = options.maxTasks ?? 10_000;
     this.limits = {
-      maxTasksPerOwner: options.maxTasksPerOwner ?? TASK_LIMIT_DEFAULTS.maxTasksPerOwner,
+      maxTasksPerOwner: ownerShare(this.maxTasks, options.maxTasksPerOwner),
       maxTaskResultBytes: options.maxTaskResultBytes ?? TASK_LIMIT_DEFAULTS.maxTaskResultBytes,
       maxTaskBytesPerOwner:
         options.maxTaskBytesPerOwner ?? TASK_LIMIT_DEFAULTS.maxTaskBytesPerOwner,
@@ -308,4 +315,21 @@ export class MemoryTaskStore implements TaskStore {
     }
     return false;
   }
+}
+
+/** The share of running tasks one owner may hold in a store of `maxTasks`: less than all of it. */
+function ownerShare(maxTasks: number, configured: number | undefined): number {
+  if (!Number.isInteger(maxTasks) || maxTasks < 2)
+    throw new ConfigurationError(
+      `maxTasks must be an integer of at least 2 (one owner's share is less than the store), got ${maxTasks}`,
+    );
+  const share =
+    configured ??
+    Math.min(TASK_LIMIT_DEFAULTS.maxTasksPerOwner, Math.max(1, Math.floor(maxTasks / 4)));
+  if (!Number.isInteger(share) || share < 1 || share >= maxTasks)
+    throw new ConfigurationError(
+      `maxTasksPerOwner must be from 1 to ${maxTasks - 1}, less than maxTasks (${maxTasks}), so ` +
+        `that one owner cannot fill the task store; got ${share}`,
+    );
+  return share;
 }

@@ -10,7 +10,8 @@ export interface TaskShareLimits {
    * Tasks one owner (a principal; an anonymous client as its transport tells it apart, by its
    * address over HTTP, see `Exchange.client`) may have that are neither finished nor expired;
    * past it a new task of that owner is refused with a {@link TaskLimitError}, while other owners
-   * go on creating theirs. 0 for no cap.
+   * go on creating theirs. 0 for no cap, where the store has no total (Redis); the in-memory
+   * store defaults to a quarter of its `maxTasks` and refuses a share that could fill it.
    */
   maxTasksPerOwner?: number;
   /**

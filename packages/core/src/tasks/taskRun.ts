@@ -71,8 +71,8 @@ export async function startTask<R, I extends Json>(
   const client = call.principal ? undefined : call.exchange.client;
   const task = await tasks.store.create({
     owner: call.principal?.id,
-    // An anonymous client's share is its own; the key cannot be taken for a principal's id.
-    ...(client === undefined ? {} : { share: `\u0000client:${client}` }),
+    // An anonymous client's share is its own; stores keep shares and owners apart (`shareOf`).
+    ...(client === undefined ? {} : { share: `client:${client}` }),
     ttlMs: tasks.ttlMs,
     pollIntervalMs: tasks.pollIntervalMs,
   });

@@ -74,9 +74,13 @@ export interface NewTask {
   readonly statusMessage?: string;
 }
 
-/** The key of the share `task` counts against: its `share` if set, otherwise its owner. */
+/**
+ * The key of the share `task` counts against: its `share` if set, otherwise its owner, each in a
+ * namespace of its own, so that no principal's id can name an anonymous client's share.
+ */
 export function shareOf(task: NewTask): string | undefined {
-  return task.share ?? task.owner;
+  if (task.share !== undefined) return `share:${task.share}`;
+  return task.owner === undefined ? undefined : `owner:${task.owner}`;
 }
 
 /** A change to a task that is not terminal. */

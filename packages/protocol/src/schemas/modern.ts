@@ -54,9 +54,30 @@ export type InputResponse = z.infer<typeof InputResponseSchema>;
 export const InputResponsesSchema = z.record(z.string(), InputResponseSchema);
 export type InputResponses = z.infer<typeof InputResponsesSchema>;
 
+/**
+ * A retry's `inputResponses` as a map, also when it came as Logtalk's `mcp_server` accepts them:
+ * a list of answers each naming its `key` (`[{ key, action, content }]`). Such a list, of objects
+ * with distinct string keys, is normalised to the map; anything else is left for the map schema
+ * to refuse.
+ */
+const RetryInputResponsesSchema = z.preprocess(answersByKey, InputResponsesSchema);
+
+function answersByKey(value: unknown): unknown {
+  if (!Array.isArray(value)) return value;
+  // Built from entries, so that a key such as `__proto__` is a member like any other.
+  const byKey = new Map<string, unknown>();
+  for (const entry of value as unknown[]) {
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return value;
+    const { key, ...answer } = entry as Record<string, unknown>;
+    if (typeof key !== 'string' || byKey.has(key)) return value;
+    byKey.set(key, answer);
+  }
+  return Object.fromEntries(byKey);
+}
+
 /** The members a retry of an `input_required` round adds to its original params. */
 const retry = {
-  inputResponses: InputResponsesSchema.optional(),
+  inputResponses: RetryInputResponsesSchema.optional(),
   requestState: z.string().optional(),
 } as const;
 

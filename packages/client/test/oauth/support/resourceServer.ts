@@ -88,11 +88,13 @@ export async function startResourceServer(
 
 /**
  * Sends one JSON-RPC request the way the Streamable HTTP transport does with an authorizer: the
- * `Authorization` header it gives, and on 401 or 403 again while it says a new token was obtained.
+ * `Authorization` header it gives (and its proof headers), and on 401 or 403 again while it says a
+ * new token was obtained.
  */
 export async function callWith(
   authorizer: {
     authorization(url: URL): Promise<string | undefined>;
+    proofHeaders?(url: URL, method: string, authorization: string): Promise<Record<string, string>>;
     challenged(response: Response, url: URL): Promise<boolean>;
   },
   url: string,
@@ -102,9 +104,16 @@ export async function callWith(
   const target = new URL(url);
   for (let sends = 1; ; sends += 1) {
     const authorization = await authorizer.authorization(target);
+    const proof = authorization
+      ? await authorizer.proofHeaders?.(target, 'POST', authorization)
+      : undefined;
     const response = await fetch(target, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...(authorization ? { authorization } : {}),
+        ...proof,
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: sends, method }),
     });
     if ((response.status !== 401 && response.status !== 403) || sends >= maxSends) return response;

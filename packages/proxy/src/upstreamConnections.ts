@@ -1,0 +1,133 @@
+import type { Client, EraChoice } from '@rondo/client';
+import type { HandlerContext } from '@rondo/core';
+import type { LoggingMessageNotificationParams } from '@rondo/protocol';
+import type { ChangeRelay } from './changeRelay.js';
+import type { LogSink } from './passThroughCalls.js';
+import type { RoundCaller } from './roundRunner.js';
+import type { UpstreamCall } from './upstreamCall.js';
+import { ANONYMOUS_CALLER, isolationKey, type IsolationLimits } from './isolation.js';
+import { LinkPool, type UpstreamLease } from './linkPool.js';
+import { forwardAnnouncements } from './upstreamAnnouncements.js';
+import { UpstreamLink, type ConnectionOptions } from './upstreamLink.js';
+import type { UpstreamSpec } from './upstreamSpec.js';
+
+/** How a proxy connects to its upstream: the era it speaks, and whose session a call runs in. */
+export interface ConnectionsOptions extends IsolationLimits, Omit<ConnectionOptions, 'era'> {
+  readonly era?: EraChoice | 'mirror';
+}
+
+/** Where a log message of one upstream connection goes (the one call running on it), if anywhere. */
+export type LogRoute = (
+  client: Client,
+) => ((params: LoggingMessageNotificationParams) => void) | undefined;
+
+/**
+ * Every connection of one proxy to its upstream: the primary one (the catalog, completions, list
+ * changes, pass-through and shared calls), with `era: 'mirror'` a legacy one for legacy callers,
+ * and the per-caller sessions of its isolation (see `Isolation`). A call borrows the one it runs
+ * on with {@link lease}.
+ */
+export class UpstreamConnections {
+  /** The primary connection. */
+  readonly primary: UpstreamLink;
+  private readonly makeLegacy: (() => UpstreamLink) | undefined;
+  private legacy: UpstreamLink | undefined;
+  private readonly isolated: LinkPool;
+
+  constructor(
+    name: string,
+    spec: UpstreamSpec,
+    private readonly options: ConnectionsOptions,
+    changes: ChangeRelay,
+    logRoute: LogRoute,
+  ) {
+    // The client advertises every input capability: a question reaches the caller of the call it
+    // belongs to (per-call handlers), and these only answer questions that belong to no call.
+    const refuse = (): never => {
+      throw new Error('The gateway has no call this question belongs to');
+    };
+    const handlers = { elicitation: refuse, sampling: refuse, roots: refuse };
+    const link = (era: EraChoice): UpstreamLink =>
+      new UpstreamLink(
+        name,
+        spec,
+        handlers,
+        {
+          connected: () => changes.all(),
+          wire: (client) => forwardAnnouncements(client, changes, () => logRoute(client)),
+        },
+        { ...options, era },
+      );
+    // A caller's own session serves its calls only: the catalog and its changes are the primary's.
+    const isolated = (): UpstreamLink =>
+      new UpstreamLink(
+        name,
+        spec,
+        handlers,
+        {
+          connected: () => undefined,
+          wire: (client) => client.on('log', (params) => logRoute(client)?.(params)),
+        },
+        { ...options, era: this.isolatedEra() },
+      );
+    this.primary = link(this.configuredEra());
+    this.makeLegacy = options.era === 'mirror' ? () => link('2025-11-25') : undefined;
+    this.isolated = new LinkPool(name, isolated, options);
+  }
+
+  /** Per-caller sessions open now. */
+  get isolatedSessions(): number {
+    return this.isolated.size;
+  }
+
+  /**
+   * The connection a call of `ctx` runs on: its caller's own upstream session when the proxy
+   * isolates callers, else the one of its era (see `ProxyOptions.era` `mirror`).
+   */
+  async lease(ctx: HandlerContext): Promise<UpstreamLease> {
+    const primary = await this.primary.client();
+    const mode = this.options.isolation ?? (primary.era === 'legacy' ? 'principal' : 'shared');
+    const key = isolationKey(mode, ctx);
+    // Callers the transport cannot tell apart (the one client of a stdio gateway) are one caller.
+    if (key !== undefined && key !== ANONYMOUS_CALLER) return this.isolated.lease(key);
+    if (ctx.era !== 'legacy' || primary.era === 'legacy' || !this.makeLegacy) {
+      return { client: primary, release: () => {} };
+    }
+    this.legacy ??= this.makeLegacy();
+    return { client: await this.legacy.start(), release: () => {} };
+  }
+
+  /** Closes every connection. */
+  async close(): Promise<void> {
+    await Promise.all([this.primary.close(), this.legacy?.close(), this.isolated.close()]);
+  }
+
+  private configuredEra(): EraChoice {
+    return this.options.era === 'mirror' || this.options.era === undefined
+      ? 'auto'
+      : this.options.era;
+  }
+
+  /** The era a per-caller session speaks: the primary connection's, negotiated once. */
+  private isolatedEra(): EraChoice {
+    const facts = this.primary.facts;
+    return facts?.era === 'legacy' ? (facts.protocolVersion as EraChoice) : this.configuredEra();
+  }
+}
+
+/**
+ * Where a log message of the connection `client` goes: to the one call running on it (from
+ * `active`, the calls serving a round, or `passing`, the sinks of the calls passed through on it),
+ * if exactly one is; a log message names no call, so it never goes to another caller's.
+ */
+export function singleCallLog(
+  client: Client,
+  active: ReadonlyMap<UpstreamCall, RoundCaller>,
+  passing: ReadonlySet<LogSink> | undefined,
+): ((params: LoggingMessageNotificationParams) => void) | undefined {
+  const callers = [...active].filter(([call]) => call.upstream === client);
+  if (callers.length + (passing?.size ?? 0) !== 1) return undefined;
+  const caller = callers[0]?.[1];
+  if (caller) return (params) => caller.log(params);
+  return passing === undefined ? undefined : [...passing][0];
+}
