@@ -89,7 +89,11 @@ describe('rondo-gateway --auth-jwks', { timeout: 60_000 }, () => {
       protected: {
         url,
         namespace: '',
-        oauth: { clientId: MACHINE_CLIENT.clientId, clientSecretEnv: 'MACHINE_SECRET' },
+        oauth: {
+          clientId: MACHINE_CLIENT.clientId,
+          issuer: as.issuer,
+          clientSecretEnv: 'MACHINE_SECRET',
+        },
       },
     });
     const client = new Client({
@@ -110,7 +114,10 @@ describe('rondo-gateway --auth-jwks', { timeout: 60_000 }, () => {
 
   it('`rondo-gateway check` says in one line why a wrong secret cannot reach it', async () => {
     const config = writeConfig({
-      protected: { url, oauth: { clientId: MACHINE_CLIENT.clientId, clientSecret: 'wrong' } },
+      protected: {
+        url,
+        oauth: { clientId: MACHINE_CLIENT.clientId, issuer: as.issuer, clientSecret: 'wrong' },
+      },
     });
     const failure = await run(process.execPath, [GATEWAY_MAIN, 'check', config]).catch(
       (error: { code: number; stdout: string; stderr: string }) => error,

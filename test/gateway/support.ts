@@ -38,20 +38,22 @@ export interface RunningGateway {
 
 /**
  * Starts the gateway on HTTP on a free port and waits for its serving line; by default with
- * `--wait-upstreams`, so that the upstreams' tools are listed from the first request.
+ * `--wait-upstreams`, so that the upstreams' tools are listed from the first request; `env` is
+ * added to this process's environment.
  */
 export async function startGateway(
   config: string,
   extra: string[] = [],
-  options: { readonly waitUpstreams?: boolean } = {},
+  options: { readonly waitUpstreams?: boolean; readonly env?: Record<string, string> } = {},
 ): Promise<RunningGateway> {
   const wait = options.waitUpstreams === false ? [] : ['--wait-upstreams'];
+  const env = options.env ?? {};
   const child = spawn(
     process.execPath,
     [GATEWAY_MAIN, '--transport', 'http', '--port', '0', ...wait, ...extra, config],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, RONDO_STATE_KEY: 'rondo-gateway-tests-state-key-0123456789' },
+      env: { ...process.env, RONDO_STATE_KEY: 'rondo-gateway-tests-state-key-0123456789', ...env },
     },
   );
   let stderr = '';

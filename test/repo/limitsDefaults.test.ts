@@ -6,9 +6,11 @@ import { DEFAULT_LISTEN_IDLE_TIMEOUT_MS } from '@rondo/adapter-2026';
 import { DPOP_PROOF_DEFAULTS, INTROSPECTION_PACING_DEFAULTS } from '@rondo/auth';
 import {
   CONNECTION_LIMIT_DEFAULTS,
+  DEFAULT_MAX_PAGE_BYTES,
   DEFAULT_MAX_USED_STATES,
   TASK_LIMIT_DEFAULTS,
 } from '@rondo/core';
+import { DEFAULT_MAX_CATALOG_BYTES } from '@rondo/proxy';
 import { HTTP_TRANSPORT_DEFAULTS, MEMORY_EVENT_STORE_DEFAULTS } from '@rondo/transport-http';
 import { WEBSOCKET_DEFAULTS } from '@rondo/transport-ws';
 
@@ -126,11 +128,14 @@ const DEFAULTS: Documented[] = [
   { option: 'maxEvents', value: EVENTS.maxEvents, kind: 'count' },
   // Arguments, results and requestState.
   { option: 'maxUsedStates', value: DEFAULT_MAX_USED_STATES, kind: 'count' },
+  { option: 'maxPageBytes', value: DEFAULT_MAX_PAGE_BYTES, kind: 'bytes' },
   // Tasks.
   { option: 'maxTasksPerOwner', value: maxTasksPerOwner, kind: 'count', after: 'in Redis ' },
   { option: 'maxTaskResultBytes', value: maxTaskResultBytes, kind: 'bytes' },
   { option: 'maxTaskBytesPerOwner', value: maxTaskBytesPerOwner, kind: 'bytes' },
   { option: 'maxTaskBytes', value: maxTaskBytes, kind: 'bytes' },
+  // The gateway's proxies.
+  { option: 'maxCatalogBytes', value: DEFAULT_MAX_CATALOG_BYTES, kind: 'bytes' },
   // Token verifiers.
   {
     option: 'maxConcurrentNewTokens',

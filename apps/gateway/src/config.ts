@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { isSecureAuthorizationUrl } from '@rondo/client';
 import { z } from 'zod';
 import { ConfigError } from './configError.js';
 import { parseConfigText } from './configText.js';
@@ -27,6 +28,8 @@ const common = {
   rename: stringMap.optional(),
   timeoutMs: z.number().int().min(0).optional(),
   maxConcurrent: z.number().int().min(1).max(1024).optional(),
+  /** Bytes of each of the upstream's lists kept (the rest left out with a warning). */
+  maxCatalogBytes: z.number().int().min(1024).optional(),
   /** Whose upstream session a call runs in (see `Isolation` of @rondo/proxy). */
   isolation: z.enum(['shared', 'principal', 'session']).optional(),
   maxIsolatedSessions: z.number().int().min(1).max(4096).optional(),
@@ -53,6 +56,10 @@ const stdioEntry = z.looseObject({
 const oauthClient = z
   .strictObject({
     clientId: z.string().min(1),
+    /** The authorization server the client is registered with: the only one it logs in at. */
+    issuer: z.string().refine(isSecureAuthorizationUrl, {
+      message: 'must be an https URL (http only on a loopback host)',
+    }),
     clientSecret: z.string().min(1).optional(),
     clientSecretEnv: z.string().min(1).optional(),
     scope: z.string().min(1).optional(),
@@ -85,6 +92,7 @@ const ENTRY_MEMBERS = ['mcpServers', 'servers'] as const;
 /** A remote entry's `oauth` member as read: the secret taken from its variable if named so. */
 export interface GatewayOAuth {
   readonly clientId: string;
+  readonly issuer: string;
   readonly clientSecret: string;
   readonly scope?: string;
 }
@@ -134,7 +142,36 @@ export function parseConfig(
     if (!entry.disabled) entries.push(entry);
   }
   if (entries.length === 0) throw new ConfigError(`${source}: ${member} has no enabled entry`);
+  checkNamesApart(entries, source, member);
   return entries;
+}
+
+/**
+ * Refuses entries whose names would collide whatever their upstreams list: two entries with one
+ * namespace (not `""`: such entries are told apart by what they list, see `CatalogClaims`), or
+ * one shown name given by two entries' `rename`.
+ */
+function checkNamesApart(entries: readonly GatewayEntry[], source: string, member: string): void {
+  const namespaces = new Map<string, string>();
+  const renamed = new Map<string, string>();
+  for (const entry of entries) {
+    const other = namespaces.get(entry.namespace);
+    if (entry.namespace !== '' && other !== undefined) {
+      throw new ConfigError(
+        `${source}: ${member}.${other} and ${member}.${entry.key} have the same namespace "${entry.namespace}"; give each its own`,
+      );
+    }
+    namespaces.set(entry.namespace, entry.key);
+    for (const shown of new Set(Object.values(entry.rename ?? {}))) {
+      const holder = renamed.get(shown);
+      if (holder !== undefined && holder !== entry.key) {
+        throw new ConfigError(
+          `${source}: ${member}.${holder} and ${member}.${entry.key} both rename something to "${shown}"`,
+        );
+      }
+      renamed.set(shown, entry.key);
+    }
+  }
 }
 
 /** The member holding the entries, and its value. */
@@ -265,5 +302,10 @@ function readOAuth(oauth: z.infer<typeof oauthClient>, url: string, where: strin
   if (!clientSecret) {
     throw new ConfigError(`${where}: oauth.clientSecretEnv: ${variable ?? ''} is not set`);
   }
-  return { clientId: oauth.clientId, clientSecret, ...(oauth.scope ? { scope: oauth.scope } : {}) };
+  return {
+    clientId: oauth.clientId,
+    issuer: oauth.issuer,
+    clientSecret,
+    ...(oauth.scope ? { scope: oauth.scope } : {}),
+  };
 }

@@ -11,6 +11,7 @@ import {
 import { clientCredentials, type HttpAuthorizer } from '@rondo/client';
 import { createPrologProvider } from '@rondo/logtalk-bridge';
 import {
+  CatalogClaims,
   namespaced,
   proxy,
   withPassThrough,
@@ -104,6 +105,7 @@ export function proxyOptions(entry: GatewayEntry): ProxyOptions {
     ...(entry.rename ? { rename: entry.rename } : {}),
     ...(entry.timeoutMs !== undefined ? { timeoutMs: entry.timeoutMs } : {}),
     ...(entry.maxConcurrent !== undefined ? { maxConcurrent: entry.maxConcurrent } : {}),
+    ...(entry.maxCatalogBytes !== undefined ? { maxCatalogBytes: entry.maxCatalogBytes } : {}),
     ...(entry.era ? { era: entry.era } : {}),
     ...isolationOptions(entry),
   };
@@ -119,21 +121,37 @@ function isolationOptions(entry: GatewayEntry): ProxyOptions {
   };
 }
 
+/** What the entries of one gateway share (see {@link providerFor}). */
+export interface EntryServices {
+  /** The replicas' channel: a proxy resumes a suspended call another replica holds through it. */
+  readonly relay?: SessionRelay | undefined;
+  /** The key ring relayed rounds are sealed under (the gateway's `--state-keys`). */
+  readonly relayKeys?: readonly StateKey[] | undefined;
+  /** The gateway's table of names and URIs: what an earlier entry offers is left out here. */
+  readonly claims?: CatalogClaims | undefined;
+  /** What the operator's surface hears of the upstream: its status, its calls, when it joins. */
+  readonly watch?: ProxyWatch | undefined;
+}
+
 /**
- * The provider of one entry: a proxy, or a Prolog provider hosted in this process. A proxy given
- * the replicas' `relay` resumes a suspended call another replica holds through it.
+ * The provider of one entry: a proxy, an OpenAPI provider, or a Prolog provider hosted in this
+ * process, given what the gateway's entries share (see {@link EntryServices}).
  */
 export async function providerFor(
   entry: GatewayEntry,
   log: (line: string) => void,
-  relay?: SessionRelay,
-  relayKeys?: readonly StateKey[],
-  watch: ProxyWatch = {},
+  { relay, relayKeys, claims, watch = {} }: EntryServices = {},
 ): Promise<Provider> {
-  if (entry.kind === 'openapi') return openApiEntryProvider(entry, proxyOptions(entry));
+  const entryClaims = claims && { name: entry.key, claims };
+  if (entry.kind === 'openapi') {
+    return openApiEntryProvider(entry, proxyOptions(entry), entryClaims);
+  }
   if (entry.kind !== 'prolog') {
     // Relayed rounds are sealed under the gateway's key ring (its --state-keys, else the variables).
-    const shared = relay ? { relay, ...(relayKeys ? { relayKeys } : {}) } : {};
+    const shared = {
+      ...(relay ? { relay, ...(relayKeys ? { relayKeys } : {}) } : {}),
+      ...(claims ? { claims } : {}),
+    };
     const { onStatus, onCall } = watch;
     return proxy(upstreamSpec(entry), {
       ...proxyOptions(entry),
@@ -152,7 +170,7 @@ export async function providerFor(
     ...(entry.timeoutMs ? { timeoutMs: entry.timeoutMs } : {}),
     onLog: (line) => log(`[${entry.key}] ${line.message}`),
   });
-  return namespaced(prolog, proxyOptions(entry));
+  return namespaced(prolog, proxyOptions(entry), entryClaims);
 }
 
 /** A server of one entry's provider behind its own tool search, for the gateway to mount. */
@@ -185,15 +203,20 @@ export async function createGateway(
     ...(options.shared ? { shared: options.shared } : {}),
     ...(options.catalog ? { catalog: options.catalog.options } : {}),
   });
+  // One table for the whole catalog: a name or URI two entries offer is served by the first.
+  const claims = new CatalogClaims(
+    entries.map((entry) => entry.key),
+    log,
+  );
+  const services: EntryServices = {
+    ...(options.shared?.relay ? { relay: options.shared.relay } : {}),
+    ...(options.stateKeys ? { relayKeys: options.stateKeys } : {}),
+    claims,
+    ...(options.watch ? { watch: options.watch } : {}),
+  };
   try {
     for (const entry of entries) {
-      const provider = await providerFor(
-        entry,
-        log,
-        options.shared?.relay,
-        options.stateKeys,
-        options.watch,
-      );
+      const provider = await providerFor(entry, log, services);
       providers.set(entry.key, provider);
       live.set(entry.key, entry);
       const search = options.catalog?.entrySearch.get(entry.key);
@@ -211,8 +234,7 @@ export async function createGateway(
     server,
   );
   const reloads = new LiveEntries(server, live, providers, {
-    providerFor: (entry) =>
-      providerFor(entry, log, options.shared?.relay, options.stateKeys, options.watch),
+    providerFor: (entry) => providerFor(entry, log, services),
   });
   return {
     server,

@@ -45,15 +45,9 @@ async function main(argv: readonly string[]): Promise<void> {
   }
   // The serving and checking code load only now: a mistake or a port in use is told at once.
   if (args.command === 'check') {
-    const { checkEntry } = await import('./check.js');
+    const { checkEntries } = await import('./check.js');
     // A line per entry as soon as it is known: a slow upstream holds back only its own line.
-    const lines = await Promise.all(
-      entries.map(async (entry) => {
-        const checked = await checkEntry(entry);
-        process.stdout.write(`${checked.line}\n`);
-        return checked;
-      }),
-    );
+    const lines = await checkEntries(entries, ({ line }) => process.stdout.write(`${line}\n`));
     const code = lines.every((line) => line.ok) ? 0 : 1;
     process.stdout.write('', () => process.exit(code));
     return;

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Provider } from '@rondo/core';
 import { openApiProvider, type SchemeCredentials } from '@rondo/openapi';
-import { namespaced, type ProxyOptions } from '@rondo/proxy';
+import { namespaced, type EntryClaims, type ProxyOptions } from '@rondo/proxy';
 import { z } from 'zod';
 import { ConfigError } from './configError.js';
 
@@ -109,6 +109,7 @@ export async function openApiEntryProvider(
     readonly timeoutMs?: number;
   },
   naming: ProxyOptions,
+  claims?: EntryClaims,
 ): Promise<Provider> {
   const provider = await openApiProvider({
     source: entry.openapi,
@@ -124,5 +125,5 @@ export async function openApiEntryProvider(
   });
   // Tags chose the operations already; the entry's names (namespace, include, rename) apply here.
   const { includeTags: _in, excludeTags: _out, ...rules } = naming;
-  return namespaced(provider, rules);
+  return namespaced(provider, rules, claims);
 }

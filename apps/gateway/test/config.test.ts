@@ -44,23 +44,80 @@ describe('the gateway configuration', () => {
 
   it('reads an oauth member of a remote entry and refuses one it could not log in with', () => {
     const url = 'https://example.com/mcp';
-    const [entry] = read({ api: { url, oauth: { clientId: 'gw', clientSecret: 's3' } } });
-    expect(entry).toMatchObject({ kind: 'remote', oauth: { clientId: 'gw', clientSecret: 's3' } });
-    expect(() => read({ api: { url, oauth: { clientId: 'gw' } } })).toThrow(
+    const issuer = 'https://auth.example.com';
+    const [entry] = read({ api: { url, oauth: { clientId: 'gw', issuer, clientSecret: 's3' } } });
+    expect(entry).toMatchObject({
+      kind: 'remote',
+      oauth: { clientId: 'gw', issuer, clientSecret: 's3' },
+    });
+    expect(() => read({ api: { url, oauth: { clientId: 'gw', issuer } } })).toThrow(
       /mcpServers\.api: oauth: give one of clientSecret and clientSecretEnv/,
     );
     expect(() =>
-      read({ api: { url, oauth: { clientId: 'gw', clientSecret: 'a', clientSecretEnv: 'B' } } }),
+      read({
+        api: { url, oauth: { clientId: 'gw', issuer, clientSecret: 'a', clientSecretEnv: 'B' } },
+      }),
     ).toThrow(/give one of clientSecret and clientSecretEnv/);
     expect(() =>
-      read({ api: { url, oauth: { clientId: 'gw', clientSecretEnv: 'RONDO_TEST_UNSET_SECRET' } } }),
+      read({
+        api: { url, oauth: { clientId: 'gw', issuer, clientSecretEnv: 'RONDO_TEST_UNSET_SECRET' } },
+      }),
     ).toThrow(/mcpServers\.api: oauth\.clientSecretEnv: RONDO_TEST_UNSET_SECRET is not set/);
     expect(() =>
-      read({ ws: { url: 'wss://example.com/ws', oauth: { clientId: 'gw', clientSecret: 's' } } }),
+      read({
+        ws: { url: 'wss://example.com/ws', oauth: { clientId: 'gw', issuer, clientSecret: 's' } },
+      }),
     ).toThrow(/mcpServers\.ws: oauth: needs an http\(s\) url/);
     expect(() =>
-      read({ api: { url, oauth: { clientId: 'gw', clientSecret: 's', grant: 'password' } } }),
+      read({
+        api: { url, oauth: { clientId: 'gw', issuer, clientSecret: 's', grant: 'password' } },
+      }),
     ).toThrow(/mcpServers\.api: oauth: /);
+  });
+
+  // Issue 38, done-when 5: what would collide whatever the upstreams list is refused at load.
+  it('refuses two entries with one namespace, or one shown name renamed by two, naming both', () => {
+    expect(() =>
+      read({ a: { command: 'x', namespace: 'm' }, b: { command: 'y', namespace: 'm' } }),
+    ).toThrow(
+      'servers.json: mcpServers.a and mcpServers.b have the same namespace "m"; give each its own',
+    );
+    // An entry's key is its namespace by default.
+    expect(() => read({ m: { command: 'x' }, b: { command: 'y', namespace: 'm' } })).toThrow(
+      /mcpServers\.m and mcpServers\.b have the same namespace "m"/,
+    );
+    expect(() =>
+      read({
+        a: { command: 'x', rename: { search: 'find' } },
+        b: { command: 'y', rename: { lookup: 'find' } },
+      }),
+    ).toThrow('servers.json: mcpServers.a and mcpServers.b both rename something to "find"');
+    // Entries without a namespace are told apart by what they list (see the proxy's CatalogClaims).
+    expect(
+      read({ a: { command: 'x', namespace: '' }, b: { command: 'y', namespace: '' } }),
+    ).toHaveLength(2);
+  });
+
+  // Issue 38, done-when 3: the client credentials go to the entry's issuer only, over https.
+  it('requires the issuer of an oauth member, https unless on a loopback host', () => {
+    const url = 'https://example.com/mcp';
+    expect(() => read({ api: { url, oauth: { clientId: 'gw', clientSecret: 's' } } })).toThrow(
+      /mcpServers\.api: oauth\.issuer: /,
+    );
+    expect(() =>
+      read({
+        api: {
+          url,
+          oauth: { clientId: 'gw', issuer: 'http://auth.example.com', clientSecret: 's' },
+        },
+      }),
+    ).toThrow(
+      /mcpServers\.api: oauth\.issuer: must be an https URL \(http only on a loopback host\)/,
+    );
+    const [local] = read({
+      api: { url, oauth: { clientId: 'gw', issuer: 'http://127.0.0.1:8080', clientSecret: 's' } },
+    });
+    expect(local).toMatchObject({ oauth: { issuer: 'http://127.0.0.1:8080' } });
   });
 
   it('names the entry and the member at fault', () => {

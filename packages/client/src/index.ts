@@ -69,6 +69,7 @@ export {
 export {
   oauth,
   clientCredentials,
+  isSecureAuthorizationUrl,
   workloadIdentity,
   enterpriseManaged,
   memoryTokenStore,

@@ -6,4 +6,5 @@ export {
 } from './transports/stdio.js';
 export { webSocketTransport, type WebSocketTransportOptions } from './transports/webSocket.js';
 export { nodeFetch, nodeHttpTransport, type NodeFetchOptions } from './transports/nodeFetch.js';
+export { defaultEnvironment } from './transports/childEnvironment.js';
 export { fileAssertion } from './oauth/fileAssertion.js';

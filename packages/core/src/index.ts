@@ -160,7 +160,7 @@ export { TOOL_SEARCH_LIMIT, type ToolSearchOptions } from './catalogs/toolSearch
 export { ToolSearchIndex, type Ranked } from './catalogs/searchIndex.js';
 export { MountConflictError, type ItemOrigin } from './mount/mountTable.js';
 export { NAMESPACE_SEPARATOR, type ItemKind, type MountOptions } from './mount/naming.js';
-export { DEFAULT_MAX_ARGUMENT_DEPTH, type ServerLimits } from './limits.js';
+export { DEFAULT_MAX_ARGUMENT_DEPTH, DEFAULT_MAX_PAGE_BYTES, type ServerLimits } from './limits.js';
 export {
   ConfigurationError,
   ClientRequestError,

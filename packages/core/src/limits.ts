@@ -13,6 +13,9 @@ export interface ServerLimits {
 /** The default of {@link ServerLimits.maxArgumentDepth}. */
 export const DEFAULT_MAX_ARGUMENT_DEPTH = 64;
 
+/** The default of `ServerOptions.maxPageBytes`: 4 MiB of descriptors per list page. */
+export const DEFAULT_MAX_PAGE_BYTES = 4 * 1024 * 1024;
+
 /**
  * True when `value` nests objects or arrays more than `limit` levels deep (a scalar is level 0, an
  * object or array one more than its deepest member). Walks with its own stack, never the call

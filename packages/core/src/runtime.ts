@@ -73,6 +73,8 @@ export class ServerRuntime {
   readonly sealer: RequestStateSealer;
   readonly roundLimit: number;
   readonly pageSize: number;
+  /** Bytes of one list page's descriptors (as JSON) at most; a page holds one item at least. */
+  readonly maxPageBytes: number;
   readonly maxArgumentDepth: number;
   readonly log: (level: 'info' | 'warning' | 'error', message: string) => void;
   /** The server's tasks (the Tasks extension of the modern wire). */
@@ -100,6 +102,7 @@ export class ServerRuntime {
     this.sealer = settings.sealer;
     this.roundLimit = settings.roundLimit;
     this.pageSize = settings.pageSize;
+    this.maxPageBytes = settings.maxPageBytes;
     this.maxArgumentDepth = settings.maxArgumentDepth;
     this.defaultCachePolicy = settings.defaultCachePolicy;
     const { shared, tasks } = options;

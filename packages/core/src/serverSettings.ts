@@ -1,5 +1,5 @@
 import type { CachePolicy } from './definitions.js';
-import { DEFAULT_MAX_ARGUMENT_DEPTH } from './limits.js';
+import { DEFAULT_MAX_ARGUMENT_DEPTH, DEFAULT_MAX_PAGE_BYTES } from './limits.js';
 import { RequestStateSealer } from './requestState.js';
 import type { ServerInfo, ServerOptions } from './serverTypes.js';
 
@@ -10,19 +10,21 @@ export interface ServerSettings {
   readonly sealer: RequestStateSealer;
   readonly roundLimit: number;
   readonly pageSize: number;
+  readonly maxPageBytes: number;
   readonly maxArgumentDepth: number;
   readonly defaultCachePolicy: CachePolicy;
 }
 
 /**
- * Reads a server's options once, so the defaults live in one place: rounds 10, pages of 100,
- * results not cached, log lines on stderr.
+ * Reads a server's options once, so the defaults live in one place: rounds 10, pages of 100
+ * items and at most 4 MiB, results not cached, log lines on stderr.
  */
 export function serverSettings(options: ServerOptions): ServerSettings {
   const {
     requestState,
     roundLimit,
     pageSize,
+    maxPageBytes,
     defaultCachePolicy,
     log: given,
     limits,
@@ -44,6 +46,7 @@ export function serverSettings(options: ServerOptions): ServerSettings {
     sealer,
     roundLimit: roundLimit ?? 10,
     pageSize: pageSize ?? 100,
+    maxPageBytes: maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES,
     maxArgumentDepth: limits?.maxArgumentDepth ?? DEFAULT_MAX_ARGUMENT_DEPTH,
     defaultCachePolicy: defaultCachePolicy ?? { ttlMs: 0, cacheScope: 'private' },
   };

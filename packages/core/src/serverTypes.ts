@@ -40,6 +40,12 @@ export interface ServerOptions extends ServerInfo {
   roundLimit?: number;
   /** Items per page of list results (default 100). */
   pageSize?: number;
+  /**
+   * Bytes of the descriptors (as JSON) of one page of list results at most (default 4 MiB), so a
+   * catalog of large descriptors (a gateway's, made of its upstreams') reaches clients in pages
+   * their frame limit takes. A page holds one descriptor at least.
+   */
+  maxPageBytes?: number;
   /** The cache policy of cacheable results when neither a rule nor a provider sets one. */
   defaultCachePolicy?: CachePolicy;
   /** Limits on what a request may carry (argument nesting depth). */

@@ -25,3 +25,24 @@ describe('paginate', () => {
     }
   });
 });
+
+describe('paginate by bytes', () => {
+  const sizes = [4, 4, 4, 9, 1, 1, 30, 2];
+  const bytes = { max: 10, sizeOf: (item: number) => item };
+
+  it('cuts a page before the item that would pass the byte bound, keeping one at least', () => {
+    const pages: number[][] = [];
+    let cursor: string | undefined;
+    do {
+      const page = paginate(sizes, cursor, 100, bytes);
+      pages.push(page.items);
+      cursor = page.nextCursor;
+    } while (cursor);
+    // 4+4 fits 10, a third 4 does not; 9+1 fits; an item larger than the bound goes alone.
+    expect(pages).toEqual([[4, 4], [4], [9, 1], [1], [30], [2]]);
+  });
+
+  it('still stops at pageSize items', () => {
+    expect(paginate([1, 1, 1, 1], undefined, 3, bytes).items).toEqual([1, 1, 1]);
+  });
+});

@@ -3,6 +3,7 @@ export type { LogSink } from './passThroughCalls.js';
 export { withPassThrough } from './passThrough.js';
 export type { PassedTaskLimits } from './passedTasks.js';
 export type { NameRules } from './names.js';
+export { DEFAULT_MAX_CATALOG_BYTES, type CatalogLimits } from './catalogBudget.js';
 export type { SuspensionLimits } from './suspendedCalls.js';
 export type { Isolation, IsolationLimits } from './isolation.js';
 export type { RelayLimits } from './relayedRounds.js';
@@ -15,5 +16,7 @@ export type {
   RemoteUpstream,
   CustomUpstream,
 } from './upstreamSpec.js';
-export { namespaced } from './namespaced.js';
+export { namespaced, type EntryClaims } from './namespaced.js';
 export type { UpstreamLists, ListName } from './upstreamLists.js';
+export { CatalogClaims, type ClaimKind } from './catalogClaims.js';
+export { redactForCaller, redactForOperator } from './redaction.js';

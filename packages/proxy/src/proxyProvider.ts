@@ -18,12 +18,14 @@ import type {
   ToolDefinition,
   ToolOutcome,
 } from '@rondo/core';
-import { ErrorCode, isMcpError } from '@rondo/protocol';
-import { servableTemplates, servableTools } from './catalogGuard.js';
+import type { CatalogLimits } from './catalogBudget.js';
+import type { CatalogClaims } from './catalogClaims.js';
 import { ChangeRelay } from './changeRelay.js';
 import { Gate } from './gate.js';
-import { NameMap, type NameRules } from './names.js';
+import { redactForOperator } from './redaction.js';
+import type { NameRules } from './names.js';
 import { LegacyTaskTools } from './legacyTasks.js';
+import { UpstreamCatalog } from './upstreamCatalog.js';
 import {
   PassThroughCalls,
   announcesTasks,
@@ -32,6 +34,7 @@ import {
 } from './passThroughCalls.js';
 import { completeUpstream, completionRef } from './upstreamCompletion.js';
 import { RelayedRounds, type RelayLimits } from './relayedRounds.js';
+import { isNotFound } from './resourceOwnership.js';
 import { resumeRound, runRound, type RoundCaller, type RoundServices } from './roundRunner.js';
 import { SuspendedCalls, type SuspensionLimits } from './suspendedCalls.js';
 import type { IsolationLimits } from './isolation.js';
@@ -50,6 +53,7 @@ export interface ProxyOptions
     NameRules,
     SuspensionLimits,
     RelayLimits,
+    CatalogLimits,
     IsolationLimits,
     Omit<ConnectionOptions, 'era'> {
   /**
@@ -75,6 +79,11 @@ export interface ProxyOptions
    * connection and sends the outcome back. Without it a suspended call lives in one process only.
    */
   readonly relay?: SessionRelay;
+  /**
+   * The names and URIs the other entries of one gateway hold: an item an earlier entry offers
+   * too is left out of this one's lists, with a warning naming both (see {@link CatalogClaims}).
+   */
+  readonly claims?: CatalogClaims;
   /** Told what the proxy left out of the upstream's catalog and why (a schema that does not compile). */
   readonly onWarning?: (message: string) => void;
   /**
@@ -101,11 +110,8 @@ export interface ProxyOptions
 export class ProxyProvider implements Provider {
   readonly name: string;
   private readonly link: UpstreamLink;
+  private readonly catalog: UpstreamCatalog;
   private readonly connections: UpstreamConnections;
-  private readonly toolNames: NameMap;
-  private readonly promptNames: NameMap;
-  private readonly resourceUris = new Set<string>();
-  private readonly templateUris = new Set<string>();
   private readonly changes = new ChangeRelay();
   private readonly services: RoundServices;
   private readonly legacyTasks: LegacyTaskTools;
@@ -121,8 +127,6 @@ export class ProxyProvider implements Provider {
   ) {
     checkUpstreamSpec(spec);
     this.name = options.name ?? (options.namespace || 'upstream');
-    this.toolNames = new NameMap(options);
-    this.promptNames = new NameMap(options);
     this.connections = new UpstreamConnections(this.name, spec, options, this.changes, (client) =>
       singleCallLog(
         client,
@@ -151,7 +155,9 @@ export class ProxyProvider implements Provider {
       ...(this.relayed ? { relay: this.relayed } : {}),
     };
     this.passing = new PassThroughCalls(this.services);
+    options.claims?.enrol(this.name, (list) => this.changes.emit({ kind: list }));
     this.legacyTasks = new LegacyTaskTools(this.services);
+    this.catalog = new UpstreamCatalog(this.name, this.lists, options, this.legacyTasks, this.warn);
   }
 
   /** The connection to the upstream (its state, what it said about itself). */
@@ -193,13 +199,8 @@ export class ProxyProvider implements Provider {
     return announcesTasks(this.link.facts);
   }
 
-  async tools(): Promise<ToolDefinition[]> {
-    return this.lists.read('tools', async (client) => {
-      if (!client.capabilities.tools) return this.toolNames.learn([]);
-      const listed = await client.listAllTools();
-      this.legacyTasks.learn(client.era, listed);
-      return servableTools(this.toolNames.learn(listed.map(toolDefinition)), this.warn);
-    });
+  tools(): Promise<ToolDefinition[]> {
+    return this.catalog.tools();
   }
 
   /**
@@ -207,11 +208,11 @@ export class ProxyProvider implements Provider {
    * as a task of the gateway's server); a modern upstream decides per call (see `withPassThrough`).
    */
   taskSupport(name: string): TaskDeclaration | undefined {
-    return this.legacyTasks.declaration(this.toolNames.upstream(name) ?? name);
+    return this.legacyTasks.declaration(this.catalog.toolNames.upstream(name) ?? name);
   }
 
   callTool(name: string, args: Arguments, ctx: HandlerContext): Promise<ToolOutcome> {
-    const upstream = this.toolNames.upstream(name) ?? name;
+    const upstream = this.catalog.toolNames.upstream(name) ?? name;
     const params = { name: upstream, arguments: args };
     const services = this.legacyTasks.servicesFor(upstream);
     return observed(this.options.onCall, callFacts(this.name, 'tools/call', upstream, ctx), () =>
@@ -226,7 +227,7 @@ export class ProxyProvider implements Provider {
 
   /** The upstream's name for the tool this provider lists as `name`. */
   upstreamToolName(name: string): string {
-    return this.toolNames.upstream(name) ?? name;
+    return this.catalog.toolNames.upstream(name) ?? name;
   }
 
   /**
@@ -249,11 +250,8 @@ export class ProxyProvider implements Provider {
     );
   }
 
-  async prompts(): Promise<PromptDefinition[]> {
-    return this.lists.read('prompts', async (client) => {
-      if (!client.capabilities.prompts) return this.promptNames.learn([]);
-      return this.promptNames.learn((await client.listAllPrompts()) as PromptDefinition[]);
-    });
+  prompts(): Promise<PromptDefinition[]> {
+    return this.catalog.prompts();
   }
 
   getPrompt(
@@ -261,7 +259,7 @@ export class ProxyProvider implements Provider {
     args: Record<string, string>,
     ctx: HandlerContext,
   ): Promise<PromptOutcome> {
-    const params = { name: this.promptNames.upstream(name) ?? name, arguments: args };
+    const params = { name: this.catalog.promptNames.upstream(name) ?? name, arguments: args };
     return observed(
       this.options.onCall,
       callFacts(this.name, 'prompts/get', params.name, ctx),
@@ -269,27 +267,21 @@ export class ProxyProvider implements Provider {
     );
   }
 
-  async resources(): Promise<ResourceDefinition[]> {
-    return this.lists.read('resources', async (client) => {
-      const list = client.capabilities.resources ? await client.listAllResources() : [];
-      this.resourceUris.clear();
-      for (const resource of list) this.resourceUris.add(resource.uri);
-      return list as ResourceDefinition[];
-    });
+  resources(): Promise<ResourceDefinition[]> {
+    return this.catalog.resources();
   }
 
-  async resourceTemplates(): Promise<ResourceTemplateDefinition[]> {
-    return this.lists.read('templates', async (client) => {
-      const list = client.capabilities.resources ? await client.listAllResourceTemplates() : [];
-      const kept = servableTemplates(list as ResourceTemplateDefinition[], this.warn);
-      this.templateUris.clear();
-      for (const template of kept) this.templateUris.add(template.uriTemplate);
-      return kept;
-    });
+  resourceTemplates(): Promise<ResourceTemplateDefinition[]> {
+    return this.catalog.resourceTemplates();
   }
 
+  /**
+   * Reads a resource the upstream owns (it listed the URI, or one of its templates matches it);
+   * any other URI is not sent. An upstream that answers a templated URI with not-found (either
+   * code) does not have it: another entry's template may.
+   */
   async readResource(uri: string, ctx: HandlerContext): Promise<ResourceOutcome | undefined> {
-    if (!this.resourceUris.has(uri) && this.templateUris.size === 0) return undefined;
+    if (!this.catalog.ownership.owns(uri)) return undefined;
     try {
       return await observed(
         this.options.onCall,
@@ -297,14 +289,7 @@ export class ProxyProvider implements Provider {
         () => runRound(this.services, 'resources/read', { uri }, ctx, resourceResultFromWire),
       );
     } catch (error) {
-      // Another provider's template may match: an upstream that does not have it says so.
-      if (
-        isMcpError(error) &&
-        error.code === ErrorCode.ResourceNotFound &&
-        !this.resourceUris.has(uri)
-      ) {
-        return undefined;
-      }
+      if (isNotFound(error) && !this.catalog.ownership.lists(uri)) return undefined;
       throw error;
     }
   }
@@ -314,7 +299,11 @@ export class ProxyProvider implements Provider {
     request: CompletionRequest,
     call?: McpCall,
   ): Promise<CompletionResult | undefined> {
-    const upstreamRef = completionRef(request.ref, this.promptNames, this.templateUris);
+    const upstreamRef = completionRef(
+      request.ref,
+      this.catalog.promptNames,
+      this.catalog.ownership.templateUris,
+    );
     if (upstreamRef === undefined) return undefined;
     return completeUpstream(this.name, this.link, this.services.gate, upstreamRef, request, call);
   }
@@ -336,14 +325,8 @@ export class ProxyProvider implements Provider {
 
   private readonly warn = (message: string): void => {
     if (this.closing) return;
-    this.options.onWarning?.(`upstream "${this.name}": ${message}`);
+    this.options.onWarning?.(`upstream "${this.name}": ${redactForOperator(message)}`);
   };
-}
-
-/** A tool of the upstream's list as a definition, without its task support (see `taskSupport`). */
-function toolDefinition(tool: Record<string, unknown>): ToolDefinition {
-  const { execution: _execution, ...rest } = tool;
-  return rest as unknown as ToolDefinition;
 }
 
 /** A provider for the upstream `spec` (see {@link ProxyProvider}). */

@@ -21,6 +21,7 @@ import {
 import { GateSlot, type Gate } from './gate.js';
 import { callerKey } from './isolation.js';
 import type { UpstreamLease } from './linkPool.js';
+import { redactForCaller } from './redaction.js';
 import type { SuspendedCalls } from './suspendedCalls.js';
 import { UpstreamCall, type PendingAsk } from './upstreamCall.js';
 import { inputRequestFromWire, inputResponseToWire } from './wireResults.js';
@@ -296,7 +297,11 @@ function suspend(
   return { kind: 'input', requests, call: id };
 }
 
-/** An upstream failure as the wire error the downstream client gets. */
+/**
+ * An upstream failure as the wire error the downstream client gets: the upstream's own JSON-RPC
+ * error as it is; the gateway's failure to reach it in one line without the process's stderr, its
+ * URLs cut to host and path.
+ */
 export function upstreamFailure(upstream: string, error: unknown): McpError {
   if (isMcpError(error)) return error;
   if (error instanceof ServerExitedError) {
@@ -304,8 +309,9 @@ export function upstreamFailure(upstream: string, error: unknown): McpError {
       upstream,
     });
   }
-  const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-  return new McpError(ErrorCode.InternalError, `Upstream "${upstream}" failed: ${message}`, {
+  const message = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+  const shown = redactForCaller(message);
+  return new McpError(ErrorCode.InternalError, `Upstream "${upstream}" failed: ${shown}`, {
     upstream,
   });
 }

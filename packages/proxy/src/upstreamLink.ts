@@ -1,5 +1,6 @@
 import { Client, type ClientHandlers, type EraChoice, type ServerFacts } from '@rondo/client';
 import { ErrorCode, McpError } from '@rondo/protocol';
+import { redactForCaller, redactForOperator } from './redaction.js';
 import { describeUpstream, transportFor, type UpstreamSpec } from './upstreamSpec.js';
 
 /** How the link connects and reconnects. */
@@ -54,7 +55,14 @@ const STABLE_MS = 10_000;
 type LinkState =
   | { readonly kind: 'connecting'; readonly ready: Promise<Client> }
   | { readonly kind: 'up'; readonly client: Client }
-  | { readonly kind: 'down'; readonly reason: string; readonly retryAt: number }
+  | {
+      readonly kind: 'down';
+      /** Why, for the operator: with the process's last stderr line, URLs redacted. */
+      readonly reason: string;
+      /** Why, for a caller: no stderr, URLs without user, query or fragment. */
+      readonly publicReason: string;
+      readonly retryAt: number;
+    }
   | { readonly kind: 'closed' };
 
 /**
@@ -65,7 +73,12 @@ type LinkState =
  */
 export class UpstreamLink {
   readonly label: string;
-  private state: LinkState = { kind: 'down', reason: 'not started', retryAt: 0 };
+  private state: LinkState = {
+    kind: 'down',
+    reason: 'not started',
+    publicReason: 'not started',
+    retryAt: 0,
+  };
   private delayMs: number;
   private retryTimer: NodeJS.Timeout | undefined;
   private connectedAt = 0;
@@ -113,7 +126,10 @@ export class UpstreamLink {
     return this.state.kind === 'up' ? this.state.client : undefined;
   }
 
-  /** Why the upstream is unavailable, when it is. */
+  /**
+   * Why the upstream is unavailable, when it is, for the operator's log and `check`: the error and
+   * the last line the process wrote to stderr, URLs redacted. Callers get less (see {@link client}).
+   */
   get downReason(): string | undefined {
     return this.state.kind === 'down' ? this.state.reason : undefined;
   }
@@ -128,7 +144,10 @@ export class UpstreamLink {
     return this.connect();
   }
 
-  /** The connected client; an `McpError` saying why when the upstream is down. */
+  /**
+   * The connected client; an `McpError` saying why when the upstream is down, in words a remote
+   * caller may see: never the upstream's stderr, a URL's user, query or fragment.
+   */
   async client(): Promise<Client> {
     switch (this.state.kind) {
       case 'up':
@@ -141,7 +160,7 @@ export class UpstreamLink {
         const wait = Math.max(0, this.state.retryAt - Date.now());
         throw new McpError(
           ErrorCode.InternalError,
-          `Upstream "${this.name}" is unavailable (${this.state.reason}); next attempt in ${Math.ceil(wait / 1000)} s`,
+          `Upstream "${this.name}" is unavailable (${this.state.publicReason}); next attempt in ${Math.ceil(wait / 1000)} s`,
           { upstream: this.name },
         );
       }
@@ -190,10 +209,10 @@ export class UpstreamLink {
         return client;
       },
       (error: unknown) => {
-        this.failed(reasonOf(error, transport));
+        this.failed(error, transport);
         throw new McpError(
           ErrorCode.InternalError,
-          `Upstream "${this.name}" could not be reached: ${reasonOf(error, transport)}`,
+          `Upstream "${this.name}" could not be reached: ${publicReasonOf(error)}`,
           { upstream: this.name },
         );
       },
@@ -208,14 +227,20 @@ export class UpstreamLink {
     if (this.state.kind !== 'up' || this.state.client !== client) return;
     // A connection that lived a while starts the backoff again; one that dies at once keeps doubling it.
     if (Date.now() - this.connectedAt > STABLE_MS) this.delayMs = this.policy.initialDelayMs ?? 500;
-    this.failed(error ? reasonOf(error, transport) : 'the connection closed');
+    this.failed(error ?? new Error('the connection closed'), transport);
   }
 
-  private failed(reason: string): void {
+  private failed(error: unknown, transport: unknown): void {
     if (this.state.kind === 'closed') return;
     const delay = this.delayMs;
     this.delayMs = Math.min(delay * 2, this.policy.maxDelayMs ?? 30_000);
-    this.state = { kind: 'down', reason, retryAt: Date.now() + delay };
+    const reason = reasonOf(error, transport);
+    this.state = {
+      kind: 'down',
+      reason,
+      publicReason: publicReasonOf(error),
+      retryAt: Date.now() + delay,
+    };
     this.lastError = reason;
     this.events.status?.(this.status);
     clearTimeout(this.retryTimer);
@@ -242,13 +267,28 @@ function withinDeadline<T>(connecting: Promise<T>, ms: number, abandon: () => vo
   return Promise.race([connecting, deadline]).finally(() => clearTimeout(timer));
 }
 
-/** A one-line reason: the error's message, with the last line the upstream wrote to stderr. */
+/** The first line of an error's message. */
+function firstLine(error: unknown): string {
+  return error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+}
+
+/** A one-line reason for a caller: the error's message, its URLs cut to host and path. */
+function publicReasonOf(error: unknown): string {
+  return redactForCaller(firstLine(error));
+}
+
+/**
+ * A one-line reason for the operator: the error's message, with the last line the upstream wrote
+ * to stderr, URLs redacted.
+ */
 function reasonOf(error: unknown, transport: unknown): string {
-  const message = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+  const message = firstLine(error);
   const stderr = (transport as { stderr?: unknown }).stderr;
   const last =
     typeof stderr === 'string'
       ? stderr.trim().split('\n').filter(Boolean).at(-1)?.slice(0, 200)
       : undefined;
-  return last && !message.includes(last) ? `${message}; stderr: ${last}` : message;
+  return redactForOperator(
+    last && !message.includes(last) ? `${message}; stderr: ${last}` : message,
+  );
 }

@@ -10,7 +10,14 @@ import { stdioTransport, webSocketTransport } from '@rondo/client/node';
 export interface StdioUpstream {
   readonly command: string;
   readonly args?: readonly string[];
+  /** Variables the server gets besides the allowlisted ones (HOME, PATH, USER...; see `inheritEnv`). */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * False (default): the server starts with the allowlist of `defaultEnvironment()` of
+   * `@rondo/client/node` plus `env`, never this process's own secrets (its state keys, another
+   * upstream's credentials). True: the whole environment, for a server you trust with it.
+   */
+  readonly inheritEnv?: boolean;
   readonly cwd?: string;
 }
 
@@ -66,6 +73,7 @@ export function transportFor(spec: UpstreamSpec): ClientTransport {
     return stdioTransport({
       command: spec.command,
       args: spec.args ?? [],
+      inheritEnv: spec.inheritEnv ?? false,
       ...(spec.env ? { env: spec.env } : {}),
       ...(spec.cwd ? { cwd: spec.cwd } : {}),
     });

@@ -76,8 +76,7 @@ describe('the upstream connection', () => {
     closeAfterTest(() => provider.close());
     await expect(provider.upstream.start()).rejects.toMatchObject({
       code: ErrorCode.InternalError,
-      // Why: the exit, or the write the exit broke, with the last line the process wrote to stderr.
-      message: expect.stringMatching(/^Upstream "flaky" could not be reached: .+no config file$/),
+      message: expect.stringMatching(/^Upstream "flaky" could not be reached: /),
     });
     // Meanwhile a call fails at once, saying why and when the next attempt is.
     await expect(provider.upstream.client()).rejects.toMatchObject({
@@ -97,6 +96,28 @@ describe('the upstream connection', () => {
     expect(gaps[0]).toBeGreaterThanOrEqual(55);
     for (const gap of gaps.slice(1, 5)) expect(gap).toBeGreaterThanOrEqual(115);
     for (const gap of gaps.slice(0, 5)) expect(gap).toBeLessThan(scaled(400));
+  });
+
+  it("tells callers why an upstream failed without its stderr, which the operator's reason keeps", async () => {
+    const script = `echo 'no config file; token=stderr-secret' >&2; exit 3`;
+    const provider = proxy(
+      { command: 'sh', args: ['-c', script] },
+      { name: 'leaky', initialDelayMs: 60_000 },
+    );
+    closeAfterTest(() => provider.close());
+    const failure = (await provider.upstream.start().catch((e: unknown) => e)) as Error;
+    // Why, to a caller: the exit, or the write the exit broke; never what the process wrote to
+    // stderr (it may name secrets).
+    expect(failure).toMatchObject({
+      code: ErrorCode.InternalError,
+      message: expect.stringMatching(/^Upstream "leaky" could not be reached: .+/),
+    });
+    const down = (await provider.upstream.client().catch((e: unknown) => e)) as Error;
+    expect(down.message).toMatch(/^Upstream "leaky" is unavailable \(.+\); next attempt in 60 s$/);
+    for (const message of [failure.message, down.message]) {
+      expect(message).not.toContain('stderr-secret');
+    }
+    expect(provider.upstream.downReason).toMatch(/stderr: no config file; token=stderr-secret$/);
   });
 
   it('gives up a connection attempt at connectTimeoutMs and ends the process it started', async () => {

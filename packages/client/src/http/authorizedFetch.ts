@@ -1,6 +1,7 @@
 import { messageWithCauses } from '../causes.js';
 import { HttpAuthError, TransportError } from '../errors.js';
 import type { HttpAuthorizer } from './authorizer.js';
+import { fetchFollowingRedirects } from './redirects.js';
 
 /** What every HTTP request of the transport goes through: the authorizer and a fetch. */
 export interface AuthorizedFetchOptions {
@@ -13,7 +14,9 @@ export interface AuthorizedFetchOptions {
 /**
  * Sends one request with the authorizer's `Authorization` header; on 401 or 403 asks the
  * authorizer whether to try again (with a new token), at most `maxAuthRetries` times, then fails
- * with {@link HttpAuthError}. A network failure is a {@link TransportError}.
+ * with {@link HttpAuthError}. A network failure is a {@link TransportError}. Redirects are
+ * followed as `fetchFollowingRedirects` does: another origin gets no header meant for this one
+ * (the token included), and its 401 or 403 is not the authorizer's to answer.
  */
 export async function authorizedFetch(
   url: URL,
@@ -33,12 +36,17 @@ export async function authorizedFetch(
       Object.assign(headers, proof);
     }
     let response: Response;
+    let answered: URL;
     try {
-      response = await options.fetch(url, { ...init, headers });
+      ({ response, url: answered } = await fetchFollowingRedirects(options.fetch, url, {
+        ...init,
+        headers,
+      }));
     } catch (error) {
       if (init.signal?.aborted) throw init.signal.reason;
+      if (error instanceof TransportError) throw error;
       throw new TransportError(
-        `${init.method ?? 'GET'} ${url.href} failed: ${messageWithCauses(error)}`,
+        `${init.method ?? 'GET'} ${endpointOf(url)} failed: ${messageWithCauses(error)}`,
         undefined,
         { cause: error },
       );
@@ -46,14 +54,20 @@ export async function authorizedFetch(
     if (response.status !== 401 && response.status !== 403) return response;
     const again =
       options.authorizer !== undefined &&
+      answered.origin === url.origin &&
       attempt < options.maxAuthRetries &&
       (await options.authorizer.challenged(response, url));
     await response.body?.cancel().catch(() => undefined);
     if (!again) {
       throw new HttpAuthError(
-        `${init.method ?? 'GET'} ${url.href} was refused with HTTP ${response.status}`,
+        `${init.method ?? 'GET'} ${endpointOf(url)} was refused with HTTP ${response.status}`,
         response.status,
       );
     }
   }
+}
+
+/** A URL as errors name it: no user name or password, query or fragment (they may be secrets). */
+function endpointOf(url: URL): string {
+  return `${url.origin}${url.pathname}`;
 }

@@ -4,6 +4,7 @@ import type { PrivateKeyJwtKey } from './clientAuth.js';
 import type { AuthContext } from './discovery.js';
 import { DpopProver, type DpopKeyPair } from './dpop.js';
 import { DEFAULT_OAUTH_MAX_BODY_BYTES, DEFAULT_OAUTH_TIMEOUT_MS, type OAuthHttp } from './http.js';
+import { isSecureAuthorizationUrl } from './pinnedIssuer.js';
 import { resolveClient, type PreRegisteredClient } from './registration.js';
 import { requestToken } from './tokenRequest.js';
 import { TokenAuthorizer, type TokenSource } from './tokenAuthorizer.js';
@@ -23,6 +24,13 @@ export interface OAuthCommonOptions {
   maxStepUps?: number;
   /** New tokens refused at once with 401, in a row, before giving up. Default 2. */
   maxReauthorizations?: number;
+  /**
+   * The authorization server this client is registered with (its issuer URL, https, or http on a
+   * loopback host). When given, no other is ever asked: a resource naming another one fails the
+   * flow before any request reaches it, so its credentials go to this issuer only. Default: the
+   * server the resource names (what a public client registering itself needs).
+   */
+  issuer?: string;
   /**
    * Ask for DPoP-bound tokens (RFC 9449) and prove possession on every request: `true` with an
    * ES256 key generated for this authorizer, or a key pair of your own. Default: bearer tokens.
@@ -114,9 +122,16 @@ export function dpopProver(options: OAuthCommonOptions): DpopProver | undefined 
 export function bounds(options: OAuthCommonOptions): {
   maxStepUps: number;
   maxReauthorizations: number;
+  issuer?: string;
 } {
+  if (options.issuer !== undefined && !isSecureAuthorizationUrl(options.issuer)) {
+    throw new TypeError(
+      `issuer must be an https URL (http only on a loopback host), not ${options.issuer}`,
+    );
+  }
   return {
     maxStepUps: options.maxStepUps ?? 2,
     maxReauthorizations: options.maxReauthorizations ?? 2,
+    ...(options.issuer !== undefined ? { issuer: options.issuer } : {}),
   };
 }

@@ -26,6 +26,8 @@ export interface AuthorizerSettings {
   maxStepUps: number;
   /** Authorizations in a row whose new token is refused at once with 401, before a 401 is given up. */
   maxReauthorizations: number;
+  /** The one authorization server this client may ask (see `OAuthCommonOptions.issuer`). */
+  issuer?: string;
   /** Binds tokens to its key (RFC 9449): they are sent with the `DPoP` scheme and a proof. */
   dpop?: DpopProver | undefined;
 }
@@ -113,7 +115,12 @@ export class TokenAuthorizer implements HttpAuthorizer {
     this.#unauthorized.set(key, refusals);
     if (refusals > this.#settings.maxReauthorizations + 1) return false;
     // Discovered afresh on every 401: the resource may have moved to another authorization server.
-    const context = await discover(this.#settings.http, url, challenge.resourceMetadata);
+    const context = await discover(
+      this.#settings.http,
+      url,
+      challenge.resourceMetadata,
+      this.#settings.issuer,
+    );
     this.#remember(key, context);
     const sameIssuer = tokens?.issuer === context.server.issuer;
     if (tokens && sameIssuer && refusals === 1) {
@@ -152,7 +159,12 @@ export class TokenAuthorizer implements HttpAuthorizer {
     }
     let context = this.#contexts.get(key);
     if (!context || challenge.resourceMetadata) {
-      context = await discover(this.#settings.http, url, challenge.resourceMetadata);
+      context = await discover(
+        this.#settings.http,
+        url,
+        challenge.resourceMetadata,
+        this.#settings.issuer,
+      );
       this.#remember(key, context);
     }
     const previous = tokens?.issuer === context.server.issuer ? tokens.requestedScope : undefined;
@@ -182,7 +194,9 @@ export class TokenAuthorizer implements HttpAuthorizer {
     tokens: OAuthTokens,
   ): Promise<OAuthTokens | undefined> {
     try {
-      const context = this.#contexts.get(key) ?? (await discover(this.#settings.http, url));
+      const context =
+        this.#contexts.get(key) ??
+        (await discover(this.#settings.http, url, undefined, this.#settings.issuer));
       this.#remember(key, context);
       const renewed =
         context.server.issuer === tokens.issuer

@@ -3,6 +3,7 @@ import { serializeMessage, type JsonRpcMessage } from '@rondo/protocol';
 import { ClientStateError, ServerExitedError, TransportError } from '../errors.js';
 import { DEFAULT_MAX_FRAME_BYTES } from '../frames.js';
 import type { ClientTransport, TransportSink } from '../transport.js';
+import { childEnvironment } from './childEnvironment.js';
 import { LineSplitter } from './lineSplitter.js';
 import { StderrTail } from './stderrTail.js';
 
@@ -11,8 +12,14 @@ export interface StdioTransportOptions {
   /** The command to run. */
   readonly command: string;
   readonly args?: readonly string[];
-  /** Added to the client's own environment (a value of `undefined` removes a variable). */
+  /** Added to the environment the server starts with (a value of `undefined` removes a variable). */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * True (default): the server starts with this process's whole environment. False: only the
+   * allowlist of {@link defaultEnvironment} (HOME, PATH, USER...), as desktop hosts start servers,
+   * so a server sees none of the client's own secrets; `env` adds what it needs.
+   */
+  readonly inheritEnv?: boolean;
   readonly cwd?: string;
   /** Longest line the server may write (bytes). Default 16 MiB. */
   readonly maxLineBytes?: number;
@@ -66,7 +73,7 @@ class StdioTransport implements StdioClientTransport {
   async start(sink: TransportSink): Promise<void> {
     const child = spawn(this.options.command, [...(this.options.args ?? [])], {
       cwd: this.options.cwd,
-      env: mergedEnv(this.options.env),
+      env: childEnvironment(this.options.inheritEnv ?? true, this.options.env),
       stdio: ['pipe', 'pipe', 'pipe'],
       // Its own process group, so close() ends whatever the server started too.
       detached: process.platform !== 'win32',
@@ -164,17 +171,6 @@ class StdioTransport implements StdioClientTransport {
       // Already gone.
     }
   }
-}
-
-function mergedEnv(
-  extra: Readonly<Record<string, string | undefined>> | undefined,
-): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const [name, value] of Object.entries(extra ?? {})) {
-    if (value === undefined) delete env[name];
-    else env[name] = value;
-  }
-  return env;
 }
 
 /**

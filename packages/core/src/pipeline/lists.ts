@@ -79,7 +79,10 @@ export async function listPage(
     return withSerializedJson(shape.page(result));
   };
   const pageOf = (): ListResult => {
-    const page = paginate(entries, cursor, runtime.pageSize);
+    const page = paginate(entries, cursor, runtime.pageSize, {
+      max: runtime.maxPageBytes,
+      sizeOf: (entry) => jsonBytes(entry.definition),
+    });
     const items = page.items.map((entry) => entry.definition);
     return page.nextCursor === undefined ? { items } : { items, nextCursor: page.nextCursor };
   };
@@ -89,6 +92,13 @@ export async function listPage(
   if (seen === original) return memo.get(catalog, key, () => finish(original));
   if (!isListResult(seen)) throw new Error(`a middleware answered ${method} with no list page`);
   return finish(seen);
+}
+
+const encoder = new TextEncoder();
+
+/** The size of a descriptor as JSON, in UTF-8 bytes. */
+function jsonBytes(definition: object): number {
+  return encoder.encode(JSON.stringify(definition)).length;
 }
 
 /** The entries of a list the caller may see, and a key naming which those are. */

@@ -57,13 +57,13 @@ export type InputResponses = z.infer<typeof InputResponsesSchema>;
 /**
  * A retry's `inputResponses` as a map, also when it came as Logtalk's `mcp_server` accepts them:
  * a list of answers each naming its `key` (`[{ key, action, content }]`). Such a list, of objects
- * with distinct string keys, is normalised to the map; anything else is left for the map schema
- * to refuse.
+ * with distinct string keys, is normalised to the map; anything else, an empty list included (it
+ * answers nothing), is left for the map schema to refuse.
  */
 const RetryInputResponsesSchema = z.preprocess(answersByKey, InputResponsesSchema);
 
 function answersByKey(value: unknown): unknown {
-  if (!Array.isArray(value)) return value;
+  if (!Array.isArray(value) || value.length === 0) return value;
   // Built from entries, so that a key such as `__proto__` is a member like any other.
   const byKey = new Map<string, unknown>();
   for (const entry of value as unknown[]) {
