@@ -152,6 +152,9 @@ export default defineConfig({
     // Scaled by the machine's load (or RONDO_TIME_FACTOR), like the tests' own deadlines.
     testTimeout: scaled(30_000),
     hookTimeout: scaled(60_000),
+    // expect.poll waits for something that happens once a child process or socket gets to it: a
+    // second (vitest's default) is too short on a busy CI machine (gatewayAuth's first listing failed so).
+    expect: { poll: { timeout: scaled(15_000), interval: 50 } },
     reporters: reportFile ? ['default', 'json'] : ['default'],
     ...(reportFile ? { outputFile: { json: reportFile } } : {}),
   },
