@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { scaled, TIME_FACTOR } from './test/support/timeFactor.js';
+import { scaled, TIME_FACTOR } from './packages/test-support/src/timeFactor.js';
 
 // Absolute roots, so a run started from a package folder (`pnpm --filter @rondo/core test`) finds them.
 const repoRoot = fileURLToPath(new URL('.', import.meta.url));

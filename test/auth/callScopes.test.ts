@@ -5,7 +5,7 @@ import { modernEra } from '@rondo/adapter-2026';
 import { staticTokenVerifier } from '@rondo/auth';
 import { INSUFFICIENT_SCOPE, createEndpoint } from '@rondo/core';
 import { contents, createServer, messages, serve, text, textContent, message } from '@rondo/server';
-import { MemoryConnection } from '../support/memoryConnection.js';
+import { MemoryConnection } from '@rondo/test-support/memoryConnection';
 
 // Issue 28, per-call scopes: a tool, prompt, resource or template may require scopes to be called,
 // apart from who may see it. Without them: HTTP 403 with the step-up challenge naming what this

@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { textOf } from '../stdio/support/wire.js';
-import { scaled } from '../support/timeFactor.js';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { requireBuiltHost, bridgeFixture } from './support/paths.js';
 import { hostProlog, type HostedProlog } from './support/prologHost.js';
 import { RawHost } from './support/rawHost.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createServer, serve, text } from '@rondo/server';
 import { describe, expect, it } from 'vitest';
 import { startAuthServer } from '../../packages/client/test/oauth/support/authorizationServer.js';
-import { firstTypeScriptBlock, transpileExample } from '../support/readmeExample.js';
+import { firstTypeScriptBlock, transpileExample } from '@rondo/test-support/readmeExample';
 
 const packageDir = join(import.meta.dirname, '..', '..', 'packages', 'client');
 

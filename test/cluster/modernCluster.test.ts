@@ -2,7 +2,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../support/cluster.js';
 import { INITIALIZE, legacyPost, modernCall, until } from './support/requests.js';
-import { scaled } from '../support/timeFactor.js';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 // Issue 15: the official v2 client on the modern wire through three replicas behind nginx, and
 // what a Redis outage does to each era.

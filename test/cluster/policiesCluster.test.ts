@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startNginx, type RunningNginx } from '../support/nginx.js';
-import { startRedisServer, type RedisServer } from '../support/redisServer.js';
+import { startRedisServer, type RedisServer } from '@rondo/test-support/redisServer';
 
 // Issue 28, Done when 3: three replicas on one redis-server behind the real nginx. A limit of N
 // tools/call per minute per principal admits N in total across the replicas, not 3N; a

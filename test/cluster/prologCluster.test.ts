@@ -2,10 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedisServer, type RedisServer } from '../support/redisServer.js';
+import { startRedisServer, type RedisServer } from '@rondo/test-support/redisServer';
 import { rpc, waitForStatus } from '../tasks/taskClient.js';
 import { INITIALIZE, legacyPost } from './support/requests.js';
-import { scaled } from '../support/timeFactor.js';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 // Issue 15: two `rondo-logtalk --redis` replicas of the Prolog conformance fixture share one
 // redis-server: a legacy session opened on one is served by the other, and a task created on one

@@ -13,7 +13,7 @@ import {
 import { legacyEra } from '@rondo/adapter-2025';
 import { modernEra } from '@rondo/adapter-2026';
 import { ErrorCode, McpError } from '@rondo/protocol';
-import { MemoryConnection } from '../support/memoryConnection.js';
+import { MemoryConnection } from '@rondo/test-support/memoryConnection';
 
 // The extension seam (issue 27, point 1): one value a server uses declares its capability on both
 // eras' wires, adds methods to the eras it names, decorates descriptors and runs around calls.

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAccessLog } from '../support/cluster.js';
 import { startNginx, type RunningNginx } from '../support/nginx.js';
-import { startRedisServer, type RedisServer } from '../support/redisServer.js';
+import { startRedisServer, type RedisServer } from '@rondo/test-support/redisServer';
 import { EVERYTHING_MAIN, startGateway, writeConfig, type RunningGateway } from './support.js';
 
 // Issue 26, done-when 3 for a legacy upstream: three rondo-gateway replicas sharing the real Redis

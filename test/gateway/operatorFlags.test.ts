@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { Client } from '@rondo/client';
 import { stdioTransport } from '@rondo/client/node';
 import { describe, expect, it } from 'vitest';
-import { scaled } from '../support/timeFactor.js';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { EVERYTHING_MAIN, FIXTURE_MAIN, GATEWAY_MAIN, writeConfig } from './support.js';
 
 // Issue 40: what an operator runs the gateway with: --version, a port in use refused at once in

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Client, httpTransport } from '@rondo/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scaled } from '../support/timeFactor.js';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { EVERYTHING_MAIN, startGateway, writeConfig, type RunningGateway } from './support.js';
 
 // Issue 40, done-when 1: the gateway serves at once beside an upstream that never answers and one

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { Client, httpTransport } from '@rondo/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scaled } from '../support/timeFactor.js';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { startAskingUpstream, startGateway, writeConfig, type RunningGateway } from './support.js';
 
 // Issue 38, done-when 2: calls waiting for their caller's answers hold no concurrency slot of

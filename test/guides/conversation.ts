@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { scaled } from '../support/timeFactor.js';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 /** One JSON-RPC message as the guide tests read it. */
 export interface Message {

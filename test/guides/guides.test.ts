@@ -20,7 +20,7 @@ import {
   type Message,
 } from './conversation.js';
 import { examplesOf, guideBlocks, scriptsOf, type GuideExample } from './guideBlocks.js';
-import { scaled } from '../support/timeFactor.js';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 const run = promisify(execFile);
 const repoRoot = join(import.meta.dirname, '..', '..');

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { listeningExamples, startListeningExample } from '../support/readmeExample.js';
+import { listeningExamples, startListeningExample } from '@rondo/test-support/readmeExample';
 
 const root = join(import.meta.dirname, '..', '..');
 /** The complete programs in the README: the TypeScript blocks that read their port from PORT. */

@@ -6,7 +6,7 @@ import { text } from '@rondo/protocol';
 import { bridgeFixture } from '../bridge/support/paths.js';
 import { bothEras, serveAndConnect, type Served } from '../middleware/middlewareServer.js';
 import { RawClient, nestedArrays } from './support.js';
-import { scaled } from '../support/timeFactor.js';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 // Deeply nested arguments used to overflow the call stack in validation and in the bridge's
 // conversion, and took both Prolog workers down with them: the core now refuses them first.

@@ -5,7 +5,7 @@ import { modernEra } from '@rondo/adapter-2026';
 import { createEndpoint, createServer, type RondoServer } from '@rondo/core';
 import { createPrologProvider, type PrologProvider } from '@rondo/logtalk-bridge';
 import { callTimeout } from '@rondo/policies';
-import { MemoryConnection } from '../support/memoryConnection.js';
+import { MemoryConnection } from '@rondo/test-support/memoryConnection';
 
 // Issue 28: a per-tool timeout cancels the Prolog goal. The only worker runs `loop` (repeat,
 // fail) until the timeout interrupts it; the client gets the timeout error, and the same worker

@@ -2,8 +2,8 @@ import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { firstTypeScriptBlock } from '../support/readmeExample.js';
-import { scaled } from '../support/timeFactor.js';
+import { firstTypeScriptBlock } from '@rondo/test-support/readmeExample';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { repoRoot, strictConsumerOptions } from './packedPackages.js';
 
 const run = promisify(execFile);

@@ -25,8 +25,8 @@ import {
   repoRoot,
   runProgram,
 } from './packedPackages.js';
-import { startRedisServer } from '../support/redisServer.js';
-import { scaled } from '../support/timeFactor.js';
+import { startRedisServer } from '@rondo/test-support/redisServer';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { typesProblems } from './typesProblems.js';
 
 const run = promisify(execFile);

@@ -2,8 +2,8 @@ import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { transpileExample } from '../support/readmeExample.js';
-import { scaled } from '../support/timeFactor.js';
+import { transpileExample } from '@rondo/test-support/readmeExample';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 const run = promisify(execFile);
 

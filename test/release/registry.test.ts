@@ -12,7 +12,7 @@ import {
   type PackageManager,
 } from './consumerProject.js';
 import { startRegistry, type LocalRegistry } from './localRegistry.js';
-import { scaled } from '../support/timeFactor.js';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { publishablePackages, repoRoot } from './packedPackages.js';
 import { releaseInClone, releasedVersion, type ReleasedClone } from './releasedClone.js';
 

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { scaled } from '../support/timeFactor.js';
+import { scaled } from '@rondo/test-support/timeFactor';
 import type { LocalRegistry } from './localRegistry.js';
 import { repoRoot } from './packedPackages.js';
 

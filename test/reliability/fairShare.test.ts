@@ -2,7 +2,7 @@ import { Agent, request, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureHttp, type FixtureHttp } from '../http/support/fixtureServer.js';
 import { initialize, legacy, modern, MODERN, type Message } from './support/messages.js';
-import { scaled } from '../support/timeFactor.js';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 // Issue 31, done-when 3 (streams and sessions): while one client floods the server with
 // `subscriptions/listen` streams and legacy sessions, a second, well-behaved client keeps being

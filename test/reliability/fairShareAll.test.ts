@@ -6,7 +6,7 @@ import { createEndpoint, createServer, type RondoServer } from '@rondo/core';
 import { TASKS_EXTENSION, text } from '@rondo/protocol';
 import { serveHttp, type HttpServerHandle } from '@rondo/transport-http';
 import { initialize, legacy, MODERN, MODERN_META, type Message } from './support/messages.js';
-import { scaled } from '../support/timeFactor.js';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 // Issue 31, done-when 3, all at once: one anonymous client (from 127.0.0.2) floods the server with
 // `subscriptions/listen` streams, legacy sessions and never-ending tasks at the same time, while a

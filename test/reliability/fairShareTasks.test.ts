@@ -5,7 +5,7 @@ import { TASKS_EXTENSION, text } from '@rondo/protocol';
 import { serveHttp, type HttpServerHandle } from '@rondo/transport-http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MODERN, MODERN_META, type Message } from './support/messages.js';
-import { scaled } from '../support/timeFactor.js';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 // Issue 31, done-when 3 (tasks): while one anonymous client floods the server with tasks that
 // never finish, a second anonymous client keeps being served with p99 latency under 1 s and still

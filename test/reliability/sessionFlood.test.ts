@@ -4,7 +4,7 @@ import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_MAIN, fixtureServerParams } from '../stdio/support/fixture.js';
 import { initialize, legacy, modern, MODERN, type Message } from './support/messages.js';
-import { scaled } from '../support/timeFactor.js';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 /** The flood: legacy `initialize` POSTs, 100 at a time, against `serveHttp` with its defaults. */
 const SESSIONS = Number(process.env.RONDO_FLOOD_SESSIONS ?? 60_000);

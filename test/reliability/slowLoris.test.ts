@@ -6,7 +6,7 @@ import type { Endpoint } from '@rondo/core';
 import { createLimitedServer, listenOn, type Listening } from '@rondo/core/node';
 import { createHttpHandler, type HttpHandler } from '@rondo/transport-http';
 import { initialize, legacy, modern, MODERN } from './support/messages.js';
-import { scaled } from '../support/timeFactor.js';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 // Issue 18, done-when 4: 1,000 sockets dribbling headers do not keep a legitimate client from
 // being served, and the header timeout closes them (short here, 10 s by default, to keep it fast;

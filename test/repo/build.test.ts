@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../release/packedPackages.js';
-import { scaled } from '../support/timeFactor.js';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 const run = promisify(execFile);
 const scratch = mkdtempSync(join(tmpdir(), 'rondo-build-'));

@@ -3,7 +3,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { firstTypeScriptBlock, transpileExample } from '../support/readmeExample.js';
+import { firstTypeScriptBlock, transpileExample } from '@rondo/test-support/readmeExample';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 

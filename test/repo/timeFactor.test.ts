@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scaled, TIME_FACTOR, timeFactorOf } from '../support/timeFactor.js';
+import { scaled, TIME_FACTOR, timeFactorOf } from '@rondo/test-support/timeFactor';
 
 describe("the tests' time factor", () => {
   it('is RONDO_TIME_FACTOR when set to a positive number', () => {

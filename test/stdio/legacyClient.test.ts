@@ -9,7 +9,7 @@ import {
 import { fixtureServerParams } from './support/fixture.js';
 import { askForVersion, tapTransport, type WireTap } from './support/clientTap.js';
 import { formAnswer, textOf } from './support/wire.js';
-import { WireValidator } from '../support/specSchemas.js';
+import { WireValidator } from '@rondo/test-support/specSchemas';
 
 // Issue 4, done-when 1-3: the official v1 client over stdio against `pnpm fixture --transport stdio`.
 

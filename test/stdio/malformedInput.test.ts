@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_LINE_BYTES } from '@rondo/transport-stdio';
 import { RawFixture, modernMeta } from './support/fixture.js';
-import { WireValidator } from '../support/specSchemas.js';
+import { WireValidator } from '@rondo/test-support/specSchemas';
 
 // Issue 3, done-when 5: each kind of malformed input gets its exact error, and the same process
 // keeps serving: a good request right after each one is answered.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RawFixture, modernMeta } from './support/fixture.js';
-import { WireValidator } from '../support/specSchemas.js';
+import { WireValidator } from '@rondo/test-support/specSchemas';
 import type { WireMessage } from './support/wire.js';
 
 // Issue 3, done-when 4: 1,000 tools/call requests written to stdin at once all get correct

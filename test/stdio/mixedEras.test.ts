@@ -6,7 +6,7 @@ import { StdioClientTransport as LegacyStdio } from '@modelcontextprotocol/sdk/c
 import { RawFixture, fixtureServerParams, modernMeta } from './support/fixture.js';
 import { tapTransport, type WireTap } from './support/clientTap.js';
 import { formAnswer, textOf } from './support/wire.js';
-import { WireValidator } from '../support/specSchemas.js';
+import { WireValidator } from '@rondo/test-support/specSchemas';
 
 // Issue 4, done-when 2 and 4: the v2 client in its (default) legacy mode gets round hooks through
 // the shim; one fixture binary serves both eras, in two processes and within one process.

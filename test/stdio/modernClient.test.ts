@@ -4,7 +4,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { fixtureServerParams } from './support/fixture.js';
 import { tapTransport, type WireTap } from './support/clientTap.js';
 import { formAnswer, textOf } from './support/wire.js';
-import { WireValidator } from '../support/specSchemas.js';
+import { WireValidator } from '@rondo/test-support/specSchemas';
 
 // Issue 3, done-when 1 and 3: the official v2 client, pinned to 2026-07-28, over its own stdio
 // transport against `pnpm fixture --transport stdio`, answering input_required rounds itself.

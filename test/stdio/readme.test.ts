@@ -7,7 +7,7 @@ import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/clien
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as LegacyStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { parseFixtureArgs } from '@rondo/conformance-fixture';
-import { firstTypeScriptBlock, transpileExample } from '../support/readmeExample.js';
+import { firstTypeScriptBlock, transpileExample } from '@rondo/test-support/readmeExample';
 import { modernMeta } from './support/fixture.js';
 import { textOf } from './support/wire.js';
 

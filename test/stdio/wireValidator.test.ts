@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WireValidator } from '../support/specSchemas.js';
+import { WireValidator } from '@rondo/test-support/specSchemas';
 import type { WireMessage } from './support/wire.js';
 
 /** A message as it might (wrongly) appear on the wire. */

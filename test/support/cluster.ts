@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { freePort, startNginx, type RunningNginx } from './nginx.js';
-import { startRedisServer, type RedisServer } from './redisServer.js';
+import { startRedisServer, type RedisServer } from '@rondo/test-support/redisServer';
 
 const root = join(import.meta.dirname, '..', '..');
 const FIXTURE = join(root, 'apps/conformance-fixture/dist/main.js');

@@ -6,7 +6,7 @@ import { createPrologProvider, type PrologProvider } from '@rondo/logtalk-bridge
 import { serveHttp, type HttpServerHandle } from '@rondo/transport-http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rpc, twoPrincipalAuth, waitForStatus } from './taskClient.js';
-import { scaled } from '../support/timeFactor.js';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 // Issue 14, done-when 3 (Prolog provider): the Prolog conformance fixture's task tools over real
 // sockets, on one swipl worker, so that a kept or a replaced worker shows.

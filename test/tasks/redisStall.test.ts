@@ -4,7 +4,7 @@ import { text } from '@rondo/protocol';
 import { createRedisState, type RedisState } from '@rondo/redis';
 import { serveHttp, type HttpServerHandle } from '@rondo/transport-http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedisServer, type RedisServer } from '../support/redisServer.js';
+import { startRedisServer, type RedisServer } from '@rondo/test-support/redisServer';
 import { rpc, twoPrincipalAuth, waitForStatus } from './taskClient.js';
 
 // Issue 31, point 8: a task whose handler finishes while Redis is frozen (SIGSTOP) keeps its

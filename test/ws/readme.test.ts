@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { listeningExamples, startListeningExample } from '../support/readmeExample.js';
+import { listeningExamples, startListeningExample } from '@rondo/test-support/readmeExample';
 import { REPO_ROOT } from './support/runtimes.js';
 import { WsClientTransport } from './support/wsClientTransport.js';
 

@@ -103,6 +103,8 @@ export default tseslint.config(
     // Tests and examples are outside each package's build; tsconfig.test.json types them all in one program.
     files: [
       '**/test/**/*.ts',
+      // The private package of what package tests share.
+      'packages/test-support/src/**/*.ts',
       'packages/*/examples/**/*.ts',
       'test/**/*.ts',
       'bench/**/*.ts',

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { scaled } from '../../../test/support/timeFactor.js';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 const run = promisify(execFile);
 const appDir = fileURLToPath(new URL('..', import.meta.url));

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runReadmeExample } from '../../../test/support/readmeExample.js';
+import { runReadmeExample } from '@rondo/test-support/readmeExample';
 
 describe('the logtalk-host README', () => {
   it('runs its TypeScript example: the bird expert served over HTTP', async () => {

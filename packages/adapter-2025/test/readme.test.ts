@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { JsonRpcRequest } from '@rondo/protocol';
-import { MemoryConnection } from '../../../test/support/memoryConnection.js';
+import { MemoryConnection } from '@rondo/test-support/memoryConnection';
 import { endpoint } from './fixtures/readmeExample.js';
 import { waitFor } from './support/legacyClient.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MetaKey, resultResponse, isRequest, type JsonRpcMessage } from '@rondo/protocol';
 import { createEndpoint, createServer, type EraAdapter, type EraSession } from '@rondo/core';
-import { MemoryConnection } from '../../../test/support/memoryConnection.js';
+import { MemoryConnection } from '@rondo/test-support/memoryConnection';
 
 /** An adapter that answers every request with its era's name, and becomes stateful on initialize. */
 function namedEra(

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '@rondo/protocol';
 import { createPrologProvider } from '../src/index.js';
-import { logtalkHomeForTests } from '../../../test/support/logtalkHome.js';
+import { logtalkHomeForTests } from '@rondo/test-support/logtalkHome';
 import { logSink, makeContext, nextRound } from './helpers.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

@@ -12,7 +12,7 @@ import {
   type PrologProvider,
 } from '../src/index.js';
 import { fixture, logSink, makeContext } from './helpers.js';
-import { scaled } from '../../../test/support/timeFactor.js';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 // The call deadline and "promptly" grow together with the machine's load, so a call held up behind
 // the attacked worker (at least the deadline) still tells from one that was not (under `prompt`).

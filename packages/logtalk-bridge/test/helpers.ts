@@ -1,7 +1,7 @@
 import type { HandlerContext } from '@rondo/core';
 import type { InputResponseValue, Json, JsonObject } from '@rondo/protocol';
 import { fileURLToPath } from 'node:url';
-import { testHandlerContext } from '../../../test/support/handlerContext.js';
+import { testHandlerContext } from '@rondo/test-support/handlerContext';
 
 /** Absolute path of a test fixture. */
 export function fixture(name: string): string {

@@ -6,7 +6,7 @@ import {
   PrologProviderError,
   type PrologProvider,
 } from '../src/index.js';
-import { logtalkHomeForTests } from '../../../test/support/logtalkHome.js';
+import { logtalkHomeForTests } from '@rondo/test-support/logtalkHome';
 import { fixture, logSink, makeContext, nextRound } from './helpers.js';
 
 logtalkHomeForTests();

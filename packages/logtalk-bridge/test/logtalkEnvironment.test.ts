@@ -8,7 +8,7 @@ import {
   PrologConfigurationError,
   PrologLoadError,
 } from '../src/index.js';
-import { logtalkHomeForTests } from '../../../test/support/logtalkHome.js';
+import { logtalkHomeForTests } from '@rondo/test-support/logtalkHome';
 import { fixture, logSink, makeContext } from './helpers.js';
 
 // Issue 17: workers starting at once must not share a LOGTALKUSER scratch directory (Logtalk

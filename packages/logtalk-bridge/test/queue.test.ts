@@ -4,7 +4,7 @@ import { createServer, type RondoServer } from '@rondo/core';
 import { toWireError } from '@rondo/core/internal';
 import { PrologBusyError, createPrologProvider, type PrologProvider } from '../src/index.js';
 import { fixture, logSink, makeContext } from './helpers.js';
-import { scaled } from '../../../test/support/timeFactor.js';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 describe('the pool queue', { timeout: scaled(30_000) }, () => {
   let provider: PrologProvider;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createPrologProvider, type PrologProvider } from '../src/index.js';
 import { fixture, logSink, makeContext } from './helpers.js';
-import { scaled } from '../../../test/support/timeFactor.js';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 // A worker lost to one call (halt/0, a deadline) held other calls written behind it: those never
 // started, so they go to another worker and only the guilty call fails.

@@ -9,7 +9,7 @@ import {
   type PrologProvider,
 } from '../src/index.js';
 import { fixture, logSink, makeContext } from './helpers.js';
-import { scaled } from '../../../test/support/timeFactor.js';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 const run = (provider: PrologProvider, name: string) => provider.callTool!(name, {}, makeContext());
 const until = async (done: () => boolean, ms = scaled(10_000)): Promise<void> => {

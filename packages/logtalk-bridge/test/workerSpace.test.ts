@@ -2,7 +2,7 @@ import { runtimeOf } from '@rondo/core/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type RondoServer } from '@rondo/core';
 import { createPrologProvider, type PrologProvider } from '../src/index.js';
-import { logtalkHomeForTests } from '../../../test/support/logtalkHome.js';
+import { logtalkHomeForTests } from '@rondo/test-support/logtalkHome';
 import { fixture, logSink, makeContext } from './helpers.js';
 
 logtalkHomeForTests();

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runReadmeExample } from '../../../test/support/readmeExample.js';
+import { runReadmeExample } from '@rondo/test-support/readmeExample';
 
 describe('README', () => {
   it('runs its example: an OpenAPI operation called as a tool, with its API key', async () => {

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runReadmeExample } from '../../../test/support/readmeExample.js';
+import { runReadmeExample } from '@rondo/test-support/readmeExample';
 
 describe('README', () => {
   it('runs its example: one span continuing the trace of params._meta', async () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transpileExample } from '../../../test/support/readmeExample.js';
+import { transpileExample } from '@rondo/test-support/readmeExample';
 import { decodeVocabulary, type VocabularyValue } from '../src/index.js';
 import { vocabularyForms } from './vocabularyArbitraries.js';
 

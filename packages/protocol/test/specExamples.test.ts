@@ -22,7 +22,7 @@ import {
   specErrors,
   type SpecDefinition,
   type SpecExample,
-} from '../../../test/support/specSchemas.js';
+} from '@rondo/test-support/specSchemas';
 import {
   buildingBlocks,
   clientNotificationParams,

@@ -37,7 +37,7 @@ import {
   loadSpecExamples,
   specErrors,
   type SpecRevision,
-} from '../../../test/support/specSchemas.js';
+} from '@rondo/test-support/specSchemas';
 import {
   inputRequestValue,
   contentItem,

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runReadmeExample } from '../../../test/support/readmeExample.js';
+import { runReadmeExample } from '@rondo/test-support/readmeExample';
 
 describe('README', () => {
   it('runs its example: a legacy upstream asks, the modern client answers a round', async () => {

@@ -1,7 +1,7 @@
 import { MemorySessionRelay, type HandlerContext } from '@rondo/core';
 import type { InputRequiredValue, JsonObject, JsonRpcMessage } from '@rondo/protocol';
 import { describe, expect, it } from 'vitest';
-import { testHandlerContext } from '../../../test/support/handlerContext.js';
+import { testHandlerContext } from '@rondo/test-support/handlerContext';
 import { proxy, type ProxyOptions, type ProxyProvider } from '../src/index.js';
 import { RelaySeal } from '../src/relaySeal.js';
 import { closeAfterTest, legacyAsker, memoryUpstream } from './support.js';

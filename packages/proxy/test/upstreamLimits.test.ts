@@ -20,7 +20,7 @@ import {
   memoryUpstream,
   passingGateway,
 } from './support.js';
-import { scaled } from '../../../test/support/timeFactor.js';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 // docs/limits.md, the gateway section: the bounds of an upstream's connection (the reconnection
 // backoff and the deadline of one attempt, with real child processes on stdio) and of a call's

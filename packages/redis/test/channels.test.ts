@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { MemoryChangeBus, MemorySessionRelay, type PublishedChange } from '@rondo/core';
-import { describeChangeBusContract } from '../../../test/support/changeBusContract.js';
-import { describeSessionRelayContract } from '../../../test/support/sessionRelayContract.js';
+import { describeChangeBusContract } from '@rondo/test-support/changeBusContract';
+import { describeSessionRelayContract } from '@rondo/test-support/sessionRelayContract';
 import { closeAll, openStates, redisCommand, sleep, useRedisServer } from './support/harness.js';
 
 const redis = useRedisServer();

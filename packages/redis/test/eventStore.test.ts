@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryEventStore } from '@rondo/core';
-import { describeEventStoreContract } from '../../../test/support/eventStoreContract.js';
+import { describeEventStoreContract } from '@rondo/test-support/eventStoreContract';
 import type { JsonRpcMessage } from '@rondo/protocol';
 import { closeAll, openStates, sleep, useRedisServer } from './support/harness.js';
 

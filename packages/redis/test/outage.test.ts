@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { SharedStateError } from '@rondo/core';
 import { createRedisState } from '@rondo/redis';
-import { startRedisServer } from '../../../test/support/redisServer.js';
+import { startRedisServer } from '@rondo/test-support/redisServer';
 import { closeAll, openStates, redisCommand, useRedisServer } from './support/harness.js';
-import { scaled } from '../../../test/support/timeFactor.js';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 describe('Redis down', () => {
   const redis = useRedisServer();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemorySessionStore } from '@rondo/core';
-import { describeSessionStoreContract } from '../../../test/support/sessionStoreContract.js';
+import { describeSessionStoreContract } from '@rondo/test-support/sessionStoreContract';
 import { closeAll, openStates, useRedisServer } from './support/harness.js';
 
 const RECORD = { principalId: 'alice', state: { protocolVersion: '2025-06-18', logLevel: 'info' } };

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { MemoryTaskStore, TaskLimitError, TaskRegistry, type TaskEvent } from '@rondo/core';
-import { describeTaskStoreContract } from '../../../test/support/taskStoreContract.js';
+import { describeTaskStoreContract } from '@rondo/test-support/taskStoreContract';
 import { closeAll, openStates, redisCommand, useRedisServer } from './support/harness.js';
 
 const NEW = { owner: 'alice', ttlMs: 60_000, pollIntervalMs: 500 } as const;

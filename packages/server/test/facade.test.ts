@@ -6,7 +6,7 @@ import { StdioClientTransport as LegacyStdioTransport } from '@modelcontextproto
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
 import { serve, type ServeEras } from '@rondo/server';
-import { transpileExample } from '../../../test/support/readmeExample.js';
+import { transpileExample } from '@rondo/test-support/readmeExample';
 import { WsClientTransport } from '../../../test/ws/support/wsClientTransport.js';
 import {
   connectLegacy,

@@ -10,7 +10,7 @@ import { modernEra } from '@rondo/adapter-2026';
 import { createEndpoint, createServer, type Endpoint } from '@rondo/core';
 import { text } from '@rondo/protocol';
 import { serve, type ServeOptions } from '@rondo/server';
-import { firstTypeScriptBlock, transpileExample } from '../../../test/support/readmeExample.js';
+import { firstTypeScriptBlock, transpileExample } from '@rondo/test-support/readmeExample';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 

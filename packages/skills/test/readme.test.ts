@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runReadmeExample } from '../../../test/support/readmeExample.js';
+import { runReadmeExample } from '@rondo/test-support/readmeExample';
 
 describe('README', () => {
   it('runs its example: the skill, its manifest with digests, and a file read back', async () => {

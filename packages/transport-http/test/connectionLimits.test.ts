@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { serveHttp, type HttpServerHandle } from '@rondo/transport-http';
 import { fakeEndpoint } from './support/fakeEndpoint.js';
 import { openStream, post, until } from './support/http.js';
-import { scaled } from '../../../test/support/timeFactor.js';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 const echo = { jsonrpc: '2.0', id: 1, method: 'echo', params: {} };
 

@@ -27,4 +27,4 @@ export function requireBuiltHost(): string {
   return HOST_MAIN;
 }
 
-export { logtalkHomeForTests } from '../../support/logtalkHome.js';
+export { logtalkHomeForTests } from '@rondo/test-support/logtalkHome';

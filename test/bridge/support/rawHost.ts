@@ -1,7 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { WireMessage } from '../../stdio/support/wire.js';
 import { hostStdioParams } from './birds.js';
-import { scaled } from '../../support/timeFactor.js';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 /**
  * `rondo-logtalk` over stdio as a raw subprocess: lines in, and every stdout line kept as text, so

@@ -1,8 +1,8 @@
 import type { Endpoint } from '@rondo/core';
 import type { JsonRpcRequest } from '@rondo/protocol';
-import { MemoryConnection, type ExchangeRecord } from '../../support/memoryConnection.js';
+import { MemoryConnection, type ExchangeRecord } from '@rondo/test-support/memoryConnection';
 import type { WireMessage } from '../../stdio/support/wire.js';
-import { WireValidator } from '../../support/specSchemas.js';
+import { WireValidator } from '@rondo/test-support/specSchemas';
 
 /** A revision the tests speak. */
 export type Revision = '2025-06-18' | '2025-11-25' | '2026-07-28';

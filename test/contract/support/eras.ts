@@ -1,5 +1,5 @@
 import type { WireMessage, WireParams } from '../../stdio/support/wire.js';
-import { WireValidator } from '../../support/specSchemas.js';
+import { WireValidator } from '@rondo/test-support/specSchemas';
 import type { TransportDriver } from './transports.js';
 
 /** The eras the contract suite speaks, each at one revision. */

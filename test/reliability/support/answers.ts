@@ -1,4 +1,4 @@
-import { WireValidator } from '../../support/specSchemas.js';
+import { WireValidator } from '@rondo/test-support/specSchemas';
 import type { WireMessage } from '../../stdio/support/wire.js';
 import { LEGACY, MODERN, isAnswerableRequest, revisionOf } from './messages.js';
 

@@ -5,7 +5,7 @@ import { legacyEra, type LegacyEraOptions } from '@rondo/adapter-2025';
 import {
   MemoryConnection,
   type ExchangeRecord,
-} from '../../../../test/support/memoryConnection.js';
+} from '@rondo/test-support/memoryConnection';
 import { specMissingReason, wireProblems, type SpecRevision } from './wireSchema.js';
 
 /** Clients opened by the current test; {@link checkAndCloseClients} validates their wire and closes them. */

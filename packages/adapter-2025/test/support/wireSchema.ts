@@ -5,7 +5,7 @@ import {
   specSchemaPath,
   WireValidator,
   type MethodOf,
-} from '../../../../test/support/specSchemas.js';
+} from '@rondo/test-support/specSchemas';
 
 /**
  * The legacy era's wire check: the shared spec validator of the negotiated revision (2025-06-18

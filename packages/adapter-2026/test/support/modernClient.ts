@@ -4,7 +4,7 @@ import { createEndpoint, type Disposition, type Endpoint, type RondoServer } fro
 import {
   MemoryConnection,
   type ExchangeRecord,
-} from '../../../../test/support/memoryConnection.js';
+} from '@rondo/test-support/memoryConnection';
 import { modernEra, type ModernEraOptions } from '../../src/index.js';
 import { specAvailable, wireViolations } from './wireSchema.js';
 

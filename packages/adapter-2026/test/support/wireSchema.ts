@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { JsonRpcMessage } from '@rondo/protocol';
-import { specSchemaPath, WireValidator } from '../../../../test/support/specSchemas.js';
+import { specSchemaPath, WireValidator } from '@rondo/test-support/specSchemas';
 
 /**
  * The modern era's wire check, the way the official conformance suite does it: the shared spec

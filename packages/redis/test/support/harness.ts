@@ -3,7 +3,7 @@ import { createClient } from '@redis/client';
 import { afterAll, beforeAll } from 'vitest';
 import type { SharedStateError } from '@rondo/core';
 import { createRedisState, type RedisState, type RedisStateOptions } from '@rondo/redis';
-import { startRedisServer, type RedisServer } from '../../../../test/support/redisServer.js';
+import { startRedisServer, type RedisServer } from '@rondo/test-support/redisServer';
 
 /** A redis-server for the file's tests, started before them and killed after. */
 export function useRedisServer(): () => RedisServer {

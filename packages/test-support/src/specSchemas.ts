@@ -17,7 +17,7 @@ import { describe } from 'vitest';
 export const SPEC_REVISIONS = ['2025-06-18', '2025-11-25', '2026-07-28'] as const;
 export type SpecRevision = (typeof SPEC_REVISIONS)[number];
 
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** Where the spec folders are. */
 export const specDir = process.env.RONDO_SPEC_DIR ?? path.resolve(repoRoot, '../shared/spec');
