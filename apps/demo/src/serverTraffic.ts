@@ -125,7 +125,7 @@ export class ServerTraffic {
       return result;
     } catch (failure) {
       const message = failure instanceof Error ? failure.message : String(failure);
-      if (call.signal.aborted) record({ outcome: 'cancelled', message: cut(message) });
+      if (call.cancellation.aborted) record({ outcome: 'cancelled', message: cut(message) });
       else record({ outcome: 'error', code: codeOf(failure), message: cut(message) });
       throw failure;
     }

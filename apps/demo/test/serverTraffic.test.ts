@@ -1,3 +1,4 @@
+import { LazyAbortController } from '@rondo/core/internal';
 import { McpError } from '@rondo/protocol';
 import type { McpCall } from '@rondo/core';
 import { describe, expect, it } from 'vitest';
@@ -5,6 +6,7 @@ import { redactSecrets } from '../src/redact.js';
 import { ServerTraffic, targetOf } from '../src/serverTraffic.js';
 
 function call(overrides: Partial<McpCall> = {}): McpCall {
+  const cancellation = overrides.cancellation ?? new LazyAbortController();
   return {
     method: 'tools/call',
     params: { name: 'brew_tea' },
@@ -12,7 +14,8 @@ function call(overrides: Partial<McpCall> = {}): McpCall {
     revision: '2026-07-28',
     principal: undefined,
     id: 1,
-    signal: new AbortController().signal,
+    cancellation,
+    signal: cancellation.signal,
     round: 1,
     headers: undefined,
     sessionId: undefined,
@@ -49,10 +52,10 @@ describe('ServerTraffic', () => {
 
   it('records a cancelled call as cancelled, and a round result by its kind', async () => {
     const traffic = new ServerTraffic();
-    const cancelled = new AbortController();
+    const cancelled = new LazyAbortController();
     cancelled.abort();
     await expect(
-      traffic.middleware(call({ signal: cancelled.signal }), () => Promise.reject(new Error('x'))),
+      traffic.middleware(call({ cancellation: cancelled }), () => Promise.reject(new Error('x'))),
     ).rejects.toThrow('x');
     await traffic.middleware(call({ round: 2 }), async () => ({
       kind: 'input_required',

@@ -269,11 +269,13 @@ describe('legacy methods', () => {
     expect(client.memory.peerMessages).toEqual([]);
   });
 
-  it('tells onAbort listeners of a cancellation and of a closed connection', async () => {
+  it('tells cancellation listeners of a cancellation and of a closed connection', async () => {
     const heard: unknown[] = [];
     let started = 0;
     const server = fullServer().tool('hears', { description: 'listens' }, (_args, ctx) => {
-      const stop = ctx.onAbort!((reason) => heard.push(reason instanceof Error && reason.message));
+      const stop = ctx.cancellation.onAbort((reason) =>
+        heard.push(reason instanceof Error && reason.message),
+      );
       expect(stop).toBeTypeOf('function');
       started += 1;
       return new Promise(() => {});

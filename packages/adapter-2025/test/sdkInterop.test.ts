@@ -1,3 +1,4 @@
+import { LazyAbortController } from '@rondo/core/internal';
 import { describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -35,7 +36,7 @@ class EndpointTransport implements Transport {
     this.connection.receive(inbound, {
       send: (out) => this.deliver(out),
       end: (out) => out && this.deliver(out),
-      signal: new AbortController().signal,
+      cancellation: new LazyAbortController(),
     });
   }
 

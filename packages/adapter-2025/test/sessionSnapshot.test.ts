@@ -1,3 +1,4 @@
+import { LazyAbortController } from '@rondo/core/internal';
 import { expect, it } from 'vitest';
 import { legacyEra } from '@rondo/adapter-2025';
 import { modernEra } from '@rondo/adapter-2026';
@@ -25,7 +26,7 @@ function exchange(connection: Connection, message: JsonRpcMessage): Promise<Outc
     connection.receive(message, {
       send: () => undefined,
       end: (answer, disposition) => resolve({ message: answer, disposition }),
-      signal: new AbortController().signal,
+      cancellation: new LazyAbortController(),
     });
   });
 }

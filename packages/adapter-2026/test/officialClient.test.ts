@@ -1,3 +1,4 @@
+import { LazyAbortController } from '@rondo/core/internal';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/client';
 import type { JsonRpcMessage } from '@rondo/protocol';
@@ -26,7 +27,7 @@ class EndpointTransport implements ClientTransport {
     this.connection?.receive(copy, {
       send: (out) => this.deliver(out),
       end: (out) => out && this.deliver(out),
-      signal: new AbortController().signal,
+      cancellation: new LazyAbortController(),
     });
   }
 

@@ -3,7 +3,7 @@ export type { ClientOptions } from './client.js';
 export type { ServerFacts, EraChoice } from './negotiate.js';
 export { forgetNegotiatedEras } from './negotiate.js';
 export type { ClientHandlers, HandlerContext } from './handlers.js';
-export type { CallCancellation, CallOptions } from './rpc.js';
+export type { CallOptions } from './rpc.js';
 export type { ProgressUpdate } from './pending.js';
 export type { ClientEvents, ClientEventName } from './events.js';
 export { Subscription, type SubscriptionTargets } from './subscription.js';

@@ -17,6 +17,7 @@ import {
   RequestTimeoutError,
 } from './errors.js';
 import { decodeFrame, type FrameLimits } from './frames.js';
+import type { Cancellation } from '@rondo/core';
 import { LazyAbortController } from '@rondo/core/internal';
 import type { ClientHandlers } from './handlers.js';
 import { PendingCalls, type PendingCall, type ProgressUpdate } from './pending.js';
@@ -26,8 +27,12 @@ import type { ClientTransport, SendContext } from './transport.js';
 export interface CallOptions {
   /** Aborting sends `notifications/cancelled` and rejects with {@link RequestAbortedError}. */
   readonly signal?: AbortSignal | undefined;
-  /** Like {@link signal}, heard without an `AbortSignal` (see {@link CallCancellation}). */
-  readonly cancellation?: CallCancellation | undefined;
+  /**
+   * Like {@link signal}, heard without an `AbortSignal` (a gateway passing thousands of calls a
+   * second through pays more for a signal per call than for the rest of the call): a handler's
+   * `ctx.cancellation`, an exchange's, a `LazyAbortController`.
+   */
+  readonly cancellation?: Cancellation | undefined;
   /** Overrides the client's request timeout for this call (ms); 0 for none. */
   readonly timeoutMs?: number | undefined;
   /** Called with each progress notification of this call; asks the server for progress. */
@@ -44,20 +49,6 @@ export interface CallOptions {
    * request's `_meta`; the legacy era declares capabilities once, at `initialize`).
    */
   readonly capabilities?: ClientCapabilities | undefined;
-}
-
-/**
- * A cancellation a call hears without an `AbortSignal`: a gateway passing thousands of calls a
- * second through pays more for a signal per call than for the rest of the call. The
- * `LazyAbortController` of `@rondo/core/internal` is one.
- */
-export interface CallCancellation {
-  /** True once cancelled. */
-  readonly aborted: boolean;
-  /** Why it was cancelled. */
-  readonly reason: unknown;
-  /** Calls `listener` once when cancelled; returns the function that stops listening. */
-  onAbort(listener: (reason: unknown) => void): () => void;
 }
 
 /** How the session treats what the server sends besides answers. */

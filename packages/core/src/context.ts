@@ -9,6 +9,7 @@ import {
   type SamplingRequest,
   type SamplingResponse,
 } from '@rondo/protocol';
+import type { Cancellation } from './cancellation.js';
 import type { Principal } from './definitions.js';
 
 /** A log level of MCP (the wire's vocabulary, RFC 5424 names). */
@@ -32,15 +33,14 @@ export interface HandlerContext {
   readonly requestState: Json | undefined;
   /** 1 for the first call of a request, then one more for each round. */
   readonly round: number;
-  /** Aborted when the client cancels or goes away. */
-  readonly signal: AbortSignal;
   /**
-   * Hears the abort of {@link signal} without creating it (an `AbortSignal` per call costs more
-   * than a small call): calls `listener` once with the reason when it aborts, and returns the
-   * function that stops listening, or `undefined` when it has aborted already (the listener is
-   * then never called). Contexts without a cheaper way leave it out: read `signal` then.
+   * Aborted when the client cancels the request or goes away, or middleware stops the handler:
+   * check `cancellation.aborted`, listen with `cancellation.onAbort`, neither of which makes an
+   * `AbortSignal`.
    */
-  onAbort?(listener: (reason: unknown) => void): (() => void) | undefined;
+  readonly cancellation: Cancellation;
+  /** `cancellation.signal`, for APIs that take an `AbortSignal` (`fetch`, timers). */
+  readonly signal: AbortSignal;
   readonly principal: Principal | undefined;
   /** Reports progress; delivered only when the client asked for it (a progress token). */
   progress(value: number, total?: number, message?: string): void;

@@ -1,4 +1,5 @@
 import type { JsonRpcMessage } from '@rondo/protocol';
+import type { Cancellation } from './cancellation.js';
 import { LazyAbortController } from './lazyAbort.js';
 import type { Principal } from './definitions.js';
 import type { Exchange } from './transport.js';
@@ -6,7 +7,7 @@ import type { Exchange } from './transport.js';
 /**
  * The exchanges of one connection that have not ended yet, for transports whose every message goes
  * out on one channel (a stdio stream, a socket). Each inbound message gets an exchange whose `send`
- * and `end` both write to that channel; what this adds is the end-once rule, one signal per
+ * and `end` both write to that channel; what this adds is the end-once rule, one cancellation per
  * exchange (aborted when the peer goes away) and a count of the open ones, so a transport can wait
  * for in-flight work before it closes.
  */
@@ -46,7 +47,7 @@ export class InFlightExchanges {
   }
 
   /**
-   * Forgets every open exchange and aborts its signal (with `reason`, or the default `AbortError`):
+   * Forgets every open exchange and aborts its cancellation (with `reason`, or the default `AbortError`):
    * the peer is gone. Exchanges ended afterwards write as before but no longer count.
    */
   abortAll(reason?: unknown): void {
@@ -65,13 +66,13 @@ export class InFlightExchanges {
 
 /**
  * One inbound message's exchange: a class, so an exchange costs one object and no closures, and its
- * signal is created only if someone reads it. No `headers`: a line or a frame has none (the HTTP
+ * cancellation makes an `AbortSignal` only if someone reads it. No `headers`: a line or a frame has none (the HTTP
  * headers of a WebSocket upgrade describe the connection, not the message).
  */
 class ChannelExchange implements Exchange {
   declare readonly principal?: Principal;
   declare readonly client?: string;
-  private readonly cancellation = new LazyAbortController();
+  private readonly controller = new LazyAbortController();
   private ended = false;
 
   constructor(
@@ -79,12 +80,8 @@ class ChannelExchange implements Exchange {
     private readonly settle: (exchange: ChannelExchange, message?: JsonRpcMessage) => void,
   ) {}
 
-  get signal(): AbortSignal {
-    return this.cancellation.signal;
-  }
-
-  onAbort(listener: (reason: unknown) => void): () => void {
-    return this.cancellation.onAbort(listener);
+  get cancellation(): Cancellation {
+    return this.controller;
   }
 
   send(message: JsonRpcMessage): void {
@@ -98,6 +95,6 @@ class ChannelExchange implements Exchange {
   }
 
   abort(reason: unknown): void {
-    this.cancellation.abort(reason);
+    this.controller.abort(reason);
   }
 }

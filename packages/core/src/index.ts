@@ -100,6 +100,7 @@ export type {
   ResourceOutcome,
 } from './provider.js';
 export { LOG_LEVELS, type HandlerContext, type LogLevel } from './context.js';
+export type { Cancellation } from './cancellation.js';
 export type {
   Arguments,
   CacheableMethod,

@@ -19,6 +19,7 @@ export type { CompiledSchema, SchemaCompiler } from './schemaCompiler.js';
 export { compileTemplate, type CompiledTemplate } from './uriTemplate.js';
 export { paginate, type Page } from './pagination.js';
 export { LazyAbortController } from './lazyAbort.js';
+export { LinkedCancellation } from './linkedCancellation.js';
 export {
   base64ToBytes,
   base64UrlToBytes,

@@ -9,6 +9,7 @@ import {
   type RoundResult,
   type ToolResult,
 } from '@rondo/protocol';
+import type { Cancellation } from './cancellation.js';
 import type { CompletionResult, Principal } from './definitions.js';
 import { InsufficientScopeError } from './callScopes.js';
 import { RateLimitedError } from './rateLimited.js';
@@ -32,7 +33,9 @@ export interface McpCall {
   readonly principal: Principal | undefined;
   /** The JSON-RPC id of the request. */
   readonly id: RequestId;
-  /** Aborted when the client cancels or goes away. */
+  /** Aborted when the client cancels or goes away (see `HandlerContext.cancellation`). */
+  readonly cancellation: Cancellation;
+  /** `cancellation.signal`, for APIs that take an `AbortSignal`. */
   readonly signal: AbortSignal;
   /** 1 for the first call of a request; a round-hook retry (MRTR or the legacy shim) counts on. */
   readonly round: number;

@@ -1,5 +1,6 @@
 import type { JsonRpcMessage } from '@rondo/protocol';
 import type { JsonObject } from '@rondo/protocol';
+import type { Cancellation } from './cancellation.js';
 import type { HttpRoute } from './extension.js';
 import type { Principal } from './definitions.js';
 import type { SharedState } from './shared/sharedState.js';
@@ -40,15 +41,10 @@ export interface Exchange {
   end(message?: JsonRpcMessage, disposition?: Disposition): void;
   /**
    * Aborted when the peer can no longer receive this exchange's messages (say, an HTTP response
-   * closed). Transports may create it on first read; adapters read it only when someone listens.
+   * closed). Transports keep a `LazyAbortController` (`@rondo/core/internal`), so an exchange
+   * nobody listens to costs no `AbortSignal`.
    */
-  readonly signal: AbortSignal;
-  /**
-   * Hears the abort of {@link signal} without creating the signal (transports that make it lazily
-   * offer this): calls `listener` once with the reason; returns the function that stops listening.
-   * A listener added after the abort is never called, so check `signal.aborted` when it matters.
-   */
-  onAbort?(listener: (reason: unknown) => void): () => void;
+  readonly cancellation: Cancellation;
   /** Transport facts about the inbound message, such as HTTP headers (lower-case names). */
   readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
   /** The principal the transport authenticated, if any. */

@@ -51,26 +51,26 @@ describe('InFlightExchanges', () => {
     expect(idleAfter).toEqual([2]);
   });
 
-  it('aborts every open signal with the reason given and forgets the exchanges', () => {
+  it('aborts every open cancellation with the reason given and forgets the exchanges', () => {
     const { exchanges } = channel();
     const read = exchanges.create();
     const unread = exchanges.create();
-    const readSignal = read.signal;
+    const readSignal = read.cancellation.signal;
     const reason = new Error('peer gone');
     exchanges.abortAll(reason);
     expect(exchanges.size).toBe(0);
     expect(readSignal.aborted).toBe(true);
     expect(readSignal.reason).toBe(reason);
-    // A signal first read after the abort is born aborted, with the same reason.
-    expect(unread.signal.reason).toBe(reason);
+    expect(unread.cancellation.reason).toBe(reason);
   });
 
   it('aborts with an AbortError when no reason is given', () => {
     const { exchanges } = channel();
     const exchange = exchanges.create();
     exchanges.abortAll();
-    expect(exchange.signal.aborted).toBe(true);
-    expect((exchange.signal.reason as Error).name).toBe('AbortError');
+    expect(exchange.cancellation.aborted).toBe(true);
+    expect((exchange.cancellation.reason as Error).name).toBe('AbortError');
+    expect(exchange.cancellation.signal.reason).toBe(exchange.cancellation.reason);
   });
 
   it('leaves an ended exchange alone when the rest are aborted', () => {
@@ -79,6 +79,6 @@ describe('InFlightExchanges', () => {
     ended.end();
     exchanges.create();
     exchanges.abortAll(new Error('peer gone'));
-    expect(ended.signal.aborted).toBe(false);
+    expect(ended.cancellation.aborted).toBe(false);
   });
 });

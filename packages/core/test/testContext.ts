@@ -1,8 +1,10 @@
 import type { HandlerContext } from '@rondo/core';
+import { LazyAbortController } from '@rondo/core/internal';
 
 /** A handler context for calling server operations directly in tests. */
 export function testContext(overrides: Partial<HandlerContext> = {}): HandlerContext {
   const refuse = () => Promise.reject(new Error('not available in this test'));
+  const cancellation = overrides.cancellation ?? new LazyAbortController();
   return {
     era: 'modern',
     revision: '2026-07-28',
@@ -10,7 +12,10 @@ export function testContext(overrides: Partial<HandlerContext> = {}): HandlerCon
     inputResponses: {},
     requestState: undefined,
     round: 1,
-    signal: new AbortController().signal,
+    cancellation,
+    get signal() {
+      return cancellation.signal;
+    },
     principal: undefined,
     progress: () => undefined,
     log: () => undefined,

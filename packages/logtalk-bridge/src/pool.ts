@@ -1,4 +1,4 @@
-import { givenUp, type CancelListener } from './cancellation.js';
+import type { Cancellation } from '@rondo/core';
 import {
   PrologBusyError,
   PrologCancelledError,
@@ -86,7 +86,7 @@ export class WorkerPool {
   async run<T>(
     timeoutMs: number,
     work: (worker: PrologWorker) => Promise<T>,
-    cancel?: CancelListener,
+    cancel?: Cancellation,
   ): Promise<T> {
     for (let requeues = 0; ; requeues++) {
       try {
@@ -100,7 +100,7 @@ export class WorkerPool {
   private async runOnce<T>(
     timeoutMs: number,
     work: (worker: PrologWorker) => Promise<T>,
-    cancel: CancelListener | undefined,
+    cancel: Cancellation | undefined,
     requeued: boolean,
   ): Promise<T> {
     const worker = await this.acquire(timeoutMs, cancel, requeued);
@@ -149,10 +149,10 @@ export class WorkerPool {
   /** A free worker; a `requeued` call waits at the head of the queue, past the `maxQueue` cap. */
   private acquire(
     timeoutMs: number,
-    cancel: CancelListener | undefined,
+    cancel: Cancellation | undefined,
     requeued: boolean,
   ): Promise<PrologWorker> {
-    if (givenUp(cancel)) return Promise.reject(cancelledInQueue());
+    if (cancel?.aborted) return Promise.reject(cancelledInQueue());
     const free = this.leastHeld();
     if (free) return Promise.resolve(this.hold(free));
     if (this.closing)
@@ -178,7 +178,7 @@ export class WorkerPool {
         () => leave(new PrologTimeoutError(0, `no Prolog worker was free within ${timeoutMs} ms`)),
         timeoutMs,
       );
-      const stopListening = cancel?.(() => leave(cancelledInQueue()));
+      const stopListening = cancel?.onAbort(() => leave(cancelledInQueue()));
       if (requeued) this.waiting.unshift(take);
       else this.waiting.push(take);
     });

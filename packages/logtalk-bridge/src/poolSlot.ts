@@ -1,4 +1,4 @@
-import type { CancelListener } from './cancellation.js';
+import type { Cancellation } from '@rondo/core';
 import type { WorkerPool } from './pool.js';
 import type { PrologWorker } from './worker.js';
 
@@ -21,7 +21,7 @@ export class PoolSlot {
   async run<T>(
     timeoutMs: number,
     work: (worker: PrologWorker) => Promise<T>,
-    cancel?: CancelListener,
+    cancel?: Cancellation,
   ): Promise<T> {
     const pool = this.pool;
     this.inFlight.set(pool, (this.inFlight.get(pool) ?? 0) + 1);

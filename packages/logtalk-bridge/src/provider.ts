@@ -16,7 +16,6 @@ import type {
 } from '@rondo/core';
 import { z } from 'zod';
 import { contextOf, handlersOf } from './callContext.js';
-import { cancellationOf } from './cancellation.js';
 import { checkedDescription, providerProblems } from './check.js';
 import { reportedCall } from './diagnostics.js';
 import { PrologConfigurationError, type ProviderProblem } from './errors.js';
@@ -346,7 +345,7 @@ function workerCaller(
   provider: string,
 ): (method: string, params: JsonObject, ctx: HandlerContext | undefined) => Promise<Json> {
   return (method, params, ctx) => {
-    const cancel = ctx ? cancellationOf(ctx) : undefined;
+    const cancel = ctx?.cancellation;
     const handlers = ctx ? handlersOf(ctx) : NO_HANDLERS;
     return pool.run(
       timeoutMs,

@@ -1,5 +1,5 @@
+import type { Cancellation } from '@rondo/core';
 import type { Json, JsonObject } from '@rondo/protocol';
-import { givenUp, type CancelListener } from './cancellation.js';
 import { CallTable } from './callTable.js';
 import { PrologProtocolError, PrologWorkerError } from './errors.js';
 import { readLines } from './lineReader.js';
@@ -89,13 +89,13 @@ export class PrologWorker {
     params: JsonObject,
     handlers: CallHandlers,
     timeoutMs: number,
-    cancel?: CancelListener,
+    cancel?: Cancellation,
   ): Promise<Json> {
     if (!this.alive)
       return Promise.reject(new PrologNotRunError(this.id, new Error('it is not running')));
     if (this.calls.size >= this.launch.maxInFlight)
       return Promise.reject(new PrologWorkerError(this.id, `Prolog worker ${this.id} is busy`));
-    if (givenUp(cancel)) return Promise.reject(cancelledCall(this.id));
+    if (cancel?.aborted) return Promise.reject(cancelledCall(this.id));
     const id = ++this.seq;
     return new Promise<Json>((resolve, reject) => {
       const call: InFlight = {
@@ -107,7 +107,7 @@ export class PrologWorker {
         abandoned: false,
         detach: () => stopListening?.(),
       };
-      const stopListening = cancel?.(() => this.calls.abandon(call));
+      const stopListening = cancel?.onAbort(() => this.calls.abandon(call));
       this.calls.add(call);
       this.replayBroadcasts();
       this.channel.write({ op: 'call', id, method, params });

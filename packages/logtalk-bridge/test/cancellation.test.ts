@@ -1,3 +1,4 @@
+import type { Cancellation } from '@rondo/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LazyAbortController } from '@rondo/core/internal';
 import { createPrologProvider, PrologCancelledError, type PrologProvider } from '../src/index.js';
@@ -20,12 +21,20 @@ beforeAll(async () => {
 afterAll(() => provider.close());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const call = (name: string, signal?: AbortSignal, extra: Parameters<typeof makeContext>[0] = {}) =>
-  provider.callTool!(name, {}, makeContext({ ...extra, ...(signal ? { signal } : {}) }));
+const call = (
+  name: string,
+  cancellation?: Cancellation,
+  extra: Parameters<typeof makeContext>[0] = {},
+) =>
+  provider.callTool!(
+    name,
+    {},
+    makeContext({ ...extra, ...(cancellation ? { cancellation } : {}) }),
+  );
 /** Starts `name`, aborts it after `afterMs`, and returns how long the rejection took after the abort. */
 async function cancelAfter(name: string, afterMs: number, extra = {}): Promise<number> {
-  const controller = new AbortController();
-  const pending = call(name, controller.signal, extra);
+  const controller = new LazyAbortController();
+  const pending = call(name, controller, extra);
   await sleep(afterMs);
   const abortedAt = Date.now();
   controller.abort();
@@ -54,8 +63,8 @@ describe('cancellation', () => {
       clientCapabilities: { elicitation: {} },
       elicit: () => ((asked = true), new Promise<never>(() => undefined)), // a client that never answers
     };
-    const controller = new AbortController();
-    const pending = call('ask', controller.signal, legacy);
+    const controller = new LazyAbortController();
+    const pending = call('ask', controller, legacy);
     for (let i = 0; i < 100 && !asked; i++) await sleep(10);
     expect(asked).toBe(true);
     controller.abort();
@@ -89,25 +98,27 @@ describe('cancellation', () => {
   it('takes a call cancelled while it waits for a worker out of the queue, unsent', async () => {
     const busy = call('sleepy');
     await sleep(50); // past PIPELINE_BEHIND_MS: the next call waits in the pool, not on the worker
-    const controller = new AbortController();
-    const queued = call('text', controller.signal);
+    const controller = new LazyAbortController();
+    const queued = call('text', controller);
     controller.abort();
     await expect(queued).rejects.toThrow(/cancelled before a worker took it/);
     expect(await busy).toEqual({ kind: 'text', text: 'woke' });
-    await expect(call('text', AbortSignal.abort())).rejects.toThrow(PrologCancelledError);
+    const given = new LazyAbortController();
+    given.abort();
+    await expect(call('text', given)).rejects.toThrow(PrologCancelledError);
   });
 
-  it("hears a caller give up through the context's onAbort, reading no signal", async () => {
+  it("hears a caller give up through the context's cancellation, reading no signal", async () => {
     const before = provider.workerIds();
     const cancellation = new LazyAbortController();
-    const ctx = makeContext({
-      onAbort: (listener) => (cancellation.aborted ? undefined : cancellation.onAbort(listener)),
-    });
-    Object.defineProperty(ctx, 'signal', {
+    const ctx = makeContext({ cancellation });
+    const noSignal = {
       get: () => {
         throw new Error('the bridge read the signal');
       },
-    });
+    };
+    Object.defineProperty(ctx, 'signal', noSignal);
+    Object.defineProperty(cancellation, 'signal', noSignal);
     const running = provider.callTool!('loop', {}, ctx); // would never end if not interrupted
     const queued = provider.callTool!('text', {}, ctx); // behind it on the one worker
     await sleep(50);

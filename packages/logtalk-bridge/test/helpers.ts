@@ -33,7 +33,8 @@ export function makeContext(
     listRoots: () => Promise.resolve([]),
     ...overrides,
   });
-  return { ...base, events, elicited };
+  // Assigned, not spread: the context's signal stays a getter, made only when read.
+  return Object.assign(base, { events, elicited });
 }
 
 /** The next round's context: the previous round's state and these answers. */

@@ -1,4 +1,5 @@
-import { runtimeOf } from '@rondo/core/internal';
+import type { Cancellation } from '@rondo/core';
+import { LazyAbortController, runtimeOf } from '@rondo/core/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type RondoServer } from '@rondo/core';
 import type { InputResponseValue } from '@rondo/protocol';
@@ -28,8 +29,16 @@ beforeAll(async () => {
 afterAll(() => provider.close());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const call = (name: string, signal?: AbortSignal, extra: Parameters<typeof makeContext>[0] = {}) =>
-  provider.callTool!(name, {}, makeContext({ ...extra, ...(signal ? { signal } : {}) }));
+const call = (
+  name: string,
+  cancellation?: Cancellation,
+  extra: Parameters<typeof makeContext>[0] = {},
+) =>
+  provider.callTool!(
+    name,
+    {},
+    makeContext({ ...extra, ...(cancellation ? { cancellation } : {}) }),
+  );
 const replaced = () => log.lines.filter((l) => /is gone|replaced|protocol channel/.test(l));
 
 describe('calls in flight on one worker', { timeout: 30_000 }, () => {
@@ -54,8 +63,8 @@ describe('calls in flight on one worker', { timeout: 30_000 }, () => {
   it('skips a cancelled call written behind a running one, and leaves the running one alone', async () => {
     const before = provider.workerIds();
     const running = call('sleepy');
-    const controller = new AbortController();
-    const behind = call('loop', controller.signal); // would never end if it ran
+    const controller = new LazyAbortController();
+    const behind = call('loop', controller); // would never end if it ran
     await sleep(20);
     controller.abort();
     await expect(behind).rejects.toThrow(PrologCancelledError);
@@ -67,8 +76,8 @@ describe('calls in flight on one worker', { timeout: 30_000 }, () => {
 
   it('interrupts a cancelled running call, and answers the call written behind it', async () => {
     const before = provider.workerIds();
-    const controller = new AbortController();
-    const running = call('loop', controller.signal);
+    const controller = new LazyAbortController();
+    const running = call('loop', controller);
     const behind = call('text');
     await sleep(50);
     controller.abort();

@@ -43,7 +43,7 @@ export function recordResult(span: Span, call: McpCall, result: McpResult): void
  * cancelled is `error.type = cancelled`, as nobody is answered.
  */
 export function recordFailure(span: Span, call: McpCall, failure: unknown): void {
-  if (call.signal.aborted) {
+  if (call.cancellation.aborted) {
     span.setAttribute(ATTR.errorType, 'cancelled');
     span.setStatus({ code: SpanStatusCode.ERROR, message: 'The request was cancelled' });
     return;

@@ -1,3 +1,4 @@
+import { LazyAbortController } from '@rondo/core/internal';
 import { tracingChannel } from 'node:diagnostics_channel';
 import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -19,6 +20,7 @@ beforeEach(() => recorder.reset());
 
 /** A call as the pipeline hands it to middleware. */
 function fakeCall(overrides: Partial<McpCall> = {}): McpCall {
+  const cancellation = overrides.cancellation ?? new LazyAbortController();
   return {
     method: 'tools/call',
     params: { name: 'get_weather', arguments: { city: 'Paris' } },
@@ -26,7 +28,8 @@ function fakeCall(overrides: Partial<McpCall> = {}): McpCall {
     revision: '2026-07-28',
     principal: undefined,
     id: 7,
-    signal: new AbortController().signal,
+    cancellation,
+    signal: cancellation.signal,
     round: 1,
     headers: undefined,
     sessionId: undefined,
@@ -172,8 +175,8 @@ describe('failures', () => {
   });
 
   it('records a cancelled call as error.type cancelled', async () => {
-    const controller = new AbortController();
-    const call = fakeCall({ signal: controller.signal });
+    const controller = new LazyAbortController();
+    const call = fakeCall({ cancellation: controller });
     await expect(
       run(call, async () => {
         controller.abort();

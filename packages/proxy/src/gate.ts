@@ -1,4 +1,4 @@
-import type { CallCancellation } from '@rondo/client';
+import type { Cancellation } from '@rondo/core';
 import { ErrorCode, McpError } from '@rondo/protocol';
 
 /**
@@ -29,7 +29,7 @@ export class Gate {
   }
 
   /** Waits for a slot; rejects when the queue is full or `cancel` aborts. */
-  async acquire(cancel: AbortSignal | CallCancellation): Promise<void> {
+  async acquire(cancel: Cancellation): Promise<void> {
     if (cancel.aborted) throw abortError(cancel.reason);
     if (this.tryAcquire()) return;
     if (this.waiting.length >= this.maxQueued) {
@@ -39,7 +39,7 @@ export class Gate {
       );
     }
     await new Promise<void>((resolve, reject) => {
-      const stopHearing = hearAbort(cancel, () => {
+      const stopHearing = cancel.onAbort(() => {
         const index = this.waiting.indexOf(grant);
         if (index >= 0) this.waiting.splice(index, 1);
         reject(abortError(cancel.reason));
@@ -53,7 +53,7 @@ export class Gate {
   }
 
   /** Runs `work` in a slot, waited for as {@link acquire} does, and frees the slot after. */
-  async run<T>(cancel: AbortSignal | CallCancellation, work: () => Promise<T>): Promise<T> {
+  async run<T>(cancel: Cancellation, work: () => Promise<T>): Promise<T> {
     await this.acquire(cancel);
     try {
       return await work();
@@ -68,13 +68,6 @@ export class Gate {
     if (next) next();
     else this.running -= 1;
   }
-}
-
-/** Calls `listener` when `cancel` aborts; returns the function that stops listening. */
-function hearAbort(cancel: AbortSignal | CallCancellation, listener: () => void): () => void {
-  if ('onAbort' in cancel) return cancel.onAbort(listener);
-  cancel.addEventListener('abort', listener, { once: true });
-  return () => cancel.removeEventListener('abort', listener);
 }
 
 function abortError(reason: unknown): Error {
@@ -92,7 +85,7 @@ export class GateSlot {
   constructor(private readonly gate: Gate) {}
 
   /** Takes a slot (waiting as {@link Gate.acquire} does) unless this call holds one. */
-  async take(cancel: AbortSignal | CallCancellation): Promise<void> {
+  async take(cancel: Cancellation): Promise<void> {
     if (this.held) return;
     await this.gate.acquire(cancel);
     this.held = true;

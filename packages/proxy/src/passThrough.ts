@@ -7,7 +7,7 @@ import {
   type RondoServer,
   type ServerRuntime,
 } from '@rondo/core';
-import { LazyAbortController, runtimeOf } from '@rondo/core/internal';
+import { LinkedCancellation, runtimeOf } from '@rondo/core/internal';
 import {
   ErrorCode,
   McpError,
@@ -86,7 +86,7 @@ export function withPassThrough(
 /** A connection that passes eligible calls through and hands everything else to `inner`. */
 class PassThroughConnection implements Connection {
   /** The calls passed through now, by the caller's request id. */
-  private readonly passing = new Map<RequestId, LazyAbortController>();
+  private readonly passing = new Map<RequestId, LinkedCancellation>();
 
   constructor(
     private readonly inner: Connection,
@@ -254,11 +254,10 @@ class PassThroughConnection implements Connection {
     shaping: Shaping = AS_IT_IS,
   ): void {
     const id = request.id;
-    // Lazy controllers, heard through onAbort: an AbortSignal per call would cost more than the
-    // rest of the pass-through, and most calls end without being cancelled.
-    const controller = new LazyAbortController();
+    // Aborted by the caller's notifications/cancelled, or with the exchange when the caller is
+    // gone; heard without an AbortSignal, which would cost more than the rest of the pass-through.
+    const controller = new LinkedCancellation(exchange.cancellation);
     this.passing.set(id, controller);
-    const stopHearing = hearPeerGone(exchange, (reason) => controller.abort(reason));
     const meta = request.params?._meta;
     const token = isPlainObject(meta) ? meta.progressToken : undefined;
     const onProgress =
@@ -279,13 +278,13 @@ class PassThroughConnection implements Connection {
     const pass = (params: Record<string, unknown>) =>
       provider.passThrough(client, request.method, params, controller, onProgress, log, caller);
     const failed = (error: unknown): void =>
-      this.settle(id, exchange, stopHearing, {
+      this.settle(id, exchange, {
         jsonrpc: '2.0',
         id,
         error: wireError(provider.name, shaping.error ? shaping.error(error) : error),
       });
     const answered = (result: Record<string, unknown>): void =>
-      this.settle(id, exchange, stopHearing, { jsonrpc: '2.0', id, result });
+      this.settle(id, exchange, { jsonrpc: '2.0', id, result });
     // Most calls need no waiting besides the upstream's: no promise more than that on their path.
     (shaping.prepare ? shaping.prepare(sent).then(pass) : pass(sent)).then((result) => {
       const shaped = shaping.result(result);
@@ -295,30 +294,16 @@ class PassThroughConnection implements Connection {
   }
 
   /** Ends a passed-through call's exchange; a cancelled call gets no answer. */
-  private settle(
-    id: RequestId,
-    exchange: Exchange,
-    stopHearing: () => void,
-    answer: JsonRpcMessage,
-  ): void {
+  private settle(id: RequestId, exchange: Exchange, answer: JsonRpcMessage): void {
     const controller = this.passing.get(id);
     this.passing.delete(id);
-    stopHearing();
+    controller?.unlink();
     // Cancelled by the caller, or its connection closed: the caller has stopped waiting.
     if (controller === undefined || controller.aborted) return exchange.end();
     // The upstream's refusal is the gateway's: the same status the modern era gives it (400, 404).
     const code = 'error' in answer ? answer.error.code : undefined;
     exchange.end(answer, code === undefined ? undefined : modernErrorDisposition(code));
   }
-}
-
-/** Calls `listener` when the exchange's peer is gone, through `onAbort` when it has one. */
-function hearPeerGone(exchange: Exchange, listener: (reason: unknown) => void): () => void {
-  if (exchange.onAbort) return exchange.onAbort(listener);
-  const signal = exchange.signal;
-  const onAbort = (): void => listener(signal.reason);
-  signal.addEventListener('abort', onAbort, { once: true });
-  return () => signal.removeEventListener('abort', onAbort);
 }
 
 /** The wire error of a failed pass-through: the upstream's own, or the gateway's precise one. */

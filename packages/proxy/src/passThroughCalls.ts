@@ -1,10 +1,10 @@
 import {
   RequestTimeoutError,
-  type CallCancellation,
   type Client,
   type ProgressUpdate,
   type ServerFacts,
 } from '@rondo/client';
+import type { Cancellation } from '@rondo/core';
 import { ErrorCode, McpError, TASKS_EXTENSION, isPlainObject } from '@rondo/protocol';
 import { upstreamFailure, type RoundServices } from './roundRunner.js';
 
@@ -33,7 +33,7 @@ export class PassThroughCalls {
     client: Client,
     method: string,
     params: Record<string, unknown>,
-    cancellation: CallCancellation,
+    cancellation: Cancellation,
     onProgress: ((update: ProgressUpdate) => void) | undefined,
     log: LogSink,
   ): Promise<Record<string, unknown>> {

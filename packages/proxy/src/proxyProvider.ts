@@ -1,5 +1,6 @@
-import type { CallCancellation, Client, EraChoice, ProgressUpdate } from '@rondo/client';
+import type { Client, EraChoice, ProgressUpdate } from '@rondo/client';
 import type {
+  Cancellation,
   Arguments,
   SessionRelay,
   CompletionRequest,
@@ -239,7 +240,7 @@ export class ProxyProvider implements Provider {
     client: Client,
     method: string,
     params: Record<string, unknown>,
-    cancellation: CallCancellation,
+    cancellation: Cancellation,
     onProgress: ((update: ProgressUpdate) => void) | undefined,
     log: LogSink,
     caller: { readonly principal?: string; readonly client?: string } = {},

@@ -122,7 +122,7 @@ export class RelayedRounds implements RoundRelay {
         'The gateway awaits too many rounds from other gateway processes; try again later',
       );
     }
-    if (caller.signal.aborted) return Promise.reject(caller.signal.reason as Error);
+    if (caller.cancellation.aborted) return Promise.reject(caller.cancellation.reason as Error);
     const round = randomBytes(12).toString('base64url');
     const request: RoundRequest = {
       round,
@@ -177,16 +177,17 @@ export class RelayedRounds implements RoundRelay {
   ): Promise<RoundOutcome> {
     const { round, upstream, method } = request;
     return new Promise<RoundOutcome>((resolve, reject) => {
+      let stopHearing = (): void => undefined;
       const finish = (result: Error | RoundOutcome): void => {
         clearTimeout(timer);
-        caller.signal.removeEventListener('abort', onAbort);
+        stopHearing();
         this.awaited.delete(round);
         if (result instanceof Error) reject(result);
         else resolve(result);
       };
-      const onAbort = (): void => {
+      const onAbort = (reason: unknown): void => {
         this.send(holder, roundNotice(CANCEL, round, { from: this.holderId }));
-        finish(caller.signal.reason as Error);
+        finish(reason as Error);
       };
       let timer = setTimeout(() => finish(noHolder(upstream, holder, this.ackMs)), this.ackMs);
       this.awaited.set(round, {
@@ -215,7 +216,7 @@ export class RelayedRounds implements RoundRelay {
           finish(outcome);
         },
       });
-      caller.signal.addEventListener('abort', onAbort, { once: true });
+      stopHearing = caller.cancellation.onAbort(onAbort);
     });
   }
 

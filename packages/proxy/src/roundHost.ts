@@ -1,3 +1,5 @@
+import type { Cancellation } from '@rondo/core';
+import { LazyAbortController } from '@rondo/core/internal';
 import { ErrorCode, isMcpError, type JsonRpcMessage } from '@rondo/protocol';
 import {
   ACCEPTED,
@@ -21,7 +23,7 @@ export type RelaySend = (to: string, message: JsonRpcMessage) => void;
  */
 export class RoundHost {
   /** The rounds running here, by asker and round id, to cancel them. */
-  private readonly running = new Map<string, AbortController>();
+  private readonly running = new Map<string, LazyAbortController>();
 
   constructor(
     private readonly upstreamName: string,
@@ -65,9 +67,9 @@ export class RoundHost {
       );
       return;
     }
-    const controller = new AbortController();
+    const controller = new LazyAbortController();
     this.running.set(key, controller);
-    void this.serve(request, this.callerOf(request, controller.signal))
+    void this.serve(request, this.callerOf(request, controller))
       .then(
         (outcome) =>
           this.send(request.from, { jsonrpc: '2.0', id: request.round, result: { ...outcome } }),
@@ -99,11 +101,11 @@ export class RoundHost {
     this.running.clear();
   }
 
-  private callerOf(request: RoundRequest, signal: AbortSignal): RoundCaller {
+  private callerOf(request: RoundRequest, cancellation: Cancellation): RoundCaller {
     return {
       principalId: request.principal,
       answers: request.answers,
-      signal,
+      cancellation,
       progress: (update) =>
         this.send(request.from, roundNotice(PROGRESS, request.round, { ...update })),
       log: (params) => this.send(request.from, roundNotice(LOG, request.round, { ...params })),

@@ -4,7 +4,7 @@ import {
   type Client,
   type ProgressUpdate,
 } from '@rondo/client';
-import type { HandlerContext } from '@rondo/core';
+import type { Cancellation, HandlerContext } from '@rondo/core';
 import {
   ErrorCode,
   McpError,
@@ -40,7 +40,7 @@ export interface RoundCaller {
   readonly principalId: string | undefined;
   /** The retry's answers in the upstream's wire form, by input request key. */
   readonly answers: Readonly<Record<string, Record<string, unknown>>>;
-  readonly signal: AbortSignal;
+  readonly cancellation: Cancellation;
   progress(update: ProgressUpdate): void;
   log(params: LoggingMessageNotificationParams): void;
 }
@@ -154,7 +154,7 @@ export async function resumeRound(
   }
   try {
     // The call gave its slot up while it waited; its upstream request resumes in a slot again.
-    await taken.slot.take(caller.signal);
+    await taken.slot.take(caller.cancellation);
   } catch (error) {
     taken.abandon(error instanceof Error ? error.message : 'no slot for the call');
     throw error;
@@ -189,7 +189,7 @@ function callerOf(ctx: HandlerContext): RoundCaller {
   return {
     principalId: ctx.principal?.id,
     answers,
-    signal: ctx.signal,
+    cancellation: ctx.cancellation,
     progress: (update) => ctx.progress(update.progress, update.total, update.message),
     log: (params) => ctx.log(params.level, params.data as Json, params.logger),
   };
@@ -214,7 +214,7 @@ async function playRound(
   try {
     const event = await call.next(
       services.timeoutMs,
-      caller.signal,
+      caller.cancellation,
       () =>
         new McpError(
           ErrorCode.InternalError,
@@ -257,9 +257,9 @@ function startCall(
     const lease = await services.lease(ctx);
     call.upstream = lease.client;
     try {
-      await call.slot.take(call.controller.signal);
+      await call.slot.take(call.controller);
       return await (services.send ?? sendRequest)(lease.client, method, params, {
-        signal: call.controller.signal,
+        cancellation: call.controller,
         timeoutMs: 0,
         onProgress: (update) => call.progress(update),
         handlers: call.handlers,

@@ -1,4 +1,6 @@
 import type { Client, ClientHandlers, ProgressUpdate } from '@rondo/client';
+import type { Cancellation } from '@rondo/core';
+import { LazyAbortController } from '@rondo/core/internal';
 import type { GateSlot } from './gate.js';
 import { ErrorCode, McpError } from '@rondo/protocol';
 
@@ -39,7 +41,7 @@ export interface CallListener {
  * event; between rounds the call stays open, held by the suspension table.
  */
 export class UpstreamCall {
-  readonly controller = new AbortController();
+  readonly controller = new LazyAbortController();
   /** The connection the call runs on, once it has one (log messages of that connection reach it). */
   upstream: Client | undefined;
   private readonly asks: PendingAsk[] = [];
@@ -96,22 +98,26 @@ export class UpstreamCall {
   /**
    * The next event: the questions asked so far (gathered for one tick, since a modern upstream
    * asks several at once), else the end. Rejects with `timeout` when neither comes in time, and
-   * when `signal` aborts.
+   * when `cancellation` aborts.
    */
-  async next(timeoutMs: number, signal: AbortSignal, timeout: () => Error): Promise<CallEvent> {
+  async next(
+    timeoutMs: number,
+    cancellation: Cancellation,
+    timeout: () => Error,
+  ): Promise<CallEvent> {
     if (this.asks.length === 0 && this.ending === undefined) {
       await new Promise<void>((resolve, reject) => {
+        let stopHearing = (): void => undefined;
         const timer = timeoutMs > 0 ? setTimeout(() => done(timeout()), timeoutMs) : undefined;
-        const onAbort = (): void => done(signal.reason as Error);
         const done = (error?: Error): void => {
           clearTimeout(timer);
-          signal.removeEventListener('abort', onAbort);
+          stopHearing();
           this.wake = undefined;
           if (error) reject(error);
           else resolve();
         };
-        if (signal.aborted) return onAbort();
-        signal.addEventListener('abort', onAbort, { once: true });
+        if (cancellation.aborted) return done(cancellation.reason as Error);
+        stopHearing = cancellation.onAbort((reason) => done(reason as Error));
         this.wake = () => done();
       });
     }

@@ -1,4 +1,5 @@
 import type { CompletionRequest, CompletionResult, McpCall } from '@rondo/core';
+import { LazyAbortController } from '@rondo/core/internal';
 import type { Gate } from './gate.js';
 import type { NameMap } from './names.js';
 import { upstreamFailure } from './roundRunner.js';
@@ -17,9 +18,6 @@ export function completionRef(
   return name === undefined ? undefined : { type: 'ref/prompt', name };
 }
 
-/** The signal of a completion asked outside a request (never aborted). */
-const NEVER_ABORTED = new AbortController().signal;
-
 /** `completion/complete` of `ref` at the upstream, in a slot of its gate; failures say which upstream. */
 export async function completeUpstream(
   upstreamName: string,
@@ -29,11 +27,12 @@ export async function completeUpstream(
   request: CompletionRequest,
   call: McpCall | undefined,
 ): Promise<CompletionResult> {
-  const signal = call?.signal ?? NEVER_ABORTED;
+  // A completion asked outside a request is never cancelled.
+  const cancellation = call?.cancellation ?? new LazyAbortController();
   try {
-    return await gate.run(signal, async () => {
+    return await gate.run(cancellation, async () => {
       const client = await link.client();
-      const options = { signal };
+      const options = { cancellation };
       const result = await client.complete(
         ref as never,
         request.argument,

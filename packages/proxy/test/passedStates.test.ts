@@ -1,3 +1,4 @@
+import { LazyAbortController } from '@rondo/core/internal';
 import { Client, type ClientTransport, type TransportSink } from '@rondo/client';
 import { createServer, type Endpoint, type Exchange } from '@rondo/core';
 import {
@@ -47,7 +48,7 @@ function authenticatedTransport(
       const exchange: Exchange = {
         send: deliver,
         end: (out) => out && deliver(out),
-        signal: new AbortController().signal,
+        cancellation: new LazyAbortController(),
         principal: { id: principal },
       };
       connection?.receive(JSON.parse(serializeMessage(message)) as JsonRpcMessage, exchange);

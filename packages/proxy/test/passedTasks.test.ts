@@ -1,3 +1,4 @@
+import { LazyAbortController } from '@rondo/core/internal';
 import { createServer, type Endpoint } from '@rondo/core';
 import {
   ErrorCode,
@@ -76,7 +77,7 @@ async function ask(
           connection.close();
           resolve(message);
         },
-        signal: new AbortController().signal,
+        cancellation: new LazyAbortController(),
         ...(principal ? { principal: { id: principal } } : {}),
       },
     );

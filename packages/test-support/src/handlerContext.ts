@@ -1,4 +1,5 @@
 import type { HandlerContext } from '@rondo/core';
+import { LazyAbortController } from '@rondo/core/internal';
 
 /**
  * A handler context for calling server operations or a provider directly in tests: a first
@@ -7,6 +8,7 @@ import type { HandlerContext } from '@rondo/core';
  */
 export function testHandlerContext(overrides: Partial<HandlerContext> = {}): HandlerContext {
   const refuse = () => Promise.reject(new Error('not available in this test'));
+  const cancellation = overrides.cancellation ?? new LazyAbortController();
   return {
     era: 'modern',
     revision: '2026-07-28',
@@ -14,7 +16,10 @@ export function testHandlerContext(overrides: Partial<HandlerContext> = {}): Han
     inputResponses: {},
     requestState: undefined,
     round: 1,
-    signal: new AbortController().signal,
+    cancellation,
+    get signal() {
+      return cancellation.signal;
+    },
     principal: undefined,
     progress: () => undefined,
     log: () => undefined,

@@ -6,6 +6,7 @@ import {
   type JsonRpcResponse,
 } from '@rondo/protocol';
 import type { Connection, Disposition, Endpoint, Exchange } from '@rondo/core';
+import { LazyAbortController } from '@rondo/core/internal';
 
 /** What one inbound message produced: the messages sent before the end, and the final one. */
 export interface ExchangeRecord {
@@ -43,7 +44,7 @@ export class MemoryConnection {
 
   /** Sends a message and records its exchange. */
   send(message: JsonRpcMessage, headers?: Record<string, string>): ExchangeRecord {
-    const controller = new AbortController();
+    const controller = new LazyAbortController();
     let resolveEnd!: (message: JsonRpcMessage | undefined) => void;
     const record: ExchangeRecord = {
       sent: [],
@@ -64,7 +65,7 @@ export class MemoryConnection {
         record.disposition = disposition;
         resolveEnd(copy);
       },
-      signal: controller.signal,
+      cancellation: controller,
       ...(headers ? { headers } : {}),
     };
     this.connection.receive(roundTrip(message), exchange);

@@ -1,6 +1,12 @@
 import type { HttpRequest, HttpResponse } from './edge.js';
 import { LazyAbortController } from '@rondo/core/internal';
-import { type Connection, type Disposition, type Exchange, type Principal } from '@rondo/core';
+import {
+  type Cancellation,
+  type Connection,
+  type Disposition,
+  type Exchange,
+  type Principal,
+} from '@rondo/core';
 import type { JsonRpcMessage } from '@rondo/protocol';
 import type { ResolvedHttpOptions } from './options.js';
 import { reject, replyEmpty, replyJson, storeDown } from './reply.js';
@@ -33,9 +39,9 @@ export interface PostExchangeContext {
 /**
  * The exchange of one POSTed request: answered as one JSON body, or as an SSE stream from the
  * first message sent before the final one. Without a session, the client closing the response is
- * the cancellation (the exchange's signal aborts); in a session, a dropped stream is no
+ * the cancellation (the exchange's cancellation aborts); in a session, a dropped stream is no
  * cancellation: its events stay in the event store for a `Last-Event-ID` resumption. A class, and
- * its signal is created only when read: the JSON answer of a small request is the hot path.
+ * its `AbortSignal` is created only when read: the JSON answer of a small request is the hot path.
  */
 export function createPostExchange(context: PostExchangeContext): Exchange {
   return new PostExchange(context);
@@ -46,7 +52,7 @@ class PostExchange implements Exchange {
   declare readonly principal?: Principal;
   readonly client: string;
   readonly address: string | undefined;
-  private readonly cancellation = new LazyAbortController();
+  private readonly controller = new LazyAbortController();
   private session: Session | undefined;
   private sse: SseResponse | undefined;
   private stream: SessionStream | undefined;
@@ -65,12 +71,8 @@ class PostExchange implements Exchange {
     context.res.once('close', this.onClose);
   }
 
-  get signal(): AbortSignal {
-    return this.cancellation.signal;
-  }
-
-  onAbort(listener: (reason: unknown) => void): () => void {
-    return this.cancellation.onAbort(listener);
+  get cancellation(): Cancellation {
+    return this.controller;
   }
 
   /** Hands work that outlives the response to the runtime's `waitUntil`, when it has one. */
@@ -158,7 +160,7 @@ class PostExchange implements Exchange {
   private readonly onClose = (): void => {
     clearTimeout(this.durationTimer);
     if (this.ended) return;
-    if (!this.session) this.cancellation.abort(new Error('The client closed the response'));
+    if (!this.session) this.controller.abort(new Error('The client closed the response'));
     // In a session the request runs on, its answer kept for a resumption: its stream's tail.
     else this.keepRuntimeUntilEnd();
     if (!this.stream) this.context.done();
@@ -202,7 +204,7 @@ class PostExchange implements Exchange {
     const full = this.streamRefusal();
     if (full !== undefined) {
       this.refuse(full);
-      this.cancellation.abort(new Error(`Refused: ${full}`));
+      this.controller.abort(new Error(`Refused: ${full}`));
       return false;
     }
     streams.track(res, this.context.client);
@@ -271,9 +273,7 @@ export function quietExchange(
     get disposition() {
       return disposition;
     },
-    get signal() {
-      return cancellation.signal;
-    },
+    cancellation,
     headers: req.headers,
     ...(principal ? { principal } : {}),
   };

@@ -7,7 +7,7 @@ import type {
   SessionRecord,
 } from '@rondo/core';
 import type { JsonObject } from '@rondo/protocol';
-import { randomToken } from '@rondo/core/internal';
+import { LazyAbortController, randomToken } from '@rondo/core/internal';
 import { PeerRelay } from './peerRelay.js';
 import {
   SESSION_ENDED,
@@ -292,10 +292,7 @@ function restoreConnection(
   return undefined;
 }
 
-/**
- * The exchange of a message another process relayed: nothing answers it here. Its signal is made
- * per message, not at import: Workers refuse such work in the global scope.
- */
+/** The exchange of a message another process relayed: nothing answers it here, nor aborts it. */
 function relayedExchange(): Exchange {
-  return { send: () => undefined, end: () => undefined, signal: new AbortController().signal };
+  return { send: () => undefined, end: () => undefined, cancellation: new LazyAbortController() };
 }

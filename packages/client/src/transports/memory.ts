@@ -1,5 +1,6 @@
 import { serializeMessage, type JsonRpcMessage, type RequestId } from '@rondo/protocol';
 import type { Connection, Endpoint, Exchange } from '@rondo/core';
+import { LazyAbortController } from '@rondo/core/internal';
 import { ClientStateError } from '../errors.js';
 import type { ClientTransport, SendContext, TransportSink } from '../transport.js';
 
@@ -16,7 +17,7 @@ class InMemoryTransport implements ClientTransport {
   readonly endpointKey = 'memory:';
   private connection: Connection | undefined;
   private sink: TransportSink | undefined;
-  private readonly exchanges = new Set<AbortController>();
+  private readonly exchanges = new Set<LazyAbortController>();
 
   constructor(private readonly endpoint: Endpoint) {}
 
@@ -29,7 +30,7 @@ class InMemoryTransport implements ClientTransport {
   send(message: JsonRpcMessage, context: SendContext = {}): Promise<void> {
     const connection = this.connection;
     if (!connection) return Promise.reject(new ClientStateError('the transport is not started'));
-    const controller = new AbortController();
+    const controller = new LazyAbortController();
     this.exchanges.add(controller);
     const headers = lowerCased(context.headers);
     const related = 'id' in message && 'method' in message ? message.id : undefined;
@@ -39,7 +40,7 @@ class InMemoryTransport implements ClientTransport {
         this.exchanges.delete(controller);
         if (out) this.deliver(out);
       },
-      signal: controller.signal,
+      cancellation: controller,
       ...(headers ? { headers } : {}),
     };
     // The copy stands for the wire: the server never shares an object with the caller.

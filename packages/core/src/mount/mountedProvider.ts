@@ -222,6 +222,7 @@ function seenAs(call: McpCall, method: string, params: Record<string, unknown>):
     revision: call.revision,
     principal: call.principal,
     id: call.id,
+    cancellation: call.cancellation,
     get signal() {
       return call.signal;
     },

@@ -15,7 +15,8 @@ import { formElicitation, roots } from '@rondo/protocol';
 import type { HandlerContext, LogLevel } from '../context.js';
 import type { Principal } from '../definitions.js';
 import { ClientRequestError } from '../errors.js';
-import { LazyAbortController } from '../lazyAbort.js';
+import type { Cancellation } from '../cancellation.js';
+import { LinkedCancellation } from '../linkedCancellation.js';
 import { runMiddleware, type McpCall, type Middleware } from '../middleware.js';
 import type { Exchange } from '../transport.js';
 import { LOG_LEVEL_RANK } from './logLevels.js';
@@ -57,11 +58,9 @@ const NO_RESPONSES: Readonly<Record<string, InputResponseValue>> = Object.freeze
 const NO_MIDDLEWARE: readonly Middleware[] = Object.freeze([]);
 
 /**
- * One request in flight, whatever its era, and the context its handler gets. Its abort signal is
- * created only when someone reads `signal` (most handlers never do); until then a cancellation is a
- * flag and the exchange's signal is followed only from that first read. The call is its own
- * listener for the exchange's abort (`handleEvent`), so it costs one object rather than a
- * controller plus closures.
+ * One request in flight, whatever its era, and the context its handler gets. Its cancellation is
+ * linked to the exchange's (the peer gone) and aborted by `notifications/cancelled` or middleware
+ * stopping it; it follows the exchange, and makes an `AbortSignal`, only once someone listens.
  */
 export class RequestCall implements HandlerContext, McpCall {
   readonly id: RequestId;
@@ -76,10 +75,7 @@ export class RequestCall implements HandlerContext, McpCall {
   round = 1;
   /** Set by a long-lived method (subscriptions/listen) that must end gracefully on close. */
   attachment: RequestAttachment | undefined = undefined;
-  private readonly cancellation = new LazyAbortController();
-  private followsExchange = false;
-  /** Stops following the exchange when {@link onAbort} followed it through the exchange's `onAbort`. */
-  private unfollowExchange: (() => void) | undefined = undefined;
+  private readonly linked: LinkedCancellation;
   private lastProgress = Number.NEGATIVE_INFINITY;
   private answered = false;
   /** Set by {@link stop}: the signal aborted, but the request is answered. */
@@ -96,6 +92,7 @@ export class RequestCall implements HandlerContext, McpCall {
     this.method = request.method;
     this.params = request.params ?? {};
     this.principal = exchange.principal;
+    this.linked = new LinkedCancellation(exchange.cancellation);
   }
 
   get era(): Era {
@@ -139,34 +136,17 @@ export class RequestCall implements HandlerContext, McpCall {
   }
 
   /** Aborted when the client cancels, the connection closes or the exchange's peer goes away. */
-  get signal(): AbortSignal {
-    if (!this.followsExchange && !this.answered) {
-      this.followsExchange = true;
-      const exchangeSignal = this.exchange.signal;
-      if (exchangeSignal.aborted) this.cancellation.abort(exchangeSignal.reason);
-      else exchangeSignal.addEventListener('abort', this, { once: true });
-    }
-    return this.cancellation.signal;
+  get cancellation(): Cancellation {
+    return this.linked;
   }
 
-  /**
-   * Hears what {@link signal} would, creating no signal of its own, nor the exchange's when it
-   * offers `onAbort` (transports that make their signal lazily): the exchange is then followed
-   * from this first listener on, so a peer gone before it is heard by `signal` only.
-   */
-  onAbort(listener: (reason: unknown) => void): (() => void) | undefined {
-    if (!this.followsExchange && !this.answered) {
-      if (this.exchange.onAbort) {
-        this.followsExchange = true;
-        this.unfollowExchange = this.exchange.onAbort((reason) => this.cancellation.abort(reason));
-      } else void this.signal;
-    }
-    return this.cancellation.aborted ? undefined : this.cancellation.onAbort(listener);
+  get signal(): AbortSignal {
+    return this.linked.signal;
   }
 
   /** True once the request was cancelled: no answer is sent for it. */
   get cancelled(): boolean {
-    return this.cancellation.aborted && !this.stopped;
+    return this.linked.aborted && !this.stopped;
   }
 
   /**
@@ -174,9 +154,9 @@ export class RequestCall implements HandlerContext, McpCall {
    * handler stops (a Prolog goal is interrupted) and the middleware that stopped it answers.
    */
   stop(reason: Error): void {
-    if (this.answered || this.cancellation.aborted) return;
+    if (this.answered || this.linked.aborted) return;
     this.stopped = true;
-    this.cancellation.abort(reason);
+    this.linked.abort(reason);
   }
 
   /** True once the answer went out (or the request was cancelled). */
@@ -184,23 +164,17 @@ export class RequestCall implements HandlerContext, McpCall {
     return this.answered;
   }
 
-  /** The exchange's signal aborted: the peer can no longer receive this request's messages. */
-  handleEvent(): void {
-    this.cancellation.abort(this.exchange.signal.reason);
-  }
-
   /** Cancels the request: the exchange ends without an answer and the handler's signal fires. */
   cancel(reason: string): void {
     this.answer();
-    this.cancellation.abort(new Error(reason));
+    this.linked.abort(new Error(reason));
   }
 
   /** Sends the final answer (or none) and ends the exchange; later calls do nothing. */
   answer(message?: JsonRpcMessage, disposition?: Parameters<Exchange['end']>[1]): void {
     if (this.answered) return;
     this.answered = true;
-    if (this.unfollowExchange) this.unfollowExchange();
-    else if (this.followsExchange) this.exchange.signal.removeEventListener('abort', this);
+    this.linked.unlink();
     this.exchange.end(message, disposition);
   }
 

@@ -9,7 +9,9 @@ import {
   type JsonObject,
   type JsonRpcMessage,
 } from '@rondo/protocol';
+import type { Cancellation } from '../cancellation.js';
 import type { Principal } from '../definitions.js';
+import { LazyAbortController } from '../lazyAbort.js';
 import type { ServerRuntime } from '../runtime.js';
 import type { LocalTaskRun } from './taskRegistry.js';
 import { TaskLimitError } from './taskLimits.js';
@@ -85,7 +87,7 @@ export async function startTask<R, I extends Json>(
 
 /** One task running in this process. */
 class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
-  private readonly controller = new AbortController();
+  private readonly controller = new LazyAbortController();
   private readonly call: RequestCall;
   private readonly untrack: () => void;
   private readonly expiry: ReturnType<typeof setTimeout> | undefined;
@@ -101,7 +103,7 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
     private readonly runtime: ServerRuntime,
     private readonly launch: TaskLaunch<R, I>,
   ) {
-    const exchange = new TaskExchange(this, request, this.controller.signal);
+    const exchange = new TaskExchange(this, request, this.controller);
     const message = {
       jsonrpc: '2.0',
       id: request.id,
@@ -132,7 +134,7 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
   }
 
   get stopped(): boolean {
-    return this.controller.signal.aborted;
+    return this.controller.aborted;
   }
 
   /** Runs the rounds to the end; never rejects (every outcome is stored on the task). */
@@ -243,21 +245,20 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
    * or cancellation and the registry no longer holds it.
    */
   private unlessStopped<T>(outcome: Promise<T>): Promise<T | undefined> {
-    const signal = this.controller.signal;
-    if (signal.aborted) {
+    const stopped = this.controller;
+    if (stopped.aborted) {
       outcome.catch(() => undefined);
       return Promise.resolve(undefined);
     }
     return new Promise<T | undefined>((resolve, reject) => {
-      const onStop = (): void => resolve(undefined);
-      signal.addEventListener('abort', onStop, { once: true });
+      const stopHearing = stopped.onAbort(() => resolve(undefined));
       outcome.then(
         (value) => {
-          signal.removeEventListener('abort', onStop);
+          stopHearing();
           resolve(value);
         },
         (error: Error) => {
-          signal.removeEventListener('abort', onStop);
+          stopHearing();
           reject(error);
         },
       );
@@ -326,7 +327,7 @@ interface ProgressSink {
 /**
  * The exchange of a task's call: nothing goes to a client (the request that created the task was
  * answered with its handle); progress is kept as the task's status message, log messages are
- * dropped (tasks carry none), and the signal is the task's own.
+ * dropped (tasks carry none), and the cancellation is the task's own.
  */
 class TaskExchange implements Exchange {
   readonly headers: Exchange['headers'];
@@ -336,7 +337,7 @@ class TaskExchange implements Exchange {
   constructor(
     private readonly run: ProgressSink,
     request: RequestCall,
-    readonly signal: AbortSignal,
+    readonly cancellation: Cancellation,
   ) {
     this.headers = request.headers;
     this.principal = request.principal;

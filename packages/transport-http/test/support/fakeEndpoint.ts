@@ -83,8 +83,8 @@ export class FakeConnection implements Connection {
         };
         if (params.sendFirst) exchange.send({ jsonrpc: '2.0', method: 'notifications/started' });
         // The transport may refuse the stream that first message opened, cancelling at once.
-        if (exchange.signal.aborted) return cancelled();
-        exchange.signal.addEventListener('abort', cancelled);
+        if (exchange.cancellation.aborted) return cancelled();
+        exchange.cancellation.onAbort(cancelled);
         return;
       }
       case 'ask': {

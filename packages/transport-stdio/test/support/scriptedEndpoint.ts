@@ -60,7 +60,7 @@ export class ScriptedEndpoint implements Endpoint {
         this.peer?.send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
         return done(resultResponse(message.id, {}));
       case 'hang':
-        exchange.signal.addEventListener('abort', () => {
+        exchange.cancellation.onAbort(() => {
           this.aborted.push(message.id);
           done();
         });

@@ -100,7 +100,7 @@ class ScriptedConnection implements Connection {
 
   private wait(message: JsonRpcRequest, exchange: Exchange): void {
     this.waiting += 1;
-    exchange.signal.addEventListener('abort', () => {
+    exchange.cancellation.onAbort(() => {
       this.waiting -= 1;
       this.log.aborted.push(String(message.id));
       exchange.end();
