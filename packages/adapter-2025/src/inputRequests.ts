@@ -1,10 +1,6 @@
 import { ClientRequestError } from '@rondo/core';
-import {
-  inputRequestToWire,
-  isPlainObject,
-  type InputRequestBody,
-  type JsonObject,
-} from '@rondo/protocol';
+import { isPlainObject, type InputRequestBody, type JsonObject } from '@rondo/protocol';
+import { inputRequestToWire } from '@rondo/protocol/internal';
 import type { ServedLegacyRevision } from './options.js';
 
 /** A server-to-client request ready for the wire. */

@@ -13,12 +13,12 @@ import {
 import type { ServerRuntime } from '@rondo/core';
 import {
   isPlainObject,
-  legacyRequestParams,
   type InitializeRequestParams,
   type LegacyPaginatedRequestParams,
   type LegacyResourceRequestParams,
   type LoggingLevel,
 } from '@rondo/protocol';
+import { legacyRequestParams } from '@rondo/protocol/internal';
 import { initialize } from './negotiation.js';
 import { shapeFor } from './revisionShape.js';
 import { callTool, getPrompt, readResource } from './roundMethods.js';

@@ -1,5 +1,6 @@
 import type { ToolDefinition } from '@rondo/core';
-import { error, isPlainObject, toolResultToWire, type ToolResult } from '@rondo/protocol';
+import { error, isPlainObject, type ToolResult } from '@rondo/protocol';
+import { toolResultToWire } from '@rondo/protocol/internal';
 
 /** An error tool result (`isError`) with one text block. */
 export function toolErrorResult(message: string): Record<string, unknown> {

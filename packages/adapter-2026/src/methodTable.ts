@@ -1,4 +1,4 @@
-import { modernRequestParams } from '@rondo/protocol';
+import { modernRequestParams } from '@rondo/protocol/internal';
 import type { EraMethod } from '@rondo/core/internal';
 import { callTool, getPrompt, readResource } from './calls.js';
 import {

@@ -2,13 +2,13 @@ import {
   ErrorCode,
   McpError,
   assertInputRequired,
-  modernInputRequestToWire,
   isPlainObject,
   type InputRequest,
   type InputRequestBody,
   type InputResponseValue,
   type Json,
 } from '@rondo/protocol';
+import { modernInputRequestToWire } from '@rondo/protocol/internal';
 import type { OpenedState, SealedStateBinding } from '@rondo/core';
 import {
   assertClientCanAnswer,

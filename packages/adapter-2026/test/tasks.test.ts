@@ -1,15 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type RondoServer } from '@rondo/core';
 import {
-  CreateTaskResultSchema,
-  DetailedTaskSchema,
-  GetTaskResultSchema,
   TASKS_EXTENSION,
   formElicitation,
   inputRequest,
   inputRequired,
   text,
 } from '@rondo/protocol';
+import {
+  CreateTaskResultSchema,
+  DetailedTaskSchema,
+  GetTaskResultSchema,
+} from '@rondo/protocol/internal';
 import { ModernClient, meta, type WireJson } from './support/modernClient.js';
 
 // The Tasks extension on the modern wire, over an in-memory connection. (These messages are not

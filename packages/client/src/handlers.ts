@@ -1,11 +1,6 @@
 import {
-  CreateMessageRequestParamsSchema,
-  ElicitRequestParamsSchema,
   ErrorCode,
-  LegacyElicitRequestParamsSchema,
-  ListRootsRequestParamsSchema,
   McpError,
-  describeZodError,
   isPlainObject,
   type ClientCapabilities,
   type CreateMessageRequestParams,
@@ -15,6 +10,13 @@ import {
   type Era,
   type Root,
 } from '@rondo/protocol';
+import {
+  CreateMessageRequestParamsSchema,
+  ElicitRequestParamsSchema,
+  LegacyElicitRequestParamsSchema,
+  ListRootsRequestParamsSchema,
+  describeZodError,
+} from '@rondo/protocol/internal';
 import type { z } from 'zod';
 
 /** What a handler knows about the request it serves. */

@@ -1,7 +1,5 @@
 import {
-  DiscoverResultSchema,
   ErrorCode,
-  InitializeResultSchema,
   LATEST_LEGACY_REVISION,
   LATEST_MODERN_REVISION,
   isLegacyRevision,
@@ -13,6 +11,7 @@ import {
   type Implementation,
   type ServerCapabilities,
 } from '@rondo/protocol';
+import { DiscoverResultSchema, InitializeResultSchema } from '@rondo/protocol/internal';
 import { ProtocolViolationError, TransportError } from './errors.js';
 import type { RpcSession } from './rpc.js';
 import { modernMeta, type ModernIdentity } from './wire.js';

@@ -1,4 +1,5 @@
-import { InputRequiredResultSchema, isPlainObject, type Era } from '@rondo/protocol';
+import { isPlainObject, type Era } from '@rondo/protocol';
+import { InputRequiredResultSchema } from '@rondo/protocol/internal';
 import { InputRoundsExceededError, ProtocolViolationError } from './errors.js';
 import { answerInput, type ClientHandlers } from './handlers.js';
 

@@ -1,14 +1,12 @@
 import {
   MetaKey,
-  describeZodError,
-  legacyResults,
-  modernResults,
   type ClientCapabilities,
   type Era,
   type Implementation,
   type LoggingLevel,
   type MethodTable,
 } from '@rondo/protocol';
+import { describeZodError, legacyResults, modernResults } from '@rondo/protocol/internal';
 import { ProtocolViolationError } from './errors.js';
 import { legacyResultChecks, modernResultChecks, type QuickResultCheck } from './quickResults.js';
 

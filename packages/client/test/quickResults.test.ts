@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { MetaKey, legacyResults, modernResults } from '@rondo/protocol';
+import { MetaKey } from '@rondo/protocol';
+import { legacyResults, modernResults } from '@rondo/protocol/internal';
 import { describe, expect, it } from 'vitest';
 import { legacyResultChecks, modernResultChecks } from '../src/quickResults.js';
 

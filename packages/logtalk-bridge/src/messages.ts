@@ -1,11 +1,6 @@
 import type { TaskDeclaration } from '@rondo/core';
-import {
-  IconSchema,
-  LoggingLevelSchema,
-  vocabularySchemas,
-  type Json,
-  type JsonObject,
-} from '@rondo/protocol';
+import { vocabularySchemas, type Json, type JsonObject } from '@rondo/protocol';
+import { IconSchema, LoggingLevelSchema } from '@rondo/protocol/internal';
 import { nestsDeeperThan } from '@rondo/core/internal';
 import { z } from 'zod';
 import { uriTemplateProblem } from './uriTemplateCheck.js';

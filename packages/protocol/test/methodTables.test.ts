@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { MetaKey, type MethodTable } from '../src/index.js';
 import {
   LegacyCallToolResultSchema,
-  MetaKey,
   describeZodError,
   legacyNotificationParams,
   legacyRequestParams,
@@ -10,8 +10,7 @@ import {
   modernRequestParams,
   modernResults,
   parseRequestParams,
-  type MethodTable,
-} from '../src/index.js';
+} from '../src/internal.js';
 
 const meta = { [MetaKey.protocolVersion]: '2026-07-28', [MetaKey.clientCapabilities]: {} };
 

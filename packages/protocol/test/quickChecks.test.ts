@@ -1,11 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  MetaKey,
-  legacyRequestParams,
-  modernRequestParams,
-  parseRequestParams,
-} from '../src/index.js';
+import { MetaKey } from '../src/index.js';
+import { legacyRequestParams, modernRequestParams, parseRequestParams } from '../src/internal.js';
 import { legacyQuickChecks, modernQuickChecks } from '../src/schemas/quickChecks.js';
 
 const modernMeta = {

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { ErrorCode } from '../src/index.js';
 import {
   AudioContentBlockSchema,
   BlobResourceContentsSchema,
@@ -11,7 +12,6 @@ import {
   ElicitRequestURLParamsSchema,
   ElicitResultSchema,
   EmbeddedResourceBlockSchema,
-  ErrorCode,
   ImageContentBlockSchema,
   InputRequestSchema,
   InputRequestsSchema,
@@ -47,7 +47,7 @@ import {
   ToolUseContentBlockSchema,
   UntitledMultiSelectEnumSchemaSchema,
   UntitledSingleSelectEnumSchemaSchema,
-} from '../src/index.js';
+} from '../src/internal.js';
 
 /**
  * Which check each folder of the spec's 2026-07-28 examples gets: the schema that must accept it,

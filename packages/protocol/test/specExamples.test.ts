@@ -2,18 +2,20 @@ import { expect, it } from 'vitest';
 import type { z } from 'zod';
 import {
   McpError,
-  ModernCancelledNotificationParamsSchema,
   classifyMessage,
-  describeZodError,
   isRequest,
+  parseMessage,
+  type JsonRpcMessage,
+} from '../src/index.js';
+import {
+  ModernCancelledNotificationParamsSchema,
+  describeZodError,
   modernNotificationParams,
   modernRequestParams,
   modernResults,
   modernServerNotificationParams,
-  parseMessage,
   parseRequestParams,
-  type JsonRpcMessage,
-} from '../src/index.js';
+} from '../src/internal.js';
 import {
   describeWithSpec,
   loadSpecExamples,

@@ -2,6 +2,17 @@ import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import type { z } from 'zod';
 import {
+  error,
+  formElicitation,
+  isPlainObject,
+  results,
+  roots,
+  sampling,
+  structured,
+  text,
+  type InputRequestBody,
+} from '../src/index.js';
+import {
   ContentBlockSchema,
   InputRequestSchema,
   InputRequiredResultSchema,
@@ -13,23 +24,14 @@ import {
   ModernReadResourceResultSchema,
   contentItemToWire,
   describeZodError,
-  error,
-  formElicitation,
   inputRequestToWire,
   inputResponseFromWire,
-  isPlainObject,
   legacyServerRequestParams,
   promptResultToWire,
   resourceContentToWire,
   resourceResultToWire,
-  results,
-  roots,
-  sampling,
-  structured,
-  text,
   toolResultToWire,
-  type InputRequestBody,
-} from '../src/index.js';
+} from '../src/internal.js';
 import {
   SPEC_REVISIONS,
   assertSpecValid,

@@ -1,11 +1,11 @@
 import {
   isPlainObject,
-  LoggingMessageNotificationParamsSchema,
   type InputRequest,
   type JsonRpcErrorObject,
   type JsonRpcMessage,
   type LoggingMessageNotificationParams,
 } from '@rondo/protocol';
+import { LoggingMessageNotificationParamsSchema } from '@rondo/protocol/internal';
 import type { RoundOutcome } from './roundRunner.js';
 
 /**

@@ -1,13 +1,12 @@
 import {
   ErrorCode,
-  InputResponseError,
   McpError,
-  inputResponseFromWire,
   isPlainObject,
   type InputRequestBody,
   type InputResponseValue,
   type JsonObject,
 } from '@rondo/protocol';
+import { InputResponseError, inputResponseFromWire } from '@rondo/protocol/internal';
 import { MissingClientCapabilityError, RoundLimitError } from '../errors.js';
 import { compileJsonSchema, describeAjvError } from '../inputValidation.js';
 

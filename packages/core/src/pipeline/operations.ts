@@ -1,7 +1,4 @@
 import {
-  promptResultToWire,
-  resourceResultToWire,
-  toolResultToWire,
   type Json,
   type JsonObject,
   type PromptResult,
@@ -9,6 +6,11 @@ import {
   type RoundResult,
   type ToolResult,
 } from '@rondo/protocol';
+import {
+  promptResultToWire,
+  resourceResultToWire,
+  toolResultToWire,
+} from '@rondo/protocol/internal';
 import { normaliseRound } from '../rounds.js';
 import type { ServerRuntime } from '../runtime.js';
 import type { RequestCall } from './call.js';

@@ -5,7 +5,6 @@ import {
   isRequest,
   isResponse,
   isValidId,
-  parseRequestParams,
   type JsonRpcErrorObject,
   type JsonRpcMessage,
   type JsonRpcNotification,
@@ -13,6 +12,7 @@ import {
   type JsonRpcResponse,
   type RequestId,
 } from '@rondo/protocol';
+import { parseRequestParams } from '@rondo/protocol/internal';
 import type { z } from 'zod';
 import type { ServerRuntime } from '../runtime.js';
 import type { ServerCapabilitySet } from '../serverTypes.js';

@@ -2,11 +2,10 @@ import {
   ErrorCode,
   McpError,
   TASKS_EXTENSION,
-  TaskRequestParamsSchema,
-  UpdateTaskRequestParamsSchema,
   isPlainObject,
   type JsonObject,
 } from '@rondo/protocol';
+import { TaskRequestParamsSchema, UpdateTaskRequestParamsSchema } from '@rondo/protocol/internal';
 import type { HandlerContext } from '../context.js';
 import { extensionMethod, type ExtensionCall, type ExtensionMethod } from '../extension.js';
 import { readInputResponse } from '../pipeline/inputs.js';

@@ -1,4 +1,5 @@
-import { modernInputRequestToWire, type JsonObject } from '@rondo/protocol';
+import { type JsonObject } from '@rondo/protocol';
+import { modernInputRequestToWire } from '@rondo/protocol/internal';
 import type { TaskRecord } from './taskStore.js';
 
 /** Tasks as the modern wire carries them: ISO timestamps, the payload of the status inlined. */
