@@ -1,5 +1,6 @@
 import type { Cancellation } from '@rondo/core';
 import type { Json, JsonObject } from '@rondo/protocol';
+import { BroadcastReplay } from './broadcastReplay.js';
 import { CallTable } from './callTable.js';
 import { PrologProtocolError, PrologWorkerError } from './errors.js';
 import { readLines } from './lineReader.js';
@@ -8,12 +9,14 @@ import { InterruptList, WorkerChannel } from './workerChannel.js';
 import type { CallHandlers, WorkerLaunch } from './workerContract.js';
 import { cancelledCall, type InFlight } from './workerCall.js';
 import { LossRecord, PrologNotRunError } from './workerLoss.js';
-import { loadError, logOutsideCall } from './workerOutput.js';
+import { logOutsideCall } from './workerOutput.js';
+import { WorkerStart } from './workerStart.js';
 import { WorkerProcess } from './workerProcess.js';
 
 /**
- * One `swipl` process running the bridge shim: its life (start, protocol channel, signals, loss)
- * here, its calls in a {@link CallTable}. It runs one call at a time, but up to
+ * One `swipl` process running the bridge shim: its life (protocol channel, signals, loss) here,
+ * its start in a {@link WorkerStart}, its share of the pool's broadcasts in a
+ * {@link BroadcastReplay}, its calls in a {@link CallTable}. It runs one call at a time, but up to
  * `launch.maxInFlight` calls may be written to it ahead: it answers them in order.
  */
 export class PrologWorker {
@@ -22,14 +25,13 @@ export class PrologWorker {
   private readonly interrupts: InterruptList;
   /** The calls written to the worker and not answered yet. */
   private readonly calls: CallTable;
-  private starting: { resolve(): void; reject(error: Error): void } | undefined;
+  private readonly startup: WorkerStart;
+  private readonly broadcasts: BroadcastReplay;
   private seq = 0;
   private exited = false;
   private killed = false;
   /** Which calls the worker started, for when it is lost. */
   private readonly loss: LossRecord;
-  /** How many goals of the broadcast log this worker has seen. */
-  private replayed = 0;
   /** False once the worker died or was killed: it takes no more calls. */
   alive = true;
   /** Called once when the process is gone (with how it ended), so the pool can replace it. */
@@ -41,9 +43,11 @@ export class PrologWorker {
     readonly id: number,
     private readonly launch: WorkerLaunch,
   ) {
+    this.startup = new WorkerStart(id, launch);
+    this.broadcasts = new BroadcastReplay(id, launch.broadcasts);
     this.swipl = new WorkerProcess(id, launch, {
       ended: (how) => this.onExit(how),
-      notInstalled: (error) => this.starting?.reject(error),
+      notInstalled: (error) => this.startup.fail(error),
     });
     const channel = this.swipl.channel;
     this.channel = new WorkerChannel(channel, () => !this.exited);
@@ -73,7 +77,15 @@ export class PrologWorker {
   /** Starts a worker and waits until it has loaded the user's files. */
   static async start(id: number, launch: WorkerLaunch): Promise<PrologWorker> {
     const worker = new PrologWorker(id, launch);
-    await worker.handshake();
+    const extra = {
+      interrupts: worker.interrupts.path,
+      answerBatch: answerBatch(launch.maxInFlight),
+    };
+    await worker.startup.begin(
+      (message) => worker.channel.write(message),
+      extra,
+      () => worker.kill(),
+    );
     return worker;
   }
 
@@ -109,7 +121,7 @@ export class PrologWorker {
       };
       const stopListening = cancel?.onAbort(() => this.calls.abandon(call));
       this.calls.add(call);
-      this.replayBroadcasts();
+      this.broadcasts.catchUp((message) => this.channel.write(message));
       this.channel.write({ op: 'call', id, method, params });
     });
   }
@@ -137,40 +149,6 @@ export class PrologWorker {
     await this.swipl.stop(graceMs);
   }
 
-  private handshake(): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.kill();
-        reject(
-          new PrologWorkerError(
-            this.id,
-            `Prolog worker ${this.id} did not start within ${this.launch.startTimeoutMs} ms`,
-          ),
-        );
-      }, this.launch.startTimeoutMs);
-      this.starting = {
-        resolve: () => (clearTimeout(timer), resolve()),
-        reject: (error) => (clearTimeout(timer), reject(error)),
-      };
-      const init = {
-        op: 'init',
-        ...this.launch.init(this.id),
-        interrupts: this.interrupts.path,
-        answerBatch: answerBatch(this.launch.maxInFlight),
-      };
-      this.channel.write(init);
-    });
-  }
-
-  /** Runs the goals other workers broadcast since this one last looked (before a call). */
-  private replayBroadcasts(): void {
-    const { goals } = this.launch.broadcasts;
-    for (; this.replayed < goals.length; this.replayed++) {
-      const { origin, goal } = goals[this.replayed]!;
-      if (origin !== this.id) this.channel.write({ op: 'replay', goal });
-    }
-  }
-
   private onLine(text: string): void {
     const parsed = parseWorkerMessage(text, this.launch.maxMessageDepth);
     const answer = parsed.ok ? parsed.message : undefined;
@@ -181,15 +159,12 @@ export class PrologWorker {
   }
 
   private onMessage(message: WorkerMessage): void {
-    const starting = this.starting;
     if (message.type === 'ready' || message.type === 'load_error') {
-      if (!starting) return this.protocolFault(`an unexpected ${message.type} message`);
-      this.starting = undefined;
-      return message.type === 'ready' ? starting.resolve() : starting.reject(loadError(message));
+      if (!this.startup.waiting) return this.protocolFault(`an unexpected ${message.type} message`);
+      return this.startup.answered(message);
     }
     if (message.type === 'changed') return this.launch.changed?.(message, this.id);
-    if (message.type === 'broadcast')
-      return void this.launch.broadcasts.goals.push({ origin: this.id, goal: message.goal });
+    if (message.type === 'broadcast') return this.broadcasts.record(message.goal);
     if (message.type === 'log' && message.id === undefined)
       return logOutsideCall(this.launch, this.id, message);
     if (!this.calls.deliver(message))
@@ -220,7 +195,7 @@ export class PrologWorker {
       `Prolog worker ${this.id} wrote ${what} on the protocol channel; it was replaced`,
     );
     this.report('error', error.message);
-    if (this.starting) this.starting.reject(error);
+    this.startup.fail(error);
     this.loss.unknowable();
     this.abort(error);
   }
@@ -235,9 +210,11 @@ export class PrologWorker {
     this.alive = false;
     this.launch.cleanup?.(this.id);
     const tail = this.swipl.outputTail.length > 0 ? `: ${this.swipl.outputTail.join(' | ')}` : '';
-    this.starting?.reject(
-      new PrologWorkerError(this.id, `Prolog worker ${this.id} ${how} while starting${tail}`),
-    );
+    if (this.startup.waiting) {
+      this.startup.fail(
+        new PrologWorkerError(this.id, `Prolog worker ${this.id} ${how} while starting${tail}`),
+      );
+    }
     this.interrupts.remove();
     this.loss.gone(
       new PrologWorkerError(
