@@ -22,16 +22,18 @@ const HEADER = [
 /** Every package under packages/ with a package.json: `{ name, dir, manifest }`. */
 export function reportedPackages() {
   const root = join(repoRoot, 'packages');
-  return readdirSync(root)
-    .sort()
-    .map((folder) => join(root, folder))
-    .filter((dir) => existsSync(join(dir, 'package.json')))
-    .map((dir) => {
-      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-      return { name: manifest.name, dir, manifest };
-    })
-    // A private package (@rondo/test-support) is never installed by anyone: it has no surface.
-    .filter((pkg) => pkg.manifest.private !== true);
+  return (
+    readdirSync(root)
+      .sort()
+      .map((folder) => join(root, folder))
+      .filter((dir) => existsSync(join(dir, 'package.json')))
+      .map((dir) => {
+        const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+        return { name: manifest.name, dir, manifest };
+      })
+      // A private package (@rondo/test-support) is never installed by anyone: it has no surface.
+      .filter((pkg) => pkg.manifest.private !== true)
+  );
 }
 
 /** The subpaths of an `exports` map that have declarations: `[{ subpath, types }]`, in map order. */

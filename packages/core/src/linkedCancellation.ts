@@ -47,7 +47,8 @@ export class LinkedCancellation extends LazyAbortController {
 
   /** Takes an abort of the followed one that happened while nobody listened here. */
   private catchUp(): void {
-    if (!this.following && !this.unlinked && this.followed.aborted) this.abort(this.followed.reason);
+    if (!this.following && !this.unlinked && this.followed.aborted)
+      this.abort(this.followed.reason);
   }
 
   private follow(): void {

@@ -122,7 +122,11 @@ export class RelayedRounds implements RoundRelay {
         'The gateway awaits too many rounds from other gateway processes; try again later',
       );
     }
-    if (caller.cancellation.aborted) return Promise.reject(caller.cancellation.reason as Error);
+    const { cancellation } = caller;
+    if (cancellation.aborted) {
+      const reason = cancellation.reason;
+      return Promise.reject(reason instanceof Error ? reason : new Error(String(reason)));
+    }
     const round = randomBytes(12).toString('base64url');
     const request: RoundRequest = {
       round,

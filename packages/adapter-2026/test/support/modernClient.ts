@@ -1,10 +1,7 @@
 import { expect } from 'vitest';
 import type { JsonRpcMessage, JsonRpcResponse, RequestId } from '@rondo/protocol';
 import { createEndpoint, type Disposition, type Endpoint, type RondoServer } from '@rondo/core';
-import {
-  MemoryConnection,
-  type ExchangeRecord,
-} from '@rondo/test-support/memoryConnection';
+import { MemoryConnection, type ExchangeRecord } from '@rondo/test-support/memoryConnection';
 import { modernEra, type ModernEraOptions } from '../../src/index.js';
 import { specAvailable, wireViolations } from './wireSchema.js';
 
