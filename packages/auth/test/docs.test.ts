@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { scaled } from '../../../test/support/timeFactor.js';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -48,5 +49,5 @@ describe('the examples of docs/auth.md and the README', () => {
     ];
     expect(blocks.length).toBe(6);
     expect(typeErrors(blocks)).toEqual([]);
-  }, 60_000);
+  }, scaled(60_000));
 });
