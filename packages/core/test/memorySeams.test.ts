@@ -8,7 +8,7 @@ import {
 } from '@rondo/core';
 
 // The memory defaults' own rules; what every store of a seam keeps is in the contract suites
-// (test/support/*Contract.ts), run against these and Redis in packages/redis/test.
+// (@rondo/test-support, *Contract.ts), run against these and Redis in packages/redis/test.
 
 const RECORD: SessionRecord = { principalId: undefined, state: {} };
 
