@@ -14,21 +14,24 @@ export interface OpenedCancellation {
 
 /**
  * The rules every {@link Cancellation} keeps, run against one implementation: `open()` gives a
- * fresh one, not aborted. They are an `AbortSignal`'s rules (a listener added after the abort is
+ * fresh one, not aborted (or a promise of one). They are an `AbortSignal`'s rules (a listener added after the abort is
  * never called; the first reason stays), plus the one that makes the shape worth having: nothing
  * but reading `signal` makes an `AbortSignal`.
  */
-export function describeCancellationContract(name: string, open: () => OpenedCancellation): void {
+export function describeCancellationContract(
+  name: string,
+  open: () => OpenedCancellation | Promise<OpenedCancellation>,
+): void {
   describe(`the cancellation contract: ${name}`, () => {
-    it('is not aborted before its owner aborts it, and neither is its signal', () => {
-      const { cancellation } = open();
+    it('is not aborted before its owner aborts it, and neither is its signal', async () => {
+      const { cancellation } = await open();
       expect(cancellation.aborted).toBe(false);
       expect(cancellation.reason).toBeUndefined();
       expect(cancellation.signal.aborted).toBe(false);
     });
 
-    it('tells each listener once, in the order they came, with the reason it keeps', () => {
-      const opened = open();
+    it('tells each listener once, in the order they came, with the reason it keeps', async () => {
+      const opened = await open();
       const { cancellation } = opened;
       const heard: [string, unknown][] = [];
       cancellation.onAbort((reason) => heard.push(['first', reason]));
@@ -48,8 +51,8 @@ export function describeCancellationContract(name: string, open: () => OpenedCan
       expect(cancellation.reason).toBe(reason);
     });
 
-    it('does not tell a listener that stopped listening', () => {
-      const opened = open();
+    it('does not tell a listener that stopped listening', async () => {
+      const opened = await open();
       const heard: string[] = [];
       const stop = opened.cancellation.onAbort(() => heard.push('stopped'));
       opened.cancellation.onAbort(() => heard.push('kept'));
@@ -58,8 +61,8 @@ export function describeCancellationContract(name: string, open: () => OpenedCan
       expect(heard).toEqual(['kept']);
     });
 
-    it('never tells a listener added after the abort, and its stop function does nothing', () => {
-      const opened = open();
+    it('never tells a listener added after the abort, and its stop function does nothing', async () => {
+      const opened = await open();
       opened.abort();
       const heard: unknown[] = [];
       const stop = opened.cancellation.onAbort((reason) => heard.push(reason));
@@ -68,8 +71,8 @@ export function describeCancellationContract(name: string, open: () => OpenedCan
       expect(opened.cancellation.aborted).toBe(true);
     });
 
-    it('fires a signal read before the abort once, with the same reason', () => {
-      const opened = open();
+    it('fires a signal read before the abort once, with the same reason', async () => {
+      const opened = await open();
       const signal = opened.cancellation.signal;
       let fired = 0;
       signal.addEventListener('abort', () => (fired += 1));
@@ -80,8 +83,8 @@ export function describeCancellationContract(name: string, open: () => OpenedCan
       expect(signal.reason).toBe(opened.cancellation.reason);
     });
 
-    it('makes a signal read after the abort born aborted, with the same reason', () => {
-      const opened = open();
+    it('makes a signal read after the abort born aborted, with the same reason', async () => {
+      const opened = await open();
       opened.abort();
       expect(opened.cancellation.signal.aborted).toBe(true);
       expect(opened.cancellation.signal.reason).toBe(opened.cancellation.reason);
@@ -94,9 +97,9 @@ export function describeCancellationContract(name: string, open: () => OpenedCan
         globalThis.AbortController = Original;
       });
 
-      it('hears an abort, and tells whether one happened, without making an AbortSignal', () => {
+      it('hears an abort, and tells whether one happened, without making an AbortSignal', async () => {
         // Counted from here on: opening may set up what its owner needs.
-        const opened = open();
+        const opened = await open();
         made = 0;
         globalThis.AbortController = class extends Original {
           constructor() {
