@@ -3,7 +3,7 @@ import { describeCancellationContract } from '@rondo/test-support/cancellationCo
 import { createPostExchange, type PostExchangeContext } from '../src/postExchange.js';
 
 /** A response whose client can go away (`close`), and the context of a sessionless POST on it. */
-function sessionlessPost(): { context: PostExchangeContext; closed(): void } {
+function sessionlessPost(): { context: PostExchangeContext; closed: () => void } {
   const events = new EventEmitter();
   const res = {
     statusCode: 200,
