@@ -26,6 +26,7 @@ export {
   type ServerCapabilitySet,
   type ServerChange,
   type ServerLogMessage,
+  type Cancellation,
   type HandlerContext,
   type LogLevel,
   type ToolHandler,
