@@ -2,10 +2,7 @@ import { createEndpoint, type EraAdapter, type RondoServer } from '@rondo/core';
 import type { JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from '@rondo/protocol';
 import { expect } from 'vitest';
 import { legacyEra, type LegacyEraOptions } from '@rondo/adapter-2025';
-import {
-  MemoryConnection,
-  type ExchangeRecord,
-} from '@rondo/test-support/memoryConnection';
+import { MemoryConnection, type ExchangeRecord } from '@rondo/test-support/memoryConnection';
 import { specMissingReason, wireProblems, type SpecRevision } from './wireSchema.js';
 
 /** Clients opened by the current test; {@link checkAndCloseClients} validates their wire and closes them. */
