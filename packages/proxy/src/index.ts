@@ -18,7 +18,7 @@ export type {
 } from './upstreamSpec.js';
 export { namespaced, type EntryClaims } from './namespaced.js';
 export { relaySkills } from './skillsRelay.js';
-export type { UpstreamSkills, SkillRequest } from './upstreamSkills.js';
+export type { ProxySkills, SkillRequest } from './upstreamSkills.js';
 export type { UpstreamLists, ListName } from './upstreamLists.js';
 export { CatalogClaims, type ClaimKind } from './catalogClaims.js';
 export { redactForCaller, redactForOperator } from './redaction.js';

@@ -35,7 +35,7 @@ import {
 import { completeUpstream, completionRef } from './upstreamCompletion.js';
 import { RelayedRounds, type RelayLimits } from './relayedRounds.js';
 import { ResourceOwnership, isNotFound } from './resourceOwnership.js';
-import { UpstreamSkills } from './upstreamSkills.js';
+import { UpstreamSkills, type ProxySkills } from './upstreamSkills.js';
 import { resumeRound, runRound, type RoundCaller, type RoundServices } from './roundRunner.js';
 import { SuspendedCalls, type SuspensionLimits } from './suspendedCalls.js';
 import type { IsolationLimits } from './isolation.js';
@@ -122,7 +122,7 @@ export class ProxyProvider implements Provider {
   /** The upstream's lists as last read (`sizes()` counts them). */
   readonly lists: UpstreamLists;
   /** The upstream's skills, when it serves the Skills extension (a gateway relays them). */
-  readonly skills: UpstreamSkills;
+  readonly skills: ProxySkills;
 
   constructor(
     private readonly spec: UpstreamSpec,
@@ -161,7 +161,7 @@ export class ProxyProvider implements Provider {
     options.claims?.enrol(this.name, (list) => this.changes.emit({ kind: list }));
     this.legacyTasks = new LegacyTaskTools(this.services);
     const ownership = new ResourceOwnership();
-    this.skills = new UpstreamSkills({
+    const skills = new UpstreamSkills({
       upstreamName: this.name,
       link: this.link,
       gate: this.services.gate,
@@ -175,11 +175,9 @@ export class ProxyProvider implements Provider {
       options,
       this.legacyTasks,
       this.warn,
-      {
-        ownership,
-        skills: this.skills,
-      },
+      { ownership, skills },
     );
+    this.skills = skills;
   }
 
   /** The connection to the upstream (its state, what it said about itself). */

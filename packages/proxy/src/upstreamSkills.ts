@@ -21,6 +21,18 @@ export interface SkillsServices {
   readonly warn: (message: string) => void;
 }
 
+/** What a gateway sees of a proxy's upstream skills (`ProxyProvider.skills`). */
+export interface ProxySkills {
+  /** Whether the connected upstream declares the extension (and with `directoryRead`). */
+  readonly declared: { readonly directoryRead: boolean } | undefined;
+  /** The upstream's skill entries as last read. */
+  readonly listed: readonly Skill[];
+  /** True when `uri` is the `SKILL.md` of one of the listed skills or a path under its root. */
+  owns(uri: string): boolean;
+  /** `method` asked of the upstream in a slot of its gate; failures say which upstream. */
+  request(method: SkillRequest, params: JsonObject, signal?: AbortSignal): Promise<JsonObject>;
+}
+
 /** The signal of a request asked outside a call (never aborted). */
 const NEVER_ABORTED = new AbortController().signal;
 
@@ -30,7 +42,7 @@ const NEVER_ABORTED = new AbortController().signal;
  * read, the files of those skills owned for `resources/read`, and `skills/get` and
  * `resources/directory/read` asked of it for a URI under one of its skills.
  */
-export class UpstreamSkills {
+export class UpstreamSkills implements ProxySkills {
   private entries: readonly Skill[] = [];
 
   constructor(private readonly services: SkillsServices) {}
