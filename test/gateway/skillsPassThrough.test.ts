@@ -40,6 +40,7 @@ const FORMS = '# Forms\n\nFill every field.\n';
 /** The skill URIs the upstream was asked about (`skills/get`, reads), by method. */
 const askedUpstream: string[] = [];
 let upstream: RunningServer;
+let upstreamUrl = '';
 let gateway: RunningGateway;
 
 beforeAll(async () => {
@@ -64,8 +65,9 @@ beforeAll(async () => {
       }),
     );
   upstream = await serve(server, { transport: 'http', host: '127.0.0.1', port: 0, quiet: true });
+  upstreamUrl = upstream.url ?? '';
   const config = writeConfig({
-    remote: { url: upstream.url },
+    remote: { url: upstreamUrl },
     prolog: { prolog: join(dir, 'skilled.pl') },
   });
   gateway = await startGateway(config);
@@ -100,7 +102,7 @@ describe.each(['2026-07-28', '2025-11-25'] as const)(
           'skill://style-guide/SKILL.md',
           'skill://release-notes/SKILL.md',
         ]);
-        const direct = new Client({ transport: httpTransport({ url: upstream.url }), era });
+        const direct = new Client({ transport: httpTransport({ url: upstreamUrl }), era });
         await direct.connect();
         try {
           // The upstream's entry as it gives it, manifest and digests included.
