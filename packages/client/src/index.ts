@@ -69,6 +69,7 @@ export {
 export {
   oauth,
   clientCredentials,
+  tokenExchange,
   isSecureAuthorizationUrl,
   workloadIdentity,
   enterpriseManaged,
@@ -86,6 +87,7 @@ export type {
   OAuthOptions,
   OAuthCommonOptions,
   ClientCredentialsOptions,
+  TokenExchangeOptions,
   WorkloadIdentityOptions,
   EnterpriseManagedOptions,
   IdentityProvider,
