@@ -107,6 +107,7 @@ export function proxyOptions(entry: GatewayEntry): ProxyOptions {
     ...(entry.maxConcurrent !== undefined ? { maxConcurrent: entry.maxConcurrent } : {}),
     ...(entry.maxCatalogBytes !== undefined ? { maxCatalogBytes: entry.maxCatalogBytes } : {}),
     ...(entry.era ? { era: entry.era } : {}),
+    ...(entry.mirrorIdleMs ? { mirrorIdleMs: entry.mirrorIdleMs } : {}),
     ...isolationOptions(entry),
   };
 }
