@@ -91,7 +91,8 @@ function ctx(principal: string, overrides: Partial<HandlerContext> = {}): Handle
 
 /** Replaces one character of the sealed part of a box (`id.nonce.sealed.tag`), keeping its shape. */
 function tampered(message: JsonRpcMessage): JsonRpcMessage {
-  const box = (message as { params: { box: string } }).params.box;
+  const box = 'method' in message ? message.params?.box : undefined;
+  if (typeof box !== 'string') throw new Error('not a sealed relay message');
   const [id, nonce, sealed, tag] = box.split('.') as [string, string, string, string];
   const flipped = `${sealed[0] === 'A' ? 'B' : 'A'}${sealed.slice(1)}`;
   return {

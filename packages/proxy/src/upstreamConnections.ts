@@ -104,7 +104,8 @@ export class UpstreamConnections {
     const key = isolationKey(mode, ctx);
     // Callers the transport cannot tell apart (the one client of a stdio gateway) are one caller.
     if (key !== undefined && key !== ANONYMOUS_CALLER) return this.isolated.lease(key);
-    const revision = ctx.era === 'legacy' ? LegacyMirror.revisionFor(this.primary.facts) : undefined;
+    const revision =
+      ctx.era === 'legacy' ? LegacyMirror.revisionFor(this.primary.facts) : undefined;
     if (revision === undefined || !this.mirror) return { client: primary, release: () => {} };
     return this.mirror.lease(revision);
   }
