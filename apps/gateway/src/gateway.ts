@@ -236,6 +236,7 @@ export async function createGateway(
   );
   const reloads = new LiveEntries(server, live, providers, {
     providerFor: (entry) => providerFor(entry, log, services),
+    claims,
   });
   return {
     server,
