@@ -108,6 +108,7 @@ export function proxyOptions(entry: GatewayEntry): ProxyOptions {
     ...(entry.maxConcurrent !== undefined ? { maxConcurrent: entry.maxConcurrent } : {}),
     ...(entry.maxCatalogBytes !== undefined ? { maxCatalogBytes: entry.maxCatalogBytes } : {}),
     ...(entry.era ? { era: entry.era } : {}),
+    ...(entry.mirrorIdleMs ? { mirrorIdleMs: entry.mirrorIdleMs } : {}),
     ...isolationOptions(entry),
   };
 }
@@ -234,6 +235,7 @@ export async function createGateway(
   );
   const reloads = new LiveEntries(server, live, providers, {
     providerFor: (entry) => providerFor(entry, log, services),
+    claims,
   });
   return {
     server,

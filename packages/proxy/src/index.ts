@@ -6,6 +6,7 @@ export type { NameRules } from './names.js';
 export { DEFAULT_MAX_CATALOG_BYTES, type CatalogLimits } from './catalogBudget.js';
 export type { SuspensionLimits } from './suspendedCalls.js';
 export type { Isolation, IsolationLimits } from './isolation.js';
+export type { MirrorLimits } from './legacyMirror.js';
 export type { RelayLimits } from './relayedRounds.js';
 export type { ConnectionOptions, UpstreamState, UpstreamStatus } from './upstreamLink.js';
 export type { CallObserver, CallOutcome, UpstreamCallRecord } from './callRecords.js';

@@ -39,6 +39,7 @@ import { UpstreamSkills, type ProxySkills } from './upstreamSkills.js';
 import { resumeRound, runRound, type RoundCaller, type RoundServices } from './roundRunner.js';
 import { SuspendedCalls, type SuspensionLimits } from './suspendedCalls.js';
 import type { IsolationLimits } from './isolation.js';
+import type { MirrorLimits } from './legacyMirror.js';
 import { UpstreamConnections, singleCallLog } from './upstreamConnections.js';
 import type { UpstreamCall } from './upstreamCall.js';
 import { callFacts, observed, passThroughFacts, type CallObserver } from './callRecords.js';
@@ -56,13 +57,16 @@ export interface ProxyOptions
     RelayLimits,
     CatalogLimits,
     IsolationLimits,
+    MirrorLimits,
     Omit<ConnectionOptions, 'era'> {
   /**
-   * The era spoken upstream: `auto` (default: `server/discover`, else `initialize`), a revision,
-   * or `mirror`: like `auto`, plus, when the upstream speaks the modern era, a second connection
-   * in the legacy era (2025-11-25) for legacy callers, made at the first legacy call; each caller
-   * then reaches the upstream in its own era, which serves it exactly as it would directly
-   * (its legacy-only requests, its input request keys and per-request capabilities).
+   * The era spoken upstream: `mirror` (default): negotiated (`server/discover`, else
+   * `initialize`), plus, when the upstream serves both eras, a second connection in its newest
+   * legacy revision for legacy callers, made at the first legacy call and closed after
+   * `mirrorIdleMs` without one (see `LegacyMirror`); each caller then reaches the upstream
+   * in its own era, which serves it exactly as it would directly (its legacy-only requests, its
+   * input request keys and per-request capabilities). `auto`: the negotiated connection alone,
+   * legacy callers translated onto it; a revision pins it.
    */
   readonly era?: EraChoice | 'mirror';
   /** The upstream's name in messages and errors (default: the namespace, else `upstream`). */
@@ -198,6 +202,11 @@ export class ProxyProvider implements Provider {
   /** Per-caller upstream sessions open now (see {@link ProxyOptions.isolation}). */
   get isolatedSessions(): number {
     return this.connections.isolatedSessions;
+  }
+
+  /** Legacy mirror connections open now, 0 or 1 (see {@link ProxyOptions.era} `mirror`). */
+  get mirrorConnections(): number {
+    return this.connections.mirrorConnections;
   }
 
   /** Rounds relayed now: awaited from the processes holding their calls, or run here for others. */
