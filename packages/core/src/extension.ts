@@ -63,6 +63,11 @@ export interface ExtensionCall extends HandlerContext {
   readonly id: RequestId;
   /** Sends a message that belongs to this request before its answer (a long-lived request's notifications). */
   send(message: JsonRpcMessage): void;
+  /**
+   * Who the client is as the transport tells clients apart without a principal (an opaque key,
+   * say of the peer's address), for per-client shares; absent when the transport cannot tell.
+   */
+  readonly client?: string | undefined;
   /** What a long-lived request ends gracefully with when its connection closes (see `longLived`). */
   attachment: RequestAttachment | undefined;
 }
