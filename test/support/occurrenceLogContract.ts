@@ -45,10 +45,17 @@ export function describeOccurrenceLogContract(
       'answers at most limit accepted occurrences, says hasMore, and passes over the unaccepted',
       withOpened(open, 1, async ([log]) => {
         const start = await log!.head('a');
-        for (const [text, room] of [['1', 'r'], ['2', 's'], ['3', 'r'], ['4', 'r'], ['5', 's']])
+        const rooms: [string, string][] = [
+          ['1', 'r'],
+          ['2', 's'],
+          ['3', 'r'],
+          ['4', 'r'],
+          ['5', 's'],
+        ];
+        for (const [text, room] of rooms)
           await log!.append(
             'a',
-            { eventId: text!, at: Date.now(), data: { text }, match: { room } },
+            { eventId: text, at: Date.now(), data: { text }, match: { room } },
             ROOMY,
           );
         const accept = (occurrence: LoggedOccurrence): boolean => occurrence.match?.room === 'r';
@@ -84,7 +91,11 @@ export function describeOccurrenceLogContract(
       withOpened(open, 1, async ([log]) => {
         const start = await log!.head('a');
         const small = { ...ROOMY, bytes: 400 };
-        await log!.append('a', { eventId: 'big', at: Date.now(), data: { text: 'x'.repeat(500) } }, small);
+        await log!.append(
+          'a',
+          { eventId: 'big', at: Date.now(), data: { text: 'x'.repeat(500) } },
+          small,
+        );
         const afterBig = await log!.read('a', start, ALL);
         expect(afterBig.occurrences).toEqual([]);
         expect(afterBig.truncated).toBe(true);

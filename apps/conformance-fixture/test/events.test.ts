@@ -12,7 +12,11 @@ afterEach(async () => {
 });
 
 async function connected(): Promise<Client> {
-  const running = await serve(createEverythingServer(), { transport: 'http', port: 0, quiet: true });
+  const running = await serve(createEverythingServer(), {
+    transport: 'http',
+    port: 0,
+    quiet: true,
+  });
   cleanups.push(() => running.close());
   const client = new Client({ transport: httpTransport({ url: running.url }), era: '2026-07-28' });
   await client.connect();
@@ -43,7 +47,11 @@ describe('the fixture’s test_event', () => {
     const called = await client.callTool('emit_test_event', { message: 'hello' });
     const eventId = (called.content[0] as { text: string }).text;
     const streamed = await stream[Symbol.asyncIterator]().next();
-    expect(streamed.value).toMatchObject({ eventId, name: 'test_event', data: { message: 'hello' } });
+    expect(streamed.value).toMatchObject({
+      eventId,
+      name: 'test_event',
+      data: { message: 'hello' },
+    });
     await stream.close();
     for (let n = 1; n < 150; n += 1) await client.callTool('emit_test_event', { message: `m${n}` });
     const replayed = await client.serverEvents.poll({

@@ -10,10 +10,7 @@ export { Subscription, type SubscriptionTargets } from './subscription.js';
 export { ToolTask, TaskEndedError, type TaskState, type TaskWaitOptions } from './tasks.js';
 export { walkPages, DEFAULT_MAX_PAGES } from './pagination.js';
 export { ClientSkills } from './skills/clientSkills.js';
-export {
-  ClientEventsExtension,
-  type PollRequest,
-} from './events/clientEventsExtension.js';
+export { ClientEventsExtension, type PollRequest } from './events/clientEventsExtension.js';
 export { EventStream, type EventStreamOptions } from './events/eventStream.js';
 export {
   EVENTS_EXTENSION,

@@ -1,4 +1,10 @@
-export { events, ServerEvents, DEFAULT_EVENTS_LIMITS, type EventsOptions, type EmitOptions } from './serverEvents.js';
+export {
+  events,
+  ServerEvents,
+  DEFAULT_EVENTS_LIMITS,
+  type EventsOptions,
+  type EmitOptions,
+} from './serverEvents.js';
 export { DEFAULT_REPLAY, type EventDefinition } from './eventType.js';
 export { DEFAULT_CURSOR_TTL_MS } from './cursors.js';
 export { MemoryOccurrenceLog } from './memoryOccurrenceLog.js';

@@ -9,7 +9,11 @@ import type { JsonObject } from '@rondo/protocol';
  */
 export interface OccurrenceLog {
   /** Stores one occurrence at the end of its type's log, then forgets what `bounds` no longer allow. */
-  append(type: string, occurrence: NewOccurrence, bounds: ReplayBounds): Awaitable<LoggedOccurrence>;
+  append(
+    type: string,
+    occurrence: NewOccurrence,
+    bounds: ReplayBounds,
+  ): Awaitable<LoggedOccurrence>;
   /** The position after the newest occurrence of a type ("now"). */
   head(type: string): Awaitable<LogPosition>;
   /** Reads the occurrences after `after` that `options.accept` takes, at most `options.limit`. */

@@ -75,7 +75,8 @@ export class PushStream implements OpenStream, RequestAttachment {
       truncated: read.truncated,
     });
     for (;;) {
-      for (const occurrence of read.occurrences) await this.deliver(occurrence, read.position.epoch);
+      for (const occurrence of read.occurrences)
+        await this.deliver(occurrence, read.position.epoch);
       this.position = read.position;
       if (!read.hasMore || this.ended) break;
       read = await this.host.log.read(type.name, this.position, this.readOptions(maxAgeMs));

@@ -1,5 +1,10 @@
 import type { Era, JsonObject } from '@rondo/protocol';
-import { ConfigurationError, type Extension, type ExtensionMethod, type RequestStateOptions } from '@rondo/core';
+import {
+  ConfigurationError,
+  type Extension,
+  type ExtensionMethod,
+  type RequestStateOptions,
+} from '@rondo/core';
 import { CursorCodec } from './cursors.js';
 import { EventPayloadError, UnknownEventTypeError } from './errors.js';
 import type { EventsHost, EventsLimits } from './eventsHost.js';

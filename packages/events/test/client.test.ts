@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client, httpTransport, type EventOccurrence, type EventStream } from '@rondo/client';
-import { McpError } from '@rondo/protocol';
+import type { McpError } from '@rondo/protocol';
 import { serve } from '@rondo/server';
 import { MemoryOccurrenceLog } from '../src/index.js';
 import { eventsServer } from './fixture.js';
@@ -68,7 +68,11 @@ describe('client.serverEvents', () => {
     await client.callTool('emit_test_event', { message: 'two' });
     const polled = await client.serverEvents.poll({ name: 'test_event', cursor: now.cursor });
     expect(polled.events.map((event) => event.data.message)).toEqual(['one', 'two']);
-    const paged = await client.serverEvents.poll({ name: 'test_event', cursor: now.cursor, maxEvents: 1 });
+    const paged = await client.serverEvents.poll({
+      name: 'test_event',
+      cursor: now.cursor,
+      maxEvents: 1,
+    });
     expect(paged.hasMore).toBe(true);
   });
 
@@ -81,7 +85,12 @@ describe('client.serverEvents', () => {
       client.serverEvents.poll({ name: 'test_event', cursor: 'forged' }),
     ];
     const codes = await Promise.all(
-      refusals.map((refusal) => refusal.then(() => 0, (error: McpError) => error.code)),
+      refusals.map((refusal) =>
+        refusal.then(
+          () => 0,
+          (error: McpError) => error.code,
+        ),
+      ),
     );
     expect(codes).toEqual([-32011, -32602, -32602]);
     const refused = client.serverEvents.stream({ name: 'nope' });
@@ -95,7 +104,11 @@ describe('client.serverEvents', () => {
       name: 'channel_message',
       arguments: { channel: 'a' },
     });
-    await events.emit('channel_message', { channel: 'a', text: 'replayed' }, { match: { channel: 'a' } });
+    await events.emit(
+      'channel_message',
+      { channel: 'a', text: 'replayed' },
+      { match: { channel: 'a' } },
+    );
     const stream = client.serverEvents.stream({
       name: 'channel_message',
       arguments: { channel: 'a' },
@@ -104,8 +117,16 @@ describe('client.serverEvents', () => {
     const iterator = stream[Symbol.asyncIterator]();
     const first = await iterator.next();
     expect(first.value?.data.text).toBe('replayed');
-    await events.emit('channel_message', { channel: 'b', text: 'other' }, { match: { channel: 'b' } });
-    await events.emit('channel_message', { channel: 'a', text: 'live' }, { match: { channel: 'a' } });
+    await events.emit(
+      'channel_message',
+      { channel: 'b', text: 'other' },
+      { match: { channel: 'b' } },
+    );
+    await events.emit(
+      'channel_message',
+      { channel: 'a', text: 'live' },
+      { match: { channel: 'a' } },
+    );
     const live = await iterator.next();
     expect(live.value).toMatchObject({ name: 'channel_message', data: { text: 'live' } });
     expect(stream.cursor).toBe(live.value!.cursor);

@@ -1,7 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer } from '@rondo/server';
 import { z } from 'zod';
-import { DEFAULT_EVENTS_LIMITS, DEFAULT_REPLAY, MAX_POLL_EVENTS, events as eventsExtension } from '../src/index.js';
+import {
+  DEFAULT_EVENTS_LIMITS,
+  DEFAULT_REPLAY,
+  MAX_POLL_EVENTS,
+  events as eventsExtension,
+} from '../src/index.js';
 import { eventsServer } from './fixture.js';
 import { rpc, servedHttp } from './support.js';
 
@@ -26,8 +31,7 @@ async function emitMany(
   type: 'channel_message',
   count: number,
 ): Promise<void> {
-  for (let n = 0; n < count; n += 1)
-    await events.emit(type, { channel: 'c', text: String(n) });
+  for (let n = 0; n < count; n += 1) await events.emit(type, { channel: 'c', text: String(n) });
 }
 
 describe('the Events bounds', () => {
@@ -69,7 +73,7 @@ describe('the Events bounds', () => {
       maxEvents: 1000,
     });
     expect(read.result!.truncated).toBe(true);
-    expect(read.result!.events[0].data.text).toBe('3');
+    expect(read.result!.events[0]!.data.text).toBe('3');
   });
 
   it('forgets past replay.bytes and replay.ageMs', async () => {
@@ -80,13 +84,19 @@ describe('the Events bounds', () => {
     // test_event keeps the default bytes (1 MiB): two occurrences of 600 KiB do not both fit.
     await events.emit('test_event', { message: 'a'.repeat(600 * 1024) });
     await events.emit('test_event', { message: 'b'.repeat(600 * 1024) });
-    const bytes = await rpc(url, 'events/poll', { name: 'test_event', cursor: start.result!.cursor });
+    const bytes = await rpc(url, 'events/poll', {
+      name: 'test_event',
+      cursor: start.result!.cursor,
+    });
     expect(bytes.result!.truncated).toBe(true);
-    expect(bytes.result!.events.map((event: any) => event.data.message[0])).toEqual(['b']);
+    expect(bytes.result!.events.map((event) => String(event.data.message)[0])).toEqual(['b']);
     const mark = await rpc(url, 'events/poll', { name: 'channel_message', cursor: null });
     await events.emit('channel_message', { channel: 'c', text: 'old' });
     clock += DEFAULT_REPLAY.ageMs + 1;
-    const aged = await rpc(url, 'events/poll', { name: 'channel_message', cursor: mark.result!.cursor });
+    const aged = await rpc(url, 'events/poll', {
+      name: 'channel_message',
+      cursor: mark.result!.cursor,
+    });
     expect(aged.result).toMatchObject({ events: [], truncated: true });
   });
 
@@ -95,10 +105,16 @@ describe('the Events bounds', () => {
     const { url } = await started({ cursors: { ttlMs: 60_000, now: () => clock } });
     const start = await rpc(url, 'events/poll', { name: 'test_event', cursor: null });
     clock += 30_000;
-    const fresh = await rpc(url, 'events/poll', { name: 'test_event', cursor: start.result!.cursor });
+    const fresh = await rpc(url, 'events/poll', {
+      name: 'test_event',
+      cursor: start.result!.cursor,
+    });
     expect(fresh.error).toBeUndefined();
     clock += 60_000;
-    const stale = await rpc(url, 'events/poll', { name: 'test_event', cursor: start.result!.cursor });
+    const stale = await rpc(url, 'events/poll', {
+      name: 'test_event',
+      cursor: start.result!.cursor,
+    });
     expect(stale.error).toMatchObject({ code: -32602, data: { field: 'cursor' } });
   });
 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventsServer } from './fixture.js';
-import { rpc, servedHttp } from './support.js';
+import { rpc, servedHttp, type WireFields } from './support.js';
 
 // Issue 42, done-when 1 (the TypeScript server over HTTP): events/list and events/poll on the
 // 2026-07-28 wire, their shapes held to the spec's field lists (ext-events publishes no JSON schema
@@ -24,10 +24,12 @@ async function started(options: Parameters<typeof eventsServer>[0] = {}) {
   return { ...built, url: http.url };
 }
 
-function expectPollResult(result: Record<string, any> | undefined): void {
-  expect(Object.keys(result!).filter((key) => !RESULT_EXTRAS.includes(key)).sort()).toEqual(
-    [...POLL_RESULT_FIELDS].sort(),
-  );
+function expectPollResult(result: WireFields | undefined): void {
+  expect(
+    Object.keys(result!)
+      .filter((key) => !RESULT_EXTRAS.includes(key))
+      .sort(),
+  ).toEqual([...POLL_RESULT_FIELDS].sort());
   expect(typeof result!.cursor).toBe('string');
   expect(typeof result!.truncated).toBe('boolean');
   expect(typeof result!.hasMore).toBe('boolean');
@@ -46,7 +48,7 @@ describe('events/list', () => {
       {},
     );
     const listed = await rpc(url, 'events/list', {});
-    const descriptors = listed.result!.events as Record<string, any>[];
+    const descriptors = listed.result!.events as unknown as { name: string; delivery: string[] }[];
     expect(descriptors.map((descriptor) => descriptor.name)).toEqual([
       'test_event',
       'channel_message',
@@ -102,17 +104,17 @@ describe('events/poll', () => {
       maxEvents: 2,
     });
     expectPollResult(page.result);
-    expect(page.result!.events.map((event: any) => event.data.message)).toEqual(['m1', 'm2']);
+    expect(page.result!.events.map((event) => event.data.message)).toEqual(['m1', 'm2']);
     expect(page.result!.hasMore).toBe(true);
     const rest = await rpc(url, 'events/poll', { name: 'test_event', cursor: page.result!.cursor });
-    expect(rest.result!.events.map((event: any) => event.data.message)).toEqual(['m3']);
+    expect(rest.result!.events.map((event) => event.data.message)).toEqual(['m3']);
     expect(rest.result!.hasMore).toBe(false);
     // An occurrence's own cursor resumes right after it.
     const again = await rpc(url, 'events/poll', {
       name: 'test_event',
-      cursor: page.result!.events[0].cursor,
+      cursor: page.result!.events[0]!.cursor,
     });
-    expect(again.result!.events.map((event: any) => event.data.message)).toEqual(['m2', 'm3']);
+    expect(again.result!.events.map((event) => event.data.message)).toEqual(['m2', 'm3']);
   });
 
   it('replays within the buffer and says truncated once the buffer moved past the cursor', async () => {
@@ -120,14 +122,20 @@ describe('events/poll', () => {
     const start = await rpc(url, 'events/poll', { name: 'test_event', cursor: null });
     // test_event keeps 5 occurrences (replay: { count: 5 }).
     for (let n = 1; n <= 4; n += 1) await events.emit('test_event', { message: `m${n}` });
-    const replayed = await rpc(url, 'events/poll', { name: 'test_event', cursor: start.result!.cursor });
+    const replayed = await rpc(url, 'events/poll', {
+      name: 'test_event',
+      cursor: start.result!.cursor,
+    });
     expect(replayed.result!.truncated).toBe(false);
     expect(replayed.result!.events).toHaveLength(4);
     for (let n = 5; n <= 8; n += 1) await events.emit('test_event', { message: `m${n}` });
-    const late = await rpc(url, 'events/poll', { name: 'test_event', cursor: start.result!.cursor });
+    const late = await rpc(url, 'events/poll', {
+      name: 'test_event',
+      cursor: start.result!.cursor,
+    });
     expectPollResult(late.result);
     expect(late.result!.truncated).toBe(true);
-    expect(late.result!.events.map((event: any) => event.data.message)).toEqual([
+    expect(late.result!.events.map((event) => event.data.message)).toEqual([
       'm4',
       'm5',
       'm6',
@@ -135,7 +143,10 @@ describe('events/poll', () => {
       'm8',
     ]);
     // The cursor answered with the gap is caught up: no gap after it.
-    const after = await rpc(url, 'events/poll', { name: 'test_event', cursor: late.result!.cursor });
+    const after = await rpc(url, 'events/poll', {
+      name: 'test_event',
+      cursor: late.result!.cursor,
+    });
     expect(after.result!.truncated).toBe(false);
   });
 
@@ -151,8 +162,8 @@ describe('events/poll', () => {
       cursor: start.result!.cursor,
       maxAgeMs: 30_000,
     });
-    expect(recent.result!.events.map((event: any) => event.data.message)).toEqual(['new']);
-    expect(recent.result!.events[0].timestamp).toBe('2026-12-06T10:01:00.000Z');
+    expect(recent.result!.events.map((event) => event.data.message)).toEqual(['new']);
+    expect(recent.result!.events[0]!.timestamp).toBe('2026-12-06T10:01:00.000Z');
     expect(recent.result!.truncated).toBe(false);
   });
 
@@ -167,16 +178,24 @@ describe('events/poll', () => {
       });
       cursors[key] = now.result!.cursor;
     }
-    await events.emit('channel_message', { channel: 'general', text: 'hi' }, { match: { channel: 'general' } });
-    await events.emit('channel_message', { channel: 'random', text: 'yo' }, { match: { channel: 'random' } });
+    await events.emit(
+      'channel_message',
+      { channel: 'general', text: 'hi' },
+      { match: { channel: 'general' } },
+    );
+    await events.emit(
+      'channel_message',
+      { channel: 'random', text: 'yo' },
+      { match: { channel: 'random' } },
+    );
     const general = await rpc(url, 'events/poll', {
       name: 'channel_message',
       arguments: { channel: 'general' },
       cursor: cursors.general,
     });
-    expect(general.result!.events.map((event: any) => event.data.text)).toEqual(['hi']);
+    expect(general.result!.events.map((event) => event.data.text)).toEqual(['hi']);
     const all = await rpc(url, 'events/poll', { name: 'channel_message', cursor: cursors.all });
-    expect(all.result!.events.map((event: any) => event.data.text)).toEqual(['hi', 'yo']);
+    expect(all.result!.events.map((event) => event.data.text)).toEqual(['hi', 'yo']);
   });
 });
 
@@ -206,7 +225,7 @@ describe('events/poll errors the spec names', () => {
       arguments: { channel: 'a' },
       cursor: null,
     });
-    const cursor = now.result!.cursor as string;
+    const cursor = now.result!.cursor;
     const tampered = `${cursor.slice(0, -2)}${cursor.endsWith('AA') ? 'BB' : 'AA'}`;
     for (const [args, sent] of [
       [{ channel: 'a' }, tampered],

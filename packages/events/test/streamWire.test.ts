@@ -44,7 +44,11 @@ describe('events/stream over Streamable HTTP', () => {
       arguments: { channel: 'general' },
       cursor: null,
     });
-    await events.emit('channel_message', { channel: 'general', text: 'missed' }, { match: { channel: 'general' } });
+    await events.emit(
+      'channel_message',
+      { channel: 'general', text: 'missed' },
+      { match: { channel: 'general' } },
+    );
     const stream = await openStream(url, {
       name: 'channel_message',
       arguments: { channel: 'general' },
@@ -56,10 +60,18 @@ describe('events/stream over Streamable HTTP', () => {
     expect(Object.keys(active!.params!).sort()).toEqual(['_meta', 'cursor', 'truncated']);
     expect(active!.params).toMatchObject({ truncated: false });
     await stream.waitFor(notification(EVENT));
-    await events.emit('channel_message', { channel: 'random', text: 'elsewhere' }, { match: { channel: 'random' } });
-    await events.emit('channel_message', { channel: 'general', text: 'live' }, { match: { channel: 'general' } });
+    await events.emit(
+      'channel_message',
+      { channel: 'random', text: 'elsewhere' },
+      { match: { channel: 'random' } },
+    );
+    await events.emit(
+      'channel_message',
+      { channel: 'general', text: 'live' },
+      { match: { channel: 'general' } },
+    );
     const delivered = await stream.waitFor(notification(EVENT), 2);
-    expect(delivered.map((event) => event.params!.data.text)).toEqual(['missed', 'live']);
+    expect(delivered.map((event) => event.params!.data!.text)).toEqual(['missed', 'live']);
     for (const event of delivered) {
       expect(Object.keys(event.params!).sort()).toEqual([...OCCURRENCE_FIELDS].sort());
       expect(event.params!.name).toBe('channel_message');
@@ -84,7 +96,13 @@ describe('events/stream over Streamable HTTP', () => {
     const [active] = await stream.waitFor(notification(ACTIVE));
     expect(active!.params!.truncated).toBe(true);
     const replayed = await stream.waitFor(notification(EVENT), 5);
-    expect(replayed.map((event) => event.params!.data.message)).toEqual(['m3', 'm4', 'm5', 'm6', 'm7']);
+    expect(replayed.map((event) => event.params!.data!.message)).toEqual([
+      'm3',
+      'm4',
+      'm5',
+      'm6',
+      'm7',
+    ]);
     stream.abort();
   });
 
@@ -96,7 +114,11 @@ describe('events/stream over Streamable HTTP', () => {
       cursor: null,
     });
     await stream.waitFor(notification(ACTIVE));
-    await events.emit('channel_message', { channel: 'random', text: 'x' }, { match: { channel: 'random' } });
+    await events.emit(
+      'channel_message',
+      { channel: 'random', text: 'x' },
+      { match: { channel: 'random' } },
+    );
     const beats = await stream.waitFor(notification(HEARTBEAT), 2);
     expect(Object.keys(beats[1]!.params!).sort()).toEqual(['_meta', 'cursor']);
     expect(stream.messages.filter(notification(EVENT))).toEqual([]);
@@ -157,7 +179,9 @@ describe('events/stream over Streamable HTTP', () => {
     await close();
     await stream.ended;
     const terminated = stream.messages.find(notification(TERMINATED));
-    expect(terminated?.params).toMatchObject({ error: { code: -32603, data: { reason: 'shutdown' } } });
+    expect(terminated?.params).toMatchObject({
+      error: { code: -32603, data: { reason: 'shutdown' } },
+    });
     // terminated is the stream's last notification; the HTTP transport ends a stateless response
     // at once on shutdown, so the request's result (the stream's last frame when the server ends
     // it otherwise) may not follow it there.

@@ -19,13 +19,35 @@ export function modernMeta(): Record<string, unknown> {
   };
 }
 
+/** A JSON object off the wire whose members the tests assert. */
+export type Fields = Record<string, unknown>;
+
+/** An occurrence (a poll's `events` item, a pushed event's params). */
+export interface WireOccurrence {
+  readonly eventId: string;
+  readonly name: string;
+  readonly timestamp: string;
+  readonly data: Fields;
+  readonly cursor: string;
+}
+
+/** The members of the results and notification params the tests read. */
+export interface WireFields extends Partial<WireOccurrence> {
+  readonly [member: string]: unknown;
+  readonly events: WireOccurrence[];
+  readonly cursor: string;
+  readonly _meta: Fields;
+  readonly capabilities: { extensions: Fields };
+  readonly error?: { code: number; message: string; data?: unknown };
+}
+
 /** One JSON-RPC message as it came off the wire. */
 export type WireMessage = {
   id?: number | string;
   method?: string;
-  params?: Record<string, any>;
-  result?: Record<string, any>;
-  error?: { code: number; message: string; data?: any };
+  params?: WireFields;
+  result?: WireFields;
+  error?: { code: number; message: string; data?: unknown };
 };
 
 function post(url: string, id: number, method: string, params: object, signal?: AbortSignal) {

@@ -66,7 +66,9 @@ export class ClientEventsExtension {
         );
     }
     const page: EventTypesPage = { events };
-    return typeof result.nextCursor === 'string' ? { ...page, nextCursor: result.nextCursor } : page;
+    return typeof result.nextCursor === 'string'
+      ? { ...page, nextCursor: result.nextCursor }
+      : page;
   }
 
   /** Every event type, walking all pages. */

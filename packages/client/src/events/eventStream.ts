@@ -21,7 +21,10 @@ export interface EventStreamOptions {
   readonly maxBuffered?: number;
 }
 
-type Waiter = { resolve: (result: IteratorResult<EventOccurrence>) => void; reject: (error: unknown) => void };
+type Waiter = {
+  resolve: (result: IteratorResult<EventOccurrence>) => void;
+  reject: (error: Error) => void;
+};
 
 /**
  * An `events/stream` subscription as an async iterator of occurrences. It holds the newest cursor
@@ -37,7 +40,7 @@ export class EventStream implements AsyncIterable<EventOccurrence> {
   truncated = false;
   private readonly queue: EventOccurrence[] = [];
   private readonly waiters: Waiter[] = [];
-  private failure: unknown;
+  private failure: Error | undefined;
   private closed = false;
   private current: AbortController | undefined;
   private drained: (() => void) | undefined;
@@ -104,7 +107,8 @@ export class EventStream implements AsyncIterable<EventOccurrence> {
         break;
       }
       if (this.queue.length >= this.maxBuffered) await this.untilDrained();
-      else if (failures > 0) await this.pause((this.options.reconnectDelayMs ?? 500) * 2 ** (failures - 1));
+      else if (failures > 0)
+        await this.pause((this.options.reconnectDelayMs ?? 500) * 2 ** (failures - 1));
     }
     this.closed = true;
     for (const waiter of this.waiters.splice(0)) {
@@ -121,7 +125,8 @@ export class EventStream implements AsyncIterable<EventOccurrence> {
     let active = false;
     const off = this.core.on('notification', ({ method, params }) => {
       if (id === undefined || !isPlainObject(params)) return;
-      if ((params._meta as Record<string, unknown> | undefined)?.[SUBSCRIPTION_ID_META] !== id) return;
+      if ((params._meta as Record<string, unknown> | undefined)?.[SUBSCRIPTION_ID_META] !== id)
+        return;
       if (method === 'notifications/events/active') active = true;
       try {
         this.hear(method, params, controller);
@@ -155,7 +160,10 @@ export class EventStream implements AsyncIterable<EventOccurrence> {
       if (typeof occurrence.cursor === 'string') this.cursor = occurrence.cursor;
       // A reader this far behind: stop the request until it catches up, then resume from the cursor.
       if (this.queue.length >= this.maxBuffered) controller.abort();
-    } else if (method === 'notifications/events/active' || method === 'notifications/events/heartbeat') {
+    } else if (
+      method === 'notifications/events/active' ||
+      method === 'notifications/events/heartbeat'
+    ) {
       if (typeof params.cursor === 'string') this.cursor = params.cursor;
       if (params.truncated === true) this.truncated = true;
     }
@@ -178,7 +186,7 @@ export class EventStream implements AsyncIterable<EventOccurrence> {
   }
 
   private fail(error: unknown): void {
-    this.failure = error;
+    this.failure = error instanceof Error ? error : new ClientStateError(String(error));
   }
 
   private untilDrained(): Promise<void> {
