@@ -79,6 +79,7 @@ export {
 export {
   oauth,
   clientCredentials,
+  tokenExchange,
   isSecureAuthorizationUrl,
   workloadIdentity,
   enterpriseManaged,
@@ -96,6 +97,7 @@ export type {
   OAuthOptions,
   OAuthCommonOptions,
   ClientCredentialsOptions,
+  TokenExchangeOptions,
   WorkloadIdentityOptions,
   EnterpriseManagedOptions,
   IdentityProvider,

@@ -17,6 +17,8 @@ export type {
   CustomUpstream,
 } from './upstreamSpec.js';
 export { namespaced, type EntryClaims } from './namespaced.js';
+export { relaySkills } from './skillsRelay.js';
+export type { ProxySkills, SkillRequest } from './upstreamSkills.js';
 export type { UpstreamLists, ListName } from './upstreamLists.js';
 export { CatalogClaims, type ClaimKind } from './catalogClaims.js';
 export { redactForCaller, redactForOperator } from './redaction.js';

@@ -18,7 +18,7 @@ import type {
   ToolDefinition,
   ToolOutcome,
 } from '@rondo/core';
-import type { CatalogLimits } from './catalogBudget.js';
+import { DEFAULT_MAX_CATALOG_BYTES, type CatalogLimits } from './catalogBudget.js';
 import type { CatalogClaims } from './catalogClaims.js';
 import { ChangeRelay } from './changeRelay.js';
 import { Gate } from './gate.js';
@@ -34,7 +34,8 @@ import {
 } from './passThroughCalls.js';
 import { completeUpstream, completionRef } from './upstreamCompletion.js';
 import { RelayedRounds, type RelayLimits } from './relayedRounds.js';
-import { isNotFound } from './resourceOwnership.js';
+import { ResourceOwnership, isNotFound } from './resourceOwnership.js';
+import { UpstreamSkills, type ProxySkills } from './upstreamSkills.js';
 import { resumeRound, runRound, type RoundCaller, type RoundServices } from './roundRunner.js';
 import { SuspendedCalls, type SuspensionLimits } from './suspendedCalls.js';
 import type { IsolationLimits } from './isolation.js';
@@ -120,9 +121,11 @@ export class ProxyProvider implements Provider {
   private readonly passing: PassThroughCalls;
   /** The upstream's lists as last read (`sizes()` counts them). */
   readonly lists: UpstreamLists;
+  /** The upstream's skills, when it serves the Skills extension (a gateway relays them). */
+  readonly skills: ProxySkills;
 
   constructor(
-    spec: UpstreamSpec,
+    private readonly spec: UpstreamSpec,
     private readonly options: ProxyOptions = {},
   ) {
     checkUpstreamSpec(spec);
@@ -157,7 +160,24 @@ export class ProxyProvider implements Provider {
     this.passing = new PassThroughCalls(this.services);
     options.claims?.enrol(this.name, (list) => this.changes.emit({ kind: list }));
     this.legacyTasks = new LegacyTaskTools(this.services);
-    this.catalog = new UpstreamCatalog(this.name, this.lists, options, this.legacyTasks, this.warn);
+    const ownership = new ResourceOwnership();
+    const skills = new UpstreamSkills({
+      upstreamName: this.name,
+      link: this.link,
+      gate: this.services.gate,
+      budget: options.maxCatalogBytes ?? DEFAULT_MAX_CATALOG_BYTES,
+      ownership,
+      warn: this.warn,
+    });
+    this.catalog = new UpstreamCatalog(
+      this.name,
+      this.lists,
+      options,
+      this.legacyTasks,
+      this.warn,
+      { ownership, skills },
+    );
+    this.skills = skills;
   }
 
   /** The connection to the upstream (its state, what it said about itself). */
@@ -318,6 +338,7 @@ export class ProxyProvider implements Provider {
     this.services.suspended.clear('The gateway is closing');
     this.changes.close();
     await this.connections.close();
+    if ('transport' in this.spec) await this.spec.close?.();
   }
 
   /** Set by close(): what the shutdown cuts short (a list read, the relay) is not news then. */
