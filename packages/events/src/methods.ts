@@ -47,7 +47,7 @@ export function eventsMethods(host: EventsHost): Record<string, ExtensionMethod>
   };
 }
 
-/** `events/stream`: checks the subscription and the client's share, then runs a {@link PushStream}. */
+/** `events/stream`: checks the subscription and the client's share, then runs a `PushStream`. */
 async function stream(
   host: EventsHost,
   params: SubscriptionRequest,

@@ -74,6 +74,6 @@ export interface LogRead {
   readonly truncated: boolean;
   /** The position after the last occurrence looked at (the head when the read reached it). */
   readonly position: LogPosition;
-  /** True when an accepted occurrence remains after {@link position}. */
+  /** True when an accepted occurrence remains after `position`. */
   readonly hasMore: boolean;
 }

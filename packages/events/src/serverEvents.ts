@@ -58,8 +58,8 @@ export const DEFAULT_EVENTS_LIMITS: EventsLimits = {
 
 /**
  * The Events extension (`io.modelcontextprotocol/events`, SEP-3415) of one server, on the
- * 2026-07-28 wire only: declare event types with {@link event}, `server.use(...)` it, and raise
- * occurrences with {@link emit}; clients list the types (`events/list`), poll them with sealed
+ * 2026-07-28 wire only: declare event types with {@link ServerEvents.event}, `server.use(...)` it, and raise
+ * occurrences with {@link ServerEvents.emit}; clients list the types (`events/list`), poll them with sealed
  * cursors (`events/poll`) or hold a push stream (`events/stream`).
  */
 export class ServerEvents implements Extension {
