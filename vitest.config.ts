@@ -54,6 +54,7 @@ const projects = [
   'logtalk-bridge',
   'otel',
   'skills',
+  'events',
   'create-rondo',
   'redis',
   'policies',

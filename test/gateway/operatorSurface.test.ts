@@ -19,7 +19,7 @@ beforeAll(async () => {
     dying: { command: process.execPath, args: [DYING] },
   });
   spawnedAt = Date.now();
-  gateway = await startGateway(config, [], { waitUpstreams: false });
+  gateway = await startGateway(config, ['--admin-port', '0'], { waitUpstreams: false });
 }, 60_000);
 afterAll(async () => {
   await gateway.close();
@@ -116,7 +116,7 @@ describe('rondo-gateway for an operator', { timeout: 60_000 }, () => {
     expect(heard.at - diedAt).toBeLessThan(scaled(2000));
   });
 
-  it('answers /healthz 200 and /readyz 503 naming every upstream with its state', async () => {
+  it('answers /healthz 200 and /readyz 503 naming every upstream, its stderr on the admin listener only', async () => {
     const health = await fetch(new URL('/healthz', gateway.url));
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ status: 'serving' });
@@ -132,10 +132,18 @@ describe('rondo-gateway for an operator', { timeout: 60_000 }, () => {
       });
       expect((report.upstreams.everything as { tools: number }).tools).toBeGreaterThan(5);
       expect(report.upstreams.silent).toMatchObject({ state: 'connecting', tools: 0 });
+      // Beside the MCP endpoint the failure reads as a caller's error does: no upstream stderr.
       expect(report.upstreams.dying).toMatchObject({
         state: expect.stringMatching(/^(down|connecting)$/),
-        lastError: expect.stringContaining('cannot open database'),
+        lastError: expect.stringMatching(/^the server process exited/),
       });
+      expect(JSON.stringify(report)).not.toMatch(/stderr|FATAL|database/);
+    });
+    // The operator's own listener (--admin-port) has the upstream's last words.
+    const admin = await fetch(new URL('/readyz', gateway.adminUrl));
+    const report = (await admin.json()) as { upstreams: Record<string, unknown> };
+    expect(report.upstreams.dying).toMatchObject({
+      lastError: expect.stringMatching(/; stderr: FATAL at \d+: cannot open database/),
     });
   });
 

@@ -31,6 +31,8 @@ export function writeConfig(mcpServers: Record<string, unknown>): string {
 /** A running `rondo-gateway --transport http`. */
 export interface RunningGateway {
   readonly url: URL;
+  /** The operator's own listener (`--admin-port`), when the gateway has one. */
+  readonly adminUrl: URL | undefined;
   readonly process: ChildProcess;
   stderr(): string;
   close(): Promise<void>;
@@ -63,7 +65,7 @@ export async function startGateway(
     const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${stderr}`)), 50_000);
     child.stderr.on('data', (chunk: string) => {
       stderr += chunk;
-      const found = /serving .* at (http:\/\/\S+)/.exec(stderr);
+      const found = /serving .*? at (http:\/\/[^\s;]+)/.exec(stderr);
       if (found) {
         clearTimeout(timer);
         resolve(new URL(found[1]!));
@@ -71,8 +73,10 @@ export async function startGateway(
     });
     child.on('exit', (code) => reject(new Error(`gateway exited (${code}):\n${stderr}`)));
   });
+  const admin = /\/metrics at (http:\/\/\S+)/.exec(stderr)?.[1];
   return {
     url,
+    adminUrl: admin === undefined ? undefined : new URL(admin),
     process: child,
     stderr: () => stderr,
     close: () =>

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { reportTextOf } from '../../tooling/scripts/apiReport.mjs';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -33,4 +34,25 @@ describe('API reports', () => {
     }
     expect(code, `\n${output}`).toBe(0);
   }, 120_000);
+
+  it('prints the members of an inferred enum in one order, whatever order tsc emitted', () => {
+    // An incremental build emitted `working` first, a clean one `input_required`.
+    const emitted = (first: string, second: string) =>
+      `export declare const Status: z.ZodObject<{
+        status: z.ZodEnum<{ ${first}: "${first}"; ${second}: "${second}"; "io.x/done": "done" }>;
+        level: ZodEnum<{ warning: "warning"; error: "error" }>;
+        shape: { zeta: string; alpha: number };
+      }>;`;
+    const incremental = reportTextOf(emitted('working', 'input_required'));
+    const clean = reportTextOf(emitted('input_required', 'working'));
+    expect(incremental).toBe(clean);
+    expect(clean.replace(/\s+/g, ' ')).toContain(
+      'z.ZodEnum<{ input_required: "input_required"; "io.x/done": "done"; working: "working"; }>',
+    );
+    expect(clean.replace(/\s+/g, ' ')).toContain(
+      'ZodEnum<{ error: "error"; warning: "warning"; }>',
+    );
+    // Other type literals keep their order: an object's keys are its shape as written.
+    expect(clean.replace(/\s+/g, ' ')).toContain('shape: { zeta: string; alpha: number; }');
+  });
 });

@@ -10,6 +10,7 @@ import {
   DEFAULT_MAX_USED_STATES,
   TASK_LIMIT_DEFAULTS,
 } from '@rondo/core';
+import { DEFAULT_EVENTS_LIMITS, DEFAULT_REPLAY } from '@rondo/events';
 import { DEFAULT_MAX_CATALOG_BYTES } from '@rondo/proxy';
 import { HTTP_TRANSPORT_DEFAULTS, MEMORY_EVENT_STORE_DEFAULTS } from '@rondo/transport-http';
 import { WEBSOCKET_DEFAULTS } from '@rondo/transport-ws';
@@ -134,6 +135,28 @@ const DEFAULTS: Documented[] = [
   { option: 'maxTaskResultBytes', value: maxTaskResultBytes, kind: 'bytes' },
   { option: 'maxTaskBytesPerOwner', value: maxTaskBytesPerOwner, kind: 'bytes' },
   { option: 'maxTaskBytes', value: maxTaskBytes, kind: 'bytes' },
+  // The Events extension.
+  { option: 'count', value: DEFAULT_REPLAY.count, kind: 'count', row: 'replay: { count }' },
+  { option: 'bytes', value: DEFAULT_REPLAY.bytes, kind: 'bytes', row: 'replay: { bytes }' },
+  { option: 'ageMs', value: DEFAULT_REPLAY.ageMs, kind: 'ms', row: 'replay: { ageMs }' },
+  {
+    option: 'pollEvents',
+    value: DEFAULT_EVENTS_LIMITS.pollEvents,
+    kind: 'count',
+    row: 'events({ pollEvents })',
+  },
+  {
+    option: 'maxStreamsPerClient',
+    value: DEFAULT_EVENTS_LIMITS.maxStreamsPerClient,
+    kind: 'count',
+    row: 'events({ maxStreamsPerClient })',
+  },
+  {
+    option: 'heartbeatMs',
+    value: DEFAULT_EVENTS_LIMITS.heartbeatMs,
+    kind: 'ms',
+    row: 'events({ heartbeatMs })',
+  },
   // The gateway's proxies.
   { option: 'maxCatalogBytes', value: DEFAULT_MAX_CATALOG_BYTES, kind: 'bytes' },
   // Token verifiers.

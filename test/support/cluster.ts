@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { freePort, startNginx, type RunningNginx } from './nginx.js';
 import { startRedisServer, type RedisServer } from './redisServer.js';
+import { scaled } from './timeFactor.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const FIXTURE = join(root, 'apps/conformance-fixture/dist/main.js');
@@ -90,7 +91,10 @@ function launchFixture(redisUrl: string, key: string, port: number): Promise<Chi
   return new Promise((resolve, reject) => {
     let output = '';
     // Generous: three test files run at once, and a Node process starting on two busy cores is slow.
-    const timer = setTimeout(() => reject(new Error(`replica did not start:\n${output}`)), 40_000);
+    const timer = setTimeout(
+      () => reject(new Error(`replica did not start:\n${output}`)),
+      scaled(40_000),
+    );
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       output += chunk;
       if (output.includes('serving http')) {

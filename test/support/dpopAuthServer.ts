@@ -1,16 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import {
-  SignJWT,
-  calculateJwkThumbprint,
-  decodeProtectedHeader,
-  exportJWK,
-  generateKeyPair,
-  importJWK,
-  jwtVerify,
-  type CryptoKey,
-  type JWK,
-} from 'jose';
+import { calculateJwkThumbprint, decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
+import { basicAuthorization, json, startAuthListener } from './authServerBase.js';
 
 /** A running authorization server that issues DPoP-bound JWT access tokens. */
 export interface DpopAuthServer {
@@ -31,17 +20,8 @@ export const DPOP_CLIENT = { clientId: 'machine', clientSecret: 'machine-secret'
  * endpoint) the token is bound to the proof's key (`cnf.jkt`, `token_type` DPoP).
  */
 export async function startDpopAuthServer(): Promise<DpopAuthServer> {
-  const { privateKey, publicKey } = await generateKeyPair('RS256');
-  const jwk: JWK = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
-  let issuer = '';
-  const mint = (audience: string, jkt?: string) => signToken(privateKey, issuer, audience, jkt);
-  const server = createServer((req, res) => {
-    void serve(req, res).catch(() => json(res, 500, { error: 'server_error' }));
-  });
-  const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const path = new URL(req.url ?? '/', issuer).pathname;
-    const form = Object.fromEntries(new URLSearchParams(await readBody(req)));
-    if (path === '/.well-known/oauth-authorization-server') {
+  const listener = await startAuthListener(async ({ req, res, url, form }, issuer) => {
+    if (url.pathname === '/.well-known/oauth-authorization-server') {
       return json(res, 200, {
         issuer,
         token_endpoint: `${issuer}/token`,
@@ -51,10 +31,12 @@ export async function startDpopAuthServer(): Promise<DpopAuthServer> {
         dpop_signing_alg_values_supported: ['ES256', 'RS256'],
       });
     }
-    if (path === '/jwks') return json(res, 200, { keys: [jwk] });
-    if (path !== '/token' || req.method !== 'POST') return json(res, 404, { error: 'not_found' });
-    const basic = `Basic ${btoa(`${DPOP_CLIENT.clientId}:${DPOP_CLIENT.clientSecret}`)}`;
-    if (req.headers.authorization !== basic) return json(res, 401, { error: 'invalid_client' });
+    if (url.pathname !== '/token' || req.method !== 'POST') {
+      return json(res, 404, { error: 'not_found' });
+    }
+    if (req.headers.authorization !== basicAuthorization(DPOP_CLIENT)) {
+      return json(res, 401, { error: 'invalid_client' });
+    }
     if (form.grant_type !== 'client_credentials')
       return json(res, 400, { error: 'unsupported_grant_type' });
     const proof = req.headers.dpop;
@@ -62,39 +44,19 @@ export async function startDpopAuthServer(): Promise<DpopAuthServer> {
     if (jkt === undefined) return json(res, 400, { error: 'invalid_dpop_proof' });
     const token = await mint(form.resource ?? '', jkt ?? undefined);
     json(res, 200, { access_token: token, token_type: jkt ? 'DPoP' : 'Bearer', expires_in: 600 });
-  };
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  const mint = (audience: string, jkt?: string): Promise<string> =>
+    listener.sign(
+      { scope: 'mcp', client_id: DPOP_CLIENT.clientId, ...(jkt ? { cnf: { jkt } } : {}) },
+      DPOP_CLIENT.clientId,
+      audience,
+    );
   return {
-    issuer,
-    jwksUrl: `${issuer}/jwks`,
+    issuer: listener.issuer,
+    jwksUrl: listener.jwksUrl,
     mint,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => listener.close(),
   };
-}
-
-function signToken(
-  key: CryptoKey,
-  issuer: string,
-  audience: string,
-  jkt: string | undefined,
-): Promise<string> {
-  return new SignJWT({
-    scope: 'mcp',
-    client_id: DPOP_CLIENT.clientId,
-    ...(jkt ? { cnf: { jkt } } : {}),
-  })
-    .setProtectedHeader({ alg: 'RS256', kid: 'k1', typ: 'at+jwt' })
-    .setIssuer(issuer)
-    .setSubject(DPOP_CLIENT.clientId)
-    .setAudience(audience)
-    .setIssuedAt()
-    .setExpirationTime('10m')
-    .sign(key);
 }
 
 /** The thumbprint of a valid token-request proof's key; undefined for an invalid proof. */
@@ -108,19 +70,4 @@ async function tokenRequestKey(proof: string, tokenEndpoint: string): Promise<st
   } catch {
     return undefined;
   }
-}
-
-function json(res: ServerResponse, status: number, value: unknown): void {
-  if (res.headersSent) return;
-  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-  res.end(JSON.stringify(value));
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  let text = '';
-  for await (const chunk of req) {
-    text += String(chunk);
-    if (text.length > 65_536) throw new Error('body too large');
-  }
-  return text;
 }

@@ -1,8 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { SignJWT, exportJWK, generateKeyPair, type JWK } from 'jose';
+import { basicAuthorization, json, startAuthListener, type AuthRequest } from './authServerBase.js';
 
 /** A running authorization server that issues JWT access tokens. */
 export interface JwtAuthServer {
@@ -12,6 +10,12 @@ export interface JwtAuthServer {
   readonly authorizations: string[];
   /** The scopes of every access token issued, in order. */
   readonly issued: string[];
+  /** Every token exchange (RFC 8693) granted, in order: whose token, for which resource. */
+  readonly exchanges: { subject: string; resource: string }[];
+  /** Subjects whose tokens the token exchange refuses (`invalid_grant`). */
+  readonly refusedSubjects: Set<string>;
+  /** An access token for `subject`, issued by this server for `audience` (a caller's token). */
+  mintToken(subject: string, audience: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -22,6 +26,9 @@ interface Grant {
   clientId: string;
 }
 
+const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
+const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
+
 /** The confidential client every {@link startJwtAuthServer} knows, for the client credentials grant. */
 export const MACHINE_CLIENT = { clientId: 'machine', clientSecret: 'machine-secret' } as const;
 
@@ -31,36 +38,35 @@ export const MACHINE_CLIENT = { clientId: 'machine', clientSecret: 'machine-secr
  * user is `user-1`) and a token endpoint that checks PKCE S256 and issues RS256 JWTs for the
  * requested `resource` and scopes, verifiable with the JWKS it publishes. It also grants
  * `client_credentials` to {@link MACHINE_CLIENT} (`client_secret_basic`), the token's subject
- * being the client.
+ * being the client, and the token exchange (RFC 8693) to it: an access token this server issued
+ * (`subject_token`) for one for the requested `resource`, with the same subject and the client as
+ * its actor (`act`), unless the subject is one of `refusedSubjects`.
  */
 export async function startJwtAuthServer(): Promise<JwtAuthServer> {
-  const { privateKey, publicKey } = await generateKeyPair('RS256');
-  const jwk: JWK = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
   const codes = new Map<string, Grant>();
   const clients = new Set<string>();
   const authorizations: string[] = [];
   const issued: string[] = [];
-  let issuer = '';
-  const server = createServer((req, res) => {
-    void serveRequest(req, res).catch(() => json(res, 500, { error: 'server_error' }));
-  });
-  const accessToken = async (grant: Omit<Grant, 'challenge'>, subject: string) => ({
-    access_token: await new SignJWT({ scope: grant.scope, client_id: grant.clientId })
-      .setProtectedHeader({ alg: 'RS256', kid: 'k1', typ: 'at+jwt' })
-      .setIssuer(issuer)
-      .setSubject(subject)
-      .setAudience(grant.resource)
-      .setIssuedAt()
-      .setExpirationTime('10m')
-      .sign(privateKey),
+  const exchanges: { subject: string; resource: string }[] = [];
+  const refusedSubjects = new Set<string>();
+  const accessToken = async (
+    grant: Omit<Grant, 'challenge'>,
+    subject: string,
+    claims: Record<string, unknown> = {},
+  ) => ({
+    access_token: await listener.sign(
+      { scope: grant.scope, client_id: grant.clientId, ...claims },
+      subject,
+      grant.resource,
+    ),
     token_type: 'Bearer',
     expires_in: 600,
     scope: grant.scope,
   });
-  const serveRequest = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = new URL(req.url ?? '/', issuer);
-    const body = await readBody(req);
-    const form = Object.fromEntries(new URLSearchParams(body));
+  const serveRequest = async (
+    { req, res, url, body, form }: AuthRequest,
+    issuer: string,
+  ): Promise<void> => {
     if (url.pathname === '/.well-known/oauth-authorization-server') {
       return json(res, 200, {
         issuer,
@@ -69,13 +75,12 @@ export async function startJwtAuthServer(): Promise<JwtAuthServer> {
         registration_endpoint: `${issuer}/register`,
         jwks_uri: `${issuer}/jwks`,
         response_types_supported: ['code'],
-        grant_types_supported: ['authorization_code', 'client_credentials'],
+        grant_types_supported: ['authorization_code', 'client_credentials', TOKEN_EXCHANGE],
         code_challenge_methods_supported: ['S256'],
         token_endpoint_auth_methods_supported: ['none', 'client_secret_basic'],
         authorization_response_iss_parameter_supported: true,
       });
     }
-    if (url.pathname === '/jwks') return json(res, 200, { keys: [jwk] });
     if (url.pathname === '/register' && req.method === 'POST') {
       const clientId = `client-${randomUUID()}`;
       clients.add(clientId);
@@ -103,13 +108,32 @@ export async function startJwtAuthServer(): Promise<JwtAuthServer> {
       res.writeHead(302, { location: back.href }).end();
       return;
     }
+    if (url.pathname === '/token' && req.method === 'POST' && form.grant_type === TOKEN_EXCHANGE) {
+      if (req.headers.authorization !== basicAuthorization(MACHINE_CLIENT)) {
+        return json(res, 401, { error: 'invalid_client' });
+      }
+      const subject = await exchangedSubject(form);
+      if (subject === undefined || refusedSubjects.has(subject)) {
+        const problem = 'the subject token is not valid for this exchange';
+        return json(res, 400, { error: 'invalid_grant', error_description: problem });
+      }
+      const grant = {
+        scope: form.scope ?? '',
+        resource: form.resource ?? '',
+        clientId: MACHINE_CLIENT.clientId,
+      };
+      exchanges.push({ subject, resource: grant.resource });
+      const token = await accessToken(grant, subject, { act: { sub: MACHINE_CLIENT.clientId } });
+      return json(res, 200, { ...token, issued_token_type: ACCESS_TOKEN_TYPE });
+    }
     if (
       url.pathname === '/token' &&
       req.method === 'POST' &&
       form.grant_type === 'client_credentials'
     ) {
-      const basic = `Basic ${btoa(`${MACHINE_CLIENT.clientId}:${MACHINE_CLIENT.clientSecret}`)}`;
-      if (req.headers.authorization !== basic) return json(res, 401, { error: 'invalid_client' });
+      if (req.headers.authorization !== basicAuthorization(MACHINE_CLIENT)) {
+        return json(res, 401, { error: 'invalid_client' });
+      }
       const grant = {
         scope: form.scope ?? '',
         resource: form.resource ?? '',
@@ -139,34 +163,26 @@ export async function startJwtAuthServer(): Promise<JwtAuthServer> {
     }
     json(res, 404, { error: 'not_found' });
   };
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  /** The subject of an exchange's access token, when this server issued it and it is current. */
+  const exchangedSubject = async (
+    form: Readonly<Record<string, string | undefined>>,
+  ): Promise<string | undefined> => {
+    if (form.subject_token_type !== ACCESS_TOKEN_TYPE || !form.subject_token) return undefined;
+    return (await listener.verify(form.subject_token))?.sub;
+  };
+  const listener = await startAuthListener(serveRequest);
   return {
-    issuer,
-    jwksUrl: `${issuer}/jwks`,
+    issuer: listener.issuer,
+    jwksUrl: listener.jwksUrl,
     authorizations,
     issued,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    exchanges,
+    refusedSubjects,
+    mintToken: async (subject, audience) =>
+      (await accessToken({ scope: '', resource: audience, clientId: 'caller-app' }, subject))
+        .access_token,
+    close: () => listener.close(),
   };
-}
-
-function json(res: ServerResponse, status: number, value: unknown): void {
-  if (res.headersSent) return;
-  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-  res.end(JSON.stringify(value));
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  let text = '';
-  for await (const chunk of req) {
-    text += String(chunk);
-    if (text.length > 65_536) throw new Error('body too large');
-  }
-  return text;
 }
 
 /** A headless redirect handler: asks the authorization URL and returns where it redirects. */

@@ -3,6 +3,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import ts from 'typescript';
+import { scaled } from './timeFactor.js';
 
 const run = promisify(execFile);
 
@@ -28,7 +29,8 @@ export function transpileExample(source: string): string {
 
 /**
  * Runs a README's first TypeScript example (of `section`, when given) as a real program inside the package folder (so its
- * imports resolve like a user's would) and returns what it printed.
+ * imports resolve like a user's would) and returns what it printed. `timeoutMs` is for an idle machine:
+ * it is scaled by the machine's load like the tests' own deadlines.
  */
 export async function runReadmeExample(
   packageDir: string,
@@ -39,7 +41,10 @@ export async function runReadmeExample(
   const file = join(packageDir, `.readme-example-${process.pid}.mjs`);
   writeFileSync(file, output);
   try {
-    const { stdout } = await run(process.execPath, [file], { cwd: packageDir, timeout: timeoutMs });
+    const { stdout } = await run(process.execPath, [file], {
+      cwd: packageDir,
+      timeout: scaled(timeoutMs),
+    });
     return stdout;
   } finally {
     rmSync(file, { force: true });

@@ -56,6 +56,14 @@ const layers = [
     ],
   ),
   floor(
+    ['packages/events/src/**/*.ts'],
+    [
+      [ADAPTERS, 'an extension plugs into the eras through the Extension seam of @rondo/core'],
+      [TRANSPORTS, 'an extension knows no transport: its methods run in the core pipeline'],
+      [FACADE, 'an extension sits below the @rondo/server facade'],
+    ],
+  ),
+  floor(
     ['apps/*/src/**/*.ts', 'packages/*/examples/**/*.ts'],
     [
       [ADAPTERS, 'apps and examples compose endpoints through @rondo/server (composeEndpoint)'],

@@ -76,7 +76,63 @@ const printer = ts.createPrinter({ removeComments: true, newLine: ts.NewLineKind
 /** The emitted text of a declaration (a variable's whole statement), comments left out. */
 function textOf(declaration) {
   const node = ts.isVariableDeclaration(declaration) ? declaration.parent.parent : declaration;
-  return printer.printNode(ts.EmitHint.Unspecified, node, node.getSourceFile());
+  return printer.printNode(ts.EmitHint.Unspecified, sortedEnums(node), node.getSourceFile());
+}
+
+/**
+ * The report text of every statement of a declaration file's `text`, as {@link textOf} prints
+ * each (for tests of the normalisation).
+ */
+export function reportTextOf(text) {
+  const source = ts.createSourceFile('report.d.ts', text, ts.ScriptTarget.Latest, true);
+  return source.statements.map((statement) => textOf(statement)).join('\n');
+}
+
+/**
+ * `node` with the members of each `ZodEnum<{ ... }>` in name order. tsc prints an inferred enum's
+ * members in the order it first met them, which differs between an incremental and a clean build;
+ * the order means nothing to an enum, so the report fixes one.
+ */
+function sortedEnums(node) {
+  const [transformed] = ts.transform(node, [
+    (context) => {
+      const { factory } = context;
+      const visit = (child) => {
+        const [shape, ...rest] = ts.isTypeReferenceNode(child) ? (child.typeArguments ?? []) : [];
+        if (!isZodEnum(child) || shape === undefined || !ts.isTypeLiteralNode(shape)) {
+          return ts.visitEachChild(child, visit, context);
+        }
+        const members = [...shape.members].sort((a, b) => compare(memberName(a), memberName(b)));
+        const sorted = factory.updateTypeLiteralNode(shape, factory.createNodeArray(members));
+        const others = rest.map((argument) => ts.visitNode(argument, visit));
+        return factory.updateTypeReferenceNode(
+          child,
+          child.typeName,
+          factory.createNodeArray([sorted, ...others]),
+        );
+      };
+      return (root) => ts.visitNode(root, visit);
+    },
+  ]).transformed;
+  return transformed;
+}
+
+/** Whether `node` is a reference to zod's `ZodEnum` (`ZodEnum<...>` or `z.ZodEnum<...>`). */
+function isZodEnum(node) {
+  if (!ts.isTypeReferenceNode(node)) return false;
+  const name = node.typeName;
+  return (ts.isIdentifier(name) ? name : name.right).text === 'ZodEnum';
+}
+
+/** A type member's name as written (a quoted key without its quotes). */
+function memberName(member) {
+  const name = member.name;
+  if (name === undefined) return '';
+  return ts.isIdentifier(name) || ts.isStringLiteral(name) ? name.text : name.getText();
+}
+
+function compare(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The exports of one declaration entry: `[{ name, kinds, text }]`, sorted by name. */
@@ -98,7 +154,7 @@ function exportsOf(program, file) {
         text: declarations.map(textOf).join('\n'),
       };
     })
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    .sort((a, b) => compare(a.name, b.name));
 }
 
 /** The report of one package, as a string. */

@@ -8,6 +8,7 @@ import { addInputRequiredTools } from './tools/inputRequired.js';
 import { addNotificationTools } from './tools/notifications.js';
 import { addTaskTools } from './tools/tasks.js';
 import { addSkills } from './skills.js';
+import { addEvents } from './events.js';
 
 /** Options of {@link createEverythingServer}; the server options override the fixture's identity. */
 export interface EverythingServerOptions extends Partial<ServerOptions> {
@@ -42,6 +43,7 @@ export function createEverythingServer(options: EverythingServerOptions = {}): R
   addTaskTools(server);
   addPrompts(server);
   addSkills(server);
+  addEvents(server);
   const stopWatching = addResources(server, watchIntervalMs);
   server.provider({ name: 'fixture-timers', close: async () => stopWatching() });
   for (const method of [

@@ -121,9 +121,11 @@ Entries:
   "includeTags" / "excludeTags" (the upstream's tags, as FastMCP sends them in _meta),
   "rename" ({"upstream": "shown"}), "timeoutMs" (the upstream's deadline for its next move,
   default 60000), "maxConcurrent" (calls at once, default 16), "era" (how to speak to it:
-  "auto", the default; "mirror": each caller in its own era, with a second connection in the
-  legacy era for legacy callers; or a revision), "disabled", "tools" (derived tools),
-  "toolSearch" (search meta-tools; also beside "mcpServers", for the whole gateway).
+  "mirror", the default: each caller in its own era, with a second connection in the legacy era
+  for the legacy callers of an upstream serving both, opened at the first legacy call and closed
+  after "mirrorIdleMs" without one, default 300000; "auto": one connection; or a revision),
+  "disabled", "tools" (derived tools), "toolSearch" (search meta-tools; also beside
+  "mcpServers", for the whole gateway).
 
 Commands:
   check CONFIG.json  start each upstream once and print one line each: what it serves, or why

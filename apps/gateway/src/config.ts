@@ -38,6 +38,8 @@ const common = {
   maxSuspendedPerClient: z.number().int().min(1).max(100_000).optional(),
   disabled: z.boolean().optional(),
   era: z.enum(['auto', 'mirror', '2026-07-28', '2025-11-25', '2025-06-18']).optional(),
+  /** How long the legacy mirror connection is kept with no call on it (ms). */
+  mirrorIdleMs: z.number().int().min(1000).max(86_400_000).optional(),
 };
 
 // Unknown keys are refused before these schemas run (`refuseUnknownKeys`), but for the desktop

@@ -9,11 +9,11 @@ import {
   type ToolSearchOptions,
 } from '@rondo/core';
 import { clientCredentials, type HttpAuthorizer } from '@rondo/client';
-import { createPrologProvider } from '@rondo/logtalk-bridge';
 import {
   CatalogClaims,
   namespaced,
   proxy,
+  relaySkills,
   withPassThrough,
   type CallObserver,
   type ProxyOptions,
@@ -23,6 +23,7 @@ import {
 import { composeEndpoint } from '@rondo/server/endpoint';
 import type { GatewayCatalog } from './catalogConfig.js';
 import { openApiEntryProvider } from './openApiEntry.js';
+import { prologEntryProvider } from './prologEntry.js';
 import type { GatewayEntry, GatewayOAuth } from './config.js';
 import { LiveEntries, type ReloadOutcome } from './reload.js';
 
@@ -107,6 +108,7 @@ export function proxyOptions(entry: GatewayEntry): ProxyOptions {
     ...(entry.maxConcurrent !== undefined ? { maxConcurrent: entry.maxConcurrent } : {}),
     ...(entry.maxCatalogBytes !== undefined ? { maxCatalogBytes: entry.maxCatalogBytes } : {}),
     ...(entry.era ? { era: entry.era } : {}),
+    ...(entry.mirrorIdleMs ? { mirrorIdleMs: entry.mirrorIdleMs } : {}),
     ...isolationOptions(entry),
   };
 }
@@ -135,7 +137,8 @@ export interface EntryServices {
 
 /**
  * The provider of one entry: a proxy, an OpenAPI provider, or a Prolog provider hosted in this
- * process, given what the gateway's entries share (see {@link EntryServices}).
+ * process (see `prologEntryProvider`), given what the gateway's entries share (see
+ * {@link EntryServices}).
  */
 export async function providerFor(
   entry: GatewayEntry,
@@ -146,14 +149,14 @@ export async function providerFor(
   if (entry.kind === 'openapi') {
     return openApiEntryProvider(entry, proxyOptions(entry), entryClaims);
   }
-  if (entry.kind !== 'prolog') {
-    // Relayed rounds are sealed under the gateway's key ring (its --state-keys, else the variables).
-    const shared = {
-      ...(relay ? { relay, ...(relayKeys ? { relayKeys } : {}) } : {}),
-      ...(claims ? { claims } : {}),
-    };
-    const { onStatus, onCall } = watch;
-    return proxy(upstreamSpec(entry), {
+  // Relayed rounds are sealed under the gateway's key ring (its --state-keys, else the variables).
+  const shared = {
+    ...(relay ? { relay, ...(relayKeys ? { relayKeys } : {}) } : {}),
+    ...(claims ? { claims } : {}),
+  };
+  const { onStatus, onCall } = watch;
+  const proxied = (spec: UpstreamSpec): Provider =>
+    proxy(spec, {
       ...proxyOptions(entry),
       ...shared,
       onWarning: log,
@@ -161,16 +164,11 @@ export async function providerFor(
       ...(onStatus ? { onStatus: (status: UpstreamStatus) => onStatus(entry, status) } : {}),
       ...(onCall ? { onCall } : {}),
     });
+  if (entry.kind === 'prolog') {
+    const named = (provider: Provider) => namespaced(provider, proxyOptions(entry), entryClaims);
+    return prologEntryProvider(entry, log, { named, proxied });
   }
-  const prolog = await createPrologProvider({
-    files: entry.files,
-    name: entry.key,
-    workers: entry.workers ?? 1,
-    ...(entry.object ? { object: entry.object } : {}),
-    ...(entry.timeoutMs ? { timeoutMs: entry.timeoutMs } : {}),
-    onLog: (line) => log(`[${entry.key}] ${line.message}`),
-  });
-  return namespaced(prolog, proxyOptions(entry), entryClaims);
+  return proxied(upstreamSpec(entry));
 }
 
 /** A server of one entry's provider behind its own tool search, for the gateway to mount. */
@@ -214,6 +212,8 @@ export async function createGateway(
     claims,
     ...(options.watch ? { watch: options.watch } : {}),
   };
+  // The skills of the upstreams serving them (a prolog entry's too), as they join and leave.
+  server.use(relaySkills(() => providers.values()));
   try {
     for (const entry of entries) {
       const provider = await providerFor(entry, log, services);
@@ -235,6 +235,7 @@ export async function createGateway(
   );
   const reloads = new LiveEntries(server, live, providers, {
     providerFor: (entry) => providerFor(entry, log, services),
+    claims,
   });
   return {
     server,

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Provider, RondoServer } from '@rondo/core';
 import { runtimeOf } from '@rondo/core/internal';
-import { ProxyProvider } from '@rondo/proxy';
+import { ProxyProvider, type CatalogClaims } from '@rondo/proxy';
 import type { GatewayEntry } from './config.js';
 
 /** What a reload did, by entry key. */
@@ -18,6 +18,8 @@ export interface ReloadDeps {
   readonly providerFor: (entry: GatewayEntry) => Promise<Provider>;
   /** Longest wait for a removed entry's calls in flight before it is closed (ms). Default 5 min. */
   readonly drainMs?: number;
+  /** The gateway's table of names and URIs: a removed entry's are given up at once. */
+  readonly claims?: CatalogClaims;
 }
 
 /**
@@ -91,6 +93,8 @@ export class LiveEntries {
     if (provider === undefined || !runtimeOf(this.server).sources.remove(provider)) return false;
     this.entries.delete(key);
     this.providers.delete(key);
+    // The entries it shadowed serve those names now (a changed entry claims again when it joins).
+    this.deps.claims?.drop(key);
     const draining = drainThenClose(provider, this.deps.drainMs ?? 300_000);
     this.draining.add(draining);
     void draining.finally(() => this.draining.delete(draining));

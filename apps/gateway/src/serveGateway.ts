@@ -69,7 +69,7 @@ export async function serveGateway(
       // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc needs it
       ...(args.auth ? { auth: authFromFlags(args.auth) as never } : {}),
       operations: {
-        readiness: () => monitor.readiness(gateway.providers),
+        readiness: (listener) => monitor.readiness(gateway.providers, listener),
         registry: metrics.registry,
         ...(args.adminPort === undefined ? {} : { adminPort: args.adminPort }),
       },

@@ -1,7 +1,7 @@
 import type { Provider } from '@rondo/core';
 import type { JsonObject } from '@rondo/protocol';
 import { ProxyProvider, type UpstreamStatus } from '@rondo/proxy';
-import type { Readiness } from '@rondo/server';
+import type { OperationsListener, Readiness } from '@rondo/server';
 import type { GatewayEntry } from './config.js';
 import type { GatewayLog } from './logger.js';
 
@@ -58,13 +58,18 @@ export class UpstreamMonitor {
   /**
    * The readiness of the gateway's entries: each one's state, era, tool count and last error;
    * ready when all (or, with `readyWhen: 'any'`, any) are connected. A Prolog entry runs in
-   * process: it is connected once loaded.
+   * process: it is connected once loaded. The last error carries the upstream's stderr line on the
+   * `admin` listener only: beside the MCP endpoint anyone reaching the gateway reads it, as a
+   * caller's error does (URLs cut, no stderr).
    */
-  async readiness(providers: ReadonlyMap<string, Provider>): Promise<Readiness> {
+  async readiness(
+    providers: ReadonlyMap<string, Provider>,
+    listener: OperationsListener = 'serving',
+  ): Promise<Readiness> {
     const upstreams: JsonObject = {};
     let connected = 0;
     for (const [key, provider] of providers) {
-      const report = await reportOf(provider);
+      const report = await reportOf(provider, listener);
       if (report.state === 'connected') connected += 1;
       upstreams[key] = report;
     }
@@ -74,7 +79,7 @@ export class UpstreamMonitor {
 }
 
 /** One entry's line of the readiness report. */
-async function reportOf(provider: Provider): Promise<JsonObject> {
+async function reportOf(provider: Provider, listener: OperationsListener): Promise<JsonObject> {
   if (!(provider instanceof ProxyProvider)) {
     const tools = (await provider.tools?.())?.length ?? 0;
     return { state: 'connected', kind: 'prolog', tools };
@@ -84,7 +89,8 @@ async function reportOf(provider: Provider): Promise<JsonObject> {
   if (status.era !== undefined) report.era = status.era;
   if (status.revision !== undefined) report.revision = status.revision;
   if (status.server !== undefined) report.server = status.server;
-  if (status.lastError !== undefined) report.lastError = status.lastError;
+  const lastError = listener === 'admin' ? status.lastError : status.lastPublicError;
+  if (lastError !== undefined) report.lastError = lastError;
   if (status.retryAt !== undefined) report.nextAttempt = new Date(status.retryAt).toISOString();
   return report;
 }

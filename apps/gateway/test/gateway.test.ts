@@ -48,4 +48,30 @@ describe('createGateway', () => {
     expect(result.content[0]).toMatchObject({ type: 'text' });
     await client.close();
   });
+
+  it('serves a name a removed entry held from the entry it shadowed, after a reload', async () => {
+    const both = {
+      first: { prolog: 'birds.pl', namespace: '' },
+      second: { prolog: 'birds.pl', namespace: '' },
+    };
+    const parse = (mcpServers: object) =>
+      parseConfig(JSON.stringify({ mcpServers }), 'servers.json', EXAMPLES);
+    const logged: string[] = [];
+    gateway = await createGateway(parse(both), { log: (line) => logged.push(line) });
+    const client = new Client({
+      transport: inMemoryTransport(gateway.endpoint),
+      era: '2026-07-28',
+    });
+    await client.connect();
+    const names = async () => (await client.listAllTools()).map((tool) => tool.name);
+    expect(await names()).toEqual(['identify_bird']);
+    expect(logged).toContain(
+      'tool "identify_bird" of entry "second" left out: entry "first" offers it too (give one of them a namespace, or rename or exclude it)',
+    );
+
+    const outcome = await gateway.reload(parse({ second: both.second }));
+    expect(outcome).toMatchObject({ removed: ['first'], failed: [] });
+    await expect.poll(names).toEqual(['identify_bird']);
+    await client.close();
+  });
 });

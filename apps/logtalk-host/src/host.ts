@@ -1,4 +1,3 @@
-import { prologSkills } from './skills.js';
 import {
   createServer,
   type Endpoint,
@@ -9,6 +8,7 @@ import {
 } from '@rondo/core';
 import {
   createPrologProvider,
+  prologSkills,
   type PrologProvider,
   type PrologProviderOptions,
 } from '@rondo/logtalk-bridge';

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { scaled } from '../../../test/support/timeFactor.js';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -40,13 +41,17 @@ function typeErrors(blocks: string[]): string[] {
 }
 
 describe('the examples of docs/auth.md and the README', () => {
-  it('type-check against the packages as they are', () => {
-    const blocks = [
-      ...typeScriptBlocks(join(repoRoot, 'docs/auth.md')),
-      // The README's first block runs in readme.test.ts; the others are checked here.
-      ...typeScriptBlocks(join(repoRoot, 'packages/auth/README.md')).slice(1),
-    ];
-    expect(blocks.length).toBe(6);
-    expect(typeErrors(blocks)).toEqual([]);
-  }, 60_000);
+  it(
+    'type-check against the packages as they are',
+    () => {
+      const blocks = [
+        ...typeScriptBlocks(join(repoRoot, 'docs/auth.md')),
+        // The README's first block runs in readme.test.ts; the others are checked here.
+        ...typeScriptBlocks(join(repoRoot, 'packages/auth/README.md')).slice(1),
+      ];
+      expect(blocks.length).toBe(6);
+      expect(typeErrors(blocks)).toEqual([]);
+    },
+    scaled(60_000),
+  );
 });

@@ -50,6 +50,7 @@ describe('jwksVerifier key set: rotation, failures and bounds, through a real Ro
   it('refetches for unknown kids at most once per cooldown, refusing them as unknown keys', async () => {
     await pause(COOLDOWN_MS + 100);
     const stranger = await signingKey('key-9');
+    const started = performance.now();
     for (let attempt = 0; attempt < 4; attempt += 1) {
       const answer = await callWhoami(
         server.url,
@@ -60,7 +61,12 @@ describe('jwksVerifier key set: rotation, failures and bounds, through a real Ro
         'the token was signed with a key this resource does not know (kid)',
       );
     }
-    expect(idp.fetches).toBe(2);
+    // On a busy machine the four attempts can outlast one cooldown; each further cooldown begun
+    // may then refetch once more, never more often.
+    const cooldownsBegun = Math.ceil((performance.now() - started) / COOLDOWN_MS);
+    expect(idp.fetches - 1).toBeGreaterThanOrEqual(1);
+    expect(idp.fetches - 1).toBeLessThanOrEqual(cooldownsBegun);
+    if (cooldownsBegun === 1) expect(idp.fetches).toBe(2);
   });
 
   it('answers 503 with Retry-After when the set hangs on a refetch, serving known keys meanwhile', async () => {

@@ -10,6 +10,16 @@ export { Subscription, type SubscriptionTargets } from './subscription.js';
 export { ToolTask, TaskEndedError, type TaskState, type TaskWaitOptions } from './tasks.js';
 export { walkPages, DEFAULT_MAX_PAGES } from './pagination.js';
 export { ClientSkills } from './skills/clientSkills.js';
+export { ClientEventsExtension, type PollRequest } from './events/clientEventsExtension.js';
+export { EventStream, type EventStreamOptions } from './events/eventStream.js';
+export {
+  EVENTS_EXTENSION,
+  type EventOccurrence,
+  type EventSubscription,
+  type EventTypeDescriptor,
+  type EventTypesPage,
+  type PollResult,
+} from './events/eventWire.js';
 export { LoadedSkill } from './skills/loadedSkill.js';
 export type { SkillFile } from './skills/verify.js';
 export {
@@ -69,6 +79,7 @@ export {
 export {
   oauth,
   clientCredentials,
+  tokenExchange,
   isSecureAuthorizationUrl,
   workloadIdentity,
   enterpriseManaged,
@@ -86,6 +97,7 @@ export type {
   OAuthOptions,
   OAuthCommonOptions,
   ClientCredentialsOptions,
+  TokenExchangeOptions,
   WorkloadIdentityOptions,
   EnterpriseManagedOptions,
   IdentityProvider,

@@ -10,6 +10,7 @@ import type {
 } from '@rondo/protocol';
 import { ClientCore, type ClientOptions } from './client.js';
 import type { ClientEventName, ClientEvents } from './events.js';
+import { ClientEventsExtension } from './events/clientEventsExtension.js';
 import type { ServerFacts } from './negotiate.js';
 import { walkPages } from './pagination.js';
 import type { CallOptions } from './rpc.js';
@@ -42,10 +43,16 @@ export class Client {
   readonly #core: ClientCore;
   /** The Skills extension (`io.modelcontextprotocol/skills`): list, get, load and verify skills, read directories. */
   readonly skills: ClientSkills;
+  /**
+   * The Events extension (`io.modelcontextprotocol/events`): list the server's event types, poll
+   * them, stream them. (`events(...)` is the client's own events, such as `toolsListChanged`.)
+   */
+  readonly serverEvents: ClientEventsExtension;
 
   constructor(options: ClientOptions) {
     this.#core = new ClientCore(options);
     this.skills = new ClientSkills(this.#core);
+    this.serverEvents = new ClientEventsExtension(this.#core);
   }
 
   /** Connects and negotiates the era; resolves with what the server said about itself. */

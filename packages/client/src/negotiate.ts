@@ -27,6 +27,11 @@ export interface ServerFacts {
   readonly serverInfo: Implementation | undefined;
   readonly capabilities: ServerCapabilities;
   readonly instructions: string | undefined;
+  /**
+   * The revisions the server says it serves: a modern server's `server/discover` list (legacy
+   * revisions included when it serves both eras), a legacy server's chosen revision alone.
+   */
+  readonly supportedVersions: readonly string[];
 }
 
 /** What negotiation needs to know about the client. */
@@ -147,6 +152,7 @@ async function discoverWith(n: Negotiation, revision: string): Promise<ServerFac
     serverInfo: meta?.[MetaKey.serverInfo],
     capabilities: parsed.data.capabilities,
     instructions: parsed.data.instructions,
+    supportedVersions: parsed.data.supportedVersions,
   };
 }
 
@@ -172,5 +178,6 @@ async function initialize(n: Negotiation, revision: string): Promise<ServerFacts
     serverInfo: parsed.data.serverInfo,
     capabilities: parsed.data.capabilities,
     instructions: parsed.data.instructions,
+    supportedVersions: [version],
   };
 }

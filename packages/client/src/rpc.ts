@@ -44,6 +44,11 @@ export interface CallOptions {
    * request's `_meta`; the legacy era declares capabilities once, at `initialize`).
    */
   readonly capabilities?: ClientCapabilities | undefined;
+  /**
+   * Called with the JSON-RPC id the request goes out with, before it is sent: the notifications a
+   * long-lived request receives (an `events/stream`) are tagged with it.
+   */
+  readonly onRequestId?: ((id: RequestId) => void) | undefined;
 }
 
 /**
@@ -143,6 +148,7 @@ export class RpcSession {
       return Promise.reject(this.closeError ?? new ClientStateError('the client is not connected'));
     }
     const id = this.nextId++;
+    options.onRequestId?.(id);
     const sentParams = options.onProgress ? withProgressToken(params, id) : params;
     const message: JsonRpcRequest = { jsonrpc: '2.0', id, method };
     if (sentParams !== undefined) message.params = sentParams;

@@ -58,9 +58,28 @@ describe('era negotiation', () => {
     const endpoint = createEndpoint(server, { modern: modernEra(), legacy: legacyEra() });
     const modern = new Client({ transport: inMemoryTransport(endpoint) });
     expect(await modern.connect()).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28' });
+    // A server of both eras lists its legacy revisions too (a proxy mirrors it by them).
+    expect(modern.server.supportedVersions).toEqual(
+      expect.arrayContaining(['2026-07-28', '2025-11-25', '2025-06-18']),
+    );
     await modern.close();
     const legacy = new Client({ transport: inMemoryTransport(endpoint), era: '2025-06-18' });
-    expect(await legacy.connect()).toMatchObject({ era: 'legacy', protocolVersion: '2025-06-18' });
+    expect(await legacy.connect()).toMatchObject({
+      era: 'legacy',
+      protocolVersion: '2025-06-18',
+      supportedVersions: ['2025-06-18'],
+    });
     await legacy.close();
+  });
+
+  it('lists only the modern revision of a server of the modern era alone', async () => {
+    const server = createServer({ name: 'modern', version: '1.0.0' }).tool('hi', {}, () =>
+      text('hi'),
+    );
+    const client = new Client({
+      transport: inMemoryTransport(createEndpoint(server, { modern: modernEra() })),
+    });
+    expect((await client.connect()).supportedVersions).toEqual(['2026-07-28']);
+    await client.close();
   });
 });

@@ -1,9 +1,9 @@
-import type { Era, Json, JsonObject } from '@rondo/protocol';
+import type { Era, Json, JsonObject, JsonRpcMessage, RequestId } from '@rondo/protocol';
 import type { z } from 'zod';
 import type { HandlerContext } from './context.js';
 import { ConfigurationError } from './errors.js';
 import type { Middleware } from './middleware.js';
-import type { RequestCall } from './pipeline/call.js';
+import type { RequestAttachment, RequestCall } from './pipeline/call.js';
 import type { RoundOperation } from './pipeline/operations.js';
 import type { RequiredCapability } from './pipeline/pipeline.js';
 import type { DescriptorKind } from './pipeline/lists.js';
@@ -59,6 +59,17 @@ export interface Extension {
 export interface ExtensionCall extends HandlerContext {
   /** The JSON-RPC method being served. */
   readonly method: string;
+  /** The request's JSON-RPC id (the notifications of a long-lived request name it). */
+  readonly id: RequestId;
+  /** Sends a message that belongs to this request before its answer (a long-lived request's notifications). */
+  send(message: JsonRpcMessage): void;
+  /**
+   * Who the client is as the transport tells clients apart without a principal (an opaque key,
+   * say of the peer's address), for per-client shares; absent when the transport cannot tell.
+   */
+  readonly client?: string | undefined;
+  /** What a long-lived request ends gracefully with when its connection closes (see `longLived`). */
+  attachment: RequestAttachment | undefined;
 }
 
 /** A call of a round method an extension may answer itself (see {@link Extension.takeRound}). */
@@ -98,6 +109,11 @@ export interface ExtensionMethod<P = never> {
    * `name` of `tools/call`.
    */
   readonly nameParam?: string;
+  /**
+   * The request stays open until the client, the connection or the handler ends it (a push
+   * stream): it is not counted among the requests in flight.
+   */
+  readonly longLived?: boolean;
 }
 
 /** A path an extension serves over HTTP, framework-free: the HTTP transports call it. */
@@ -137,6 +153,7 @@ export function extensionMethod<S extends z.ZodType>(method: {
   handle: (params: z.infer<S>, call: ExtensionCall, runtime: ServerRuntime) => Promise<JsonObject>;
   requires?: RequiredCapability;
   nameParam?: string;
+  longLived?: boolean;
 }): ExtensionMethod {
   return method;
 }

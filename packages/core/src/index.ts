@@ -64,6 +64,7 @@ export {
   type RouteReply,
   type RouteRequest,
 } from './extension.js';
+export type { RequestAttachment } from './pipeline/call.js';
 export {
   isListResult,
   type ListResult,

@@ -7,6 +7,7 @@ export type { PrologLogEntry } from './workerContract.js';
 export { PROLOG_CALL_CHANNEL, type PrologCallMessage } from './diagnostics.js';
 export type { Flavour } from './launch.js';
 export type { PrologSkill } from './skills.js';
+export { prologSkills } from './prologSkills.js';
 export { PROLOG_DIR, WORKER_LOCALE } from './launch.js';
 export { findLogtalkHome, WELL_KNOWN_LOGTALK_HOMES } from './logtalkHome.js';
 export {

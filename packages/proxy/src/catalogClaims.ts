@@ -21,7 +21,8 @@ export class CatalogClaims {
   private readonly holders = new Map<string, string>();
   private readonly leftOut = new Map<string, Set<string>>();
   private readonly relisters = new Map<string, (list: 'tools' | 'prompts' | 'resources') => void>();
-  private readonly warned = new Set<string>();
+  /** The collisions warned about, with the two entries of each. */
+  private readonly warned = new Map<string, readonly [string, string]>();
 
   constructor(
     /** The entries in the configuration's order: the earlier one keeps a name both offer. */
@@ -56,6 +57,23 @@ export class CatalogClaims {
     return kept;
   }
 
+  /**
+   * Forgets entry `owner` (taken out of the gateway by a reload): what it held goes to the entries
+   * left out of it, whose lists are read again, and it waits for nothing. The same name added
+   * again starts afresh, its collisions warned about again.
+   */
+  drop(owner: string): void {
+    for (const kind of Object.keys(LIST_OF) as ClaimKind[]) this.release(owner, kind, new Set());
+    for (const [key, waiting] of this.leftOut) {
+      waiting.delete(owner);
+      if (waiting.size === 0) this.leftOut.delete(key);
+    }
+    this.relisters.delete(owner);
+    for (const [said, entries] of this.warned) {
+      if (entries.includes(owner)) this.warned.delete(said);
+    }
+  }
+
   /** Frees what `owner` held of `kind` and no longer lists; entries left out of it list again. */
   private release(owner: string, kind: ClaimKind, listed: ReadonlySet<string>): void {
     const prefix = `${kind} `;
@@ -77,7 +95,7 @@ export class CatalogClaims {
     waiting.add(loser);
     const said = `${key} ${loser} ${holder}`;
     if (this.warned.has(said)) return;
-    this.warned.add(said);
+    this.warned.set(said, [loser, holder]);
     this.warn(
       `${kind} "${name}" of entry "${loser}" left out: entry "${holder}" offers it too ` +
         '(give one of them a namespace, or rename or exclude it)',

@@ -6,6 +6,7 @@ export type { NameRules } from './names.js';
 export { DEFAULT_MAX_CATALOG_BYTES, type CatalogLimits } from './catalogBudget.js';
 export type { SuspensionLimits } from './suspendedCalls.js';
 export type { Isolation, IsolationLimits } from './isolation.js';
+export type { MirrorLimits } from './legacyMirror.js';
 export type { RelayLimits } from './relayedRounds.js';
 export type { ConnectionOptions, UpstreamState, UpstreamStatus } from './upstreamLink.js';
 export type { CallObserver, CallOutcome, UpstreamCallRecord } from './callRecords.js';
@@ -17,6 +18,8 @@ export type {
   CustomUpstream,
 } from './upstreamSpec.js';
 export { namespaced, type EntryClaims } from './namespaced.js';
+export { relaySkills } from './skillsRelay.js';
+export type { ProxySkills, SkillRequest } from './upstreamSkills.js';
 export type { UpstreamLists, ListName } from './upstreamLists.js';
 export { CatalogClaims, type ClaimKind } from './catalogClaims.js';
 export { redactForCaller, redactForOperator } from './redaction.js';

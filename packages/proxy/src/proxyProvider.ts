@@ -18,7 +18,7 @@ import type {
   ToolDefinition,
   ToolOutcome,
 } from '@rondo/core';
-import type { CatalogLimits } from './catalogBudget.js';
+import { DEFAULT_MAX_CATALOG_BYTES, type CatalogLimits } from './catalogBudget.js';
 import type { CatalogClaims } from './catalogClaims.js';
 import { ChangeRelay } from './changeRelay.js';
 import { Gate } from './gate.js';
@@ -34,10 +34,12 @@ import {
 } from './passThroughCalls.js';
 import { completeUpstream, completionRef } from './upstreamCompletion.js';
 import { RelayedRounds, type RelayLimits } from './relayedRounds.js';
-import { isNotFound } from './resourceOwnership.js';
+import { ResourceOwnership, isNotFound } from './resourceOwnership.js';
+import { UpstreamSkills, type ProxySkills } from './upstreamSkills.js';
 import { resumeRound, runRound, type RoundCaller, type RoundServices } from './roundRunner.js';
 import { SuspendedCalls, type SuspensionLimits } from './suspendedCalls.js';
 import type { IsolationLimits } from './isolation.js';
+import type { MirrorLimits } from './legacyMirror.js';
 import { UpstreamConnections, singleCallLog } from './upstreamConnections.js';
 import type { UpstreamCall } from './upstreamCall.js';
 import { callFacts, observed, passThroughFacts, type CallObserver } from './callRecords.js';
@@ -55,13 +57,16 @@ export interface ProxyOptions
     RelayLimits,
     CatalogLimits,
     IsolationLimits,
+    MirrorLimits,
     Omit<ConnectionOptions, 'era'> {
   /**
-   * The era spoken upstream: `auto` (default: `server/discover`, else `initialize`), a revision,
-   * or `mirror`: like `auto`, plus, when the upstream speaks the modern era, a second connection
-   * in the legacy era (2025-11-25) for legacy callers, made at the first legacy call; each caller
-   * then reaches the upstream in its own era, which serves it exactly as it would directly
-   * (its legacy-only requests, its input request keys and per-request capabilities).
+   * The era spoken upstream: `mirror` (default): negotiated (`server/discover`, else
+   * `initialize`), plus, when the upstream serves both eras, a second connection in its newest
+   * legacy revision for legacy callers, made at the first legacy call and closed after
+   * `mirrorIdleMs` without one (see `LegacyMirror`); each caller then reaches the upstream
+   * in its own era, which serves it exactly as it would directly (its legacy-only requests, its
+   * input request keys and per-request capabilities). `auto`: the negotiated connection alone,
+   * legacy callers translated onto it; a revision pins it.
    */
   readonly era?: EraChoice | 'mirror';
   /** The upstream's name in messages and errors (default: the namespace, else `upstream`). */
@@ -120,9 +125,11 @@ export class ProxyProvider implements Provider {
   private readonly passing: PassThroughCalls;
   /** The upstream's lists as last read (`sizes()` counts them). */
   readonly lists: UpstreamLists;
+  /** The upstream's skills, when it serves the Skills extension (a gateway relays them). */
+  readonly skills: ProxySkills;
 
   constructor(
-    spec: UpstreamSpec,
+    private readonly spec: UpstreamSpec,
     private readonly options: ProxyOptions = {},
   ) {
     checkUpstreamSpec(spec);
@@ -157,7 +164,24 @@ export class ProxyProvider implements Provider {
     this.passing = new PassThroughCalls(this.services);
     options.claims?.enrol(this.name, (list) => this.changes.emit({ kind: list }));
     this.legacyTasks = new LegacyTaskTools(this.services);
-    this.catalog = new UpstreamCatalog(this.name, this.lists, options, this.legacyTasks, this.warn);
+    const ownership = new ResourceOwnership();
+    const skills = new UpstreamSkills({
+      upstreamName: this.name,
+      link: this.link,
+      gate: this.services.gate,
+      budget: options.maxCatalogBytes ?? DEFAULT_MAX_CATALOG_BYTES,
+      ownership,
+      warn: this.warn,
+    });
+    this.catalog = new UpstreamCatalog(
+      this.name,
+      this.lists,
+      options,
+      this.legacyTasks,
+      this.warn,
+      { ownership, skills },
+    );
+    this.skills = skills;
   }
 
   /** The connection to the upstream (its state, what it said about itself). */
@@ -178,6 +202,11 @@ export class ProxyProvider implements Provider {
   /** Per-caller upstream sessions open now (see {@link ProxyOptions.isolation}). */
   get isolatedSessions(): number {
     return this.connections.isolatedSessions;
+  }
+
+  /** Legacy mirror connections open now, 0 or 1 (see {@link ProxyOptions.era} `mirror`). */
+  get mirrorConnections(): number {
+    return this.connections.mirrorConnections;
   }
 
   /** Rounds relayed now: awaited from the processes holding their calls, or run here for others. */
@@ -327,6 +356,7 @@ export class ProxyProvider implements Provider {
     this.services.suspended.clear('The gateway is closing');
     this.changes.close();
     await this.connections.close();
+    if ('transport' in this.spec) await this.spec.close?.();
   }
 
   /** Set by close(): what the shutdown cuts short (a list read, the relay) is not news then. */

@@ -14,8 +14,9 @@ import type { CatalogClaims, ClaimKind } from './catalogClaims.js';
 import { servableTemplates, servableTools } from './catalogGuard.js';
 import type { LegacyTaskTools } from './legacyTasks.js';
 import { NameMap, type NameRules } from './names.js';
-import { ResourceOwnership } from './resourceOwnership.js';
+import { SKILL_SCHEME, type ResourceOwnership } from './resourceOwnership.js';
 import type { UpstreamLists } from './upstreamLists.js';
+import type { UpstreamSkills } from './upstreamSkills.js';
 
 /** What decides which of an upstream's items a proxy lists, and under which names. */
 export interface CatalogSettings extends NameRules, CatalogLimits {
@@ -31,7 +32,9 @@ export interface CatalogSettings extends NameRules, CatalogLimits {
 export class UpstreamCatalog {
   readonly toolNames: NameMap;
   readonly promptNames: NameMap;
-  readonly ownership = new ResourceOwnership();
+  /** Which resource URIs the upstream owns, learnt from its lists. */
+  readonly ownership: ResourceOwnership;
+  private readonly skills: UpstreamSkills;
 
   constructor(
     /** The entry's name, under which it claims names in a gateway. */
@@ -41,7 +44,11 @@ export class UpstreamCatalog {
     private readonly settings: CatalogSettings,
     private readonly legacyTasks: LegacyTaskTools,
     private readonly warn: (message: string) => void,
+    /** The ownership the upstream's skills learn into too, and those skills (read with resources). */
+    owned: { readonly ownership: ResourceOwnership; readonly skills: UpstreamSkills },
   ) {
+    this.ownership = owned.ownership;
+    this.skills = owned.skills;
     this.toolNames = new NameMap(settings);
     this.promptNames = new NameMap(settings);
   }
@@ -76,13 +83,18 @@ export class UpstreamCatalog {
   /** The upstream's resources, as shown; their URIs are the ones it owns exactly. */
   resources(): Promise<ResourceDefinition[]> {
     return this.lists.read('resources', async (client) => {
-      if (!client.capabilities.resources) return [];
+      if (!client.capabilities.resources) {
+        await this.skills.read(client);
+        return [];
+      }
       const list = await this.budgeted('resources', async (cursor) => {
         const page = await client.listResources(cursor);
         return { items: page.resources, nextCursor: page.nextCursor };
       });
       const kept = this.claimed('resource', list as ResourceDefinition[], (item) => item.uri);
       this.ownership.learnResources(kept);
+      // A skill's SKILL.md is one of the resources: its entry is read with them.
+      await this.skills.read(client);
       return kept;
     });
   }
@@ -96,7 +108,18 @@ export class UpstreamCatalog {
         return { items: page.resourceTemplates, nextCursor: page.nextCursor };
       });
       const servable = servableTemplates(list as ResourceTemplateDefinition[], this.warn);
-      const kept = this.claimed('template', servable, (item) => item.uriTemplate);
+      // Every skill server has the skills' template: it names no one's files (the skills do, see
+      // ResourceOwnership), so it is no name to claim, and each such entry keeps it.
+      const skillTemplate = (item: ResourceTemplateDefinition) =>
+        client.skills.available && item.uriTemplate.startsWith(SKILL_SCHEME);
+      const kept = [
+        ...this.claimed(
+          'template',
+          servable.filter((item) => !skillTemplate(item)),
+          (item) => item.uriTemplate,
+        ),
+        ...servable.filter(skillTemplate),
+      ];
       this.ownership.learnTemplates(kept);
       return kept;
     });

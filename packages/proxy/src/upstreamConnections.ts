@@ -6,13 +6,15 @@ import type { LogSink } from './passThroughCalls.js';
 import type { RoundCaller } from './roundRunner.js';
 import type { UpstreamCall } from './upstreamCall.js';
 import { ANONYMOUS_CALLER, isolationKey, type IsolationLimits } from './isolation.js';
+import { LegacyMirror, type MirrorLimits } from './legacyMirror.js';
 import { LinkPool, type UpstreamLease } from './linkPool.js';
 import { forwardAnnouncements } from './upstreamAnnouncements.js';
 import { UpstreamLink, type UpstreamStatus, type ConnectionOptions } from './upstreamLink.js';
 import type { UpstreamSpec } from './upstreamSpec.js';
 
 /** How a proxy connects to its upstream: the era it speaks, and whose session a call runs in. */
-export interface ConnectionsOptions extends IsolationLimits, Omit<ConnectionOptions, 'era'> {
+export interface ConnectionsOptions
+  extends IsolationLimits, MirrorLimits, Omit<ConnectionOptions, 'era'> {
   readonly era?: EraChoice | 'mirror';
   /** Told each change of the primary connection's state. */
   readonly onStatus?: (status: UpstreamStatus) => void;
@@ -25,15 +27,15 @@ export type LogRoute = (
 
 /**
  * Every connection of one proxy to its upstream: the primary one (the catalog, completions, list
- * changes, pass-through and shared calls), with `era: 'mirror'` a legacy one for legacy callers,
- * and the per-caller sessions of its isolation (see `Isolation`). A call borrows the one it runs
- * on with {@link lease}.
+ * changes, pass-through and shared calls), with `era: 'mirror'` (the default) a legacy one for the
+ * legacy callers of an upstream serving both eras (see {@link LegacyMirror}), and the per-caller
+ * sessions of its isolation (see `Isolation`). A call borrows the one it runs on with
+ * {@link lease}.
  */
 export class UpstreamConnections {
   /** The primary connection. */
   readonly primary: UpstreamLink;
-  private readonly makeLegacy: (() => UpstreamLink) | undefined;
-  private legacy: UpstreamLink | undefined;
+  private readonly mirror: LegacyMirror | undefined;
   private readonly isolated: LinkPool;
 
   constructor(
@@ -62,8 +64,9 @@ export class UpstreamConnections {
         },
         { ...options, era },
       );
-    // A caller's own session serves its calls only: the catalog and its changes are the primary's.
-    const isolated = (): UpstreamLink =>
+    // A caller's own session, or the legacy mirror, serves calls only: the catalog and its changes
+    // are the primary's (so a mirror opening again says nothing to the clients).
+    const callsOnly = (era: EraChoice): UpstreamLink =>
       new UpstreamLink(
         name,
         spec,
@@ -72,11 +75,12 @@ export class UpstreamConnections {
           connected: () => undefined,
           wire: (client) => client.on('log', (params) => logRoute(client)?.(params)),
         },
-        { ...options, era: this.isolatedEra() },
+        { ...options, era },
       );
     this.primary = link(this.configuredEra(), true);
-    this.makeLegacy = options.era === 'mirror' ? () => link('2025-11-25') : undefined;
-    this.isolated = new LinkPool(name, isolated, options);
+    const mirrors = options.era === undefined || options.era === 'mirror';
+    this.mirror = mirrors ? new LegacyMirror(name, callsOnly, options) : undefined;
+    this.isolated = new LinkPool(name, () => callsOnly(this.isolatedEra()), options);
   }
 
   /** Per-caller sessions open now. */
@@ -84,9 +88,15 @@ export class UpstreamConnections {
     return this.isolated.size;
   }
 
+  /** Legacy mirror connections open now: 0 or 1. */
+  get mirrorConnections(): number {
+    return this.mirror?.open ?? 0;
+  }
+
   /**
    * The connection a call of `ctx` runs on: its caller's own upstream session when the proxy
-   * isolates callers, else the one of its era (see `ProxyOptions.era` `mirror`).
+   * isolates callers, else the one of its era (see `ProxyOptions.era` `mirror`): a legacy caller's
+   * call on an upstream serving both eras runs on the legacy mirror.
    */
   async lease(ctx: HandlerContext): Promise<UpstreamLease> {
     const primary = await this.primary.client();
@@ -94,16 +104,15 @@ export class UpstreamConnections {
     const key = isolationKey(mode, ctx);
     // Callers the transport cannot tell apart (the one client of a stdio gateway) are one caller.
     if (key !== undefined && key !== ANONYMOUS_CALLER) return this.isolated.lease(key);
-    if (ctx.era !== 'legacy' || primary.era === 'legacy' || !this.makeLegacy) {
-      return { client: primary, release: () => {} };
-    }
-    this.legacy ??= this.makeLegacy();
-    return { client: await this.legacy.start(), release: () => {} };
+    const revision =
+      ctx.era === 'legacy' ? LegacyMirror.revisionFor(this.primary.facts) : undefined;
+    if (revision === undefined || !this.mirror) return { client: primary, release: () => {} };
+    return this.mirror.lease(revision);
   }
 
   /** Closes every connection. */
   async close(): Promise<void> {
-    await Promise.all([this.primary.close(), this.legacy?.close(), this.isolated.close()]);
+    await Promise.all([this.primary.close(), this.mirror?.close(), this.isolated.close()]);
   }
 
   private configuredEra(): EraChoice {

@@ -35,6 +35,11 @@ export interface UpstreamStatus {
   readonly server?: string;
   /** The last failure (with the upstream's last stderr line), kept after a reconnection too. */
   readonly lastError?: string;
+  /**
+   * The same failure as a caller may read it: without the upstream's stderr, URLs cut to scheme,
+   * host and path (for a report anyone reaching the gateway may see).
+   */
+  readonly lastPublicError?: string;
   /** When the next attempt starts (epoch ms), while down. */
   readonly retryAt?: number;
 }
@@ -83,7 +88,8 @@ export class UpstreamLink {
   private retryTimer: NodeJS.Timeout | undefined;
   private connectedAt = 0;
   private started = false;
-  private lastError: string | undefined;
+  /** The last failure, for the operator and as a caller may read it. */
+  private lastFailure: { readonly lastError: string; readonly lastPublicError: string } | undefined;
 
   constructor(
     readonly name: string,
@@ -103,7 +109,7 @@ export class UpstreamLink {
 
   /** Where the connection stands, and its last failure. */
   get status(): UpstreamStatus {
-    const lastError = this.lastError === undefined ? {} : { lastError: this.lastError };
+    const lastError = this.lastFailure ?? {};
     const state = this.state;
     switch (state.kind) {
       case 'up': {
@@ -235,13 +241,9 @@ export class UpstreamLink {
     const delay = this.delayMs;
     this.delayMs = Math.min(delay * 2, this.policy.maxDelayMs ?? 30_000);
     const reason = reasonOf(error, transport);
-    this.state = {
-      kind: 'down',
-      reason,
-      publicReason: publicReasonOf(error),
-      retryAt: Date.now() + delay,
-    };
-    this.lastError = reason;
+    const publicReason = publicReasonOf(error);
+    this.state = { kind: 'down', reason, publicReason, retryAt: Date.now() + delay };
+    this.lastFailure = { lastError: reason, lastPublicError: publicReason };
     this.events.status?.(this.status);
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => {

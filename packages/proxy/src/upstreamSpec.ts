@@ -43,6 +43,11 @@ export interface CustomUpstream {
   readonly transport: () => ClientTransport;
   /** A name for messages (default `custom`). */
   readonly label?: string;
+  /**
+   * Releases what the transports reach (an in-process server) once the proxy has closed its
+   * connections.
+   */
+  readonly close?: () => Promise<void>;
 }
 
 /** Where an upstream server is. */

@@ -112,18 +112,21 @@ describe.each(['legacy', 'modern'] as const)('resource ownership (%s upstreams)'
   });
 });
 
+/** An upstream offering `same` and `memo://same`, as the other one does, and a tool of its own. */
+function upstream(who: string): Endpoint {
+  return endpointOf(
+    createServer({ name: who, version: '1.0.0' })
+      .tool('same', {}, () => text(`same from ${who}`))
+      .tool(`only_${who}`, {}, () => text(who))
+      .resource('memo://same', { name: 'same' }, (uri) =>
+        contents([textContent(uri, 'text/plain', who)]),
+      ),
+    'both',
+  );
+}
+
 describe('names two entries offer', () => {
   it('are served by the first entry, the other left out with a warning naming both', async () => {
-    const upstream = (who: string) =>
-      endpointOf(
-        createServer({ name: who, version: '1.0.0' })
-          .tool('same', {}, () => text(`same from ${who}`))
-          .tool(`only_${who}`, {}, () => text(who))
-          .resource('memo://same', { name: 'same' }, (uri) =>
-            contents([textContent(uri, 'text/plain', who)]),
-          ),
-        'both',
-      );
     const { endpoint, warnings } = twoEntries(
       recorded(upstream('alpha'), 'alpha').spec,
       recorded(upstream('beta'), 'beta').spec,
@@ -149,5 +152,38 @@ describe('names two entries offer', () => {
       ]),
     );
     await client.close();
+  });
+
+  it('go to the entry left out once the holder is dropped, and back when it returns', async () => {
+    const warnings: string[] = [];
+    const claims = new CatalogClaims(['alpha', 'beta'], (message) => warnings.push(message));
+    const entry = (who: string) => {
+      const provider = proxy(recorded(upstream(who), who).spec, {
+        name: who,
+        namespace: '',
+        claims,
+      });
+      closeAfterTest(() => provider.close());
+      return provider;
+    };
+    const names = async (provider: ReturnType<typeof entry>) =>
+      (await provider.tools()).map((tool) => tool.name).sort();
+    const alpha = entry('alpha');
+    const beta = entry('beta');
+    expect(await names(alpha)).toEqual(['only_alpha', 'same']);
+    expect(await names(beta)).toEqual(['only_beta']);
+    expect(warnings).toHaveLength(1);
+
+    // A reload took alpha out: beta's list is read again and keeps what alpha held.
+    await alpha.close();
+    claims.drop('alpha');
+    await expect.poll(() => names(beta)).toEqual(['only_beta', 'same']);
+    expect((await beta.resources()).map((resource) => resource.uri)).toEqual(['memo://same']);
+
+    // Alpha added again (first in the order) takes its names back, and says so again.
+    const again = entry('alpha');
+    expect(await names(again)).toEqual(['only_alpha', 'same']);
+    await expect.poll(() => names(beta)).toEqual(['only_beta']);
+    expect(warnings.filter((line) => line.startsWith('tool "same"'))).toHaveLength(2);
   });
 });

@@ -10,7 +10,7 @@ export {
   type Transport,
 } from './serve.js';
 export { composeEndpoint, type Servable, type ServeEras } from './eras.js';
-export type { OperationsOptions, Readiness } from './operations.js';
+export type { OperationsListener, OperationsOptions, Readiness } from './operations.js';
 export type { LegacyEraOptions } from '@rondo/adapter-2025';
 export type { ModernEraOptions } from '@rondo/adapter-2026';
 export {

@@ -17,10 +17,19 @@ export interface Readiness {
   readonly details?: JsonObject;
 }
 
+/**
+ * Which listener a request reached: `serving`, beside the MCP endpoint (where the server's clients
+ * reach it too), or `admin`, the operator's own (`adminPort`, or `serveRoutes` on stdio).
+ */
+export type OperationsListener = 'serving' | 'admin';
+
 /** What `operationsRoutes` serves. */
 export interface OperationsOptions {
-  /** Asked at each `/readyz`; default always ready once serving. */
-  readonly readiness?: () => Readiness | Promise<Readiness>;
+  /**
+   * Asked at each `/readyz`, with the listener asked; default always ready once serving. Keep what
+   * only an operator should read (a dependency's own error output) to the `admin` listener.
+   */
+  readonly readiness?: (listener: OperationsListener) => Readiness | Promise<Readiness>;
   /**
    * The metrics `/metrics` exposes; default `processMetrics()`: a registry with the process
    * metrics (CPU, memory, event loop lag, handles) only.
@@ -59,9 +68,13 @@ function getRoute(path: string, answer: () => RouteReply | Promise<RouteReply>):
  * The routes of the operator's endpoints: `/healthz` answers 200 `{"status":"serving"}` while
  * the process serves; `/readyz` answers the readiness report, 200 when ready and 503 otherwise
  * (a readiness check that throws counts as not ready); `/metrics` the registry's metrics in the
- * Prometheus text format. Give them to {@link withRoutes}, or to {@link serveRoutes} on stdio.
+ * Prometheus text format. Give them to {@link withRoutes}, or to {@link serveRoutes} on stdio;
+ * `listener` is what `readiness` is told (default `serving`).
  */
-export function operationsRoutes(options: OperationsOptions = {}): HttpRoute[] {
+export function operationsRoutes(
+  options: OperationsOptions = {},
+  listener: OperationsListener = 'serving',
+): HttpRoute[] {
   const registry = options.registry ?? processMetrics();
   const readiness = options.readiness ?? (() => ({ ready: true }));
   return [
@@ -73,7 +86,7 @@ export function operationsRoutes(options: OperationsOptions = {}): HttpRoute[] {
     getRoute(options.paths?.ready ?? '/readyz', async () => {
       let report: Readiness;
       try {
-        report = await readiness();
+        report = await readiness(listener);
       } catch (failure) {
         report = { ready: false, details: { error: (failure as Error).message } };
       }

@@ -1,14 +1,24 @@
 import type { Endpoint, HttpRoute } from '@rondo/core';
-import { operationsRoutes, serveRoutes, withRoutes, type OperationsOptions } from './operations.js';
+import {
+  operationsRoutes,
+  processMetrics,
+  serveRoutes,
+  withRoutes,
+  type OperationsOptions,
+} from './operations.js';
 import type { RunningServer, Transport } from './serve.js';
 
-/** `endpoint` with the operator's routes beside it (`serve`'s `operations`), and the routes. */
+/**
+ * `endpoint` with the operator's routes beside it (`serve`'s `operations`, asked as the `serving`
+ * listener), and the same routes for an admin listener (asked as `admin`), on one registry.
+ */
 export function withOperations(
   endpoint: Endpoint,
   options: OperationsOptions,
 ): { endpoint: Endpoint; routes: HttpRoute[] } {
-  const routes = operationsRoutes(options);
-  return { endpoint: withRoutes(endpoint, routes), routes };
+  const shared = { ...options, registry: options.registry ?? processMetrics() };
+  const serving = operationsRoutes(shared, 'serving');
+  return { endpoint: withRoutes(endpoint, serving), routes: operationsRoutes(shared, 'admin') };
 }
 
 /**

@@ -33,17 +33,40 @@ export async function readCappedText(response: Response, maxBytes: number): Prom
   }
 }
 
+/** One event of an SSE stream: its name (`message` when it has none) and its data. */
+export interface StreamEvent {
+  readonly event: string;
+  readonly data: string;
+}
+
 /**
  * Reads an SSE body, handing each event's data to `onData` and keeping the stream position. An
  * event larger than `maxBytes` ends the stream with a {@link ProtocolViolationError}. Events
  * without data (a priming event that only sets an id and a delay) move the position only. When
  * `onData` returns true the stream is done: the rest is not read.
  */
-export async function readEventStream(
+export function readEventStream(
   response: Response,
   maxBytes: number,
   position: StreamPosition,
   onData: (data: string) => boolean | void,
+): Promise<void> {
+  return readEvents(response, maxBytes, position, ({ event, data }) =>
+    event === 'message' && data.trim() !== '' ? onData(data) : undefined,
+  );
+}
+
+/**
+ * Reads an SSE body to its end, handing each event to `onEvent` (the one SSE read loop of the
+ * client's HTTP transports) and keeping the stream position. An event larger than `maxBytes`
+ * ends the stream with a {@link ProtocolViolationError}; `onEvent` ends it by returning true
+ * (done: the rest is not read) or an error (thrown once the stream is cancelled).
+ */
+export async function readEvents(
+  response: Response,
+  maxBytes: number,
+  position: StreamPosition,
+  onEvent: (event: StreamEvent) => boolean | Error | void,
 ): Promise<void> {
   const reader = response.body?.getReader() as ReadableStreamDefaultReader<Uint8Array> | undefined;
   if (!reader) return;
@@ -53,14 +76,16 @@ export async function readEventStream(
     maxBufferSize: maxBytes,
     onEvent: (event: EventSourceMessage) => {
       if (event.id !== undefined) position.lastEventId = event.id;
-      if ((event.event === undefined || event.event === 'message') && event.data.trim() !== '') {
-        if (onData(event.data) === true) finished = true;
-      }
+      // A failing stream hands on nothing more (the rest of the chunk is dropped with it).
+      if (failure) return;
+      const outcome = onEvent({ event: event.event ?? 'message', data: event.data });
+      if (outcome instanceof Error) failure = outcome;
+      else if (outcome === true) finished = true;
     },
     onRetry: (ms) => (position.retryMs = ms),
     onError: (error) => {
       if (error.type === 'max-buffer-size-exceeded') {
-        failure = new ProtocolViolationError(
+        failure ??= new ProtocolViolationError(
           `the server sent an event of more than ${maxBytes} bytes (limit maxFrameBytes)`,
         );
       }

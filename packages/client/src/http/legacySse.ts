@@ -1,10 +1,10 @@
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { serializeMessage, type JsonRpcMessage } from '@rondo/protocol';
 import { ClientStateError, ProtocolViolationError, TransportError } from '../errors.js';
 import { DEFAULT_MAX_FRAME_BYTES } from '../frames.js';
 import type { ClientTransport, TransportSink } from '../transport.js';
 import type { HttpAuthorizer } from './authorizer.js';
 import { authorizedFetch } from './authorizedFetch.js';
+import { readEvents } from './body.js';
 
 /** How to reach a server on the HTTP+SSE transport of 2024-11-05. */
 export interface SseTransportOptions {
@@ -107,37 +107,20 @@ class LegacySseTransport implements ClientTransport {
   }
 
   /** Reads the event stream to its end: the endpoint first, then the server's messages. */
-  private async read(response: Response, named: () => void): Promise<void> {
-    const reader = response.body?.getReader() as ReadableStreamDefaultReader<Uint8Array>;
+  private read(response: Response, named: () => void): Promise<void> {
     const maxBytes = this.options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
-    let failure: Error | undefined;
-    const parser = createParser({
-      maxBufferSize: maxBytes,
-      onEvent: (event: EventSourceMessage) => {
-        if (event.event === 'endpoint') {
-          failure ??= this.learnEndpoint(event.data);
-          if (failure === undefined) named();
-        } else if ((event.event ?? 'message') === 'message' && event.data.trim() !== '') {
-          this.sink?.receive(event.data);
-        }
-      },
-      onError: (error) => {
-        if (error.type === 'max-buffer-size-exceeded')
-          failure = new ProtocolViolationError(
-            `the server sent an event of more than ${maxBytes} bytes (limit maxFrameBytes)`,
-          );
-      },
-    });
-    const decoder = new TextDecoder();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      parser.feed(decoder.decode(value, { stream: true }));
-      if (failure) {
-        await reader.cancel().catch(() => undefined);
-        throw failure;
+    // The 2024-11-05 transport does not resume a stream: the position is read and left.
+    const position = { lastEventId: undefined, retryMs: undefined };
+    return readEvents(response, maxBytes, position, ({ event, data }) => {
+      if (event === 'endpoint') {
+        const refused = this.learnEndpoint(data);
+        if (refused) return refused;
+        named();
+      } else if (event === 'message' && data.trim() !== '') {
+        this.sink?.receive(data);
       }
-    }
+      return undefined;
+    });
   }
 
   /** Takes the endpoint the server named, refusing one on another origin; the error if refused. */

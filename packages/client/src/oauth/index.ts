@@ -1,5 +1,6 @@
 export { oauth, type OAuthOptions, type OAuthCommonOptions } from './oauth.js';
 export { clientCredentials, type ClientCredentialsOptions } from './clientCredentials.js';
+export { tokenExchange, type TokenExchangeOptions } from './tokenExchange.js';
 export { isSecureAuthorizationUrl } from './pinnedIssuer.js';
 export {
   workloadIdentity,

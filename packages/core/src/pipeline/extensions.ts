@@ -29,6 +29,7 @@ export function withExtensionMethods<S>(
       params: method.params,
       handle: (call, params) => method.handle(params, call, runtime),
       ...(method.requires ? { requires: method.requires } : {}),
+      ...(method.longLived ? { longLived: true } : {}),
     });
   }
   return table;

@@ -1,11 +1,12 @@
 import type { Extension } from '@rondo/core';
-import type { PrologSkill } from '@rondo/logtalk-bridge';
+import type { PrologSkill } from './skills.js';
 import { skills, type SkillParts } from '@rondo/skills';
 import { skillDirectory } from '@rondo/skills/node';
 
 /**
- * The Skills extension over what a Prolog provider's `skills/1` declares: its skills defined in
- * Prolog and its skill directories, with `resources/directory/read`.
+ * The Skills extension over what a Prolog provider's `skills/1` declares (its `skills` member):
+ * its skills defined in Prolog and its skill directories, with `resources/directory/read`. The
+ * Logtalk host and the gateway's `prolog` entries serve a provider's skills with it.
  */
 export function prologSkills(declared: readonly PrologSkill[]): Extension {
   const parts: SkillParts[] = [];

@@ -1,0 +1,60 @@
+import { inMemoryTransport } from '@rondo/client';
+import { createServer, type Provider } from '@rondo/core';
+import { createPrologProvider, prologSkills, type PrologProvider } from '@rondo/logtalk-bridge';
+import type { UpstreamSpec } from '@rondo/proxy';
+import { composeEndpoint } from '@rondo/server/endpoint';
+import type { GatewayEntry } from './config.js';
+
+/** A gateway entry hosting a Prolog provider (`"prolog": "file.pl"`). */
+export type PrologEntry = Extract<GatewayEntry, { kind: 'prolog' }>;
+
+/** How the gateway serves a provider under an entry's rules. */
+export interface EntryServing {
+  /** The provider named by the entry's rules (namespace, include, ...), hosted directly. */
+  readonly named: (provider: Provider) => Provider;
+  /** A proxy of an upstream under the entry's rules and limits. */
+  readonly proxied: (spec: UpstreamSpec) => Provider;
+}
+
+/**
+ * The provider of a `prolog` entry, its workers started in this process: the Prolog provider
+ * `named` by the entry's rules; one whose `skills/1` declares skills is served by a server of its
+ * own (the provider with its skills, as `rondo-logtalk` serves it), which the gateway reaches in
+ * process through a proxy like any upstream, so that its skills and their files pass through as
+ * any upstream's do.
+ */
+export async function prologEntryProvider(
+  entry: PrologEntry,
+  log: (line: string) => void,
+  { named, proxied }: EntryServing,
+): Promise<Provider> {
+  const prolog = await createPrologProvider({
+    files: entry.files,
+    name: entry.key,
+    workers: entry.workers ?? 1,
+    ...(entry.object ? { object: entry.object } : {}),
+    ...(entry.timeoutMs ? { timeoutMs: entry.timeoutMs } : {}),
+    onLog: (line) => log(`[${entry.key}] ${line.message}`),
+  });
+  if (prolog.skills.length === 0) return named(prolog);
+  return proxied(inProcessUpstream(entry.key, prolog));
+}
+
+/** An upstream of one Prolog provider and its skills, served in this process. */
+function inProcessUpstream(key: string, prolog: PrologProvider): UpstreamSpec {
+  try {
+    const server = createServer({ name: key, version: '0.1.0' })
+      .provider(prolog)
+      .use(prologSkills(prolog.skills));
+    const endpoint = composeEndpoint(server);
+    return {
+      transport: () => inMemoryTransport(endpoint),
+      label: `prolog ${key}`,
+      // Closing the endpoint closes its server, and the server its provider's workers.
+      close: () => endpoint.close(),
+    };
+  } catch (failure) {
+    void prolog.close();
+    throw failure;
+  }
+}

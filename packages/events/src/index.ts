@@ -1,0 +1,30 @@
+export {
+  events,
+  ServerEvents,
+  DEFAULT_EVENTS_LIMITS,
+  type EventsOptions,
+  type EmitOptions,
+} from './serverEvents.js';
+export { DEFAULT_REPLAY, type EventDefinition } from './eventType.js';
+export { DEFAULT_CURSOR_TTL_MS } from './cursors.js';
+export { MemoryOccurrenceLog } from './memoryOccurrenceLog.js';
+export type {
+  OccurrenceLog,
+  ReplayBounds,
+  NewOccurrence,
+  LoggedOccurrence,
+  LogPosition,
+  ReadOptions,
+  LogRead,
+} from './occurrenceLog.js';
+export type { EventsLimits } from './eventsHost.js';
+export { EventPayloadError, UnknownEventTypeError } from './errors.js';
+export {
+  EVENTS_EXTENSION,
+  SUBSCRIPTION_ID_META,
+  DELIVERY_MODES,
+  MAX_POLL_EVENTS,
+  PUSH,
+  EventsErrorCode,
+  type DeliveryMode,
+} from './wire.js';

@@ -1,0 +1,134 @@
+import type { Era, JsonObject } from '@rondo/protocol';
+import {
+  ConfigurationError,
+  type Extension,
+  type ExtensionMethod,
+  type RequestStateOptions,
+} from '@rondo/core';
+import { CursorCodec } from './cursors.js';
+import { EventPayloadError, UnknownEventTypeError } from './errors.js';
+import type { EventsHost, EventsLimits } from './eventsHost.js';
+import { EventType, type EventDefinition } from './eventType.js';
+import { MemoryOccurrenceLog } from './memoryOccurrenceLog.js';
+import { eventsMethods } from './methods.js';
+import type { OccurrenceLog } from './occurrenceLog.js';
+import { StreamRegistry } from './streamRegistry.js';
+import { EVENTS_EXTENSION } from './wire.js';
+
+/** How the extension serves its event types. */
+export interface EventsOptions {
+  /** Where occurrences are kept for replay (default: a {@link MemoryOccurrenceLog} of this process). */
+  readonly log?: OccurrenceLog;
+  /**
+   * How cursors are sealed: the key ring and `ttlMs` (default 7 days) of core's request-state
+   * sealer. Processes that should resume each other's cursors share `keys`; without keys each
+   * process draws a random one.
+   */
+  readonly cursors?: RequestStateOptions;
+  /** Events one `events/poll` answers without `maxEvents` (default 100; at most 1,000 whatever is asked). */
+  readonly pollEvents?: number;
+  /** The `nextPollMs` a poll answers when nothing more waits (default 5,000). */
+  readonly nextPollMs?: number;
+  /** How often an open stream sends `notifications/events/heartbeat` (default 25,000 ms). */
+  readonly heartbeatMs?: number;
+  /** Open `events/stream` requests of one client (default 16; 0: no cap). */
+  readonly maxStreamsPerClient?: number;
+  /** The clock (ms since the epoch), for timestamps and ages. */
+  readonly now?: () => number;
+}
+
+/** What `emit` may say about an occurrence besides its data. */
+export interface EmitOptions {
+  /**
+   * The subscription arguments the occurrence is for: a subscription receives it when every member
+   * here that its arguments name is equal there. Absent: every subscription of the type.
+   */
+  readonly match?: JsonObject;
+  /** The occurrence's id (clients deduplicate on it): the upstream's stable id when it has one. */
+  readonly eventId?: string;
+}
+
+/** Defaults of {@link EventsOptions}. */
+export const DEFAULT_EVENTS_LIMITS: EventsLimits = {
+  pollEvents: 100,
+  nextPollMs: 5_000,
+  heartbeatMs: 25_000,
+  maxStreamsPerClient: 16,
+};
+
+/**
+ * The Events extension (`io.modelcontextprotocol/events`, SEP-3415) of one server, on the
+ * 2026-07-28 wire only: declare event types with {@link ServerEvents.event}, `server.use(...)` it, and raise
+ * occurrences with {@link ServerEvents.emit}; clients list the types (`events/list`), poll them with sealed
+ * cursors (`events/poll`) or hold a push stream (`events/stream`).
+ */
+export class ServerEvents implements Extension {
+  readonly id = EVENTS_EXTENSION;
+  readonly methods: Readonly<Record<string, ExtensionMethod>>;
+  private readonly types = new Map<string, EventType>();
+  private readonly host: EventsHost;
+
+  constructor(options: EventsOptions = {}) {
+    const limits: EventsLimits = {
+      pollEvents: options.pollEvents ?? DEFAULT_EVENTS_LIMITS.pollEvents,
+      nextPollMs: options.nextPollMs ?? DEFAULT_EVENTS_LIMITS.nextPollMs,
+      heartbeatMs: options.heartbeatMs ?? DEFAULT_EVENTS_LIMITS.heartbeatMs,
+      maxStreamsPerClient: options.maxStreamsPerClient ?? DEFAULT_EVENTS_LIMITS.maxStreamsPerClient,
+    };
+    if (!(limits.heartbeatMs > 0))
+      throw new ConfigurationError('events: heartbeatMs must be a positive number of ms');
+    const now = options.now ?? Date.now;
+    this.host = {
+      types: this.types,
+      log: options.log ?? new MemoryOccurrenceLog(now),
+      codec: new CursorCodec(options.cursors),
+      streams: new StreamRegistry(limits.maxStreamsPerClient),
+      limits,
+      now,
+    };
+    this.methods = eventsMethods(this.host);
+  }
+
+  /** Announced on the modern wire only; a legacy caller never sees the extension. */
+  settings(era: Era): JsonObject | undefined {
+    return era === 'modern' ? {} : undefined;
+  }
+
+  /** Declares an event type; a bad name, schema, mode or replay bound throws `ConfigurationError`. */
+  event(name: string, definition: EventDefinition): this {
+    if (this.types.has(name))
+      throw new ConfigurationError(`the event type "${name}" is declared already`);
+    this.types.set(name, new EventType(name, definition));
+    return this;
+  }
+
+  /**
+   * Raises one occurrence of `name`: checked against its payload schema, stored in the type's
+   * replay buffer and delivered to every open stream whose arguments match. Resolves with the
+   * occurrence's id. Throws `UnknownEventTypeError` or `EventPayloadError`.
+   */
+  async emit(name: string, data: JsonObject, options: EmitOptions = {}): Promise<string> {
+    const type = this.types.get(name);
+    if (type === undefined) throw new UnknownEventTypeError(name);
+    const checked = await type.payload(data);
+    if (!checked.ok) throw new EventPayloadError(name, checked.message);
+    const eventId = options.eventId ?? `evt_${crypto.randomUUID()}`;
+    const occurrence = { eventId, at: this.host.now(), data: checked.value as JsonObject };
+    await this.host.log.append(
+      name,
+      options.match === undefined ? occurrence : { ...occurrence, match: options.match },
+      type.replay,
+    );
+    return eventId;
+  }
+
+  /** Ends every open stream with `notifications/events/terminated` and its result. */
+  async close(): Promise<void> {
+    this.host.streams.terminateAll();
+  }
+}
+
+/** The Events extension for `server.use(...)`; see {@link ServerEvents}. */
+export function events(options: EventsOptions = {}): ServerEvents {
+  return new ServerEvents(options);
+}
