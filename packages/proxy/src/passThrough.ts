@@ -272,13 +272,10 @@ class PassThroughConnection implements Connection {
         : undefined;
     const log = (logged: Record<string, unknown>): void =>
       exchange.send({ jsonrpc: '2.0', method: 'notifications/message', params: logged });
-    // Who the call is for matters only to a call record: none is made without an observer.
-    const caller = provider.recordsCalls
-      ? callerFacts(
-          exchange.principal?.id,
-          isPlainObject(meta) ? meta[MetaKey.clientInfo] : undefined,
-        )
-      : undefined;
+    const caller = callerFacts(
+      exchange.principal?.id,
+      isPlainObject(meta) ? meta[MetaKey.clientInfo] : undefined,
+    );
     const pass = (params: Record<string, unknown>) =>
       provider.passThrough(client, request.method, params, controller, onProgress, log, caller);
     const failed = (error: unknown): void =>

@@ -259,11 +259,6 @@ export class ProxyProvider implements Provider {
     return this.catalog.toolNames.upstream(name) ?? name;
   }
 
-  /** True when an `onCall` observer is told each call (so a call's record is worth making). */
-  get recordsCalls(): boolean {
-    return this.options.onCall !== undefined;
-  }
-
   /**
    * Passes a modern caller's `tools/call` or task request through on `client` (from
    * {@link passThroughClient}), as `PassThroughCalls.call` does; log messages reach `log` while it
@@ -278,12 +273,8 @@ export class ProxyProvider implements Provider {
     log: LogSink,
     caller: { readonly principal?: string; readonly client?: string } = {},
   ): Promise<Record<string, unknown>> {
-    const onCall = this.options.onCall;
-    // Nobody records calls: no record and no closure on a path thousands of calls a second take.
-    if (onCall === undefined)
-      return this.passing.call(client, method, params, cancellation, onProgress, log);
     const facts = passThroughFacts(this.name, method, params, caller);
-    return observed(onCall, facts, () =>
+    return observed(this.options.onCall, facts, () =>
       this.passing.call(client, method, params, cancellation, onProgress, log),
     );
   }
