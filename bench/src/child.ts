@@ -18,6 +18,7 @@ export interface ServerSpec {
     | 'swiplEcho'
     | 'replicas'
     | 'gateway'
+    | 'fixture'
     | 'stdioRelay'
     | 'callLoop';
   args: string[];

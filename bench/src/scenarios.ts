@@ -9,6 +9,7 @@ import { SCALE_OUT_SCENARIOS } from './scaleOut.js';
 import {
   legacyEcho,
   legacyHeaders,
+  fixtureGreet,
   modernEcho,
   modernHeaders,
   modernRequest,
@@ -23,6 +24,7 @@ export type Role =
   | 'json-echo'
   | 'sdk'
   | 'rondo'
+  | 'rondo-fixture'
   | 'rondo-express'
   | 'rondo-fetch-node'
   | 'rondo-fetch-bun'
@@ -43,6 +45,7 @@ export type Role =
 
 /** The roles measured against plain Rondo (the `rondo` role) of the same scenario. */
 export const AGAINST_RONDO: readonly Role[] = [
+  'rondo-fixture',
   'rondo-bridge',
   'rondo-noop-middleware',
   'rondo-otel',
@@ -290,7 +293,10 @@ const toolsList: Scenario = {
   }),
 };
 
-/** A pipelined echo load: the ceilings echo the request back, the others answer the tool. */
+/**
+ * A pipelined echo load: the ceilings echo the request back, the others answer the tool. The
+ * conformance fixture has no echo tool: it is called with `greet` (one string in, one text out).
+ */
 function pipelined(
   channel: MessageChannel,
   role: Role,
@@ -300,9 +306,12 @@ function pipelined(
   const accept =
     role === 'ceiling' || role === 'swipl-echo' || role === 'swipl-term-echo'
       ? () => true
-      : (message: string) => message.includes('"structuredContent"');
+      : role === 'rondo-fixture'
+        ? (message: string) => message.includes('"text":"Hello, ') && !message.includes('"isError"')
+        : (message: string) => message.includes('"structuredContent"');
+  const request = role === 'rondo-fixture' ? fixtureGreet : modernEcho;
   return {
-    run: pipelineDriver(channel, { window, mode, request: modernEcho, accept }),
+    run: pipelineDriver(channel, { window, mode, request, accept }),
     close: () => channel.close(),
   };
 }
@@ -378,6 +387,24 @@ const stdioBridge: Scenario = {
   bind: async (child, c) => pipelined(stdioChannel(child), c.role, 1000, 'batch'),
 };
 
+/**
+ * The conformance fixture over stdio (issue 41): a server with the Tasks and Skills extensions
+ * declared, and every tool, prompt and resource of the official suite, must not pay per call for
+ * them. Its `greet` tool (one string argument, a text answer) against the bare JSON-lines echo,
+ * 1,000 calls pipelined per batch, with plain Rondo's echo beside them.
+ */
+const stdioFixture: Scenario = {
+  id: 'stdio-fixture-1000',
+  title: 'tools/call over stdio, 1,000 pipelined per batch: the conformance fixture',
+  transport: 'stdio',
+  contenders: [
+    contender('bare JSON-lines echo', 'json-echo', 'ceiling', '--transport', 'stdio-json'),
+    contender('Rondo', 'rondo', 'rondo', '--transport', 'stdio'),
+    contender('conformance fixture', 'rondo-fixture', 'fixture'),
+  ],
+  bind: async (child, c) => pipelined(stdioChannel(child), c.role, 1000, 'batch'),
+};
+
 const webSocketInFlight: Scenario = {
   id: 'ws-50-in-flight',
   title: 'tools/call over WebSocket, 50 calls in flight (the SDK has no WebSocket server)',
@@ -428,6 +455,7 @@ export const SCENARIOS: Scenario[] = [
   legacySession,
   stdioPipelined,
   stdioBridge,
+  stdioFixture,
   stdioGateway,
   webSocketInFlight,
   mrtrFlow,

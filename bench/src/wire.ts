@@ -36,6 +36,17 @@ export function modernEcho(id: number): string {
   return modernRequest(id, 'tools/call', { name: 'echo', arguments: ECHO_ARGUMENTS });
 }
 
+/**
+ * A modern `tools/call` of the conformance fixture's `greet` tool (it has no echo): the echo's text
+ * as its one string argument, answered with one text item.
+ */
+export function fixtureGreet(id: number): string {
+  return modernRequest(id, 'tools/call', {
+    name: 'greet',
+    arguments: { name: ECHO_ARGUMENTS.text },
+  });
+}
+
 /** A legacy `tools/call` of the echo tool (inside a session: no envelope). */
 export function legacyEcho(id: number): string {
   return JSON.stringify({

@@ -38,7 +38,8 @@ const HTTP_ROLES: Role[] = ['rondo', 'rondo-express'];
 export function bareBaseOf(scenario: ScenarioResult, role: Role): Role | undefined {
   if (role === 'rondo-fetch-node') return 'hono-bare';
   if (role === 'rondo-fetch-bun') return 'bun-bare';
-  if (role === 'rondo' && scenario.transport === 'stdio') return 'json-echo';
+  if ((role === 'rondo' || role === 'rondo-fixture') && scenario.transport === 'stdio')
+    return 'json-echo';
   return undefined;
 }
 
@@ -93,6 +94,14 @@ export function checkGoals(scenarios: ScenarioResult[]): GoalCheck[] {
         add('stdio >= 50% of the raw echo', scenario, who, 'ceiling', 0.5);
         add('stdio >= 85% of the bare JSON-lines echo', scenario, who, 'json-echo', 0.85);
       }
+      if (who.role === 'rondo-fixture')
+        add(
+          'conformance fixture over stdio >= 85% of the bare JSON-lines echo',
+          scenario,
+          who,
+          'json-echo',
+          0.85,
+        );
       // The relays are measured against the same goal: the floor any process in the middle has.
       if (who.role === 'rondo-gateway' || who.role === 'stdio-relay') {
         // A CPU goal: the gateway path may cost at most twice the direct path per call.

@@ -13,6 +13,7 @@ const COLORS: Record<Role, string> = {
   'json-echo': '#bdbdbd',
   sdk: '#e07b39',
   rondo: '#2a6fdb',
+  'rondo-fixture': '#4a58a8',
   'rondo-express': '#5b9bf0',
   'rondo-fetch-node': '#1f9bb5',
   'rondo-fetch-bun': '#f2b705',

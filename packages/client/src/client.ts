@@ -14,7 +14,8 @@ import { ClientEventHub, type ClientEventName, type ClientEvents } from './event
 import type { FrameLimits } from './frames.js';
 import { ownerOf } from './attribution.js';
 import { answerInput, capabilitiesFor, type ClientHandlers } from './handlers.js';
-import { paramHeaders, standardHeaders } from './http/toolHeaders.js';
+import { ModernHeaders } from './http/modernHeaders.js';
+import type { HeaderSource } from './openRequest.js';
 import { negotiate, type EraChoice, type ServerFacts } from './negotiate.js';
 import { runRounds } from './rounds.js';
 import type { PendingCall } from './pending.js';
@@ -69,6 +70,7 @@ export class ClientCore {
   private readonly identity: ModernIdentity;
   private facts: ServerFacts | undefined;
   private wire: EraWire | undefined;
+  private modernHeaders: HeaderSource | undefined;
 
   constructor(private readonly options: ClientOptions) {
     this.handlers = options.handlers ?? {};
@@ -124,6 +126,7 @@ export class ClientCore {
       transport.listen?.();
     } else {
       this.wire = modernWire(this.facts.protocolVersion, this.identity);
+      this.modernHeaders = new ModernHeaders(this.facts.protocolVersion, this.tools);
     }
     return this.facts;
   }
@@ -186,8 +189,7 @@ export class ClientCore {
   ): Promise<Record<string, unknown>> {
     const wire = this.wire;
     if (!wire) return Promise.reject(new ClientStateError('the client is not connected'));
-    const headers = wire.era === 'modern' ? this.modernHeaders(wire, method, params) : undefined;
-    return this.rpc.request(method, params, options, headers ? { headers } : {});
+    return this.rpc.request(method, params, options, this.headersOf(wire));
   }
 
   /** Sends a notification. */
@@ -233,24 +235,15 @@ export class ClientCore {
     params: Record<string, unknown> | undefined,
     options: CallOptions,
   ): Promise<Record<string, unknown>> {
+    // The headers mirror the name and arguments, which the era's dressing leaves as they are.
     const sent = wire.params(params);
-    const headers = wire.era === 'modern' ? this.modernHeaders(wire, method, params) : undefined;
-    const result = await this.rpc.request(method, sent, options, headers ? { headers } : {});
+    const result = await this.rpc.request(method, sent, options, this.headersOf(wire));
     return wire.check(checkAs, result);
   }
 
-  private modernHeaders(
-    wire: EraWire,
-    method: string,
-    params: Record<string, unknown> | undefined,
-  ): Record<string, string> {
-    const headers = {
-      'MCP-Protocol-Version': wire.protocolVersion,
-      ...standardHeaders(method, params),
-    };
-    if (method !== 'tools/call' || typeof params?.name !== 'string') return headers;
-    const args = params.arguments as Record<string, unknown> | undefined;
-    return { ...headers, ...paramHeaders(this.tools.headersOf(params.name), args) };
+  /** The modern wire's HTTP headers (made only if the transport reads them); none on the legacy wire. */
+  private headersOf(wire: EraWire): HeaderSource | undefined {
+    return wire.era === 'modern' ? this.modernHeaders : undefined;
   }
 
   private async serverRequest(

@@ -131,7 +131,7 @@ async function discoverWith(n: Negotiation, revision: string): Promise<ServerFac
     'server/discover',
     { _meta: modernMeta(revision, identity) },
     { timeoutMs: n.timeoutMs },
-    { headers: { 'MCP-Protocol-Version': revision, 'Mcp-Method': 'server/discover' } },
+    { headersFor: () => ({ 'MCP-Protocol-Version': revision, 'Mcp-Method': 'server/discover' }) },
   );
   const parsed = DiscoverResultSchema.safeParse(result);
   if (!parsed.success) {

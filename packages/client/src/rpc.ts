@@ -10,18 +10,18 @@ import {
   type ClientCapabilities,
   type RequestId,
 } from '@rondo/protocol';
-import {
-  ClientStateError,
-  ProtocolViolationError,
-  RequestAbortedError,
-  RequestTimeoutError,
-} from './errors.js';
+import { ClientStateError, ProtocolViolationError } from './errors.js';
 import { decodeFrame, type FrameLimits } from './frames.js';
 import type { Cancellation } from '@rondo/core';
-import { LazyAbortController } from '@rondo/core/internal';
 import type { ClientHandlers } from './handlers.js';
 import { PendingCalls, type PendingCall, type ProgressUpdate } from './pending.js';
-import type { ClientTransport, SendContext } from './transport.js';
+import {
+  OpenRequest,
+  RequestSendContext,
+  type HeaderSource,
+  type RequestOwner,
+} from './openRequest.js';
+import type { ClientTransport } from './transport.js';
 
 /** Options of one request. */
 export interface CallOptions {
@@ -125,12 +125,15 @@ export class RpcSession {
     });
   }
 
-  /** Sends a request and resolves with its result; a JSON-RPC error rejects as an `McpError`. */
+  /**
+   * Sends a request and resolves with its result; a JSON-RPC error rejects as an `McpError`.
+   * `headers`, when given, makes the request's HTTP headers if its transport reads them.
+   */
   request(
     method: string,
     params: Record<string, unknown> | undefined,
     options: CallOptions = {},
-    context: Omit<SendContext, 'signal'> = {},
+    headers?: HeaderSource,
   ): Promise<Record<string, unknown>> {
     if (this.state !== 'open') {
       return Promise.reject(this.closeError ?? new ClientStateError('the client is not connected'));
@@ -141,50 +144,13 @@ export class RpcSession {
     const message: JsonRpcRequest = { jsonrpc: '2.0', id, method };
     if (sentParams !== undefined) message.params = sentParams;
     return new Promise((resolve, reject) => {
-      // Most requests end before anyone reads the signal; it is made only when a transport does.
-      const controller = new LazyAbortController();
-      const timeoutMs = options.timeoutMs ?? this.limits.requestTimeoutMs ?? 60_000;
-      const giveUp = (error: Error): void => {
-        if (!this.pending.take(id)) return;
-        controller.abort(error);
-        this.cancel(id, error.message);
-        reject(error);
-      };
+      const request = new OpenRequest(id, method, options, this.owner, resolve, reject);
+      this.pending.add(id, request);
       // A deadline of 0 means none: a `subscriptions/listen` stream stays open until closed.
-      const timer =
-        timeoutMs > 0
-          ? setTimeout(() => giveUp(new RequestTimeoutError(method, timeoutMs)), timeoutMs)
-          : undefined;
-      const onAbort = (): void =>
-        giveUp(
-          new RequestAbortedError(method, options.signal?.reason ?? options.cancellation?.reason),
-        );
-      let stopHearing: (() => void) | undefined;
-      const call: PendingCall = {
-        method,
-        resolve,
-        reject,
-        onProgress: options.onProgress,
-        handlers: options.handlers,
-        signal: options.signal,
-        dispose: () => {
-          clearTimeout(timer);
-          options.signal?.removeEventListener('abort', onAbort);
-          stopHearing?.();
-        },
-      };
-      this.pending.add(id, call);
-      if (options.signal?.aborted || options.cancellation?.aborted) return onAbort();
-      options.signal?.addEventListener('abort', onAbort, { once: true });
-      if (options.cancellation) stopHearing = options.cancellation.onAbort(onAbort);
-      const sendContext: SendContext = {
-        ...context,
-        get signal() {
-          return controller.signal;
-        },
-      };
-      this.transport.send(message, sendContext).catch((error) => {
-        if (this.pending.take(id)) reject(error as Error);
+      if (!request.open(options.timeoutMs ?? this.limits.requestTimeoutMs ?? 60_000)) return;
+      const context = new RequestSendContext(request, params, headers);
+      this.transport.send(message, context).catch((error: Error) => {
+        if (this.pending.take(id)) reject(error);
       });
     });
   }
@@ -206,9 +172,12 @@ export class RpcSession {
     await this.transport.close();
   }
 
-  private cancel(id: RequestId, reason: string): void {
-    this.notify('notifications/cancelled', { requestId: id, reason }).catch(() => undefined);
-  }
+  /** What an open request needs of the session: leaving the table, and telling the server it gave up. */
+  private readonly owner: RequestOwner = {
+    forget: (id) => this.pending.take(id) !== undefined,
+    cancel: (id, reason) =>
+      void this.notify('notifications/cancelled', { requestId: id, reason }).catch(() => undefined),
+  };
 
   private ended(error: Error | undefined): void {
     if (this.state === 'closed') return;

@@ -20,11 +20,16 @@ export class LineSplitter {
   push(chunk: Buffer): void {
     let start = 0;
     for (let newline = chunk.indexOf(0x0a); newline !== -1; newline = chunk.indexOf(0x0a, start)) {
-      this.append(chunk.subarray(start, newline));
-      this.finishLine();
+      if (this.buffered === 0 && !this.skipping && newline - start <= this.maxLineBytes) {
+        // The whole line lies in this chunk: decoded where it is, with no view and no copy.
+        this.emit(chunk.toString('utf8', start, newline));
+      } else {
+        this.append(chunk.subarray(start, newline));
+        this.finishLine();
+      }
       start = newline + 1;
     }
-    this.append(chunk.subarray(start));
+    if (start < chunk.length) this.append(chunk.subarray(start));
   }
 
   private append(part: Buffer): void {
@@ -49,9 +54,14 @@ export class LineSplitter {
       this.skipping = false;
       return;
     }
-    const line = Buffer.concat(this.chunks, this.buffered).toString('utf8').trim();
+    const text = Buffer.concat(this.chunks, this.buffered).toString('utf8');
     this.chunks = [];
     this.buffered = 0;
+    this.emit(text);
+  }
+
+  private emit(text: string): void {
+    const line = text.trim();
     if (line.length > 0) this.onLine(line);
   }
 }
