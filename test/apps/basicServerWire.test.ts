@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { demoMain } from '../demo/demoProcess.js';
 
 // Issue 27, done-when 4: the official MCP Apps example server (server-basic-vanillajs, whose App
@@ -79,7 +80,7 @@ beforeAll(async () => {
     appWire(rondo, 'show_lamp'),
     appWire(rondoModern, 'show_lamp'),
   ]);
-}, 60_000);
+}, scaled(60_000));
 
 afterAll(async () => {
   await Promise.all([official?.close(), rondo?.close(), rondoModern?.close()]);

@@ -1,6 +1,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { Client, httpTransport, oauth } from '@rondo/client';
 import { stdioTransport } from '@rondo/client/node';
 import {
@@ -18,7 +19,7 @@ const run = promisify(execFile);
 // Issue 26/28: `rondo-gateway --auth-*` (the shared flags of @rondo/auth, as rondo-logtalk takes
 // them) makes the gateway an OAuth resource server: no token, no upstream.
 
-describe('rondo-gateway --auth-jwks', { timeout: 60_000 }, () => {
+describe('rondo-gateway --auth-jwks', { timeout: scaled(60_000) }, () => {
   let as: JwtAuthServer;
   let child: ChildProcess;
   let url: string;

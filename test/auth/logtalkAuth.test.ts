@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { Client, httpTransport, oauth } from '@rondo/client';
 import {
   followRedirect,
@@ -25,7 +26,7 @@ deploy(done).
 tool_scopes(deploy, [deploy]).
 `;
 
-describe('rondo-logtalk --auth-jwks with tool_scopes/2', { timeout: 60_000 }, () => {
+describe('rondo-logtalk --auth-jwks with tool_scopes/2', { timeout: scaled(60_000) }, () => {
   let as: JwtAuthServer;
   let child: ChildProcess;
   let url: string;

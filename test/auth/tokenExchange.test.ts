@@ -1,5 +1,6 @@
 import { decodeJwt, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { jwksVerifier } from '@rondo/auth';
 import { Client, OAuthTokenError, httpTransport, tokenExchange } from '@rondo/client';
 import type { TokenVerifier } from '@rondo/core';
@@ -20,7 +21,7 @@ import { freePort } from '../support/nginx.js';
 /** What the service in front of the upstream was given by its callers (their tokens' audience). */
 const GATEWAY = 'http://127.0.0.1:1/gateway';
 
-describe('tokenExchange()', { timeout: 60_000 }, () => {
+describe('tokenExchange()', { timeout: scaled(60_000) }, () => {
   let as: JwtAuthServer;
   let upstream: string;
   /** Every token the upstream was shown, and the claims of those it accepted. */

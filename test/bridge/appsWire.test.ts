@@ -8,6 +8,7 @@ import { createLogtalkHost } from '@rondo/logtalk-host';
 import { PrologProviderError } from '@rondo/logtalk-bridge';
 import { serveHttp, type HttpServerHandle } from '@rondo/transport-http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { tapHttp, type HttpTap } from './support/httpTap.js';
 import { logtalkHomeForTests, wireFixture } from './support/paths.js';
 import { hostProlog, type HostedProlog } from './support/prologHost.js';
@@ -42,7 +43,7 @@ beforeAll(async () => {
   };
   const [module, object] = await Promise.all([serve('apps.pl'), serve('apps.lgt')]);
   urls = { module: module, object: object };
-}, 60_000);
+}, scaled(60_000));
 afterAll(async () => {
   for (const { host, http } of served) {
     await http.close();
@@ -111,7 +112,7 @@ function viewOf(
   };
 }
 
-describe('MCP Apps declared by a Prolog provider', { timeout: 60_000 }, () => {
+describe('MCP Apps declared by a Prolog provider', { timeout: scaled(60_000) }, () => {
   it('reach both eras with the same _meta.ui, from a Logtalk object and an SWI module alike', async () => {
     const views = {
       moduleLegacy: await legacyView(urls.module),

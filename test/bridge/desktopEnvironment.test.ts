@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { hostStdioParams } from './support/birds.js';
 import { bridgeFixture, logtalkHomeForTests, requireBuiltHost } from './support/paths.js';
 
@@ -27,7 +28,7 @@ async function callWith(env: Record<string, string>, file: string, tool: string,
 
 const minimal = { PATH: process.env.PATH ?? '' };
 
-describe('rondo-logtalk started by a desktop client', { timeout: 60_000 }, () => {
+describe('rondo-logtalk started by a desktop client', { timeout: scaled(60_000) }, () => {
   it('reads UTF-8 sources and converts case the same with no LANG as with a UTF-8 locale', async () => {
     const file = bridgeFixture('locale.pl');
     for (const env of [minimal, { ...minimal, LANG: 'C.UTF-8' }, { ...minimal, LC_ALL: 'C' }]) {

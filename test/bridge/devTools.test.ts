@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { textOf } from '../stdio/support/wire.js';
 import { hostStdioParams } from './support/birds.js';
 import { bridgeFixture, logtalkHomeForTests, requireBuiltHost } from './support/paths.js';
@@ -45,7 +46,7 @@ input_schema(ok, {type-objekt}).
 resource_templates([resource_template('x://a/{path', a, 'A', 'text/plain')]).
 `;
 
-describe('rondo-logtalk check', { timeout: 60_000 }, () => {
+describe('rondo-logtalk check', { timeout: scaled(60_000) }, () => {
   it('reports each problem of a provider with its file and line, and exits 1', () => {
     const bad = file('bad.pl', BAD);
     const run = host('check', bad);
@@ -81,7 +82,7 @@ describe('rondo-logtalk check', { timeout: 60_000 }, () => {
   });
 });
 
-describe('rondo-logtalk call', { timeout: 60_000 }, () => {
+describe('rondo-logtalk call', { timeout: scaled(60_000) }, () => {
   it('runs one tool with JSON arguments and prints its result', () => {
     const run = host('call', bridgeFixture('locale.pl'), 'shout', '{"Text":"grüß"}');
     expect(run.status).toBe(0);
@@ -115,7 +116,7 @@ version(${version}).
 slow(${version}) :- sleep(1.5).
 ${extra}`;
 
-describe('rondo-logtalk --watch', { timeout: 60_000 }, () => {
+describe('rondo-logtalk --watch', { timeout: scaled(60_000) }, () => {
   it('reloads on a change: the call in flight ends on the old code, clients hear of the new list', async () => {
     const live = file('live.pl', versioned('v1'));
     const client = new Client({ name: 'watch', version: '1.0.0' });

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { BIRDS_PL, requireBuiltHost } from './support/paths.js';
 
 // Issue 29: `rondo-logtalk call FILE` without a tool lists what there is to call, and
@@ -18,7 +19,7 @@ function host(...args: string[]) {
 
 describe(
   'rondo-logtalk call, for the user who does not know the tools yet',
-  { timeout: 90_000 },
+  { timeout: scaled(90_000) },
   () => {
     it('lists the tools of FILE when no tool is named, and exits 0', () => {
       const run = host('call', BIRDS_PL);
@@ -41,7 +42,7 @@ describe(
 const dir = mkdtempSync(join(tmpdir(), 'rondo-check-helper-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('rondo-logtalk check, on a tool body', { timeout: 90_000 }, () => {
+describe('rondo-logtalk check, on a tool body', { timeout: scaled(90_000) }, () => {
   it('reports a helper the tool calls that is not defined, at the clause, and nothing defined or built in', () => {
     const file = join(dir, 'helper.pl');
     writeFileSync(

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { hostStdioParams } from './support/birds.js';
 import { requireBuiltHost } from './support/paths.js';
 
@@ -67,7 +68,7 @@ async function expectOneLine(path: string, cwd = dir): Promise<string> {
   return line;
 }
 
-describe('Prolog mistakes at start', { timeout: 60_000 }, () => {
+describe('Prolog mistakes at start', { timeout: scaled(60_000) }, () => {
   it('a tool naming a predicate that does not exist', async () => {
     const path = file(
       'missing.pl',
@@ -195,7 +196,7 @@ tool_call(custom, _, text(ok)) :- throw(my_exception(42)).
 unbound. divide. typed. custom.
 `;
 
-describe('Prolog exceptions reaching a client', { timeout: 60_000 }, () => {
+describe('Prolog exceptions reaching a client', { timeout: scaled(60_000) }, () => {
   it('are readable tool errors; the raw term is in the server log', async () => {
     const client = new Client({ name: 'diagnostics', version: '1.0.0' });
     const transport = new StdioClientTransport(hostStdioParams([file('thrower.pl', THROWER)]));

@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { tapTransport, type WireTap } from '../stdio/support/clientTap.js';
 import { hostStdioParams } from './support/birds.js';
 import { bridgeFixture, logtalkHomeForTests } from './support/paths.js';
@@ -36,7 +37,7 @@ const icon = (name: string) => ({
   mimeType: 'image/png',
 });
 
-describe('the 2025-11-25 features of the mcp_server library', { timeout: 60_000 }, () => {
+describe('the 2025-11-25 features of the mcp_server library', { timeout: scaled(60_000) }, () => {
   it('lists icons on tools, prompts, resources and templates, and the server description', async () => {
     const client = await connect(CATALOG, ['--description', 'A test server']);
     expect(client.getServerVersion()?.description).toBe('A test server');

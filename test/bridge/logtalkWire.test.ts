@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { tapTransport, type WireTap } from '../stdio/support/clientTap.js';
 import { textOf } from '../stdio/support/wire.js';
 import { hostStdioParams, peregrineAnswer, PEREGRINE } from './support/birds.js';
@@ -65,7 +66,7 @@ async function overHttp(file: string): Promise<ModernClient> {
   return client;
 }
 
-describe('Logtalk objects served by rondo-logtalk', { timeout: 60_000 }, () => {
+describe('Logtalk objects served by rondo-logtalk', { timeout: scaled(60_000) }, () => {
   it('serves the .lgt bird expert over stdio: tool_call/4 elicitation with the v1 client', async () => {
     const client = await overStdio(BIRDS_LGT);
     client.setRequestHandler(ElicitRequestSchema, async (request) =>

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { PROLOG_FIXTURE } from './support/paths.js';
 import { RawHost } from './support/rawHost.js';
 import { validatorFor } from './support/wireClient.js';
@@ -12,7 +13,7 @@ const modernMeta = (capabilities: object = {}) => ({
   'io.modelcontextprotocol/clientCapabilities': capabilities,
 });
 
-describe('the Prolog fixture over stdio', { timeout: 30_000 }, () => {
+describe('the Prolog fixture over stdio', { timeout: scaled(30_000) }, () => {
   it('serves a legacy session and modern requests on one stdio connection', async () => {
     const raw = new RawHost([PROLOG_FIXTURE]);
     try {

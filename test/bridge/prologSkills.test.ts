@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { Client, inMemoryTransport } from '@rondo/client';
 import { createLogtalkHost, type LogtalkHost } from '@rondo/logtalk-host';
 import { PrologProviderError } from '@rondo/logtalk-bridge';
@@ -61,7 +62,7 @@ async function skillsOf(file: string, era: '2026-07-28' | '2025-11-25') {
   return { capabilities: client.capabilities, listed, directory, file: file_ };
 }
 
-describe('skills declared by a Prolog provider', { timeout: 60_000 }, () => {
+describe('skills declared by a Prolog provider', { timeout: scaled(60_000) }, () => {
   it('are served from an SWI module and a Logtalk object alike, in both eras', async () => {
     const fromModule = await skillsOf(write('skilled.pl', MODULE), '2026-07-28');
     expect(fromModule.capabilities.extensions).toMatchObject({

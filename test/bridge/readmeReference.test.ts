@@ -10,6 +10,7 @@ import {
   type PrologProvider,
 } from '@rondo/logtalk-bridge';
 import { afterAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { requireBuiltHost } from './support/paths.js';
 
 // Issue 19: the bridge README's reference (descriptor shapes, the mode-type table, the argument
@@ -52,7 +53,7 @@ async function start(path: string): Promise<PrologProvider> {
   return createPrologProvider({ files: [path], workers: 1, onLog: () => {} });
 }
 
-describe('the bridge README reference', { timeout: 30_000 }, () => {
+describe('the bridge README reference', { timeout: scaled(30_000) }, () => {
   it('maps each mode type of its table to the JSON Schema type the bridge infers', async () => {
     const rows = modeTypeRows();
     expect(rows.length).toBeGreaterThan(20);

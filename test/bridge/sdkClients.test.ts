@@ -11,6 +11,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { serveHttp, type HttpServerHandle } from '@rondo/transport-http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { tapTransport, type WireTap } from '../stdio/support/clientTap.js';
 import { textOf } from '../stdio/support/wire.js';
 import { hostStdioParams, peregrineAnswer, PEREGRINE } from './support/birds.js';
@@ -73,7 +74,7 @@ async function modernOverHttp(file: string): Promise<{ client: ModernClient; tap
   return { client, tap };
 }
 
-describe('the v1 SDK client over stdio (rondo-logtalk CLI)', { timeout: 30_000 }, () => {
+describe('the v1 SDK client over stdio (rondo-logtalk CLI)', { timeout: scaled(30_000) }, () => {
   it('answers tool_call/4 elicitations while the Prolog call waits (birds.pl)', async () => {
     const { client } = await legacyOverStdio(BIRDS_PL);
     const asked: string[] = [];
@@ -115,7 +116,7 @@ describe('the v1 SDK client over stdio (rondo-logtalk CLI)', { timeout: 30_000 }
   });
 });
 
-describe('the v2 client on the modern wire over HTTP', { timeout: 30_000 }, () => {
+describe('the v2 client on the modern wire over HTTP', { timeout: scaled(30_000) }, () => {
   it('fulfils the round hook tool_call_round/4 until the bird is named (birds.pl)', async () => {
     const { client, tap } = await modernOverHttp(BIRDS_PL);
     const asked: string[] = [];

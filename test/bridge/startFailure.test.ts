@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { BIRDS_PL, requireBuiltHost } from './support/paths.js';
 
 // Issue 29: a desktop client shows only "Connection closed" for a server that exits at start.
@@ -38,7 +39,7 @@ async function connectError(params: ReturnType<typeof desktop>): Promise<Error> 
 
 describe(
   'a rondo-logtalk that cannot start, started by a desktop client',
-  { timeout: 60_000 },
+  { timeout: scaled(60_000) },
   () => {
     it('answers the official v1 client with the file:line diagnostic', async () => {
       const failure = await connectError(desktop(mistaken));
@@ -94,7 +95,7 @@ describe(
   },
 );
 
-describe('rondo-logtalk on a port in use', { timeout: 60_000 }, () => {
+describe('rondo-logtalk on a port in use', { timeout: scaled(60_000) }, () => {
   it('says so in one line, without a stack trace, and exits 1', async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));

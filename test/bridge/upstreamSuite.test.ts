@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import type { WireMessage } from '../stdio/support/wire.js';
 import { fileURLToPath } from 'node:url';
 import { logtalkHomeForTests } from './support/paths.js';
@@ -41,7 +42,7 @@ const result = (message: Json): Json => message.result as Json;
 const tool = (name: string, args: object = {}) =>
   ['tools/call', { name, arguments: args }] as const;
 
-describe('tests_2025_06_18: test_tools', { timeout: 60_000 }, () => {
+describe('tests_2025_06_18: test_tools', { timeout: scaled(60_000) }, () => {
   it('initialize_01, _newer_version_01, _older_version_01, _exact_version_01, ping_01, initialize_capabilities_01, server_no_title_01, no_prompt/no_resource_capabilities_01', async () => {
     const { init, call } = await session('up_tools');
     expect(result(init)).toMatchObject({
@@ -92,7 +93,7 @@ describe('tests_2025_06_18: test_tools', { timeout: 60_000 }, () => {
   });
 });
 
-describe('tests_2025_06_18: test_elicit_tools', { timeout: 60_000 }, () => {
+describe('tests_2025_06_18: test_elicit_tools', { timeout: scaled(60_000) }, () => {
   async function elicitWith(reply: (request: WireMessage) => object): Promise<Json> {
     const { host, init, call } = await session('up_elicit', { elicitation: {} });
     expect((result(init).capabilities as Json).elicitation).toBeUndefined();
@@ -149,142 +150,146 @@ describe('tests_2025_06_18: test_elicit_tools', { timeout: 60_000 }, () => {
   });
 });
 
-describe('tests_2025_06_18: results, prompts, resources, structured', { timeout: 60_000 }, () => {
-  it('results_format_01, tool_exception_01', async () => {
-    const { call } = await session('up_results');
-    expect(result(await call(...tool('multi_result'))).content).toHaveLength(2);
-    expect(result(await call(...tool('throw_error'))).isError).toBe(true);
-  });
-
-  it('initialize_prompt_capabilities_01, prompts_list_01/02/arguments_01/no_args_01, prompts_get_01/02/03/multi_turn_01/not_found_01', async () => {
-    const { init, call } = await session('up_prompts');
-    expect((result(init).capabilities as Json).prompts).toBeDefined();
-    const { prompts } = result(await call('prompts/list'));
-    expect(prompts).toHaveLength(3);
-    expect(prompts[0]).toMatchObject({
-      name: 'greet_prompt',
-      description: 'Generates a greeting prompt',
-      arguments: [{ name: 'name', required: true }],
+describe(
+  'tests_2025_06_18: results, prompts, resources, structured',
+  { timeout: scaled(60_000) },
+  () => {
+    it('results_format_01, tool_exception_01', async () => {
+      const { call } = await session('up_results');
+      expect(result(await call(...tool('multi_result'))).content).toHaveLength(2);
+      expect(result(await call(...tool('throw_error'))).isError).toBe(true);
     });
-    expect(prompts[1].arguments).toEqual([]);
-    const greet = result(
-      await call('prompts/get', { name: 'greet_prompt', arguments: { name: 'Alice' } }),
-    );
-    expect(greet.messages[0]).toMatchObject({ role: 'user', content: { type: 'text' } });
-    expect(greet.messages[0].content.text).toContain('Alice');
-    const simple = result(await call('prompts/get', { name: 'simple_prompt', arguments: {} }));
-    expect(simple).toMatchObject({
-      description: 'A simple test prompt',
-      messages: [{ role: 'user', content: { text: 'This is a simple test prompt.' } }],
+
+    it('initialize_prompt_capabilities_01, prompts_list_01/02/arguments_01/no_args_01, prompts_get_01/02/03/multi_turn_01/not_found_01', async () => {
+      const { init, call } = await session('up_prompts');
+      expect((result(init).capabilities as Json).prompts).toBeDefined();
+      const { prompts } = result(await call('prompts/list'));
+      expect(prompts).toHaveLength(3);
+      expect(prompts[0]).toMatchObject({
+        name: 'greet_prompt',
+        description: 'Generates a greeting prompt',
+        arguments: [{ name: 'name', required: true }],
+      });
+      expect(prompts[1].arguments).toEqual([]);
+      const greet = result(
+        await call('prompts/get', { name: 'greet_prompt', arguments: { name: 'Alice' } }),
+      );
+      expect(greet.messages[0]).toMatchObject({ role: 'user', content: { type: 'text' } });
+      expect(greet.messages[0].content.text).toContain('Alice');
+      const simple = result(await call('prompts/get', { name: 'simple_prompt', arguments: {} }));
+      expect(simple).toMatchObject({
+        description: 'A simple test prompt',
+        messages: [{ role: 'user', content: { text: 'This is a simple test prompt.' } }],
+      });
+      expect(result(await call('prompts/get', { name: 'simple_prompt' })).messages).toHaveLength(1);
+      const turns = result(
+        await call('prompts/get', { name: 'multi_turn_prompt', arguments: { topic: 'Logtalk' } }),
+      );
+      expect(turns.messages.map((m: Json) => m.role)).toEqual(['user', 'assistant']);
+      expect((await call('prompts/get', { name: 'nonexistent_prompt' })).error.code).toBe(-32602);
     });
-    expect(result(await call('prompts/get', { name: 'simple_prompt' })).messages).toHaveLength(1);
-    const turns = result(
-      await call('prompts/get', { name: 'multi_turn_prompt', arguments: { topic: 'Logtalk' } }),
-    );
-    expect(turns.messages.map((m: Json) => m.role)).toEqual(['user', 'assistant']);
-    expect((await call('prompts/get', { name: 'nonexistent_prompt' })).error.code).toBe(-32602);
-  });
 
-  it('prompts_list_03, resources_list_03 (an application without them lists nothing)', async () => {
-    const { call } = await session('up_tools');
-    expect(result(await call('prompts/list')).prompts).toEqual([]);
-    expect(result(await call('resources/list')).resources).toEqual([]);
-  });
-
-  it('tools_and_prompts_capabilities_01, _tool_call_01, _prompt_get_01', async () => {
-    const { init, call } = await session('up_tools_prompts');
-    const caps = result(init).capabilities as Json;
-    expect(caps.tools && caps.prompts).toBeDefined();
-    expect(result(await call(...tool('add', { X: 3, Y: 4 }))).content[0].text).toContain('7');
-    const got = result(
-      await call('prompts/get', { name: 'summarize', arguments: { text: 'Hello world' } }),
-    );
-    expect(got.messages[0].content.text).toContain('summarize');
-  });
-
-  it('initialize_resource_capabilities_01, resources_list_01/02/fields_01, resources_read_01/02/multi_01/not_found_01', async () => {
-    const { init, call } = await session('up_resources');
-    expect((result(init).capabilities as Json).resources).toBeDefined();
-    const { resources } = result(await call('resources/list'));
-    expect(resources).toHaveLength(3);
-    expect(resources[0]).toEqual({
-      uri: 'logtalk://test/greeting',
-      name: 'greeting',
-      description: 'A greeting message',
-      mimeType: 'text/plain',
+    it('prompts_list_03, resources_list_03 (an application without them lists nothing)', async () => {
+      const { call } = await session('up_tools');
+      expect(result(await call('prompts/list')).prompts).toEqual([]);
+      expect(result(await call('resources/list')).resources).toEqual([]);
     });
-    const read = result(await call('resources/read', { uri: 'logtalk://test/greeting' }));
-    expect(read.contents).toEqual([
-      { uri: 'logtalk://test/greeting', mimeType: 'text/plain', text: 'Hello from Logtalk!' },
-    ]);
-    const json = result(await call('resources/read', { uri: 'logtalk://test/config' }));
-    expect(json.contents[0].mimeType).toBe('application/json');
-    expect(
-      result(await call('resources/read', { uri: 'logtalk://test/multi' })).contents,
-    ).toHaveLength(2);
-    expect(
-      (await call('resources/read', { uri: 'logtalk://test/nonexistent' })).error,
-    ).toBeDefined();
-  });
 
-  it('all_capabilities_01, all_capabilities_resource_read_01', async () => {
-    const { init, call } = await session('up_all');
-    const caps = result(init).capabilities as Json;
-    expect([caps.tools, caps.prompts, caps.resources].every(Boolean)).toBe(true);
-    const read = result(await call('resources/read', { uri: 'logtalk://test/data' }));
-    expect(read.contents[0].text).toBe('Some test data');
-  });
-
-  it('tool_title_from_info_01, tool_title_fallback_01, tool_output_schema_01, tool_input_schema_override_01, tool_output_schema_override_01, prompt_title_01, resource_title_01', async () => {
-    const { call } = await session('up_structured');
-    const { tools } = result(await call('tools/list'));
-    const [divide, square] = tools;
-    expect(divide).toMatchObject({
-      title: 'Division Tool',
-      inputSchema: { properties: { dividend: { type: 'integer' } } },
-      outputSchema: { type: 'object', properties: { quotient: { type: 'number' } } },
+    it('tools_and_prompts_capabilities_01, _tool_call_01, _prompt_get_01', async () => {
+      const { init, call } = await session('up_tools_prompts');
+      const caps = result(init).capabilities as Json;
+      expect(caps.tools && caps.prompts).toBeDefined();
+      expect(result(await call(...tool('add', { X: 3, Y: 4 }))).content[0].text).toContain('7');
+      const got = result(
+        await call('prompts/get', { name: 'summarize', arguments: { text: 'Hello world' } }),
+      );
+      expect(got.messages[0].content.text).toContain('summarize');
     });
-    expect(square.title).toBe('square');
-    expect(result(await call('prompts/list')).prompts[0].title).toBe('Explain Tool');
-    expect(result(await call('resources/list')).resources[0].title).toBe('System Status');
-  });
 
-  it('structured_content_01, _auto_text_01, _with_items_01 (divide called as its advertised schema says)', async () => {
-    const { call } = await session('up_structured');
-    // Rondo validates arguments against the advertised inputSchema: upstream calls divide with
-    // {X, Y}, which this schema (required: dividend) refuses; see docs/logtalk-fidelity.md.
-    const refused = result(await call(...tool('divide', { X: 10, Y: 2 })));
-    expect(refused.isError).toBe(true);
-    expect(refused.content[0].text).toMatch(/dividend/);
-    const square = result(await call(...tool('square', { N: 5 })));
-    expect(square.content[0].text).toBe('The square is: 25');
-    expect(square.structuredContent).toEqual({ result: 25 });
-  });
+    it('initialize_resource_capabilities_01, resources_list_01/02/fields_01, resources_read_01/02/multi_01/not_found_01', async () => {
+      const { init, call } = await session('up_resources');
+      expect((result(init).capabilities as Json).resources).toBeDefined();
+      const { resources } = result(await call('resources/list'));
+      expect(resources).toHaveLength(3);
+      expect(resources[0]).toEqual({
+        uri: 'logtalk://test/greeting',
+        name: 'greeting',
+        description: 'A greeting message',
+        mimeType: 'text/plain',
+      });
+      const read = result(await call('resources/read', { uri: 'logtalk://test/greeting' }));
+      expect(read.contents).toEqual([
+        { uri: 'logtalk://test/greeting', mimeType: 'text/plain', text: 'Hello from Logtalk!' },
+      ]);
+      const json = result(await call('resources/read', { uri: 'logtalk://test/config' }));
+      expect(json.contents[0].mimeType).toBe('application/json');
+      expect(
+        result(await call('resources/read', { uri: 'logtalk://test/multi' })).contents,
+      ).toHaveLength(2);
+      expect(
+        (await call('resources/read', { uri: 'logtalk://test/nonexistent' })).error,
+      ).toBeDefined();
+    });
 
-  it('resource_link_01, resource_link_with_details_01', async () => {
-    const { call } = await session('up_links');
-    const { content } = result(await call(...tool('find_docs', { Topic: 'logtalk' })));
-    expect(content).toContainEqual({
-      type: 'resource_link',
-      uri: 'logtalk://docs/logtalk',
-      name: 'logtalk',
+    it('all_capabilities_01, all_capabilities_resource_read_01', async () => {
+      const { init, call } = await session('up_all');
+      const caps = result(init).capabilities as Json;
+      expect([caps.tools, caps.prompts, caps.resources].every(Boolean)).toBe(true);
+      const read = result(await call('resources/read', { uri: 'logtalk://test/data' }));
+      expect(read.contents[0].text).toBe('Some test data');
     });
-    expect(content).toContainEqual({
-      type: 'resource_link',
-      uri: 'logtalk://docs/logtalk',
-      name: 'logtalk',
-      description: 'Documentation page',
-      mimeType: 'text/html',
+
+    it('tool_title_from_info_01, tool_title_fallback_01, tool_output_schema_01, tool_input_schema_override_01, tool_output_schema_override_01, prompt_title_01, resource_title_01', async () => {
+      const { call } = await session('up_structured');
+      const { tools } = result(await call('tools/list'));
+      const [divide, square] = tools;
+      expect(divide).toMatchObject({
+        title: 'Division Tool',
+        inputSchema: { properties: { dividend: { type: 'integer' } } },
+        outputSchema: { type: 'object', properties: { quotient: { type: 'number' } } },
+      });
+      expect(square.title).toBe('square');
+      expect(result(await call('prompts/list')).prompts[0].title).toBe('Explain Tool');
+      expect(result(await call('resources/list')).resources[0].title).toBe('System Status');
     });
-  });
-});
+
+    it('structured_content_01, _auto_text_01, _with_items_01 (divide called as its advertised schema says)', async () => {
+      const { call } = await session('up_structured');
+      // Rondo validates arguments against the advertised inputSchema: upstream calls divide with
+      // {X, Y}, which this schema (required: dividend) refuses; see docs/logtalk-fidelity.md.
+      const refused = result(await call(...tool('divide', { X: 10, Y: 2 })));
+      expect(refused.isError).toBe(true);
+      expect(refused.content[0].text).toMatch(/dividend/);
+      const square = result(await call(...tool('square', { N: 5 })));
+      expect(square.content[0].text).toBe('The square is: 25');
+      expect(square.structuredContent).toEqual({ result: 25 });
+    });
+
+    it('resource_link_01, resource_link_with_details_01', async () => {
+      const { call } = await session('up_links');
+      const { content } = result(await call(...tool('find_docs', { Topic: 'logtalk' })));
+      expect(content).toContainEqual({
+        type: 'resource_link',
+        uri: 'logtalk://docs/logtalk',
+        name: 'logtalk',
+      });
+      expect(content).toContainEqual({
+        type: 'resource_link',
+        uri: 'logtalk://docs/logtalk',
+        name: 'logtalk',
+        description: 'Documentation page',
+        mimeType: 'text/html',
+      });
+    });
+  },
+);
 
 const META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
 };
 
-describe('tests_stdio', { timeout: 60_000 }, () => {
+describe('tests_stdio', { timeout: scaled(60_000) }, () => {
   it('facade_resolve_2025_01, framing_multiple_messages_01, render_reply_2025_01, render_error_2025_01, adapter_start_direct_01, and tests_2025_06_18 server_title_01', async () => {
     const host = new RawHost(
       [UPSTREAM],
@@ -359,7 +364,7 @@ describe('tests_stdio', { timeout: 60_000 }, () => {
   });
 });
 
-describe('tests_2026_07_28', { timeout: 60_000 }, () => {
+describe('tests_2026_07_28', { timeout: scaled(60_000) }, () => {
   async function modern() {
     const host = new RawHost([UPSTREAM], ['--object', 'up_2026', '--name', 'test-server-2026']);
     hosts.push(host);

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { bridgeFixture } from './support/paths.js';
 import { hostProlog, type HostedProlog } from './support/prologHost.js';
 import type { WireClient } from './support/wireClient.js';
@@ -30,169 +31,175 @@ function eraNeutral(result: Record<string, unknown>): Record<string, unknown> {
   return rest;
 }
 
-describe.each(eras)('a Prolog provider on the %s wire', { timeout: 30_000 }, (_era, open) => {
-  it('lists tools with titles, descriptions and inferred or overridden schemas', async () => {
-    const client = await open();
-    const { tools } = (await client.call('tools/list')) as { tools: Record<string, unknown>[] };
-    const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    expect(byName.get('add')).toEqual(ADD_TOOL);
-    expect(byName.get('custom_schema')).toMatchObject({
-      inputSchema: { properties: { n: { type: 'integer', minimum: 0 } }, required: ['n'] },
-      outputSchema: { properties: { doubled: { type: 'integer' } } },
+describe.each(eras)(
+  'a Prolog provider on the %s wire',
+  { timeout: scaled(30_000) },
+  (_era, open) => {
+    it('lists tools with titles, descriptions and inferred or overridden schemas', async () => {
+      const client = await open();
+      const { tools } = (await client.call('tools/list')) as { tools: Record<string, unknown>[] };
+      const byName = new Map(tools.map((tool) => [tool.name, tool]));
+      expect(byName.get('add')).toEqual(ADD_TOOL);
+      expect(byName.get('custom_schema')).toMatchObject({
+        inputSchema: { properties: { n: { type: 'integer', minimum: 0 } }, required: ['n'] },
+        outputSchema: { properties: { doubled: { type: 'integer' } } },
+      });
+      // A tool answered by tool_call/3 promises no outputSchema its results might break.
+      expect(byName.get('text')).not.toHaveProperty('outputSchema');
     });
-    // A tool answered by tool_call/3 promises no outputSchema its results might break.
-    expect(byName.get('text')).not.toHaveProperty('outputSchema');
-  });
 
-  it('auto-dispatches by mode/2 and info/2: structured output plus a text rendering', async () => {
-    const client = await open();
-    expect(eraNeutral(await call(client, 'add', { A: 2, B: 40 }))).toEqual({
-      content: [{ type: 'text', text: 'Sum: 42' }],
-      structuredContent: { Sum: 42 },
+    it('auto-dispatches by mode/2 and info/2: structured output plus a text rendering', async () => {
+      const client = await open();
+      expect(eraNeutral(await call(client, 'add', { A: 2, B: 40 }))).toEqual({
+        content: [{ type: 'text', text: 'Sum: 42' }],
+        structuredContent: { Sum: 42 },
+      });
+      expect(eraNeutral(await call(client, 'flags', { On: true }))).toMatchObject({
+        structuredContent: { Items: [1, 2, 3] },
+      });
+      expect(eraNeutral(await call(client, 'fails', { X: 'x' }))).toEqual({
+        content: [{ type: 'text', text: 'Tool predicate failed' }],
+        isError: true,
+      });
     });
-    expect(eraNeutral(await call(client, 'flags', { On: true }))).toMatchObject({
-      structuredContent: { Items: [1, 2, 3] },
-    });
-    expect(eraNeutral(await call(client, 'fails', { X: 'x' }))).toEqual({
-      content: [{ type: 'text', text: 'Tool predicate failed' }],
-      isError: true,
-    });
-  });
 
-  it('carries text/1, error/1, results/1 with links and annotations, and structured/1,2', async () => {
-    const client = await open();
-    expect(eraNeutral(await call(client, 'text'))).toEqual({
-      content: [{ type: 'text', text: 'plain text' }],
-    });
-    expect(eraNeutral(await call(client, 'error'))).toEqual({
-      content: [{ type: 'text', text: 'oops(1)' }],
-      isError: true,
-    });
-    expect(eraNeutral(await call(client, 'results')).content).toEqual([
-      { type: 'text', text: 'one' },
-      { type: 'text', text: 'two' },
-      { type: 'resource_link', uri: 'file:///a', name: 'a' },
-      {
-        type: 'resource_link',
-        uri: 'file:///b',
-        name: 'b',
-        description: 'The b',
-        mimeType: 'text/plain',
-      },
-      { type: 'text', text: 'noted', annotations: { audience: ['user'], priority: 0.5 } },
-    ]);
-    const one = eraNeutral(await call(client, 'structured1'));
-    expect(one.structuredContent).toEqual({ quotient: 5.0, ok: true, none: null });
-    expect(JSON.parse((one.content as { text: string }[])[0]!.text)).toEqual(one.structuredContent);
-    expect(eraNeutral(await call(client, 'structured2'))).toEqual({
-      content: [{ type: 'text', text: 'summary' }],
-      structuredContent: { result: 25 },
-    });
-  });
-
-  it('carries images, audio and embedded text and blob resources', async () => {
-    const client = await open();
-    expect(eraNeutral(await call(client, 'media')).content).toEqual([
-      { type: 'image', data: 'aGVsbG8=', mimeType: 'image/png' },
-      { type: 'audio', data: 'aGVsbG8=', mimeType: 'audio/wav' },
-      {
-        type: 'resource',
-        resource: { uri: 'file:///c', mimeType: 'text/plain', text: 'embedded' },
-      },
-      {
-        type: 'resource',
-        resource: { uri: 'file:///d', mimeType: 'application/octet-stream', blob: 'AAEC' },
-      },
-    ]);
-  });
-
-  it('turns an exception, an unknown result term and bad arguments into tool errors', async () => {
-    const client = await open();
-    const thrown = eraNeutral(await call(client, 'throws'));
-    expect(thrown).toMatchObject({ isError: true, content: [{ text: 'my_exception(42)' }] });
-    const bad = eraNeutral(await call(client, 'bad'));
-    expect(bad.isError).toBe(true);
-    expect(JSON.stringify(bad.content)).toMatch(/not_a_result/);
-    const invalid = eraNeutral(await call(client, 'custom_schema', { n: -1 }));
-    expect(invalid.isError).toBe(true);
-  });
-
-  it('serves prompts: arguments, descriptions, a failing prompt as an error response', async () => {
-    const client = await open();
-    const { prompts } = (await client.call('prompts/list')) as { prompts: { name: string }[] };
-    expect(prompts).toContainEqual({
-      name: 'hello',
-      description: 'Says hello',
-      arguments: [{ name: 'who', description: 'Who to greet', required: true }],
-    });
-    expect(prompts).toContainEqual({
-      name: 'titled',
-      title: 'Titled',
-      description: 'Has a title',
-      arguments: [],
-    });
-    expect(
-      eraNeutral(await client.call('prompts/get', { name: 'hello', arguments: { who: 'Ann' } })),
-    ).toEqual({
-      messages: [
-        { role: 'user', content: { type: 'text', text: 'Hello Ann' } },
-        { role: 'assistant', content: { type: 'text', text: 'Sure.' } },
-      ],
-    });
-    expect(
-      eraNeutral(await client.call('prompts/get', { name: 'titled', arguments: {} })),
-    ).toMatchObject({ description: 'A description' });
-    const broken = await client.request('prompts/get', { name: 'broken', arguments: {} });
-    expect(broken.error?.code).toBe(-32603);
-  });
-
-  it('serves resources, templates and reads (text with _meta, blob, by template)', async () => {
-    const client = await open();
-    const { resources } = (await client.call('resources/list')) as { resources: unknown[] };
-    expect(resources).toContainEqual({
-      uri: 'mem://b',
-      name: 'b',
-      title: 'B title',
-      description: 'Resource B',
-      mimeType: 'application/octet-stream',
-    });
-    expect(eraNeutral(await client.call('resources/templates/list'))).toEqual({
-      resourceTemplates: [
+    it('carries text/1, error/1, results/1 with links and annotations, and structured/1,2', async () => {
+      const client = await open();
+      expect(eraNeutral(await call(client, 'text'))).toEqual({
+        content: [{ type: 'text', text: 'plain text' }],
+      });
+      expect(eraNeutral(await call(client, 'error'))).toEqual({
+        content: [{ type: 'text', text: 'oops(1)' }],
+        isError: true,
+      });
+      expect(eraNeutral(await call(client, 'results')).content).toEqual([
+        { type: 'text', text: 'one' },
+        { type: 'text', text: 'two' },
+        { type: 'resource_link', uri: 'file:///a', name: 'a' },
         {
-          uriTemplate: 'mem://items/{id}',
-          name: 'item',
-          description: 'An item',
+          type: 'resource_link',
+          uri: 'file:///b',
+          name: 'b',
+          description: 'The b',
           mimeType: 'text/plain',
         },
-      ],
+        { type: 'text', text: 'noted', annotations: { audience: ['user'], priority: 0.5 } },
+      ]);
+      const one = eraNeutral(await call(client, 'structured1'));
+      expect(one.structuredContent).toEqual({ quotient: 5.0, ok: true, none: null });
+      expect(JSON.parse((one.content as { text: string }[])[0]!.text)).toEqual(
+        one.structuredContent,
+      );
+      expect(eraNeutral(await call(client, 'structured2'))).toEqual({
+        content: [{ type: 'text', text: 'summary' }],
+        structuredContent: { result: 25 },
+      });
     });
-    expect(eraNeutral(await client.call('resources/read', { uri: 'mem://a' }))).toEqual({
-      contents: [
-        { uri: 'mem://a', mimeType: 'text/plain', text: 'alpha' },
-        { uri: 'mem://a', mimeType: 'text/plain', text: 'again', _meta: { tag: 'x' } },
-      ],
-    });
-    expect(eraNeutral(await client.call('resources/read', { uri: 'mem://b' }))).toEqual({
-      contents: [{ uri: 'mem://b', mimeType: 'application/octet-stream', blob: 'AAEC' }],
-    });
-    expect(eraNeutral(await client.call('resources/read', { uri: 'mem://items/7' }))).toEqual({
-      contents: [{ uri: 'mem://items/7', mimeType: 'text/plain', text: '7' }],
-    });
-    const missing = await client.request('resources/read', { uri: 'other://nothing' });
-    expect(missing.error?.code).toBe(client.modern ? -32602 : -32002);
-  });
 
-  it('completes prompt arguments with completion/4 (values, total, hasMore)', async () => {
-    const client = await open();
-    const result = await client.call('completion/complete', {
-      ref: { type: 'ref/prompt', name: 'hello' },
-      argument: { name: 'who', value: 'al' },
+    it('carries images, audio and embedded text and blob resources', async () => {
+      const client = await open();
+      expect(eraNeutral(await call(client, 'media')).content).toEqual([
+        { type: 'image', data: 'aGVsbG8=', mimeType: 'image/png' },
+        { type: 'audio', data: 'aGVsbG8=', mimeType: 'audio/wav' },
+        {
+          type: 'resource',
+          resource: { uri: 'file:///c', mimeType: 'text/plain', text: 'embedded' },
+        },
+        {
+          type: 'resource',
+          resource: { uri: 'file:///d', mimeType: 'application/octet-stream', blob: 'AAEC' },
+        },
+      ]);
     });
-    expect(result.completion).toEqual({ values: ['alice', 'albert'], total: 3, hasMore: false });
-  });
-});
 
-describe('era-specific forms of a Prolog provider', { timeout: 30_000 }, () => {
+    it('turns an exception, an unknown result term and bad arguments into tool errors', async () => {
+      const client = await open();
+      const thrown = eraNeutral(await call(client, 'throws'));
+      expect(thrown).toMatchObject({ isError: true, content: [{ text: 'my_exception(42)' }] });
+      const bad = eraNeutral(await call(client, 'bad'));
+      expect(bad.isError).toBe(true);
+      expect(JSON.stringify(bad.content)).toMatch(/not_a_result/);
+      const invalid = eraNeutral(await call(client, 'custom_schema', { n: -1 }));
+      expect(invalid.isError).toBe(true);
+    });
+
+    it('serves prompts: arguments, descriptions, a failing prompt as an error response', async () => {
+      const client = await open();
+      const { prompts } = (await client.call('prompts/list')) as { prompts: { name: string }[] };
+      expect(prompts).toContainEqual({
+        name: 'hello',
+        description: 'Says hello',
+        arguments: [{ name: 'who', description: 'Who to greet', required: true }],
+      });
+      expect(prompts).toContainEqual({
+        name: 'titled',
+        title: 'Titled',
+        description: 'Has a title',
+        arguments: [],
+      });
+      expect(
+        eraNeutral(await client.call('prompts/get', { name: 'hello', arguments: { who: 'Ann' } })),
+      ).toEqual({
+        messages: [
+          { role: 'user', content: { type: 'text', text: 'Hello Ann' } },
+          { role: 'assistant', content: { type: 'text', text: 'Sure.' } },
+        ],
+      });
+      expect(
+        eraNeutral(await client.call('prompts/get', { name: 'titled', arguments: {} })),
+      ).toMatchObject({ description: 'A description' });
+      const broken = await client.request('prompts/get', { name: 'broken', arguments: {} });
+      expect(broken.error?.code).toBe(-32603);
+    });
+
+    it('serves resources, templates and reads (text with _meta, blob, by template)', async () => {
+      const client = await open();
+      const { resources } = (await client.call('resources/list')) as { resources: unknown[] };
+      expect(resources).toContainEqual({
+        uri: 'mem://b',
+        name: 'b',
+        title: 'B title',
+        description: 'Resource B',
+        mimeType: 'application/octet-stream',
+      });
+      expect(eraNeutral(await client.call('resources/templates/list'))).toEqual({
+        resourceTemplates: [
+          {
+            uriTemplate: 'mem://items/{id}',
+            name: 'item',
+            description: 'An item',
+            mimeType: 'text/plain',
+          },
+        ],
+      });
+      expect(eraNeutral(await client.call('resources/read', { uri: 'mem://a' }))).toEqual({
+        contents: [
+          { uri: 'mem://a', mimeType: 'text/plain', text: 'alpha' },
+          { uri: 'mem://a', mimeType: 'text/plain', text: 'again', _meta: { tag: 'x' } },
+        ],
+      });
+      expect(eraNeutral(await client.call('resources/read', { uri: 'mem://b' }))).toEqual({
+        contents: [{ uri: 'mem://b', mimeType: 'application/octet-stream', blob: 'AAEC' }],
+      });
+      expect(eraNeutral(await client.call('resources/read', { uri: 'mem://items/7' }))).toEqual({
+        contents: [{ uri: 'mem://items/7', mimeType: 'text/plain', text: '7' }],
+      });
+      const missing = await client.request('resources/read', { uri: 'other://nothing' });
+      expect(missing.error?.code).toBe(client.modern ? -32602 : -32002);
+    });
+
+    it('completes prompt arguments with completion/4 (values, total, hasMore)', async () => {
+      const client = await open();
+      const result = await client.call('completion/complete', {
+        ref: { type: 'ref/prompt', name: 'hello' },
+        argument: { name: 'who', value: 'al' },
+      });
+      expect(result.completion).toEqual({ values: ['alice', 'albert'], total: 3, hasMore: false });
+    });
+  },
+);
+
+describe('era-specific forms of a Prolog provider', { timeout: scaled(30_000) }, () => {
   it('adds cache_policy/4 hints to modern list, read and discover results only', async () => {
     const modern = host.modern();
     expect(await modern.call('tools/list')).toMatchObject({ ttlMs: 1000, cacheScope: 'private' });

@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { hostStdioParams } from './support/birds.js';
 import { logtalkHomeForTests } from './support/paths.js';
 
@@ -31,7 +32,7 @@ tools([tool(version, version, 1)]).
 version(v2 :- true.
 `;
 
-describe('rondo-logtalk --watch, a reload that fails', { timeout: 60_000 }, () => {
+describe('rondo-logtalk --watch, a reload that fails', { timeout: scaled(60_000) }, () => {
   it('sends a legacy client that set its log level a notifications/message at error with file:line', async () => {
     const live = join(dir, 'live.pl');
     writeFileSync(live, SOUND);

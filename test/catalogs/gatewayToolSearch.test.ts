@@ -2,6 +2,7 @@ import { staticTokenVerifier } from '@rondo/auth';
 import { Client, httpTransport, inMemoryTransport } from '@rondo/client';
 import { serve } from '@rondo/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { createGateway, parseConfig, parseGatewayCatalog, type Gateway } from '@rondo/gateway';
 import { QUERIES, SERVICES, toolsOf, upstreamOf } from './largeCatalog.js';
 
@@ -76,7 +77,7 @@ beforeAll(async () => {
   const running = await serve(searched.endpoint, { transport: 'http', port: 0, auth, quiet: true });
   closers.push(() => running.close());
   url = running.url;
-}, 120_000);
+}, scaled(120_000));
 
 afterAll(async () => {
   for (const close of closers.reverse()) await close();
@@ -117,80 +118,98 @@ async function search(client: Client, query: string, limit = 3): Promise<string[
 }
 
 describe('tool search over 1,000 tools through the gateway', () => {
-  it('lists a catalog of at most 5% of the bytes of the full list', async () => {
-    const reader = await clientAs('reader');
-    await upstreamsReady(reader);
-    const listed = await reader.listAllTools();
-    expect(listed.map((tool) => tool.name)).toEqual([
-      'search_tools',
-      'get_tool_schemas',
-      'call_tool',
-    ]);
-    const whole = new Client({ transport: inMemoryTransport(full.endpoint), era: '2026-07-28' });
-    await whole.connect();
-    const everything = await whole.listAllTools();
-    await whole.close();
-    expect(everything).toHaveLength(1000);
-    const listedBytes = Buffer.byteLength(JSON.stringify(listed));
-    const fullBytes = Buffer.byteLength(JSON.stringify(everything));
-    console.log(
-      `tool search: listed ${listedBytes} bytes, full list ${fullBytes} bytes (${((100 * listedBytes) / fullBytes).toFixed(2)}%)`,
-    );
-    expect(listedBytes).toBeLessThanOrEqual(fullBytes * 0.05);
-  }, 120_000);
+  it(
+    'lists a catalog of at most 5% of the bytes of the full list',
+    async () => {
+      const reader = await clientAs('reader');
+      await upstreamsReady(reader);
+      const listed = await reader.listAllTools();
+      expect(listed.map((tool) => tool.name)).toEqual([
+        'search_tools',
+        'get_tool_schemas',
+        'call_tool',
+      ]);
+      const whole = new Client({ transport: inMemoryTransport(full.endpoint), era: '2026-07-28' });
+      await whole.connect();
+      const everything = await whole.listAllTools();
+      await whole.close();
+      expect(everything).toHaveLength(1000);
+      const listedBytes = Buffer.byteLength(JSON.stringify(listed));
+      const fullBytes = Buffer.byteLength(JSON.stringify(everything));
+      console.log(
+        `tool search: listed ${listedBytes} bytes, full list ${fullBytes} bytes (${((100 * listedBytes) / fullBytes).toFixed(2)}%)`,
+      );
+      expect(listedBytes).toBeLessThanOrEqual(fullBytes * 0.05);
+    },
+    scaled(120_000),
+  );
 
-  it('finds the intended tool among the first three for at least 27 of 30 requests', async () => {
-    const reader = await clientAs('reader');
-    await upstreamsReady(reader);
-    const misses: string[] = [];
-    for (const { query, tool } of QUERIES) {
-      const found = await search(reader, query);
-      if (!found.includes(tool)) misses.push(`${query} -> ${found.join(', ')} (wanted ${tool})`);
-    }
-    console.log(
-      `tool search: ${QUERIES.length - misses.length} of ${QUERIES.length} in the top 3${misses.length ? `; missed:\n${misses.join('\n')}` : ''}`,
-    );
-    expect(QUERIES.length - misses.length).toBeGreaterThanOrEqual(27);
-  }, 120_000);
-
-  it('never shows a caller a tool whose scope it lacks, and shows it to one that has it', async () => {
-    const reader = await clientAs('reader');
-    const admin = await clientAs('admin');
-    await upstreamsReady(reader);
-    const queries = [
-      ...QUERIES.map((q) => q.query),
-      'delete an invoice in billing',
-      'delete a bucket in the cloud',
-      'get a payslip',
-    ];
-    for (const query of queries) {
-      const found = await search(reader, query, 50);
-      expect(found.filter((name) => SCOPED.includes(name))).toEqual([]);
-    }
-    expect(await search(admin, 'delete an invoice in billing')).toContain('billing_delete_invoice');
-    expect(await search(admin, 'get a payslip from hr')).toContain('hr_get_payslip');
-    const schemas = await reader.callTool('get_tool_schemas', { names: SCOPED });
-    expect(schemas.structuredContent).toEqual({ tools: [], unknown: SCOPED });
-  }, 120_000);
-
-  it('keeps every one of the 1,000 tools callable by its name', async () => {
-    const reader = await clientAs('reader');
-    const admin = await clientAs('admin');
-    await upstreamsReady(reader);
-    const failed: string[] = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < ALL.length) {
-        const name = ALL[next++]!;
-        const client = SCOPED.includes(name) ? admin : reader;
-        const result = await client.callTool(name, {});
-        if (result.isError || (result.structuredContent as { tool?: string }).tool !== name)
-          failed.push(name);
+  it(
+    'finds the intended tool among the first three for at least 27 of 30 requests',
+    async () => {
+      const reader = await clientAs('reader');
+      await upstreamsReady(reader);
+      const misses: string[] = [];
+      for (const { query, tool } of QUERIES) {
+        const found = await search(reader, query);
+        if (!found.includes(tool)) misses.push(`${query} -> ${found.join(', ')} (wanted ${tool})`);
       }
-    };
-    await Promise.all(Array.from({ length: 8 }, worker));
-    expect(failed).toEqual([]);
-    // Without the scope, a direct call is refused (the step-up answer), never run.
-    await expect(reader.callTool('billing_delete_invoice', {})).rejects.toThrow();
-  }, 300_000);
+      console.log(
+        `tool search: ${QUERIES.length - misses.length} of ${QUERIES.length} in the top 3${misses.length ? `; missed:\n${misses.join('\n')}` : ''}`,
+      );
+      expect(QUERIES.length - misses.length).toBeGreaterThanOrEqual(27);
+    },
+    scaled(120_000),
+  );
+
+  it(
+    'never shows a caller a tool whose scope it lacks, and shows it to one that has it',
+    async () => {
+      const reader = await clientAs('reader');
+      const admin = await clientAs('admin');
+      await upstreamsReady(reader);
+      const queries = [
+        ...QUERIES.map((q) => q.query),
+        'delete an invoice in billing',
+        'delete a bucket in the cloud',
+        'get a payslip',
+      ];
+      for (const query of queries) {
+        const found = await search(reader, query, 50);
+        expect(found.filter((name) => SCOPED.includes(name))).toEqual([]);
+      }
+      expect(await search(admin, 'delete an invoice in billing')).toContain(
+        'billing_delete_invoice',
+      );
+      expect(await search(admin, 'get a payslip from hr')).toContain('hr_get_payslip');
+      const schemas = await reader.callTool('get_tool_schemas', { names: SCOPED });
+      expect(schemas.structuredContent).toEqual({ tools: [], unknown: SCOPED });
+    },
+    scaled(120_000),
+  );
+
+  it(
+    'keeps every one of the 1,000 tools callable by its name',
+    async () => {
+      const reader = await clientAs('reader');
+      const admin = await clientAs('admin');
+      await upstreamsReady(reader);
+      const failed: string[] = [];
+      let next = 0;
+      const worker = async () => {
+        while (next < ALL.length) {
+          const name = ALL[next++]!;
+          const client = SCOPED.includes(name) ? admin : reader;
+          const result = await client.callTool(name, {});
+          if (result.isError || (result.structuredContent as { tool?: string }).tool !== name)
+            failed.push(name);
+        }
+      };
+      await Promise.all(Array.from({ length: 8 }, worker));
+      expect(failed).toEqual([]);
+      // Without the scope, a direct call is refused (the step-up answer), never run.
+      await expect(reader.callTool('billing_delete_invoice', {})).rejects.toThrow();
+    },
+    scaled(300_000),
+  );
 });

@@ -6,6 +6,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { startGateway, writeConfig, type RunningGateway } from '../gateway/support.js';
 
 // Issue 45, done when 4: the official v2 client (2026-07-28) and v1 client (2025-11-25) list and
@@ -49,7 +50,7 @@ beforeAll(async () => {
   });
   process.env.PETSTORE_KEY = 'special-key';
   gateway = await startGateway(config);
-}, 60_000);
+}, scaled(60_000));
 afterAll(async () => {
   await gateway.close();
   await new Promise((resolve) => backend.close(resolve));
@@ -67,43 +68,51 @@ const PET_TOOLS = [
 ];
 
 describe('rondo-gateway with an openapi entry', () => {
-  it('serves the operations to the v2 client pinned to 2026-07-28', async () => {
-    const client = new Client(
-      { name: 'openapi-modern', version: '1.0.0' },
-      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
-    );
-    await client.connect(new StreamableHTTPClientTransport(gateway.url));
-    expect(client.getProtocolEra()).toBe('modern');
-    const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(PET_TOOLS);
-    const get = tools.find((tool) => tool.name === 'pets_getPetById')!;
-    expect(get.annotations?.readOnlyHint).toBe(true);
-    expect(get.inputSchema.required).toEqual(['petId']);
-    const result = await client.callTool({ name: 'pets_getPetById', arguments: { petId: 7 } });
-    expect(result.structuredContent).toEqual({ id: 7, name: 'Rex', photoUrls: [] });
-    expect(seen.at(-1)).toMatchObject({ method: 'GET', url: '/v2/pet/7' });
-    expect(seen.at(-1)!.headers.api_key).toBe('special-key');
-    const missing = await client.callTool({ name: 'pets_getPetById', arguments: { petId: 8 } });
-    expect(missing.isError).toBe(true);
-    expect(JSON.stringify(missing.content)).toContain('HTTP 404');
-    await client.close();
-  }, 60_000);
+  it(
+    'serves the operations to the v2 client pinned to 2026-07-28',
+    async () => {
+      const client = new Client(
+        { name: 'openapi-modern', version: '1.0.0' },
+        { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      );
+      await client.connect(new StreamableHTTPClientTransport(gateway.url));
+      expect(client.getProtocolEra()).toBe('modern');
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name).sort()).toEqual(PET_TOOLS);
+      const get = tools.find((tool) => tool.name === 'pets_getPetById')!;
+      expect(get.annotations?.readOnlyHint).toBe(true);
+      expect(get.inputSchema.required).toEqual(['petId']);
+      const result = await client.callTool({ name: 'pets_getPetById', arguments: { petId: 7 } });
+      expect(result.structuredContent).toEqual({ id: 7, name: 'Rex', photoUrls: [] });
+      expect(seen.at(-1)).toMatchObject({ method: 'GET', url: '/v2/pet/7' });
+      expect(seen.at(-1)!.headers.api_key).toBe('special-key');
+      const missing = await client.callTool({ name: 'pets_getPetById', arguments: { petId: 8 } });
+      expect(missing.isError).toBe(true);
+      expect(JSON.stringify(missing.content)).toContain('HTTP 404');
+      await client.close();
+    },
+    scaled(60_000),
+  );
 
-  it('serves the operations to the v1 client at 2025-11-25', async () => {
-    const client = new V1Client({ name: 'openapi-legacy', version: '1.0.0' });
-    const transport = new V1HttpTransport(gateway.url);
-    await client.connect(transport);
-    expect(transport.protocolVersion).toBe('2025-11-25');
-    const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(PET_TOOLS);
-    const result = await client.callTool({
-      name: 'pets_findPetsByStatus',
-      arguments: { status: ['sold'] },
-    });
-    expect(result.structuredContent).toEqual({
-      result: [{ id: 1, name: 'Tom', photoUrls: [], status: 'sold' }],
-    });
-    expect(seen.at(-1)).toMatchObject({ method: 'GET', url: '/v2/pet/findByStatus?status=sold' });
-    await client.close();
-  }, 60_000);
+  it(
+    'serves the operations to the v1 client at 2025-11-25',
+    async () => {
+      const client = new V1Client({ name: 'openapi-legacy', version: '1.0.0' });
+      const transport = new V1HttpTransport(gateway.url);
+      await client.connect(transport);
+      expect(transport.protocolVersion).toBe('2025-11-25');
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name).sort()).toEqual(PET_TOOLS);
+      const result = await client.callTool({
+        name: 'pets_findPetsByStatus',
+        arguments: { status: ['sold'] },
+      });
+      expect(result.structuredContent).toEqual({
+        result: [{ id: 1, name: 'Tom', photoUrls: [], status: 'sold' }],
+      });
+      expect(seen.at(-1)).toMatchObject({ method: 'GET', url: '/v2/pet/findByStatus?status=sold' });
+      await client.close();
+    },
+    scaled(60_000),
+  );
 });

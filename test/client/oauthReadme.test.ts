@@ -4,6 +4,7 @@ import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { createServer, serve, text } from '@rondo/server';
 import { describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { startAuthServer } from '../../packages/client/test/oauth/support/authorizationServer.js';
 import { firstTypeScriptBlock, transpileExample } from '@rondo/test-support/readmeExample';
 
@@ -21,7 +22,7 @@ function freePort(): Promise<number> {
 describe('the OAuth example of the @rondo/client README', () => {
   it(
     'signs in through a real authorization server and lists the tools of a protected Rondo server',
-    { timeout: 60_000 },
+    { timeout: scaled(60_000) },
     async () => {
       await using as = await startAuthServer();
       let resource = '';

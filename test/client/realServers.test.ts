@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { Client, httpTransport, type ClientHandlers } from '@rondo/client';
 import { stdioTransport } from '@rondo/client/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { startSdkServer } from './support/sdkServer.js';
 
 // Issue 25, done-when 2: the client talks to servers no one here wrote: the official
@@ -79,7 +80,7 @@ describe('the official server-everything over stdio', () => {
     expect(completed.completion.values).toContain('Engineering');
   });
 
-  it('hears a subscribed resource change', { timeout: 30_000 }, async () => {
+  it('hears a subscribed resource change', { timeout: scaled(30_000) }, async () => {
     const [resource] = await client.listAllResources();
     const subscription = await client.subscribe({ resources: [resource!.uri] });
     const heard = new Promise<string>((resolve) => {
@@ -99,7 +100,7 @@ describe('the official server-everything over stdio', () => {
 
   it(
     'runs a tool as a 2025-11-25 task, answering the input the task asks for',
-    { timeout: 60_000 },
+    { timeout: scaled(60_000) },
     async () => {
       const task = await client.callToolAsTask('simulate-research-query', {
         topic: 'MCP',

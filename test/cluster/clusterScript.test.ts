@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { repoRoot } from '../demo/demoProcess.js';
 
 // `pnpm cluster` (tooling/scripts/cluster.mjs) as a user runs it: redis-server, three demo
@@ -67,7 +68,7 @@ async function servedBy(cluster: Cluster): Promise<Map<string, string[]>> {
   return served;
 }
 
-describe('pnpm cluster', { timeout: 60_000 }, () => {
+describe('pnpm cluster', { timeout: scaled(60_000) }, () => {
   it('serves a legacy session over three replicas, survives one killed, stops all on Ctrl-C', async () => {
     const cluster = await startCluster();
     try {

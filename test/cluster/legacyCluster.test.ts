@@ -5,6 +5,7 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { startCluster, type Cluster } from '../support/cluster.js';
 import { legacyCall, until } from './support/requests.js';
 
@@ -31,7 +32,7 @@ describe('a legacy session across three replicas behind nginx', () => {
   let cluster: Cluster;
   beforeAll(async () => {
     cluster = await startCluster(3);
-  }, 60_000);
+  }, scaled(60_000));
   afterAll(async () => {
     await cluster?.stop();
   });
@@ -105,46 +106,50 @@ describe('a legacy session across three replicas behind nginx', () => {
     }
   });
 
-  it('keeps the session when the replica that created it is killed with SIGKILL', async () => {
-    const { client, listChanges } = legacyClient();
-    const transport = new StreamableHTTPClientTransport(new URL(cluster.url), {
-      reconnectionOptions: {
-        initialReconnectionDelay: 100,
-        maxReconnectionDelay: 500,
-        reconnectionDelayGrowFactor: 1.5,
-        maxRetries: 20,
-      },
-    });
-    const before = (await cluster.served()).length;
-    await client.connect(transport);
-    const [, , creatorPort] = (await cluster.served())[before]!;
-    const creator = cluster.replicas.find((replica) => replica.port === creatorPort)!;
-    const others = cluster.replicas.filter((replica) => replica !== creator);
-    try {
-      await creator.kill('SIGKILL');
-      for (let index = 0; index < 4; index += 1) {
-        const result = await client.callTool({ name: 'test_simple_text', arguments: {} });
-        expect(result.isError).toBeFalsy();
-      }
-      const asked = await client.callTool({
-        name: 'test_elicitation',
-        arguments: { message: 'Still there?' },
+  it(
+    'keeps the session when the replica that created it is killed with SIGKILL',
+    async () => {
+      const { client, listChanges } = legacyClient();
+      const transport = new StreamableHTTPClientTransport(new URL(cluster.url), {
+        reconnectionOptions: {
+          initialReconnectionDelay: 100,
+          maxReconnectionDelay: 500,
+          reconnectionDelayGrowFactor: 1.5,
+          maxRetries: 20,
+        },
       });
-      expect(JSON.stringify(asked.content)).toContain('ada@example.test');
-      // With one replica left, the GET stream is on it (or comes back to it) whatever it was on.
-      await others[0]!.kill('SIGKILL');
-      const survivor = others[1]!;
-      const seen = listChanges();
-      const deadline = Date.now() + 15_000;
-      while (listChanges() <= seen && Date.now() < deadline) {
-        await legacyCall(survivor.url, transport.sessionId!, 'test_trigger_tool_change');
-        await new Promise((resolve) => setTimeout(resolve, 500));
+      const before = (await cluster.served()).length;
+      await client.connect(transport);
+      const [, , creatorPort] = (await cluster.served())[before]!;
+      const creator = cluster.replicas.find((replica) => replica.port === creatorPort)!;
+      const others = cluster.replicas.filter((replica) => replica !== creator);
+      try {
+        await creator.kill('SIGKILL');
+        for (let index = 0; index < 4; index += 1) {
+          const result = await client.callTool({ name: 'test_simple_text', arguments: {} });
+          expect(result.isError).toBeFalsy();
+        }
+        const asked = await client.callTool({
+          name: 'test_elicitation',
+          arguments: { message: 'Still there?' },
+        });
+        expect(JSON.stringify(asked.content)).toContain('ada@example.test');
+        // With one replica left, the GET stream is on it (or comes back to it) whatever it was on.
+        await others[0]!.kill('SIGKILL');
+        const survivor = others[1]!;
+        const seen = listChanges();
+        const deadline = Date.now() + 15_000;
+        while (listChanges() <= seen && Date.now() < deadline) {
+          await legacyCall(survivor.url, transport.sessionId!, 'test_trigger_tool_change');
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        }
+        expect(listChanges()).toBeGreaterThan(seen);
+      } finally {
+        await client.close();
+        await creator.start();
+        await others[0]!.start();
       }
-      expect(listChanges()).toBeGreaterThan(seen);
-    } finally {
-      await client.close();
-      await creator.start();
-      await others[0]!.start();
-    }
-  }, 60_000);
+    },
+    scaled(60_000),
+  );
 });

@@ -45,7 +45,7 @@ describe('the modern era across three replicas behind nginx', () => {
   let cluster: Cluster;
   beforeAll(async () => {
     cluster = await startCluster(3);
-  }, 60_000);
+  }, scaled(60_000));
   afterAll(async () => {
     await cluster?.stop();
   });
@@ -91,36 +91,40 @@ describe('the modern era across three replicas behind nginx', () => {
     }
   });
 
-  it('fails what needs Redis with a clear 503 while it is down, serves the rest, then recovers', async () => {
-    const opened = await legacyPost(cluster.url, INITIALIZE);
-    const sessionId = opened.headers.get('mcp-session-id')!;
-    await opened.text();
-    await cluster.redis.down();
-    try {
-      const started = Date.now();
-      const legacy = await legacyPost(
-        cluster.url,
-        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
-        sessionId,
-      );
-      expect(legacy.status).toBe(503);
-      expect(await legacy.text()).toMatch(/shared session store failed.*Redis/i);
-      expect(Date.now() - started).toBeLessThan(scaled(3000));
-      const fresh = await legacyPost(cluster.url, INITIALIZE);
-      expect(fresh.status).toBe(503);
-      await fresh.text();
-      const modern = await modernCall(cluster.url, 'test_simple_text');
-      expect(modern.status).toBe(200);
-      expect(await modern.text()).toContain('simple text response');
-    } finally {
-      await cluster.redis.up();
-    }
-    // Redis came back empty (it keeps nothing on disk here). Every replica reconnects by itself:
-    // then the old session is unknown on each, and a new one works.
-    for (const replica of cluster.replicas) {
-      expect(await settledStatus(() => legacyPost(replica.url, INITIALIZE))).toBe(200);
-      const list = { jsonrpc: '2.0', id: 3, method: 'tools/list' };
-      expect(await settledStatus(() => legacyPost(replica.url, list, sessionId))).toBe(404);
-    }
-  }, 60_000);
+  it(
+    'fails what needs Redis with a clear 503 while it is down, serves the rest, then recovers',
+    async () => {
+      const opened = await legacyPost(cluster.url, INITIALIZE);
+      const sessionId = opened.headers.get('mcp-session-id')!;
+      await opened.text();
+      await cluster.redis.down();
+      try {
+        const started = Date.now();
+        const legacy = await legacyPost(
+          cluster.url,
+          { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+          sessionId,
+        );
+        expect(legacy.status).toBe(503);
+        expect(await legacy.text()).toMatch(/shared session store failed.*Redis/i);
+        expect(Date.now() - started).toBeLessThan(scaled(3000));
+        const fresh = await legacyPost(cluster.url, INITIALIZE);
+        expect(fresh.status).toBe(503);
+        await fresh.text();
+        const modern = await modernCall(cluster.url, 'test_simple_text');
+        expect(modern.status).toBe(200);
+        expect(await modern.text()).toContain('simple text response');
+      } finally {
+        await cluster.redis.up();
+      }
+      // Redis came back empty (it keeps nothing on disk here). Every replica reconnects by itself:
+      // then the old session is unknown on each, and a new one works.
+      for (const replica of cluster.replicas) {
+        expect(await settledStatus(() => legacyPost(replica.url, INITIALIZE))).toBe(200);
+        const list = { jsonrpc: '2.0', id: 3, method: 'tools/list' };
+        expect(await settledStatus(() => legacyPost(replica.url, list, sessionId))).toBe(404);
+      }
+    },
+    scaled(60_000),
+  );
 });

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { freePort, startNginx, type RunningNginx } from '../support/nginx.js';
 import { startRedisServer, type RedisServer } from '@rondo/test-support/redisServer';
 
@@ -69,75 +70,79 @@ async function call(url: string, token: string, method: string, params: Record<s
   return { status: response.status, body: (await response.json()) as Answer };
 }
 
-describe('policies across three replicas on Redis behind nginx', { timeout: 120_000 }, () => {
-  let redis: RedisServer;
-  let nginx: RunningNginx;
-  let replicas: Replica[] = [];
-  let dir: string;
-  let file: string;
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'rondo-policies-'));
-    file = join(dir, 'doc.txt');
-    writeFileSync(file, 'v1');
-    redis = await startRedisServer();
-    const key = randomBytes(32).toString('base64');
-    replicas = await Promise.all(
-      [0, 1, 2].map(async () => startReplica(redis.url, file, key, await freePort())),
-    );
-    nginx = await startNginx({ upstreams: replicas.map((replica) => replica.port) });
-  }, 90_000);
-  afterAll(async () => {
-    await nginx?.stop();
-    for (const replica of replicas) replica.child.kill('SIGTERM');
-    await redis?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  it(`a limit of ${LIMIT} calls per minute per principal admits ${LIMIT} in total, not ${3 * LIMIT}`, async () => {
-    const answers = [];
-    for (let index = 0; index < 3 * LIMIT; index += 1)
-      answers.push(
-        await call(`${nginx.url}/mcp`, 'ada', 'tools/call', { name: 'whoami', arguments: {} }),
+describe(
+  'policies across three replicas on Redis behind nginx',
+  { timeout: scaled(120_000) },
+  () => {
+    let redis: RedisServer;
+    let nginx: RunningNginx;
+    let replicas: Replica[] = [];
+    let dir: string;
+    let file: string;
+    beforeAll(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'rondo-policies-'));
+      file = join(dir, 'doc.txt');
+      writeFileSync(file, 'v1');
+      redis = await startRedisServer();
+      const key = randomBytes(32).toString('base64');
+      replicas = await Promise.all(
+        [0, 1, 2].map(async () => startReplica(redis.url, file, key, await freePort())),
       );
-    const served = answers.filter((answer) => answer.status === 200);
-    expect(served).toHaveLength(LIMIT);
-    // They were spread over the replicas: without the shared counter each would admit LIMIT.
-    const ports = new Set(
-      served.map((answer) => /at (\d+)/.exec(answer.body.result.content[0]!.text)![1]),
-    );
-    expect(ports.size).toBeGreaterThan(1);
-    const refused = answers.filter((answer) => answer.status === 429);
-    expect(refused).toHaveLength(2 * LIMIT);
-    expect(refused[0]!.body.error).toMatchObject({
-      code: -32000,
-      data: { retryAfterMs: expect.any(Number) },
+      nginx = await startNginx({ upstreams: replicas.map((replica) => replica.port) });
+    }, scaled(90_000));
+    afterAll(async () => {
+      await nginx?.stop();
+      for (const replica of replicas) replica.child.kill('SIGTERM');
+      await redis?.stop();
+      rmSync(dir, { recursive: true, force: true });
     });
-    // Straight to each replica: still refused, and another principal is served everywhere.
-    for (const replica of replicas) {
-      expect(
-        (await call(replica.url, 'ada', 'tools/call', { name: 'whoami', arguments: {} })).status,
-      ).toBe(429);
-      expect(
-        (await call(replica.url, `bob`, 'tools/call', { name: 'whoami', arguments: {} })).status,
-      ).toBe(200);
-    }
-  });
 
-  it('a resources/updated raised on one replica drops the cached read on every replica', async () => {
-    const read = async (replica: Replica) =>
-      (await call(replica.url, 'carol', 'resources/read', { uri: 'doc://shared' })).body.result
-        .contents[0]!.text;
-    for (const replica of replicas) expect(await read(replica)).toBe(`v1 from ${replica.port}`);
-    writeFileSync(file, 'v2');
-    // Each replica answers from its cache: the file changed, nobody said so yet.
-    for (const replica of replicas) expect(await read(replica)).toBe(`v1 from ${replica.port}`);
-    const touched = await call(replicas[1]!.url, 'dave', 'tools/call', {
-      name: 'touch',
-      arguments: {},
+    it(`a limit of ${LIMIT} calls per minute per principal admits ${LIMIT} in total, not ${3 * LIMIT}`, async () => {
+      const answers = [];
+      for (let index = 0; index < 3 * LIMIT; index += 1)
+        answers.push(
+          await call(`${nginx.url}/mcp`, 'ada', 'tools/call', { name: 'whoami', arguments: {} }),
+        );
+      const served = answers.filter((answer) => answer.status === 200);
+      expect(served).toHaveLength(LIMIT);
+      // They were spread over the replicas: without the shared counter each would admit LIMIT.
+      const ports = new Set(
+        served.map((answer) => /at (\d+)/.exec(answer.body.result.content[0]!.text)![1]),
+      );
+      expect(ports.size).toBeGreaterThan(1);
+      const refused = answers.filter((answer) => answer.status === 429);
+      expect(refused).toHaveLength(2 * LIMIT);
+      expect(refused[0]!.body.error).toMatchObject({
+        code: -32000,
+        data: { retryAfterMs: expect.any(Number) },
+      });
+      // Straight to each replica: still refused, and another principal is served everywhere.
+      for (const replica of replicas) {
+        expect(
+          (await call(replica.url, 'ada', 'tools/call', { name: 'whoami', arguments: {} })).status,
+        ).toBe(429);
+        expect(
+          (await call(replica.url, `bob`, 'tools/call', { name: 'whoami', arguments: {} })).status,
+        ).toBe(200);
+      }
     });
-    expect(touched.status).toBe(200);
-    for (const replica of replicas) {
-      await expect.poll(() => read(replica), { timeout: 5_000 }).toBe(`v2 from ${replica.port}`);
-    }
-  });
-});
+
+    it('a resources/updated raised on one replica drops the cached read on every replica', async () => {
+      const read = async (replica: Replica) =>
+        (await call(replica.url, 'carol', 'resources/read', { uri: 'doc://shared' })).body.result
+          .contents[0]!.text;
+      for (const replica of replicas) expect(await read(replica)).toBe(`v1 from ${replica.port}`);
+      writeFileSync(file, 'v2');
+      // Each replica answers from its cache: the file changed, nobody said so yet.
+      for (const replica of replicas) expect(await read(replica)).toBe(`v1 from ${replica.port}`);
+      const touched = await call(replicas[1]!.url, 'dave', 'tools/call', {
+        name: 'touch',
+        arguments: {},
+      });
+      expect(touched.status).toBe(200);
+      for (const replica of replicas) {
+        await expect.poll(() => read(replica), { timeout: 5_000 }).toBe(`v2 from ${replica.port}`);
+      }
+    });
+  },
+);

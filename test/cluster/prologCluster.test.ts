@@ -64,7 +64,7 @@ describe('Prolog replicas sharing Redis', () => {
       startReplica(redis.url, key),
       startReplica(redis.url, key),
     ]);
-  }, 60_000);
+  }, scaled(60_000));
   afterAll(async () => {
     for (const replica of [first, second]) replica?.child.kill('SIGTERM');
     await redis?.stop();

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 // Issue 25, done-when 1 (the non-auth part): `pnpm conformance:client` runs the official suite's
 // client leg against the conformance client fixture for 2025-11-25 and 2026-07-28 (the runner on
@@ -63,7 +64,7 @@ function runClientConformance(): Promise<string> {
 describe('the official conformance suite against the client fixture', () => {
   it(
     'passes every check for 2025-11-25 and 2026-07-28 (the auth extensions included), and the Skills extension',
-    { timeout: 900_000 },
+    { timeout: scaled(900_000) },
     async () => {
       const output = await runClientConformance();
       console.log(

@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 // Issue 25, done-when 1 (the OAuth half): the official suite's client leg, run on Node 22 against
 // the conformance client fixture (apps/conformance-client, built by the test command), passes the
@@ -134,7 +135,7 @@ function describeLines(lines: readonly ScenarioLine[]): string {
 }
 
 describe('the official conformance suite against the client fixture: OAuth', () => {
-  it('passes the auth suite', { timeout: 900_000 }, async () => {
+  it('passes the auth suite', { timeout: scaled(900_000) }, async () => {
     const run = await runClientSuite(['--suite', 'auth']);
     console.log(`auth suite:\n${describeLines(run.lines)}`);
     expect(run.lines.map((line) => line.scenario).sort()).toEqual([...SCORED_2025].sort());
@@ -149,7 +150,7 @@ describe('the official conformance suite against the client fixture: OAuth', () 
   ] as const) {
     it(
       `passes every auth/* scenario of the ${revision} requirements, and the client-credentials extension`,
-      { timeout: 900_000 },
+      { timeout: scaled(900_000) },
       async () => {
         const run = await runClientSuite(['--requirements', revision]);
         const auth = run.lines.filter((line) => line.scenario.startsWith('auth/'));

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { describeTotals, runConformance } from '../support/conformanceRun.js';
 
 // The same three official conformance runs (`pnpm conformance`) against both fixtures. Issue 7,
@@ -50,23 +51,27 @@ const fixtures = [
 
 for (const { label, args, heading } of fixtures) {
   describe(`the official conformance suite against the ${label}`, () => {
-    it('passes all three runs with no failing scored scenario', { timeout: 300_000 }, async () => {
-      const { code, output, totals } = await runConformance(args);
-      console.log(`${heading}${describeTotals(totals)}`);
-      expect(totals.map((total) => total.run).sort()).toEqual([
-        '2025-06-18',
-        '2025-11-25',
-        '2026-07-28',
-      ]);
-      expect(
-        totals.filter((total) => total.verdict !== 'PASS'),
-        output,
-      ).toEqual([]);
-      expect(totals.every((total) => total.passed > 0)).toBe(true);
-      expect(code, output).toBe(0);
-    });
+    it(
+      'passes all three runs with no failing scored scenario',
+      { timeout: scaled(300_000) },
+      async () => {
+        const { code, output, totals } = await runConformance(args);
+        console.log(`${heading}${describeTotals(totals)}`);
+        expect(totals.map((total) => total.run).sort()).toEqual([
+          '2025-06-18',
+          '2025-11-25',
+          '2026-07-28',
+        ]);
+        expect(
+          totals.filter((total) => total.verdict !== 'PASS'),
+          output,
+        ).toEqual([]);
+        expect(totals.every((total) => total.passed > 0)).toBe(true);
+        expect(code, output).toBe(0);
+      },
+    );
 
-    it('passes each tasks-* scenario run by name', { timeout: 300_000 }, async () => {
+    it('passes each tasks-* scenario run by name', { timeout: scaled(300_000) }, async () => {
       const scenarioArgs = TASK_SCENARIOS.flatMap((name) => ['--scenario', name]);
       const { code, output, totals } = await runConformance([...args, ...scenarioArgs]);
       console.log(`${heading}${describeTotals(totals)}`);
@@ -84,7 +89,7 @@ for (const { label, args, heading } of fixtures) {
 
     it.skipIf(label.startsWith('cluster'))(
       'passes each sep-2640 skills scenario run by name (the cluster serves the same fixture)',
-      { timeout: 300_000 },
+      { timeout: scaled(300_000) },
       async () => {
         const scenarioArgs = SKILL_SCENARIOS.flatMap((name) => ['--scenario', name]);
         const { code, output, totals } = await runConformance([...args, ...scenarioArgs]);
@@ -109,7 +114,7 @@ for (const { label, args, heading, results } of fixtures) {
   describe(`the server-sse-polling scenario against the ${label}`, () => {
     it(
       'resumes the closed stream with its result and warns of nothing',
-      { timeout: 60_000 },
+      { timeout: scaled(60_000) },
       async () => {
         const { code, output } = await runConformance([
           ...args,

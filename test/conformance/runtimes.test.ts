@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { describeTotals, runConformance } from '../support/conformanceRun.js';
 
 // Issue 16, done-when 1: the official conformance suite against the fixture served through the
@@ -14,7 +15,7 @@ for (const { runtime, runs } of targets) {
   describe(`the official conformance suite against the fixture on ${runtime}`, () => {
     it(
       `passes ${runs.join(', ')} with no failing scored scenario`,
-      { timeout: 300_000 },
+      { timeout: scaled(300_000) },
       async () => {
         const selection = runtime === 'workerd' ? runs.flatMap((run) => ['--run', run]) : [];
         const { code, output, totals } = await runConformance(['--fixture', runtime, ...selection]);

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { z } from 'zod';
 import { appTool, uiResource } from '@rondo/apps';
 import { createServer, text } from '@rondo/server';
@@ -80,7 +81,7 @@ describe.skipIf(!hasChromium)('Apps framed through the sandbox page', { timeout:
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     await page.goto(`${demo.url}/`);
-  }, 120_000);
+  }, scaled(120_000));
 
   afterAll(async () => {
     await browser?.close();

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { CHROMIUM, CHROMIUM_ARGS, connect, hasChromium, screenshots, snap } from './browser.js';
 import { startDemo, type RunningDemo } from './demoProcess.js';
 import { decodePng } from './pngPixels.js';
@@ -36,7 +37,7 @@ describe.skipIf(!hasChromium)('the lamp MCP App in the playground', { timeout: 9
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     await page.goto(`${demo.url}/`);
-  }, 90_000);
+  }, scaled(90_000));
 
   afterAll(async () => {
     await browser?.close();

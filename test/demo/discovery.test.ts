@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { startDemo, type RunningDemo } from './demoProcess.js';
 
 // Issue 43, done-when 4: the demo serves its own Server Card (at /mcp/server-card, beside its
@@ -8,7 +9,7 @@ describe('the demo publishes its Server Card and catalog', () => {
   let demo: RunningDemo;
   beforeAll(async () => {
     demo = await startDemo(['--no-prolog']);
-  }, 90_000);
+  }, scaled(90_000));
   afterAll(async () => demo?.stop());
 
   it('serves its card at /mcp/server-card and lists it in /.well-known/mcp/catalog.json', async () => {

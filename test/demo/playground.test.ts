@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { CHROMIUM, CHROMIUM_ARGS, connect, hasChromium, screenshots, snap } from './browser.js';
 import { legacySession, postModern, startDemo, type RunningDemo } from './demoProcess.js';
 
@@ -59,7 +60,7 @@ describe.skipIf(!hasChromium)('the playground in Chromium', { timeout: 60_000 },
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     await page.goto(`${demo.url}/`);
-  }, 60_000);
+  }, scaled(60_000));
 
   afterAll(async () => {
     await browser?.close();

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { CHROMIUM, CHROMIUM_ARGS, connect, hasChromium, screenshots, snap } from './browser.js';
 import { startDemo, type RunningDemo } from './demoProcess.js';
 
@@ -28,7 +29,7 @@ describe.skipIf(!hasChromium)('the playground layout and states', { timeout: 120
     mkdirSync(screenshots, { recursive: true });
     demo = await startDemo([], { RONDO_DEMO_CLOCK_MS: '200' });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  }, 60_000);
+  }, scaled(60_000));
 
   afterAll(async () => {
     await browser?.close();

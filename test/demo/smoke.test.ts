@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { WebSocket } from 'ws';
 import { demoMain, repoRoot, startDemo, type RunningDemo, type WireJson } from './demoProcess.js';
 
@@ -37,12 +38,12 @@ async function post(
   return { status: response.status, json };
 }
 
-describe('the demo started as the README says', { timeout: 60_000 }, () => {
+describe('the demo started as the README says', { timeout: scaled(60_000) }, () => {
   let demo: RunningDemo;
 
   beforeAll(async () => {
     demo = await startDemo();
-  }, 60_000);
+  }, scaled(60_000));
   afterAll(async () => {
     await demo?.stop();
   });
@@ -149,7 +150,7 @@ describe('the demo started as the README says', { timeout: 60_000 }, () => {
   });
 });
 
-describe('the demo for desktop hosts (--stdio)', { timeout: 60_000 }, () => {
+describe('the demo for desktop hosts (--stdio)', { timeout: scaled(60_000) }, () => {
   it('writes nothing but protocol messages on stdout and exits when stdin ends', async () => {
     const lines = [
       { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } },
@@ -175,7 +176,7 @@ describe('the demo for desktop hosts (--stdio)', { timeout: 60_000 }, () => {
   });
 });
 
-describe('the demo smoke mode used by .ci/run', { timeout: 90_000 }, () => {
+describe('the demo smoke mode used by .ci/run', { timeout: scaled(90_000) }, () => {
   it('checks discover, initialize, a WebSocket call and the lamp App, then exits 0', async () => {
     const { stderr } = await promisify(execFile)(process.execPath, [demoMain], {
       cwd: repoRoot,

@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import {
   legacySession,
   postModern as modern,
@@ -59,12 +60,12 @@ async function readStream(body: ReadableStream<Uint8Array>, until: (text: string
   return text;
 }
 
-describe('the demo server traffic at /traffic', { timeout: 60_000 }, () => {
+describe('the demo server traffic at /traffic', { timeout: scaled(60_000) }, () => {
   let demo: RunningDemo;
 
   beforeAll(async () => {
     demo = await startDemo(['--no-prolog']);
-  }, 60_000);
+  }, scaled(60_000));
   afterAll(async () => {
     await demo?.stop();
   });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, httpTransport } from '@rondo/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { FIXTURE_MAIN, startGateway, writeConfig, type RunningGateway } from './support.js';
 
 // Issue 40, done-when 6: the audit log's lines for a call, a refused call and a round trip.
@@ -22,7 +23,7 @@ beforeAll(async () => {
     slow: { command: process.execPath, args: [HOSTILE], timeoutMs: 500 },
   });
   gateway = await startGateway(config, ['--audit', auditFile]);
-}, 60_000);
+}, scaled(60_000));
 afterAll(async () => {
   await gateway?.close();
 });

@@ -7,6 +7,7 @@ import {
   type ClientHandlers,
 } from '@rondo/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import {
   followRedirect,
   MACHINE_CLIENT,
@@ -111,7 +112,7 @@ beforeAll(async () => {
     if (tries > 150) throw new Error('the upstreams did not connect');
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-}, 90_000);
+}, scaled(90_000));
 
 afterAll(async () => {
   await alice?.client.close();
@@ -137,7 +138,7 @@ async function bothAsk(tool: string, delayMs = 0) {
 
 describe(
   'questions of a legacy upstream reach only the call that asked',
-  { timeout: 60_000 },
+  { timeout: scaled(60_000) },
   () => {
     it.each(['stdio', 'http', 'httpShared'])(
       'upstream %s: each principal gets its two questions and its answers finish its own call',

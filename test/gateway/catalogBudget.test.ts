@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client, httpTransport } from '@rondo/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { startGateway, writeConfig, type RunningGateway } from './support.js';
 
 // Issue 38, done-when 6: an upstream's 80 MB catalog (40 pages of 2 MB) is cut to the entry's
@@ -17,7 +18,7 @@ function rssKb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
 }
 
-describe('an upstream with an 80 MB catalog', { timeout: 120_000 }, () => {
+describe('an upstream with an 80 MB catalog', { timeout: scaled(120_000) }, () => {
   let gateway: RunningGateway;
   let client: Client;
   beforeAll(async () => {
@@ -26,7 +27,7 @@ describe('an upstream with an 80 MB catalog', { timeout: 120_000 }, () => {
     );
     client = new Client({ transport: httpTransport({ url: gateway.url.href }), era: '2026-07-28' });
     await client.connect();
-  }, 120_000);
+  }, scaled(120_000));
   afterAll(async () => {
     await client?.close();
     await gateway?.close();

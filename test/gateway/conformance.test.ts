@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { describeTotals, runConformance } from '../support/conformanceRun.js';
 
 // Issue 26, done-when 2, and issue 40, done-when 7: the official conformance suite's three server
@@ -11,7 +12,7 @@ import { describeTotals, runConformance } from '../support/conformanceRun.js';
 const RUNS = ['2025-11-25', '2026-07-28', '2025-06-18'];
 
 describe('the official conformance suite against the fixture behind rondo-gateway', () => {
-  it('passes all three runs with no failing check', { timeout: 300_000 }, async () => {
+  it('passes all three runs with no failing check', { timeout: scaled(300_000) }, async () => {
     const { code, output, totals } = await runConformance(['--fixture', 'gateway']);
     console.log(`gateway fixture:\n${describeTotals(totals)}`);
     expect(totals.map((total) => total.run).sort()).toEqual([...RUNS].sort());

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { FIXTURE_MAIN, startGateway, writeConfig, type RunningGateway } from './support.js';
 
 // Issue 43, done-when 4: the gateway publishes its Server Card beside the endpoint it serves and
@@ -9,7 +10,7 @@ describe('rondo-gateway discovery', () => {
   beforeAll(async () => {
     const config = writeConfig({ fixture: { command: process.execPath, args: [FIXTURE_MAIN] } });
     gateway = await startGateway(config, ['--path', '/tools/mcp']);
-  }, 90_000);
+  }, scaled(90_000));
   afterAll(async () => gateway?.close());
 
   it('lists its served endpoint in the catalog, whose entry leads to the card', async () => {

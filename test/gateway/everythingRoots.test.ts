@@ -1,5 +1,6 @@
 import { Client, httpTransport } from '@rondo/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { EVERYTHING_MAIN, startGateway, writeConfig, type RunningGateway } from './support.js';
 
 // Issue 38, done-when 4 (roots): the official server-everything keeps the roots its client gave
@@ -29,7 +30,7 @@ beforeAll(async () => {
     }),
     ['--client-address-header', 'x-forwarded-for'],
   );
-}, 60_000);
+}, scaled(60_000));
 
 afterAll(async () => {
   await Promise.all(callers.map((client) => client.close().catch(() => undefined)));
@@ -40,7 +41,7 @@ function textOf(result: { content: unknown[] }): string {
   return (result.content[0] as { text?: string } | undefined)?.text ?? '';
 }
 
-describe('server-everything behind rondo-gateway', { timeout: 120_000 }, () => {
+describe('server-everything behind rondo-gateway', { timeout: scaled(120_000) }, () => {
   it('serves each caller the roots it gave, alternately three times', async () => {
     const first = callerWithRoot('10.0.1.1', 'file:///home/first');
     const second = callerWithRoot('10.0.1.2', 'file:///home/second');

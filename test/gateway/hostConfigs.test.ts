@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, httpTransport } from '@rondo/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { startEverythingSse, type EverythingSse } from './everythingSse.js';
 import { FIXTURE_MAIN, startGateway, type RunningGateway } from './support.js';
 
@@ -38,7 +39,7 @@ beforeAll(async () => {
   process.env.GATEWAY_TEST_NODE = process.execPath;
   process.env.UPSTREAM_STATE_KEY = 'rondo-gateway-upstream-state-key-0123456789';
   gateway = await startGateway(config);
-}, 60_000);
+}, scaled(60_000));
 afterAll(async () => {
   await gateway?.close();
   await everything?.stop();
@@ -46,7 +47,7 @@ afterAll(async () => {
 
 describe.each(['2026-07-28', '2025-11-25'] as const)(
   'a VS Code mcp.json with a legacy SSE upstream, to a %s client',
-  { timeout: 60_000 },
+  { timeout: scaled(60_000) },
   (era) => {
     it("serves both entries' tools and calls them", async () => {
       const client = new Client({ transport: httpTransport({ url: gateway.url.href }), era });

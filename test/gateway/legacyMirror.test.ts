@@ -1,6 +1,7 @@
 import { Client, httpTransport } from '@rondo/client';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { FIXTURE_MAIN, startGateway, writeConfig, type RunningGateway } from './support.js';
 
 // Issue 40: each caller in its own era by default. rondo-gateway fronts the conformance fixture
@@ -23,7 +24,7 @@ beforeAll(async () => {
     },
   });
   gateway = await startGateway(config);
-}, 60_000);
+}, scaled(60_000));
 
 afterAll(async () => {
   await gateway?.close();
@@ -59,30 +60,34 @@ async function connected(era: '2026-07-28' | '2025-11-25'): Promise<Client> {
 
 const textOf = (result: { content: unknown[] }) => (result.content[0] as { text: string }).text;
 
-describe('rondo-gateway mirroring a dual-era upstream by default', { timeout: 60_000 }, () => {
-  it('starts the legacy process on the first legacy call only and ends it when idle', async () => {
-    expect(upstreamProcesses()).toBe(1);
-    const modern = await connected('2026-07-28');
-    const legacy = await connected('2025-11-25');
-    try {
-      expect(textOf(await modern.callTool('test_simple_text'))).toContain('simple text');
-      await legacy.listTools();
+describe(
+  'rondo-gateway mirroring a dual-era upstream by default',
+  { timeout: scaled(60_000) },
+  () => {
+    it('starts the legacy process on the first legacy call only and ends it when idle', async () => {
       expect(upstreamProcesses()).toBe(1);
+      const modern = await connected('2026-07-28');
+      const legacy = await connected('2025-11-25');
+      try {
+        expect(textOf(await modern.callTool('test_simple_text'))).toContain('simple text');
+        await legacy.listTools();
+        expect(upstreamProcesses()).toBe(1);
 
-      const asked = await legacy.callTool('test_elicitation', { message: 'Who are you?' });
-      expect(textOf(asked)).toBe(
-        'User response: action=accept, content={"username":"ada","email":"ada@example.com"}',
-      );
-      expect(upstreamProcesses()).toBe(2);
-      // Modern callers keep the first process meanwhile.
-      expect(textOf(await modern.callTool('test_simple_text'))).toContain('simple text');
+        const asked = await legacy.callTool('test_elicitation', { message: 'Who are you?' });
+        expect(textOf(asked)).toBe(
+          'User response: action=accept, content={"username":"ada","email":"ada@example.com"}',
+        );
+        expect(upstreamProcesses()).toBe(2);
+        // Modern callers keep the first process meanwhile.
+        expect(textOf(await modern.callTool('test_simple_text'))).toContain('simple text');
 
-      await expect.poll(upstreamProcesses).toBe(1);
-      const again = await legacy.callTool('test_elicitation', { message: 'Again?' });
-      expect(textOf(again)).toContain('action=accept');
-      expect(upstreamProcesses()).toBe(2);
-    } finally {
-      await Promise.all([modern.close(), legacy.close()]);
-    }
-  });
-});
+        await expect.poll(upstreamProcesses).toBe(1);
+        const again = await legacy.callTool('test_elicitation', { message: 'Again?' });
+        expect(textOf(again)).toContain('action=accept');
+        expect(upstreamProcesses()).toBe(2);
+      } finally {
+        await Promise.all([modern.close(), legacy.close()]);
+      }
+    });
+  },
+);

@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { parseAccessLog } from '../support/cluster.js';
 import { startNginx, type RunningNginx } from '../support/nginx.js';
 import { startRedisServer, type RedisServer } from '@rondo/test-support/redisServer';
@@ -109,7 +110,7 @@ beforeAll(async () => {
   nginx = await startNginx({ upstreams: replicas.map((replica) => Number(replica.url.port)) });
   // Each replica lists the upstream's tools once its own server-everything is up.
   for (const replica of replicas) await untilListed(replica.url);
-}, 120_000);
+}, scaled(120_000));
 
 afterAll(async () => {
   await nginx?.stop();
@@ -118,79 +119,84 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-describe('a legacy upstream call suspended on one gateway replica', { timeout: 60_000 }, () => {
-  let holderPort = 0;
-  let usedRetry: { body: string; headers: Headers } | undefined;
+describe(
+  'a legacy upstream call suspended on one gateway replica',
+  { timeout: scaled(60_000) },
+  () => {
+    let holderPort = 0;
+    let usedRetry: { body: string; headers: Headers } | undefined;
 
-  it('completes when the official client retry lands on another replica behind nginx', async () => {
-    const { client, sent } = await officialClient();
-    try {
-      sent.length = 0;
-      const before = (await posts()).length;
-      const result = await client.callTool({ name: TOOL, arguments: {} });
-      const text = (result.content as { text?: string }[]).map((block) => block.text).join('\n');
-      expect(text).toContain('Ada Lovelace');
-      // nginx writes a line once it has sent a response; each POST of the call has one, in order.
-      await expect.poll(async () => (await posts()).length - before).toBe(sent.length);
-      const lines = (await posts()).slice(before);
-      const first = sent.findIndex((post) => post.method === 'tools/call' && !post.retry);
-      const retry = sent.findIndex((post) => post.method === 'tools/call' && post.retry);
-      expect([first, retry].every((index) => index >= 0)).toBe(true);
-      expect([lines[first]?.[1], lines[retry]?.[1]]).toEqual([200, 200]);
-      holderPort = lines[first]![2];
-      expect(lines[retry]![2]).not.toBe(holderPort);
-      usedRetry = sent[retry];
-    } finally {
-      await client.close();
-    }
-  });
+    it('completes when the official client retry lands on another replica behind nginx', async () => {
+      const { client, sent } = await officialClient();
+      try {
+        sent.length = 0;
+        const before = (await posts()).length;
+        const result = await client.callTool({ name: TOOL, arguments: {} });
+        const text = (result.content as { text?: string }[]).map((block) => block.text).join('\n');
+        expect(text).toContain('Ada Lovelace');
+        // nginx writes a line once it has sent a response; each POST of the call has one, in order.
+        await expect.poll(async () => (await posts()).length - before).toBe(sent.length);
+        const lines = (await posts()).slice(before);
+        const first = sent.findIndex((post) => post.method === 'tools/call' && !post.retry);
+        const retry = sent.findIndex((post) => post.method === 'tools/call' && post.retry);
+        expect([first, retry].every((index) => index >= 0)).toBe(true);
+        expect([lines[first]?.[1], lines[retry]?.[1]]).toEqual([200, 200]);
+        holderPort = lines[first]![2];
+        expect(lines[retry]![2]).not.toBe(holderPort);
+        usedRetry = sent[retry];
+      } finally {
+        await client.close();
+      }
+    });
 
-  it('tells a retry of a call that ended, on another replica, that the call is gone', async () => {
-    expect(usedRetry).toBeDefined();
-    const other = replicas.find((replica) => Number(replica.url.port) !== holderPort)!;
-    const response = await fetch(other.url, {
-      method: 'POST',
-      headers: usedRetry!.headers,
-      body: usedRetry!.body,
+    it('tells a retry of a call that ended, on another replica, that the call is gone', async () => {
+      expect(usedRetry).toBeDefined();
+      const other = replicas.find((replica) => Number(replica.url.port) !== holderPort)!;
+      const response = await fetch(other.url, {
+        method: 'POST',
+        headers: usedRetry!.headers,
+        body: usedRetry!.body,
+      });
+      const reply = (await response.json()) as { error?: unknown };
+      expect(reply.error).toMatchObject({
+        code: -32602,
+        message:
+          'The suspended call to upstream "everything" is gone: it expired (after 300000 ms) or ended; call again',
+      });
     });
-    const reply = (await response.json()) as { error?: unknown };
-    expect(reply.error).toMatchObject({
-      code: -32602,
-      message:
-        'The suspended call to upstream "everything" is gone: it expired (after 300000 ms) or ended; call again',
-    });
-  });
 
-  it('says so precisely when the replica holding the call has stopped', async () => {
-    const [holder, other] = replicas as [RunningGateway, RunningGateway];
-    const round = await modernRequest(holder.url, 'tools/call', { name: TOOL, arguments: {} });
-    const result = round as {
-      resultType: string;
-      inputRequests: Record<string, unknown>;
-      requestState: string;
-    };
-    expect(result.resultType).toBe('input_required');
-    const [key] = Object.keys(result.inputRequests);
-    // SIGKILL: the holder keeps nothing, closes nothing, answers nothing. Its upstream goes with
-    // it, as when the replica's host dies (a killed parent leaves its stdio child running).
-    const upstreams = execFileSync('ps', ['-o', 'pid=', '--ppid', String(holder.process.pid)], {
-      encoding: 'utf8',
+    it('says so precisely when the replica holding the call has stopped', async () => {
+      const [holder, other] = replicas as [RunningGateway, RunningGateway];
+      const round = await modernRequest(holder.url, 'tools/call', { name: TOOL, arguments: {} });
+      const result = round as {
+        resultType: string;
+        inputRequests: Record<string, unknown>;
+        requestState: string;
+      };
+      expect(result.resultType).toBe('input_required');
+      const [key] = Object.keys(result.inputRequests);
+      // SIGKILL: the holder keeps nothing, closes nothing, answers nothing. Its upstream goes with
+      // it, as when the replica's host dies (a killed parent leaves its stdio child running).
+      const upstreams = execFileSync('ps', ['-o', 'pid=', '--ppid', String(holder.process.pid)], {
+        encoding: 'utf8',
+      });
+      const exited = new Promise((resolve) => holder.process.once('exit', resolve));
+      holder.process.kill('SIGKILL');
+      await exited;
+      for (const pid of upstreams.split(/\s+/).filter(Boolean))
+        process.kill(Number(pid), 'SIGKILL');
+      const retry = modernRequest(other.url, 'tools/call', {
+        name: TOOL,
+        arguments: {},
+        requestState: result.requestState,
+        inputResponses: { [key!]: { action: 'accept', content: ANSWER } },
+      });
+      await expect(retry).rejects.toMatchObject({
+        code: -32603,
+        message: expect.stringMatching(
+          /^No gateway process answered for the suspended call to upstream "everything" \(held by process \S+\) within 5000 ms: that process has stopped or lost the shared state; call again$/,
+        ),
+      });
     });
-    const exited = new Promise((resolve) => holder.process.once('exit', resolve));
-    holder.process.kill('SIGKILL');
-    await exited;
-    for (const pid of upstreams.split(/\s+/).filter(Boolean)) process.kill(Number(pid), 'SIGKILL');
-    const retry = modernRequest(other.url, 'tools/call', {
-      name: TOOL,
-      arguments: {},
-      requestState: result.requestState,
-      inputResponses: { [key!]: { action: 'accept', content: ANSWER } },
-    });
-    await expect(retry).rejects.toMatchObject({
-      code: -32603,
-      message: expect.stringMatching(
-        /^No gateway process answered for the suspended call to upstream "everything" \(held by process \S+\) within 5000 ms: that process has stopped or lost the shared state; call again$/,
-      ),
-    });
-  });
-});
+  },
+);

@@ -3,6 +3,7 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import {
   EVERYTHING_MAIN,
   FIXTURE_MAIN,
@@ -26,7 +27,7 @@ beforeAll(async () => {
     },
   });
   gateway = await startGateway(config);
-}, 60_000);
+}, scaled(60_000));
 afterAll(() => gateway.close());
 
 function textOf(result: object): string {

@@ -46,7 +46,7 @@ function runToEnd(args: string[]): Promise<{ code: number | null; stderr: string
   );
 }
 
-describe('rondo-gateway flags', { timeout: 60_000 }, () => {
+describe('rondo-gateway flags', { timeout: scaled(60_000) }, () => {
   it('prints its version', async () => {
     const { stdout } = await run(process.execPath, [GATEWAY_MAIN, '--version']);
     expect(stdout).toMatch(/^rondo-gateway \d+\.\d+\.\d+\n$/);

@@ -20,7 +20,7 @@ beforeAll(async () => {
   });
   spawnedAt = Date.now();
   gateway = await startGateway(config, ['--admin-port', '0'], { waitUpstreams: false });
-}, 60_000);
+}, scaled(60_000));
 afterAll(async () => {
   await gateway.close();
 });
@@ -66,7 +66,7 @@ async function eventually(check: () => void | Promise<void>, ms = 20_000): Promi
   }
 }
 
-describe('rondo-gateway for an operator', { timeout: 60_000 }, () => {
+describe('rondo-gateway for an operator', { timeout: scaled(60_000) }, () => {
   it('listens at once, before the upstreams are connected', async () => {
     // The gateway's own work between its first progress line and listening: no upstream waited for.
     const text = gateway.stderr();

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Client, httpTransport } from '@rondo/client';
 import { describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { EVERYTHING_MAIN, GATEWAY_MAIN, startGateway, writeConfig } from './support.js';
 
 // Issue 38, done-when 5 through the CLI: two entries without a namespace that offer the same
@@ -16,7 +17,7 @@ const twoEverything = () =>
     second: { command: process.execPath, args: [EVERYTHING_MAIN, 'stdio'], namespace: '' },
   });
 
-describe('entries offering the same names', { timeout: 90_000 }, () => {
+describe('entries offering the same names', { timeout: scaled(90_000) }, () => {
   it('`check` fails naming both entries for each name and URI they share', async () => {
     const failure = await run(process.execPath, [GATEWAY_MAIN, 'check', twoEverything()]).catch(
       (error: { code: number; stdout: string }) => error,

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { Client, httpTransport } from '@rondo/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import {
   EVERYTHING_MAIN,
   FIXTURE_MAIN,
@@ -28,7 +29,7 @@ beforeAll(async () => {
   gateway = await startGateway(config);
   client = new Client({ transport: httpTransport({ url: gateway.url.href }), era: '2026-07-28' });
   await client.connect();
-}, 60_000);
+}, scaled(60_000));
 afterAll(async () => {
   await client?.close();
   await gateway?.close();
@@ -47,7 +48,7 @@ function longCall(seconds: number) {
   return { result, ended: () => ended };
 }
 
-describe('rondo-gateway reloading its configuration', { timeout: 90_000 }, () => {
+describe('rondo-gateway reloading its configuration', { timeout: scaled(90_000) }, () => {
   it('adds an entry on SIGHUP while a call started before it runs to its end', async () => {
     expect(await toolNames()).toContain(LONG);
     const call = longCall(10);
@@ -87,7 +88,7 @@ describe('rondo-gateway reloading its configuration', { timeout: 90_000 }, () =>
   });
 });
 
-describe('rondo-gateway --watch', { timeout: 60_000 }, () => {
+describe('rondo-gateway --watch', { timeout: scaled(60_000) }, () => {
   it('reloads when the file changes, without a signal', async () => {
     const watched = writeConfig({ fixture });
     const second = await startGateway(watched, ['--watch']);

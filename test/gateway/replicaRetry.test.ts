@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { Client, httpTransport } from '@rondo/client';
 import { FIXTURE_MAIN, startGateway, writeConfig, type RunningGateway } from './support.js';
 
@@ -8,7 +9,7 @@ import { FIXTURE_MAIN, startGateway, writeConfig, type RunningGateway } from './
 
 const UPSTREAM_KEY = 'replica-retry-upstream-key-0123456789abcdef';
 
-describe('a modern MRTR retry on another gateway replica', { timeout: 90_000 }, () => {
+describe('a modern MRTR retry on another gateway replica', { timeout: scaled(90_000) }, () => {
   const gateways: RunningGateway[] = [];
   beforeAll(async () => {
     const config = writeConfig({

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Client, httpTransport } from '@rondo/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import {
   EVERYTHING_MAIN,
   FIXTURE_MAIN,
@@ -62,7 +63,7 @@ function textOf(result: { content: unknown[] }): string {
   return (result.content as { text?: string }[])[0]?.text ?? '';
 }
 
-describe('rondo-gateway keeps its secrets', { timeout: 90_000 }, () => {
+describe('rondo-gateway keeps its secrets', { timeout: scaled(90_000) }, () => {
   let gateway: RunningGateway;
   let client: Client;
   let foreignAs: Awaited<ReturnType<typeof recording>>;
@@ -122,7 +123,7 @@ describe('rondo-gateway keeps its secrets', { timeout: 90_000 }, () => {
       if (wanted.every((name) => names.has(name)) || Date.now() > deadline) break;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
-  }, 90_000);
+  }, scaled(90_000));
   afterAll(async () => {
     await client?.close();
     await gateway?.close();
@@ -179,7 +180,7 @@ describe('rondo-gateway keeps its secrets', { timeout: 90_000 }, () => {
   });
 });
 
-describe('rondo-gateway check', { timeout: 60_000 }, () => {
+describe('rondo-gateway check', { timeout: scaled(60_000) }, () => {
   it("shows the operator a failed upstream's stderr and URLs with their secrets replaced", async () => {
     const marker = join(mkdtempSync(join(tmpdir(), 'rondo-leaky-')), 'crashed');
     const { writeFileSync } = await import('node:fs');

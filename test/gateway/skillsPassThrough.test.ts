@@ -5,6 +5,7 @@ import { Client, httpTransport, type Skill } from '@rondo/client';
 import { createServer, serve, text, type RunningServer } from '@rondo/server';
 import { skills } from '@rondo/skills';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { logtalkHomeForTests } from '@rondo/test-support/logtalkHome';
 import { startGateway, writeConfig, type RunningGateway } from './support.js';
 
@@ -71,7 +72,7 @@ beforeAll(async () => {
     prolog: { prolog: join(dir, 'skilled.pl') },
   });
   gateway = await startGateway(config);
-}, 90_000);
+}, scaled(90_000));
 
 afterAll(async () => {
   await gateway?.close();
@@ -89,7 +90,7 @@ const uris = (entries: readonly { uri: string }[]) => entries.map((entry) => ent
 
 describe.each(['2026-07-28', '2025-11-25'] as const)(
   'skills through the gateway, a %s caller',
-  { timeout: 90_000 },
+  { timeout: scaled(90_000) },
   (era) => {
     it('lists the skills of the upstream and of the prolog entry, and gets each', async () => {
       const client = await connected(era);

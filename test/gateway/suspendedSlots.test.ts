@@ -36,7 +36,7 @@ beforeAll(async () => {
     '--client-address-header',
     'x-forwarded-for',
   ]);
-}, 60_000);
+}, scaled(60_000));
 
 afterAll(async () => {
   await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
@@ -44,7 +44,7 @@ afterAll(async () => {
   upstream?.kill('SIGTERM');
 });
 
-describe('suspended calls and the upstream slots', { timeout: 120_000 }, () => {
+describe('suspended calls and the upstream slots', { timeout: scaled(120_000) }, () => {
   it("100 unanswered calls of one client leave another's answered; the 101st is busy", async () => {
     const asked = new Set<string>();
     // This client never answers: each of its calls stays suspended in the gateway.

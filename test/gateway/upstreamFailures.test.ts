@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client, httpTransport } from '@rondo/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { FIXTURE_MAIN, startGateway, writeConfig, type RunningGateway } from './support.js';
 
 // Issue 26, done-when 4: an upstream that crashes mid-call, one that never answers and one that
@@ -26,7 +27,7 @@ beforeAll(async () => {
   gateway = await startGateway(config);
   client = new Client({ transport: httpTransport({ url: gateway.url.href }), era: '2026-07-28' });
   await client.connect();
-}, 60_000);
+}, scaled(60_000));
 afterAll(async () => {
   await client.close();
   await gateway.close();
@@ -60,7 +61,7 @@ async function eventually(check: () => Promise<void>, ms = 20_000): Promise<void
   }
 }
 
-describe('rondo-gateway with failing upstreams', { timeout: 60_000 }, () => {
+describe('rondo-gateway with failing upstreams', { timeout: scaled(60_000) }, () => {
   it('fails a call whose upstream crashes with a precise error, serves the others, and restarts it', async () => {
     const crash = client.callTool('crashy_crash');
     const [crashed] = await Promise.allSettled([crash, healthyAnswers()]);

@@ -4,6 +4,7 @@ import { createEndpoint, createServer, type Endpoint, type HostGuardOptions } fr
 import { serveHttp, type HttpServerHandle } from '@rondo/transport-http';
 import { serveWebSocket, type WebSocketServerHandle } from '@rondo/transport-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { startDemo, type RunningDemo } from '../demo/demoProcess.js';
 import {
   postOutcome,
@@ -221,27 +222,31 @@ describe('the Host/Origin guard answers alike on HTTP and WebSocket', () => {
   });
 });
 
-describe('the demo answers the default cases alike on /mcp and /ws', { timeout: 60_000 }, () => {
-  let demo: RunningDemo;
-  let port: number;
+describe(
+  'the demo answers the default cases alike on /mcp and /ws',
+  { timeout: scaled(60_000) },
+  () => {
+    let demo: RunningDemo;
+    let port: number;
 
-  beforeAll(async () => {
-    demo = await startDemo(['--no-prolog']);
-    port = Number(new URL(demo.url).port);
-  }, 60_000);
-  afterAll(async () => {
-    await demo?.stop();
-  });
+    beforeAll(async () => {
+      demo = await startDemo(['--no-prolog']);
+      port = Number(new URL(demo.url).port);
+    }, scaled(60_000));
+    afterAll(async () => {
+      await demo?.stop();
+    });
 
-  it.each(CASES.filter((guardCase) => guardCase.policy === 'default'))(
-    '$name → $expected',
-    async (guardCase) => {
-      const probe = probeFor(guardCase, port);
-      const answers = {
-        http: await postOutcome(port, '/mcp', probe),
-        ws: await upgradeOutcome(port, '/ws', probe),
-      };
-      expect(answers).toEqual({ http: guardCase.expected, ws: guardCase.expected });
-    },
-  );
-});
+    it.each(CASES.filter((guardCase) => guardCase.policy === 'default'))(
+      '$name → $expected',
+      async (guardCase) => {
+        const probe = probeFor(guardCase, port);
+        const answers = {
+          http: await postOutcome(port, '/mcp', probe),
+          ws: await upgradeOutcome(port, '/ws', probe),
+        };
+        expect(answers).toEqual({ http: guardCase.expected, ws: guardCase.expected });
+      },
+    );
+  },
+);

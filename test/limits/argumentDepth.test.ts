@@ -34,7 +34,7 @@ async function answersOrdinaryCall(client: RawClient, tool: string, args: string
   expect(answer.result?.isError, JSON.stringify(answer.result)).toBeUndefined();
 }
 
-describe('argument nesting depth', { timeout: 30_000 }, () => {
+describe('argument nesting depth', { timeout: scaled(30_000) }, () => {
   describe('on a Prolog tool', () => {
     let provider: PrologProvider;
     let served: Served;

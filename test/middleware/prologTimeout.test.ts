@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { legacyEra } from '@rondo/adapter-2025';
 import { modernEra } from '@rondo/adapter-2026';
 import { createEndpoint, createServer, type RondoServer } from '@rondo/core';
@@ -18,7 +19,7 @@ const META = {
   'io.modelcontextprotocol/clientCapabilities': {},
 };
 
-describe('callTimeout on a Prolog tool', { timeout: 60_000 }, () => {
+describe('callTimeout on a Prolog tool', { timeout: scaled(60_000) }, () => {
   let server: RondoServer;
   let connection: MemoryConnection;
   let provider: PrologProvider;

@@ -1,5 +1,6 @@
 import { request, type IncomingMessage } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { BIRDS_PL, modern, startCli, type RunningCli } from './support/cli.js';
 
 // Issue 31: behind a reverse proxy every connection comes from the proxy, so the CLIs that serve
@@ -45,7 +46,7 @@ function listenAs(url: string, forwardedFor: string): Promise<number> {
   });
 }
 
-describe('--client-address-header through the real CLIs', { timeout: 90_000 }, () => {
+describe('--client-address-header through the real CLIs', { timeout: scaled(90_000) }, () => {
   it.each([
     ['the demo', 'demo', ['--no-prolog', '--port', '0'], '/mcp'],
     ['rondo-logtalk', 'logtalk', ['--transport', 'http', '--port', '0', BIRDS_PL], ''],

@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import {
   BIRDS_PL,
   modern,
@@ -70,7 +71,7 @@ describe.concurrent('a requestState key shorter than 32 bytes stops each CLI at 
   });
 });
 
-describe('--allowed-hosts and RONDO_ALLOWED_HOSTS', { timeout: 60_000 }, () => {
+describe('--allowed-hosts and RONDO_ALLOWED_HOSTS', { timeout: scaled(60_000) }, () => {
   const running: RunningCli[] = [];
   let fixture: RunningCli;
   let fixtureWs: RunningCli;
@@ -129,7 +130,7 @@ describe('--allowed-hosts and RONDO_ALLOWED_HOSTS', { timeout: 60_000 }, () => {
   });
 });
 
-describe('a rotated key ring, across fixture processes', { timeout: 60_000 }, () => {
+describe('a rotated key ring, across fixture processes', { timeout: scaled(60_000) }, () => {
   const running: RunningCli[] = [];
   let before: RunningCli;
   let rotated: RunningCli;

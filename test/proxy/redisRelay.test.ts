@@ -4,6 +4,7 @@ import type { InputRequiredValue, JsonObject, JsonRpcMessage } from '@rondo/prot
 import { createRedisState, type RedisState } from '@rondo/redis';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { proxy, type ProxyProvider } from '../../packages/proxy/src/index.js';
 import { RelaySeal } from '../../packages/proxy/src/relaySeal.js';
 import { closeAfterTest, legacyAsker, memoryUpstream } from '../../packages/proxy/test/support.js';
@@ -109,7 +110,7 @@ const REFUSED = {
     'a: upstream "asker": relay: refused a relayed message (a replay of a message already received)',
 };
 
-describe('relayed rounds over a real redis-server', { timeout: 60_000 }, () => {
+describe('relayed rounds over a real redis-server', { timeout: scaled(60_000) }, () => {
   it('refuse forged, altered and replayed messages and another principal, and run the honest ones', async () => {
     const { a, b, warnings, heard, publish } = await replicasOnRedis();
     const first = (await a.callTool('greet', {}, ctx('alice'))) as InputRequiredValue;

@@ -38,7 +38,7 @@ const hasSwipl = (process.env.PATH ?? '').split(':').some((dir) => existsSync(jo
 
 describe(
   'every publishable package, packed and installed outside the workspace',
-  { timeout: 60_000 },
+  { timeout: scaled(60_000) },
   () => {
     // Made in beforeAll, so a run that filters these tests out leaves no folder behind.
     let work = '';
@@ -86,7 +86,7 @@ describe(
         zod: core.dependencies.zod,
         ...Object.fromEntries(extras.map((name) => [name, workspaceVersion(name)])),
       });
-    }, 600_000);
+    }, scaled(600_000));
 
     afterAll(() => {
       if (work) rmSync(work, { recursive: true, force: true });

@@ -63,7 +63,7 @@ describe(
     afterAll(async () => {
       await registry?.close();
       if (work) rmSync(work, { recursive: true, force: true });
-    }, 300_000);
+    }, scaled(300_000));
 
     it('publishes every package, rondo-logtalk included', async () => {
       const names = packages.map((pkg) => pkg.name);
@@ -104,7 +104,7 @@ describe(
       await run(
         'npm',
         ['install', '-g', '--prefix', prefix, '--registry', registry.url, '@rondo/logtalk-host'],
-        { timeout: 300_000 },
+        { timeout: scaled(300_000) },
       );
       const command = join(prefix, 'bin', 'rondo-logtalk');
       const help = await run(command, ['--help'], { timeout: 30_000 }).catch(

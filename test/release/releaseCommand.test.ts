@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import {
   allowsBreaking,
   brokenPackages,
@@ -119,25 +120,34 @@ describe("create-rondo's scaffold versions follow a release", () => {
 });
 
 describe('pnpm release --dry-run', () => {
-  it('prints the plan, each version and tag, and the steps, and changes nothing', async () => {
-    const before = await gitStatus();
-    const { stdout } = await run('pnpm', ['release', '--dry-run'], {
-      cwd: repoRoot,
-      timeout: 120_000,
-    });
-    expect(await gitStatus()).toBe(before);
-    const releases = publicReleases(await readReleasePlan(repoRoot), workspaceManifests(repoRoot));
-    if (releases.length === 0) {
-      expect(stdout).toContain('nothing to release');
-      return;
-    }
-    for (const release of releases) {
-      expect(stdout).toContain(`${release.name} ${release.oldVersion} -> ${release.newVersion}`);
-      expect(stdout).toMatch(new RegExp(`^release: +${release.tag.replace(/[.]/g, '\\.')}$`, 'm'));
-    }
-    expect(stdout).toContain('would run the gate: pnpm test');
-    expect(stdout).toMatch(/would run pnpm exec changeset publish to \S+, tagging/);
-  }, 120_000);
+  it(
+    'prints the plan, each version and tag, and the steps, and changes nothing',
+    async () => {
+      const before = await gitStatus();
+      const { stdout } = await run('pnpm', ['release', '--dry-run'], {
+        cwd: repoRoot,
+        timeout: 120_000,
+      });
+      expect(await gitStatus()).toBe(before);
+      const releases = publicReleases(
+        await readReleasePlan(repoRoot),
+        workspaceManifests(repoRoot),
+      );
+      if (releases.length === 0) {
+        expect(stdout).toContain('nothing to release');
+        return;
+      }
+      for (const release of releases) {
+        expect(stdout).toContain(`${release.name} ${release.oldVersion} -> ${release.newVersion}`);
+        expect(stdout).toMatch(
+          new RegExp(`^release: +${release.tag.replace(/[.]/g, '\\.')}$`, 'm'),
+        );
+      }
+      expect(stdout).toContain('would run the gate: pnpm test');
+      expect(stdout).toMatch(/would run pnpm exec changeset publish to \S+, tagging/);
+    },
+    scaled(120_000),
+  );
 
   it('prints its usage', async () => {
     const { stdout } = await run(process.execPath, [

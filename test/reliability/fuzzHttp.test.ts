@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { createHttpHandler, type HttpHandler } from '@rondo/transport-http';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -74,42 +75,46 @@ async function post(
 }
 
 describe('HTTP under hostile input', () => {
-  it('answers every POST without a 5xx, every request exactly once, and every message schema-valid', async () => {
-    const checker = new AnswerChecker();
-    const problems: string[] = [];
-    await fc.assert(
-      fc.asyncProperty(hostileBytes, headerSets, async (body, headers) => {
-        const { status, messages } = await post(body, headers);
-        expect(status).toBeLessThan(500);
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(body.toString('utf8'));
-        } catch {
-          parsed = undefined;
-        }
-        for (const message of messages) expect(message.jsonrpc).toBe('2.0');
-        const request = isAnswerableRequest(parsed) ? parsed : undefined;
-        // A request refused before it is read (no session, bad headers) is answered with id null.
-        if (request && status < 400) {
-          expect(
-            messages.filter((m) => m.id === request.id && m.method === undefined),
-          ).toHaveLength(1);
-        }
-        const answers = messages.filter((m) => m.id !== null);
-        problems.push(...checker.schemaProblems(request ? [request] : [], answers));
-      }),
-      { numRuns: RUNS },
-    );
-    expect(problems).toEqual([]);
-    await eventually(
-      () => rondo.inFlight === 0 && rondo.activeHandlers === 0,
-      5000,
-      'in-flight back to zero',
-    );
-    // Sessions opened by fuzzed `initialize`s are the only state kept, and closing releases them.
-    expect(handler.sessionCount).toBeLessThanOrEqual(RUNS);
-    expect(rejections).toEqual([]);
-  }, 120_000);
+  it(
+    'answers every POST without a 5xx, every request exactly once, and every message schema-valid',
+    async () => {
+      const checker = new AnswerChecker();
+      const problems: string[] = [];
+      await fc.assert(
+        fc.asyncProperty(hostileBytes, headerSets, async (body, headers) => {
+          const { status, messages } = await post(body, headers);
+          expect(status).toBeLessThan(500);
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(body.toString('utf8'));
+          } catch {
+            parsed = undefined;
+          }
+          for (const message of messages) expect(message.jsonrpc).toBe('2.0');
+          const request = isAnswerableRequest(parsed) ? parsed : undefined;
+          // A request refused before it is read (no session, bad headers) is answered with id null.
+          if (request && status < 400) {
+            expect(
+              messages.filter((m) => m.id === request.id && m.method === undefined),
+            ).toHaveLength(1);
+          }
+          const answers = messages.filter((m) => m.id !== null);
+          problems.push(...checker.schemaProblems(request ? [request] : [], answers));
+        }),
+        { numRuns: RUNS },
+      );
+      expect(problems).toEqual([]);
+      await eventually(
+        () => rondo.inFlight === 0 && rondo.activeHandlers === 0,
+        5000,
+        'in-flight back to zero',
+      );
+      // Sessions opened by fuzzed `initialize`s are the only state kept, and closing releases them.
+      expect(handler.sessionCount).toBeLessThanOrEqual(RUNS);
+      expect(rejections).toEqual([]);
+    },
+    scaled(120_000),
+  );
 
   it('still serves a well-formed call after the fuzzing', async () => {
     const { status, messages } = await post(

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { WebSocket } from 'ws';
 import {
   CLOSE_UNSUPPORTED_DATA,
@@ -93,50 +94,54 @@ async function exchange(
 }
 
 describe('WebSocket under hostile input', () => {
-  it('answers every request frame exactly once and schema-valid, or closes with a documented code', async () => {
-    const checker = new AnswerChecker();
-    let run = 0;
-    await fc.assert(
-      fc.asyncProperty(fc.array(frame, { minLength: 1, maxLength: 10 }), async (frames) => {
-        run++;
-        const sentinel = modern(`sentinel-${run}`, 'tools/list') as WireMessage;
-        const { received, closeCode } = await exchange(frames, sentinel);
-        const notText = frames.some((f) => f.binary);
-        const notUtf8 = frames.some((f) => !f.binary && !isUtf8(f.bytes));
-        if (closeCode !== undefined) {
-          // The documented closes: binary data (1003) and a text frame that is not UTF-8 (1007).
-          expect([CLOSE_UNSUPPORTED_DATA, CLOSE_INVALID_PAYLOAD]).toContain(closeCode);
-          expect(notText || notUtf8).toBe(true);
-          return;
-        }
-        expect(notText || notUtf8).toBe(false);
-        const sent = [...frames.map((f) => parse(f.bytes)), sentinel].filter(isAnswerableRequest);
-        // An invalid message whose id can be read is answered with an error carrying that id, and
-        // a request the client cancelled need not be answered (both eras say so): neither count.
-        const parsed = frames.map((f) => parse(f.bytes));
-        const loose = new Set(
-          parsed
-            .filter((m) => !isAnswerableRequest(m))
-            .map((m) => JSON.stringify((m as { id?: unknown } | null)?.id)),
-        );
-        for (const m of parsed) {
-          const message = m as { method?: unknown; params?: { requestId?: unknown } } | null;
-          if (message?.method === 'notifications/cancelled')
-            loose.add(JSON.stringify(message.params?.requestId));
-        }
-        const counted = (m: { id?: unknown }) => !loose.has(JSON.stringify(m.id));
-        expect(checker.problems(sent.filter(counted), received.filter(counted))).toEqual([]);
-      }),
-      { numRuns: RUNS },
-    );
-    await eventually(
-      () => server.connections === 0 && server.inFlight === 0 && rondo.inFlight === 0,
-      5000,
-      'sockets and in-flight back to zero',
-    );
-    expect(rondo.openConnections).toBe(0);
-    expect(rejections).toEqual([]);
-  }, 120_000);
+  it(
+    'answers every request frame exactly once and schema-valid, or closes with a documented code',
+    async () => {
+      const checker = new AnswerChecker();
+      let run = 0;
+      await fc.assert(
+        fc.asyncProperty(fc.array(frame, { minLength: 1, maxLength: 10 }), async (frames) => {
+          run++;
+          const sentinel = modern(`sentinel-${run}`, 'tools/list') as WireMessage;
+          const { received, closeCode } = await exchange(frames, sentinel);
+          const notText = frames.some((f) => f.binary);
+          const notUtf8 = frames.some((f) => !f.binary && !isUtf8(f.bytes));
+          if (closeCode !== undefined) {
+            // The documented closes: binary data (1003) and a text frame that is not UTF-8 (1007).
+            expect([CLOSE_UNSUPPORTED_DATA, CLOSE_INVALID_PAYLOAD]).toContain(closeCode);
+            expect(notText || notUtf8).toBe(true);
+            return;
+          }
+          expect(notText || notUtf8).toBe(false);
+          const sent = [...frames.map((f) => parse(f.bytes)), sentinel].filter(isAnswerableRequest);
+          // An invalid message whose id can be read is answered with an error carrying that id, and
+          // a request the client cancelled need not be answered (both eras say so): neither count.
+          const parsed = frames.map((f) => parse(f.bytes));
+          const loose = new Set(
+            parsed
+              .filter((m) => !isAnswerableRequest(m))
+              .map((m) => JSON.stringify((m as { id?: unknown } | null)?.id)),
+          );
+          for (const m of parsed) {
+            const message = m as { method?: unknown; params?: { requestId?: unknown } } | null;
+            if (message?.method === 'notifications/cancelled')
+              loose.add(JSON.stringify(message.params?.requestId));
+          }
+          const counted = (m: { id?: unknown }) => !loose.has(JSON.stringify(m.id));
+          expect(checker.problems(sent.filter(counted), received.filter(counted))).toEqual([]);
+        }),
+        { numRuns: RUNS },
+      );
+      await eventually(
+        () => server.connections === 0 && server.inFlight === 0 && rondo.inFlight === 0,
+        5000,
+        'sockets and in-flight back to zero',
+      );
+      expect(rondo.openConnections).toBe(0);
+      expect(rejections).toEqual([]);
+    },
+    scaled(120_000),
+  );
 });
 
 function isUtf8(bytes: Buffer): boolean {

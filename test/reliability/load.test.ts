@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { serveWebSocket, type WebSocketServerHandle } from '@rondo/transport-ws';
 import { modern, mrtrRound } from './support/messages.js';
 import {
@@ -68,28 +69,32 @@ async function mixedCall(
 }
 
 describe('load', () => {
-  it(`serves ${CLIENTS} concurrent clients x ${CALLS} mixed calls (echo, add, 3-round MRTR, bridge) with zero errors`, async () => {
-    const started = performance.now();
-    const errors: string[] = [];
-    await Promise.all(
-      Array.from({ length: CLIENTS }, async (_, clientNo) => {
-        const client = await WsClient.connect(server.url);
-        for (let callNo = 0; callNo < CALLS; callNo++) {
-          const error = await mixedCall(client, clientNo, callNo);
-          if (error) errors.push(error);
-        }
-        client.close();
-      }),
-    );
-    const seconds = (performance.now() - started) / 1000;
-    console.log(
-      `load: ${CLIENTS * CALLS} calls in ${seconds.toFixed(1)} s (${((CLIENTS * CALLS) / seconds).toFixed(0)} calls/s)`,
-    );
-    expect(errors.slice(0, 5)).toEqual([]);
-    await eventually(
-      () => server.inFlight === 0 && rondo.inFlight === 0 && rondo.activeHandlers === 0,
-      5000,
-      'in-flight back to zero',
-    );
-  }, 240_000);
+  it(
+    `serves ${CLIENTS} concurrent clients x ${CALLS} mixed calls (echo, add, 3-round MRTR, bridge) with zero errors`,
+    async () => {
+      const started = performance.now();
+      const errors: string[] = [];
+      await Promise.all(
+        Array.from({ length: CLIENTS }, async (_, clientNo) => {
+          const client = await WsClient.connect(server.url);
+          for (let callNo = 0; callNo < CALLS; callNo++) {
+            const error = await mixedCall(client, clientNo, callNo);
+            if (error) errors.push(error);
+          }
+          client.close();
+        }),
+      );
+      const seconds = (performance.now() - started) / 1000;
+      console.log(
+        `load: ${CLIENTS * CALLS} calls in ${seconds.toFixed(1)} s (${((CLIENTS * CALLS) / seconds).toFixed(0)} calls/s)`,
+      );
+      expect(errors.slice(0, 5)).toEqual([]);
+      await eventually(
+        () => server.inFlight === 0 && rondo.inFlight === 0 && rondo.activeHandlers === 0,
+        5000,
+        'in-flight back to zero',
+      );
+    },
+    scaled(240_000),
+  );
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import {
   createFetchHandler,
   createMemoryEventStore,
@@ -64,43 +65,51 @@ describe(`${REPLAYS} unread replays of a finished ${STREAM_BYTES / MIB} MiB stre
     const whole = await chatty.text();
     expect(whole.length).toBeGreaterThan(STREAM_BYTES);
     firstEventId = /^id: (.+)$/m.exec(whole)![1]!;
-  }, 60_000);
+  }, scaled(60_000));
   afterAll(() => handler.close());
 
-  it('holds no copy of the stream per replay, and errors each unread body within two windows', async () => {
-    const before = process.memoryUsage().arrayBuffers;
-    const started = Date.now();
-    const bodies: ReadableStream<Uint8Array>[] = [];
-    for (let n = 0; n < REPLAYS; n += 1) {
+  it(
+    'holds no copy of the stream per replay, and errors each unread body within two windows',
+    async () => {
+      const before = process.memoryUsage().arrayBuffers;
+      const started = Date.now();
+      const bodies: ReadableStream<Uint8Array>[] = [];
+      for (let n = 0; n < REPLAYS; n += 1) {
+        const replay = await call('GET', {
+          ...session,
+          accept: 'text/event-stream',
+          'last-event-id': firstEventId,
+        });
+        expect(replay.status).toBe(200);
+        bodies.push(replay.body!);
+      }
+      const grown = process.memoryUsage().arrayBuffers - before;
+      console.info(
+        `unread fetch replays: buffers +${(grown / MIB).toFixed(1)} MiB with ${REPLAYS} replays of ` +
+          `${STREAM_BYTES / MIB} MiB open`,
+      );
+      // Before: each body held the whole stream encoded (+120 MiB); now the bodies hold 64 KiB each.
+      expect(grown).toBeLessThan((REPLAYS * STREAM_BYTES) / 8);
+      await new Promise((resolve) => setTimeout(resolve, 2 * WINDOW_MS + 300));
+      for (const body of bodies)
+        await expect(body.getReader().read()).rejects.toThrow('did not read');
+      console.info(`unread fetch replays: all ${REPLAYS} cut by ${Date.now() - started} ms`);
+    },
+    scaled(30_000),
+  );
+
+  it(
+    'gives a replay its reader takes the whole stream, ended',
+    async () => {
       const replay = await call('GET', {
         ...session,
         accept: 'text/event-stream',
         'last-event-id': firstEventId,
       });
-      expect(replay.status).toBe(200);
-      bodies.push(replay.body!);
-    }
-    const grown = process.memoryUsage().arrayBuffers - before;
-    console.info(
-      `unread fetch replays: buffers +${(grown / MIB).toFixed(1)} MiB with ${REPLAYS} replays of ` +
-        `${STREAM_BYTES / MIB} MiB open`,
-    );
-    // Before: each body held the whole stream encoded (+120 MiB); now the bodies hold 64 KiB each.
-    expect(grown).toBeLessThan((REPLAYS * STREAM_BYTES) / 8);
-    await new Promise((resolve) => setTimeout(resolve, 2 * WINDOW_MS + 300));
-    for (const body of bodies)
-      await expect(body.getReader().read()).rejects.toThrow('did not read');
-    console.info(`unread fetch replays: all ${REPLAYS} cut by ${Date.now() - started} ms`);
-  }, 30_000);
-
-  it('gives a replay its reader takes the whole stream, ended', async () => {
-    const replay = await call('GET', {
-      ...session,
-      accept: 'text/event-stream',
-      'last-event-id': firstEventId,
-    });
-    const body = await replay.text();
-    expect(body.length).toBeGreaterThan(STREAM_BYTES - EVENT_KIB * 1024);
-    expect(body).toContain('"text":"done"');
-  }, 30_000);
+      const body = await replay.text();
+      expect(body.length).toBeGreaterThan(STREAM_BYTES - EVENT_KIB * 1024);
+      expect(body).toContain('"text":"done"');
+    },
+    scaled(30_000),
+  );
 });

@@ -1,6 +1,7 @@
 import { createServer as createNodeServer, request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { createHttpHandler, createMemoryEventStore } from '@rondo/transport-http';
 import { chattyEndpoint } from './support/chattyEndpoint.js';
 import { initialize, legacy } from './support/messages.js';
@@ -107,66 +108,74 @@ describe(`${REPLAYS} unread replays of a finished ${STREAM_BYTES / MIB} MiB stre
     const whole = await readAll(call);
     expect(whole.length).toBeGreaterThan(STREAM_BYTES);
     firstEventId = /^id: (.+)$/m.exec(whole)![1]!;
-  }, 60_000);
+  }, scaled(60_000));
   afterAll(async () => {
     for (const res of held) res.destroy();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   });
 
-  it('cuts each unread replay within two windows, holding no copy of the stream meanwhile', async () => {
-    const before = residentBytes();
-    for (let n = 0; n < REPLAYS; n += 1) {
-      const res = await replayOf(firstEventId);
-      expect(res.statusCode).toBe(200);
-      res.pause();
-      res.on('error', () => undefined);
-      held.push(res);
-    }
-    const grown = residentBytes() - before;
-    console.info(
-      `unread replays: memory +${(grown / MIB).toFixed(0)} MiB with ${REPLAYS} replays of ` +
-        `${STREAM_BYTES / MIB} MiB open (${((REPLAYS * STREAM_BYTES) / MIB).toFixed(0)} MiB unread)`,
-    );
-    // What the replays wait for is the stored stream itself, not a copy per replay.
-    expect.soft(grown).toBeLessThan((REPLAYS * STREAM_BYTES) / 4);
-    // Two windows after the last opened, plus slack for a loaded machine.
-    const deadline = Date.now() + 2 * WINDOW_MS + 5000;
-    while (replayClosedAt.size < REPLAYS && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    const after = [...replayClosedAt].map(([index, at]) => at - replayOpenedAt.get(index)!);
-    console.info(
-      `unread replays: ${replayClosedAt.size} of ${REPLAYS} cut, ` +
-        `${Math.min(...after)}–${Math.max(...after)} ms after each opened ` +
-        `(window ${WINDOW_MS} ms)`,
-    );
-    expect(replayClosedAt.size).toBe(REPLAYS);
-    // Within two windows of its opening, give or take a loaded machine's timers.
-    expect(Math.max(...after)).toBeLessThan(2 * WINDOW_MS + 2000);
-  }, 60_000);
-
-  it('does not cut a replay its client reads slowly but steadily, and serves the session', async () => {
-    const res = await replayOf(firstEventId);
-    const index = replayCount - 1;
-    const started = Date.now();
-    // About 1.5 MB/s: far slower than the stream was written, far faster than the limit per window.
-    const body = await new Promise<string>((resolve, reject) => {
-      let received = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        received += chunk;
+  it(
+    'cuts each unread replay within two windows, holding no copy of the stream meanwhile',
+    async () => {
+      const before = residentBytes();
+      for (let n = 0; n < REPLAYS; n += 1) {
+        const res = await replayOf(firstEventId);
+        expect(res.statusCode).toBe(200);
         res.pause();
-        setTimeout(() => res.resume(), Math.ceil(chunk.length / 1500));
+        res.on('error', () => undefined);
+        held.push(res);
+      }
+      const grown = residentBytes() - before;
+      console.info(
+        `unread replays: memory +${(grown / MIB).toFixed(0)} MiB with ${REPLAYS} replays of ` +
+          `${STREAM_BYTES / MIB} MiB open (${((REPLAYS * STREAM_BYTES) / MIB).toFixed(0)} MiB unread)`,
+      );
+      // What the replays wait for is the stored stream itself, not a copy per replay.
+      expect.soft(grown).toBeLessThan((REPLAYS * STREAM_BYTES) / 4);
+      // Two windows after the last opened, plus slack for a loaded machine.
+      const deadline = Date.now() + 2 * WINDOW_MS + 5000;
+      while (replayClosedAt.size < REPLAYS && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      const after = [...replayClosedAt].map(([index, at]) => at - replayOpenedAt.get(index)!);
+      console.info(
+        `unread replays: ${replayClosedAt.size} of ${REPLAYS} cut, ` +
+          `${Math.min(...after)}–${Math.max(...after)} ms after each opened ` +
+          `(window ${WINDOW_MS} ms)`,
+      );
+      expect(replayClosedAt.size).toBe(REPLAYS);
+      // Within two windows of its opening, give or take a loaded machine's timers.
+      expect(Math.max(...after)).toBeLessThan(2 * WINDOW_MS + 2000);
+    },
+    scaled(60_000),
+  );
+
+  it(
+    'does not cut a replay its client reads slowly but steadily, and serves the session',
+    async () => {
+      const res = await replayOf(firstEventId);
+      const index = replayCount - 1;
+      const started = Date.now();
+      // About 1.5 MB/s: far slower than the stream was written, far faster than the limit per window.
+      const body = await new Promise<string>((resolve, reject) => {
+        let received = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          received += chunk;
+          res.pause();
+          setTimeout(() => res.resume(), Math.ceil(chunk.length / 1500));
+        });
+        res.once('end', () => resolve(received));
+        res.once('error', reject);
       });
-      res.once('end', () => resolve(received));
-      res.once('error', reject);
-    });
-    console.info(`steady reader: ${body.length} bytes in ${Date.now() - started} ms`);
-    expect(body.length).toBeGreaterThan(STREAM_BYTES);
-    expect(body).toContain('"text":"done"');
-    expect(replayClosedAt.has(index)).toBe(true);
-    const echo = await send('POST', { ...POST_HEADERS, ...session }, legacy(4, 'ping'));
-    expect(echo.statusCode).toBe(200);
-    await readAll(echo);
-  }, 60_000);
+      console.info(`steady reader: ${body.length} bytes in ${Date.now() - started} ms`);
+      expect(body.length).toBeGreaterThan(STREAM_BYTES);
+      expect(body).toContain('"text":"done"');
+      expect(replayClosedAt.has(index)).toBe(true);
+      const echo = await send('POST', { ...POST_HEADERS, ...session }, legacy(4, 'ping'));
+      expect(echo.statusCode).toBe(200);
+      await readAll(echo);
+    },
+    scaled(60_000),
+  );
 });

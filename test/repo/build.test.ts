@@ -39,21 +39,29 @@ async function build(dir: string) {
 
 // `pnpm build` (and `pnpm demo`, which builds first) says which package it is building.
 describe('tooling/scripts/build.mjs', () => {
-  it('prints a line per project as it builds it, then the total', async () => {
-    const dir = solution('export const top: number = 2;\n');
-    const first = await build(dir);
-    expect(first.code).toBe(0);
-    expect(first.stderr).toMatch(/^build: base\nbuild: top\nbuild: done \(2 built, \d+ s\)\n$/);
-    expect(first.stdout).toBe('');
-    const again = await build(dir);
-    expect(again.stderr).toMatch(/^build: done \(everything up to date, \d+ s\)\n$/);
-  }, 240_000);
+  it(
+    'prints a line per project as it builds it, then the total',
+    async () => {
+      const dir = solution('export const top: number = 2;\n');
+      const first = await build(dir);
+      expect(first.code).toBe(0);
+      expect(first.stderr).toMatch(/^build: base\nbuild: top\nbuild: done \(2 built, \d+ s\)\n$/);
+      expect(first.stdout).toBe('');
+      const again = await build(dir);
+      expect(again.stderr).toMatch(/^build: done \(everything up to date, \d+ s\)\n$/);
+    },
+    scaled(240_000),
+  );
 
-  it("passes tsc's errors through and fails", async () => {
-    const dir = solution("export const top: number = 'two';\n");
-    const failed = await build(dir);
-    expect(failed.code).not.toBe(0);
-    expect(failed.stdout).toMatch(/top\/src\/index\.ts\(1,14\): error TS2322/);
-    expect(failed.stderr).toMatch(/build: failed \(2 built, \d+ s\)\n$/);
-  }, 240_000);
+  it(
+    "passes tsc's errors through and fails",
+    async () => {
+      const dir = solution("export const top: number = 'two';\n");
+      const failed = await build(dir);
+      expect(failed.code).not.toBe(0);
+      expect(failed.stdout).toMatch(/top\/src\/index\.ts\(1,14\): error TS2322/);
+      expect(failed.stderr).toMatch(/build: failed \(2 built, \d+ s\)\n$/);
+    },
+    scaled(240_000),
+  );
 });

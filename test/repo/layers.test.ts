@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 // The floors of docs/architecture.md are a lint rule (`no-restricted-imports` per directory in
 // tooling/eslint/config.js), run by `pnpm lint`. Each case plants one import into the text of a
@@ -29,7 +30,7 @@ async function refusals(file: string, line: string): Promise<string[]> {
     .map((message) => message.message);
 }
 
-describe('the layering lint rule', { timeout: 120_000 }, () => {
+describe('the layering lint rule', { timeout: scaled(120_000) }, () => {
   it('passes the transport file as it is', async () => {
     expect(await refusals('packages/transport-http/src/fetch.ts', '')).toEqual([]);
   });

@@ -3,13 +3,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { publishablePackages, repoRoot } from '../release/packedPackages.js';
 
 const run = promisify(execFile);
 const license = (dir: string) => readFileSync(join(dir, 'LICENSE'), 'utf8');
 
 // Every package says "MIT"; the licence text itself must travel with the code users install.
-describe('the MIT licence (issue 29)', { timeout: 600_000 }, () => {
+describe('the MIT licence (issue 29)', { timeout: scaled(600_000) }, () => {
   it('is at the root of the repository', () => {
     expect(license(repoRoot)).toMatch(/^MIT License\n/);
   });

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 // Issue 29: a console.log in a handler went to stdout between protocol frames, and the client
 // reported invalid JSON. While Rondo serves on stdout, the console writes to stderr.
@@ -29,7 +30,7 @@ async function connect(consoleMode: 'default' | 'keep') {
   return { client, errors, stderr: () => stderr };
 }
 
-describe('issue 29: console output from a handler on stdio', { timeout: 60_000 }, () => {
+describe('issue 29: console output from a handler on stdio', { timeout: scaled(60_000) }, () => {
   it('goes to stderr: the official v1 client gets clean frames and the result', async () => {
     const { client, errors, stderr } = await connect('default');
     try {

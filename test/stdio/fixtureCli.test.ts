@@ -1,10 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { RawFixture, modernMeta } from './support/fixture.js';
 
 // The fixture CLI's life on stdio: diagnostics on stderr only, exit 0 at end of input once open
 // work is answered, and exit 0 on SIGTERM.
 
-describe('rondo-fixture --transport stdio', { timeout: 30_000 }, () => {
+describe('rondo-fixture --transport stdio', { timeout: scaled(30_000) }, () => {
   it('answers work still running when stdin ends, then exits 0', async () => {
     const fixture = new RawFixture();
     fixture.send({

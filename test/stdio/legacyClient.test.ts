@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
@@ -54,9 +55,9 @@ afterEach(async () => {
     const validator = WireValidator.load(revision);
     if (validator) expect(validator.problems(tap.received, tap.sent)).toEqual([]);
   }
-}, 30_000);
+}, scaled(30_000));
 
-describe('the v1 client over stdio', { timeout: 30_000 }, () => {
+describe('the v1 client over stdio', { timeout: scaled(30_000) }, () => {
   it('negotiates 2025-11-25 and pings', async () => {
     const { client, tap } = await connectLegacy();
     const init = tap.received.find((m) => m.result?.protocolVersion);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { DEFAULT_MAX_LINE_BYTES } from '@rondo/transport-stdio';
 import { RawFixture, modernMeta } from './support/fixture.js';
 import { WireValidator } from '@rondo/test-support/specSchemas';
@@ -177,7 +178,7 @@ const cases: Case[] = [
   ],
 ];
 
-describe('malformed input on stdio', { timeout: 30_000 }, () => {
+describe('malformed input on stdio', { timeout: scaled(30_000) }, () => {
   let fixture: RawFixture;
   let goodId = 1000;
 
@@ -185,7 +186,7 @@ describe('malformed input on stdio', { timeout: 30_000 }, () => {
     fixture = new RawFixture();
     const ready = await fixture.request('warm-up', 'server/discover', { _meta: meta });
     expect(ready.result?.resultType).toBe('complete');
-  }, 30_000);
+  }, scaled(30_000));
 
   afterAll(async () => {
     expect(await fixture.end()).toBe(0);
@@ -194,7 +195,7 @@ describe('malformed input on stdio', { timeout: 30_000 }, () => {
     if (validator) {
       expect(validator.problems(fixture.lines, fixture.sent)).toEqual([]);
     }
-  }, 30_000);
+  }, scaled(30_000));
 
   it('has at least 20 kinds of malformed input', () => {
     expect(cases.length).toBeGreaterThanOrEqual(20);

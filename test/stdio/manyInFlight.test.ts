@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { RawFixture, modernMeta } from './support/fixture.js';
 import { WireValidator } from '@rondo/test-support/specSchemas';
 import type { WireMessage } from './support/wire.js';
@@ -9,7 +10,7 @@ import type { WireMessage } from './support/wire.js';
 const COUNT = 1000;
 const sleepFor = (index: number) => (index * 7) % 40;
 
-describe('many requests in flight on stdio', { timeout: 90_000 }, () => {
+describe('many requests in flight on stdio', { timeout: scaled(90_000) }, () => {
   it('answers 1,000 tools/call requests written at once, each matched by id', async () => {
     const fixture = new RawFixture();
     try {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { Client as ModernClient } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
@@ -14,7 +15,7 @@ import { WireValidator } from '@rondo/test-support/specSchemas';
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
-}, 30_000);
+}, scaled(30_000));
 
 function v2Client(mode: 'legacy' | 'modern', answers: Record<string, string>) {
   const client = new ModernClient(
@@ -48,7 +49,7 @@ async function connect(
   return tap;
 }
 
-describe('the v2 client in legacy mode over stdio', { timeout: 30_000 }, () => {
+describe('the v2 client in legacy mode over stdio', { timeout: scaled(30_000) }, () => {
   it.each([
     ['test_input_required_result_elicitation', 'Hello, Carol!'],
     ['test_input_required_result_multi_round', 'Hello, Carol! Your favorite color is red.'],
@@ -63,7 +64,7 @@ describe('the v2 client in legacy mode over stdio', { timeout: 30_000 }, () => {
   });
 });
 
-describe('one fixture binary, both eras', { timeout: 30_000 }, () => {
+describe('one fixture binary, both eras', { timeout: scaled(30_000) }, () => {
   it('serves a legacy client and a modern client at the same time (two processes)', async () => {
     const legacy = new LegacyClient({ name: 'rondo-v1', version: '1.0.0' }, { capabilities: {} });
     const legacyTransport = new LegacyStdio(fixtureServerParams());

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { fixtureServerParams } from './support/fixture.js';
@@ -46,9 +47,9 @@ afterEach(async () => {
     await client.close();
     if (validator) expect(validator.problems(tap.received, tap.sent)).toEqual([]);
   }
-}, 30_000);
+}, scaled(30_000));
 
-describe('the v2 client pinned to 2026-07-28 over stdio', { timeout: 30_000 }, () => {
+describe('the v2 client pinned to 2026-07-28 over stdio', { timeout: scaled(30_000) }, () => {
   it('speaks the modern era and reads the fixture identity from server/discover', async () => {
     const { client } = await connectModern();
     expect(client.getProtocolEra()).toBe('modern');

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { fixtureServerParams } from './support/fixture.js';
@@ -11,7 +12,7 @@ import { textOf } from './support/wire.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-describe('pnpm fixture --transport stdio', { timeout: 30_000 }, () => {
+describe('pnpm fixture --transport stdio', { timeout: scaled(30_000) }, () => {
   it('serves a client with nothing but JSON-RPC on stdout', async () => {
     const { env } = fixtureServerParams();
     const transport = new StdioClientTransport({

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { Client as ModernClient } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
@@ -34,9 +35,9 @@ const exampleParams = (code: string) => ({
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
-}, 30_000);
+}, scaled(30_000));
 
-describe('the @rondo/transport-stdio README', { timeout: 30_000 }, () => {
+describe('the @rondo/transport-stdio README', { timeout: scaled(30_000) }, () => {
   const example = firstTypeScriptBlock(readmePath('packages/transport-stdio'));
 
   it('has a stdio server example', () => {
@@ -63,7 +64,7 @@ describe('the @rondo/transport-stdio README', { timeout: 30_000 }, () => {
   });
 });
 
-describe('the conformance fixture README', { timeout: 30_000 }, () => {
+describe('the conformance fixture README', { timeout: scaled(30_000) }, () => {
   const text = readme('apps/conformance-fixture');
 
   it('shows only command lines the CLI accepts', () => {

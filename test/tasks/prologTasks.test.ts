@@ -30,7 +30,7 @@ beforeAll(async () => {
   http = await serveHttp(createEndpoint(server, { modern: modernEra(), legacy: legacyEra() }), {
     auth: twoPrincipalAuth(RESOURCE),
   });
-}, 60_000);
+}, scaled(60_000));
 afterAll(async () => {
   await http.close();
   await server.close();

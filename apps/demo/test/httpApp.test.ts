@@ -1,6 +1,7 @@
 import { request, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { createDemoServer, type DemoServer } from '../src/demoServer.js';
 import { isLoopback, startDemoHttp, type DemoHttpOptions } from '../src/httpApp.js';
 
@@ -36,7 +37,7 @@ const META = {
   'io.modelcontextprotocol/clientCapabilities': {},
 };
 
-describe('the /traffic view', { timeout: 30_000 }, () => {
+describe('the /traffic view', { timeout: scaled(30_000) }, () => {
   it('is off by default on a non-loopback address, on for loopback, on when asked', async () => {
     await withWeb({ host: '0.0.0.0' }, async (base) => {
       expect((await fetch(`${base}/traffic`)).status).toBe(404);
@@ -96,7 +97,7 @@ describe('the /traffic view', { timeout: 30_000 }, () => {
   });
 });
 
-describe("the demo's HTTP server", { timeout: 30_000 }, () => {
+describe("the demo's HTTP server", { timeout: scaled(30_000) }, () => {
   it("has serveHttp's connection limits by default", async () => {
     const web = await startDemoHttp(demo.endpoint, {
       host: '127.0.0.1',
@@ -166,7 +167,7 @@ function listenAs(port: number, forwardedFor: string, held: IncomingMessage[]): 
   });
 }
 
-describe('the demo behind a proxy (--client-address-header)', { timeout: 60_000 }, () => {
+describe('the demo behind a proxy (--client-address-header)', { timeout: scaled(60_000) }, () => {
   // Issue 31: the per-client stream cap (100 by default) counts the client the proxy names.
   const flood = async (options: Partial<DemoHttpOptions>): Promise<[number, number]> => {
     const held: IncomingMessage[] = [];

@@ -2,12 +2,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { createDemoServer, type DemoServer } from '../src/demoServer.js';
 import { startDemoHttp, type DemoHttpServer } from '../src/httpApp.js';
 
 describe(
   'the demo providers with a legacy client (official SDK 1.x over HTTP)',
-  { timeout: 30_000 },
+  { timeout: scaled(30_000) },
   () => {
     let demo: DemoServer;
     let web: DemoHttpServer;
@@ -43,7 +44,7 @@ describe(
         return { action: 'accept', content: answers[step] as Record<string, string> };
       });
       await client.connect(new StreamableHTTPClientTransport(new URL(`${web.url}/mcp`)));
-    }, 60_000);
+    }, scaled(60_000));
 
     afterAll(async () => {
       await client?.close();

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { Client, ProtocolViolationError, ServerExitedError } from '@rondo/client';
 import { stdioTransport, type StdioClientTransport } from '@rondo/client/node';
 import { describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 // Issue 25, done-when 4: a server that misbehaves gives the caller a typed error; the client's
 // process stays up (this test process is the client) and serves on; memory stays bounded.
@@ -26,25 +27,29 @@ function footprint(): number {
 }
 
 describe('hostile servers', () => {
-  it('drops a 100 MB line without a newline, holding at most the frame cap, and keeps serving', async () => {
-    const { client, violations } = await connectTo('huge-line', 1024 * 1024);
-    try {
-      const before = footprint();
-      let peak = before;
-      const sampler = setInterval(() => (peak = Math.max(peak, footprint())), 5);
-      const result = await client.callTool('flood', {}, { timeoutMs: 120_000 });
-      clearInterval(sampler);
-      expect(result.content).toEqual([{ type: 'text', text: 'after the flood' }]);
-      expect(violations).toHaveLength(1);
-      expect(violations[0]).toBeInstanceOf(ProtocolViolationError);
-      expect(violations[0]!.message).toContain('maxFrameBytes');
-      // The line was 100 MB; the client never held more than a small part of it.
-      expect(peak - before).toBeLessThan(64 * 1024 * 1024);
-      await client.ping();
-    } finally {
-      await client.close();
-    }
-  }, 180_000);
+  it(
+    'drops a 100 MB line without a newline, holding at most the frame cap, and keeps serving',
+    async () => {
+      const { client, violations } = await connectTo('huge-line', 1024 * 1024);
+      try {
+        const before = footprint();
+        let peak = before;
+        const sampler = setInterval(() => (peak = Math.max(peak, footprint())), 5);
+        const result = await client.callTool('flood', {}, { timeoutMs: 120_000 });
+        clearInterval(sampler);
+        expect(result.content).toEqual([{ type: 'text', text: 'after the flood' }]);
+        expect(violations).toHaveLength(1);
+        expect(violations[0]).toBeInstanceOf(ProtocolViolationError);
+        expect(violations[0]!.message).toContain('maxFrameBytes');
+        // The line was 100 MB; the client never held more than a small part of it.
+        expect(peak - before).toBeLessThan(64 * 1024 * 1024);
+        await client.ping();
+      } finally {
+        await client.close();
+      }
+    },
+    scaled(180_000),
+  );
 
   it('refuses an answer nesting 10,000 arrays: the call fails typed, the client serves on', async () => {
     const { client, violations } = await connectTo('deep');

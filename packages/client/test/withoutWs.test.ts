@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 const run = promisify(execFile);
 const packageDir = join(import.meta.dirname, '..');
@@ -58,16 +59,20 @@ await socket.connect().then(
 `;
 
 describe('@rondo/client/node without the optional peer ws', () => {
-  it('imports, calls a stdio server, and says what a WebSocket transport needs', async () => {
-    const { stdout } = await run(
-      process.execPath,
-      ['--import', WITHOUT_WS, '--input-type=module', '-e', CLIENT],
-      { cwd: packageDir, timeout: 60_000 },
-    );
-    expect(stdout).toContain('ws: ERR_MODULE_NOT_FOUND');
-    expect(stdout).toContain('add: 5');
-    expect(stdout).toContain(
-      'websocket: TransportError the WebSocket transport needs the optional peer dependency `ws` (npm install ws)',
-    );
-  }, 90_000);
+  it(
+    'imports, calls a stdio server, and says what a WebSocket transport needs',
+    async () => {
+      const { stdout } = await run(
+        process.execPath,
+        ['--import', WITHOUT_WS, '--input-type=module', '-e', CLIENT],
+        { cwd: packageDir, timeout: 60_000 },
+      );
+      expect(stdout).toContain('ws: ERR_MODULE_NOT_FOUND');
+      expect(stdout).toContain('add: 5');
+      expect(stdout).toContain(
+        'websocket: TransportError the WebSocket transport needs the optional peer dependency `ws` (npm install ws)',
+      );
+    },
+    scaled(90_000),
+  );
 });

@@ -1,5 +1,6 @@
 import { runtimeOf } from '@rondo/core/internal';
 import { describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { structured, text, type JsonObject } from '@rondo/protocol';
 import { z } from 'zod';
 import {
@@ -102,20 +103,24 @@ describe('tool transformation: a local tool', () => {
     );
   });
 
-  it('refuses arguments outside the narrowed schema and a hidden argument given by the caller', async () => {
-    const server = mail({ catalog: { tools: { send: NOTIFY } } });
-    const narrowed = await call(server, 'notify', { recipient: 'a@b.c', copies: 5 });
-    expect(narrowed).toMatchObject({ result: { kind: 'error' } });
-    expect(JSON.stringify(narrowed)).toContain('copies');
-    // A caller's value for the hidden argument never reaches the original: the fixed value wins.
-    const whole = mail({ catalog: { tools: { send: { ...NOTIFY, output: undefined } } } });
-    const forced = await call(whole, 'notify', { recipient: 'a@b.c', priority: 'low' });
-    expect(forced).toMatchObject({ result: { structured: { got: { priority: 'high' } } } });
-    // The original is no longer offered.
-    await expect(call(whole, 'send', { to: 'a', subject: 's', priority: 'low' })).rejects.toThrow(
-      'Unknown tool: send',
-    );
-  }, 10_000);
+  it(
+    'refuses arguments outside the narrowed schema and a hidden argument given by the caller',
+    async () => {
+      const server = mail({ catalog: { tools: { send: NOTIFY } } });
+      const narrowed = await call(server, 'notify', { recipient: 'a@b.c', copies: 5 });
+      expect(narrowed).toMatchObject({ result: { kind: 'error' } });
+      expect(JSON.stringify(narrowed)).toContain('copies');
+      // A caller's value for the hidden argument never reaches the original: the fixed value wins.
+      const whole = mail({ catalog: { tools: { send: { ...NOTIFY, output: undefined } } } });
+      const forced = await call(whole, 'notify', { recipient: 'a@b.c', priority: 'low' });
+      expect(forced).toMatchObject({ result: { structured: { got: { priority: 'high' } } } });
+      // The original is no longer offered.
+      await expect(call(whole, 'send', { to: 'a', subject: 's', priority: 'low' })).rejects.toThrow(
+        'Unknown tool: send',
+      );
+    },
+    scaled(10_000),
+  );
 
   it('gives a zod tool the values its own schema parsed', async () => {
     const server = createServer({

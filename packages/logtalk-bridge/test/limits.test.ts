@@ -1,5 +1,6 @@
 import { runtimeOf } from '@rondo/core/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { createServer, type RondoServer } from '@rondo/core';
 import { createPrologProvider, type PrologProvider } from '../src/index.js';
 import { prologTerm } from '../src/prologTerm.js';
@@ -35,7 +36,7 @@ async function oneReplaced(provider: PrologProvider, before: number[]): Promise<
   }
 }
 
-describe('what a worker sends back', { timeout: 30_000 }, () => {
+describe('what a worker sends back', { timeout: scaled(30_000) }, () => {
   let provider: PrologProvider;
   let server: RondoServer;
   beforeAll(async () => {

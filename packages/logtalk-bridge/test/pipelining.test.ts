@@ -1,6 +1,7 @@
 import type { Cancellation } from '@rondo/core';
 import { LazyAbortController, runtimeOf } from '@rondo/core/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { createServer, type RondoServer } from '@rondo/core';
 import type { InputResponseValue } from '@rondo/protocol';
 import { createPrologProvider, PrologCancelledError, type PrologProvider } from '../src/index.js';
@@ -41,7 +42,7 @@ const call = (
   );
 const replaced = () => log.lines.filter((l) => /is gone|replaced|protocol channel/.test(l));
 
-describe('calls in flight on one worker', { timeout: 30_000 }, () => {
+describe('calls in flight on one worker', { timeout: scaled(30_000) }, () => {
   it('holds maxCallsPerWorker calls on a worker and queues the next, then refuses past maxQueue', async () => {
     const held = [
       runtimeOf(server).callTool('sleepy', {}, makeContext()),
@@ -106,24 +107,28 @@ describe('calls in flight on one worker', { timeout: 30_000 }, () => {
   });
 });
 
-describe('a worker lost with calls written behind the running one', { timeout: 30_000 }, () => {
-  it('fails the running call alone, gives the calls behind it to the replacement', async () => {
-    const pool = await createPrologProvider({
-      files: [fixture('pool.pl')],
-      workers: 1,
-      onLog: logSink().onLog,
+describe(
+  'a worker lost with calls written behind the running one',
+  { timeout: scaled(30_000) },
+  () => {
+    it('fails the running call alone, gives the calls behind it to the replacement', async () => {
+      const pool = await createPrologProvider({
+        files: [fixture('pool.pl')],
+        workers: 1,
+        onLog: logSink().onLog,
+      });
+      try {
+        const before = pool.workerIds();
+        const run = (name: string) => pool.callTool!(name, {}, makeContext());
+        const outcomes = await Promise.allSettled([run('halt'), run('quick'), run('quick')]);
+        expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
+        const halted = outcomes[0] as PromiseRejectedResult;
+        expect(String(halted.reason)).toMatch(/exited with code 0 during the call/);
+        expect(pool.workerIds()).not.toEqual(before);
+        expect(await run('quick')).toEqual({ kind: 'text', text: 'quick' });
+      } finally {
+        await pool.close();
+      }
     });
-    try {
-      const before = pool.workerIds();
-      const run = (name: string) => pool.callTool!(name, {}, makeContext());
-      const outcomes = await Promise.allSettled([run('halt'), run('quick'), run('quick')]);
-      expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
-      const halted = outcomes[0] as PromiseRejectedResult;
-      expect(String(halted.reason)).toMatch(/exited with code 0 during the call/);
-      expect(pool.workerIds()).not.toEqual(before);
-      expect(await run('quick')).toEqual({ kind: 'text', text: 'quick' });
-    } finally {
-      await pool.close();
-    }
-  });
-});
+  },
+);

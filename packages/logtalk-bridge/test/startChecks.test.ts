@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { createPrologProvider, PrologProviderError } from '../src/index.js';
 import { logSink, makeContext } from './helpers.js';
 
@@ -24,7 +25,7 @@ function write(name: string, text: string): string {
   return path;
 }
 
-describe('the checks a provider passes before it is served', { timeout: 30_000 }, () => {
+describe('the checks a provider passes before it is served', { timeout: scaled(30_000) }, () => {
   it('throws every problem at once, each one line at its clause', async () => {
     const path = write('mistakes.pl', MISTAKES);
     const failure = await createPrologProvider({

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { createPrologProvider, PrologProviderError } from '../src/index.js';
 import { logSink } from './helpers.js';
 
@@ -24,7 +25,7 @@ shout(_).
 
 describe(
   'issue 29: tools clients would reject are refused when a Prolog provider loads',
-  { timeout: 30_000 },
+  { timeout: scaled(30_000) },
   () => {
     it('names the tool and the rule, at the clause that declares it', async () => {
       const path = join(dir, 'bad_tools.pl');

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { InsufficientScopeError, createServer } from '@rondo/core';
 import { createPrologProvider, PrologProviderError } from '../src/index.js';
 import { logSink, makeContext } from './helpers.js';
@@ -31,7 +32,7 @@ status(green).
 tool_scopes(deploy, [deploy, 'repo:write']).
 `;
 
-describe('tool_scopes/2', { timeout: 30_000 }, () => {
+describe('tool_scopes/2', { timeout: scaled(30_000) }, () => {
   it('makes a call need the scopes; the tool is listed without them', async () => {
     const provider = await createPrologProvider({
       files: [write('ops.pl', OPS)],

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { planLaunch } from '../src/launch.js';
 import { PrologCallError } from '../src/errors.js';
 import { answerBatch, PrologWorker } from '../src/worker.js';
@@ -34,7 +35,7 @@ beforeAll(async () => {
 });
 afterAll(() => worker.close(1000));
 
-describe('a bridge worker', { timeout: 30_000 }, () => {
+describe('a bridge worker', { timeout: scaled(30_000) }, () => {
   it('answers an unknown method as an error and serves the next call', async () => {
     const unknown = worker.call('no_such_method', {}, {}, 5000);
     await expect(unknown).rejects.toBeInstanceOf(PrologCallError);

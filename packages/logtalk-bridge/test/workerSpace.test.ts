@@ -1,5 +1,6 @@
 import { runtimeOf } from '@rondo/core/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { createServer, type RondoServer } from '@rondo/core';
 import { createPrologProvider, type PrologProvider } from '../src/index.js';
 import { logtalkHomeForTests } from '@rondo/test-support/logtalkHome';
@@ -25,7 +26,7 @@ const RSS_GROWTH_KB = 16 * 1024;
 for (const flavour of ['module', 'object'] as const) {
   describe(
     `a worker serving ${CALLS} calls with unique strings (${flavour})`,
-    { timeout: 600_000 },
+    { timeout: scaled(600_000) },
     () => {
       let provider: PrologProvider;
       let server: RondoServer;
@@ -91,7 +92,7 @@ for (const flavour of ['module', 'object'] as const) {
 
 describe(
   'a +string argument arrives as an SWI-Prolog string (issue 39)',
-  { timeout: 60_000 },
+  { timeout: scaled(60_000) },
   () => {
     let provider: PrologProvider;
     beforeAll(async () => {

@@ -4,6 +4,7 @@ import { Client, inMemoryTransport } from '@rondo/client';
 import { createEndpoint, createServer } from '@rondo/core';
 import { compileArgumentValidator } from '@rondo/core/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import {
   loadDocument,
   openApiProvider,
@@ -151,54 +152,61 @@ describe.each(DOCUMENTS)('OpenAPI example %s', (name) => {
     console.log(`${name}: ${checked} operations with documented examples validated`);
   });
 
-  it('sends each call to the backend with the right method, path, query, headers and body', async () => {
-    for (const operation of provider.operations) {
-      const args = callArguments(rawOperation(document, operation), operation);
-      const output = operation.tool.outputSchema;
-      const answer = output === undefined ? {} : instanceOf(output);
-      http.answer({
-        status: 200,
-        json: operation.wrapsResult ? (answer as { result: unknown }).result : answer,
-      });
-      const before = http.received.length;
-      const result = await client.callTool(operation.tool.name, args);
-      expect(
-        result.isError,
-        `${operation.tool.name}: ${JSON.stringify(result.content)}`,
-      ).toBeFalsy();
-      expect(http.received.length).toBe(before + 1);
-      const seen = http.received.at(-1)!;
-      expect(seen.method).toBe(operation.method.toUpperCase());
-      let path = `/api${operation.path}`;
-      for (const p of operation.parameters) {
-        const value = args[p.argument];
-        if (p.in === 'path')
-          path = path.replaceAll(
-            `{${p.name}}`,
-            encodeURIComponent(typeof value === 'string' ? value : JSON.stringify(value)),
-          );
-        if (p.in === 'query' && value !== undefined) {
-          const values = (Array.isArray(value) ? value : [value]).map((v) =>
-            typeof v === 'string' ? v : JSON.stringify(v),
-          );
-          expect(seen.url.searchParams.getAll(p.name)).toEqual(values);
+  it(
+    'sends each call to the backend with the right method, path, query, headers and body',
+    async () => {
+      for (const operation of provider.operations) {
+        const args = callArguments(rawOperation(document, operation), operation);
+        const output = operation.tool.outputSchema;
+        const answer = output === undefined ? {} : instanceOf(output);
+        http.answer({
+          status: 200,
+          json: operation.wrapsResult ? (answer as { result: unknown }).result : answer,
+        });
+        const before = http.received.length;
+        const result = await client.callTool(operation.tool.name, args);
+        expect(
+          result.isError,
+          `${operation.tool.name}: ${JSON.stringify(result.content)}`,
+        ).toBeFalsy();
+        expect(http.received.length).toBe(before + 1);
+        const seen = http.received.at(-1)!;
+        expect(seen.method).toBe(operation.method.toUpperCase());
+        let path = `/api${operation.path}`;
+        for (const p of operation.parameters) {
+          const value = args[p.argument];
+          if (p.in === 'path')
+            path = path.replaceAll(
+              `{${p.name}}`,
+              encodeURIComponent(typeof value === 'string' ? value : JSON.stringify(value)),
+            );
+          if (p.in === 'query' && value !== undefined) {
+            const values = (Array.isArray(value) ? value : [value]).map((v) =>
+              typeof v === 'string' ? v : JSON.stringify(v),
+            );
+            expect(seen.url.searchParams.getAll(p.name)).toEqual(values);
+          }
+          if (p.in === 'header' && value !== undefined)
+            expect(seen.headers[p.name.toLowerCase()]).toBe(
+              typeof value === 'string' ? value : JSON.stringify(value),
+            );
         }
-        if (p.in === 'header' && value !== undefined)
-          expect(seen.headers[p.name.toLowerCase()]).toBe(
-            typeof value === 'string' ? value : JSON.stringify(value),
+        expect(seen.url.pathname).toBe(path);
+        if (operation.body && args.body !== undefined && /json/.test(operation.body.mediaType)) {
+          expect(seen.headers['content-type']).toBe(operation.body.mediaType);
+          // The body as the schema's defaults complete it (validation fills them in).
+          const validate = compileArgumentValidator(
+            operation.tool.inputSchema,
+            operation.tool.name,
           );
+          const filled = validate(structuredClone(args)) as unknown as { value: { body: unknown } };
+          expect(JSON.parse(seen.body)).toEqual(filled.value.body);
+        }
+        if (output !== undefined) expect(result.structuredContent).toMatchObject(answer as object);
       }
-      expect(seen.url.pathname).toBe(path);
-      if (operation.body && args.body !== undefined && /json/.test(operation.body.mediaType)) {
-        expect(seen.headers['content-type']).toBe(operation.body.mediaType);
-        // The body as the schema's defaults complete it (validation fills them in).
-        const validate = compileArgumentValidator(operation.tool.inputSchema, operation.tool.name);
-        const filled = validate(structuredClone(args)) as unknown as { value: { body: unknown } };
-        expect(JSON.parse(seen.body)).toEqual(filled.value.body);
-      }
-      if (output !== undefined) expect(result.structuredContent).toMatchObject(answer as object);
-    }
-  }, 60_000);
+    },
+    scaled(60_000),
+  );
 });
 
 describe('OpenAPI answers', () => {
@@ -230,29 +238,33 @@ describe('OpenAPI answers', () => {
     expect(text.length).toBeLessThan(2100);
   });
 
-  it('cuts a 50 MB answer at the cap and stops reading it', async () => {
-    let written = 0;
-    let finished = false;
-    http.answer((_request, response) => {
-      response.writeHead(200, { 'content-type': 'application/json' });
-      const chunk = Buffer.alloc(64 * 1024, 0x20);
-      const pump = () => {
-        while (written < 50 * 1024 * 1024) {
-          written += chunk.length;
-          if (!response.write(chunk)) return void response.once('drain', pump);
-        }
-        finished = true;
-        response.end();
-      };
-      response.on('close', () => undefined);
-      pump();
-    });
-    const result = await client.callTool('getInventory', {});
-    expect(result.isError).toBe(true);
-    expect((result.content[0] as { text: string }).text).toContain(
-      `larger than the cap of ${10 * 1024 * 1024} bytes`,
-    );
-    expect(finished).toBe(false);
-    expect(written).toBeLessThan(50 * 1024 * 1024);
-  }, 60_000);
+  it(
+    'cuts a 50 MB answer at the cap and stops reading it',
+    async () => {
+      let written = 0;
+      let finished = false;
+      http.answer((_request, response) => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        const chunk = Buffer.alloc(64 * 1024, 0x20);
+        const pump = () => {
+          while (written < 50 * 1024 * 1024) {
+            written += chunk.length;
+            if (!response.write(chunk)) return void response.once('drain', pump);
+          }
+          finished = true;
+          response.end();
+        };
+        response.on('close', () => undefined);
+        pump();
+      });
+      const result = await client.callTool('getInventory', {});
+      expect(result.isError).toBe(true);
+      expect((result.content[0] as { text: string }).text).toContain(
+        `larger than the cap of ${10 * 1024 * 1024} bytes`,
+      );
+      expect(finished).toBe(false);
+      expect(written).toBeLessThan(50 * 1024 * 1024);
+    },
+    scaled(60_000),
+  );
 });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { transpileExample } from '@rondo/test-support/readmeExample';
 import { decodeVocabulary, type VocabularyValue } from '../src/index.js';
 import { vocabularyForms } from './vocabularyArbitraries.js';
@@ -69,7 +70,7 @@ describe('README', () => {
 
   it(
     'runs its example against the built package and prints what it says',
-    { timeout: 60_000 },
+    { timeout: scaled(60_000) },
     () => {
       const built = path.join(packageDir, 'dist', 'index.js');
       expect(existsSync(built), `${built} is missing: run pnpm build first`).toBe(true);

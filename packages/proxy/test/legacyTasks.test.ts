@@ -5,6 +5,7 @@ import { legacyEra } from '@rondo/adapter-2025';
 import { modernEra } from '@rondo/adapter-2026';
 import { ErrorCode } from '@rondo/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { proxy, withPassThrough, type ProxyProvider } from '../src/index.js';
 import { clientOf } from './support.js';
 
@@ -38,7 +39,7 @@ beforeAll(async () => {
   );
   await endpoint.ready();
   close = () => server.close();
-}, 60_000);
+}, scaled(60_000));
 afterAll(async () => {
   forgetNegotiatedEras();
   await close();
@@ -56,7 +57,7 @@ describe("a legacy upstream's task-only tool", () => {
 
   it(
     'runs as a task for a modern caller and as an ordinary call for a legacy one',
-    { timeout: 30_000 },
+    { timeout: scaled(30_000) },
     async () => {
       const modern = await clientOf(endpoint, '2026-07-28');
       const legacy = await clientOf(endpoint, '2025-11-25');
@@ -79,7 +80,7 @@ describe("a legacy upstream's task-only tool", () => {
 
   it(
     "turns the upstream's question inside its task into input of the gateway's task",
-    { timeout: 30_000 },
+    { timeout: scaled(30_000) },
     async () => {
       const asked: string[] = [];
       const modern = await clientOf(endpoint, '2026-07-28', {

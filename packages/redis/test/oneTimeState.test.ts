@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { useRedisServer } from './support/harness.js';
 
 // Issue 31, point 9: a one-time requestState accepted by one process is refused by another that
@@ -76,7 +77,7 @@ describe('a one-time requestState across two processes sharing Redis', () => {
     const key = randomBytes(32).toString('base64');
     const prefix = `one-time-${randomBytes(4).toString('hex')}:`;
     for (let i = 0; i < 2; i++) replicas.push(await startReplica(redis().url, prefix, key));
-  }, 60_000);
+  }, scaled(60_000));
   afterAll(async () => {
     await Promise.all(
       replicas.map(

@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { createServer, serve, text } from '@rondo/server';
 
 // Issue 31, point 2: a `subscriptions/listen` stream on which nothing was sent for
@@ -53,7 +54,7 @@ function listen(url: string): Promise<{ events: Record<string, unknown>[]; ms: n
 describe('subscriptions/listen idle limit', () => {
   it(
     'ends an idle subscription with its result after listenIdleTimeoutMs',
-    { timeout: 20_000 },
+    { timeout: scaled(20_000) },
     async () => {
       const server = createServer({
         name: 'idle',

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import {
   createMemoryEventStore,
   serveHttp,
@@ -50,7 +51,7 @@ describe('the streams one session holds', () => {
 
   it(
     'forgets the events of POST streams older than the last 1000',
-    { timeout: 60_000 },
+    { timeout: scaled(60_000) },
     async () => {
       // A store roomy enough that only the session's count of streams forgets events.
       const session = await start({
