@@ -6,6 +6,7 @@
  */
 import type { Principal } from './definitions.js';
 import { TokenRejectedError } from './errors.js';
+import { rememberPresentedToken } from './presentedTokens.js';
 import {
   bindingProblem,
   challengeHeader,
@@ -146,6 +147,7 @@ export async function verifyBearer(
   const principal: Principal = { id: token.subject, scopes: [...token.scopes] };
   if (token.clientId !== undefined) principal.clientId = token.clientId;
   if (token.claims) principal.claims = token.claims;
+  rememberPresentedToken(principal, accessToken);
   return { ok: true, principal, expiresAt: token.expiresAt };
 }
 

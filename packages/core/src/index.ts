@@ -183,6 +183,7 @@ export {
   type DpopResourceOptions,
   type RequestProofContext,
 } from './bearerAuth.js';
+export { presentedToken } from './presentedTokens.js';
 export {
   checkHostAndOrigin,
   countHostLines,
