@@ -65,6 +65,11 @@ const oauthClient = z
     clientSecret: z.string().min(1).optional(),
     clientSecretEnv: z.string().min(1).optional(),
     scope: z.string().min(1).optional(),
+    /**
+     * True: the gateway acts for each caller (OAuth 2.0 Token Exchange, RFC 8693): it exchanges
+     * the caller's verified token at `issuer` for one of the upstream's, never using its own.
+     */
+    tokenExchange: z.boolean().optional(),
   })
   .refine((oauth) => (oauth.clientSecret === undefined) !== (oauth.clientSecretEnv === undefined), {
     message: 'give one of clientSecret and clientSecretEnv',
@@ -97,6 +102,8 @@ export interface GatewayOAuth {
   readonly issuer: string;
   readonly clientSecret: string;
   readonly scope?: string;
+  /** Act for each caller by token exchange instead of logging in as the gateway. */
+  readonly tokenExchange?: boolean;
 }
 
 /** One upstream of the gateway, read from its `mcpServers` entry. */
@@ -256,6 +263,11 @@ function readEntry(
   if ('url' in data) {
     const { oauth, ...remote } = data as z.infer<typeof remoteEntry>;
     const login = oauth && readOAuth(oauth, remote.url, where);
+    if (login?.tokenExchange && remote.isolation !== undefined && remote.isolation !== 'principal') {
+      throw new ConfigError(
+        `${where}: isolation: an entry with oauth.tokenExchange runs each caller in its own session ("principal")`,
+      );
+    }
     const sse = transport === 'sse' ? { transport: 'sse' as const } : {};
     return {
       ...remote,
@@ -309,5 +321,6 @@ function readOAuth(oauth: z.infer<typeof oauthClient>, url: string, where: strin
     issuer: oauth.issuer,
     clientSecret,
     ...(oauth.scope ? { scope: oauth.scope } : {}),
+    ...(oauth.tokenExchange ? { tokenExchange: true } : {}),
   };
 }

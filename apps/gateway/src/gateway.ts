@@ -8,15 +8,17 @@ import {
   type StateKey,
   type ToolSearchOptions,
 } from '@rondo/core';
-import { clientCredentials, type HttpAuthorizer } from '@rondo/client';
+import { clientCredentials, tokenExchange, type HttpAuthorizer } from '@rondo/client';
 import {
   CatalogClaims,
   namespaced,
   proxy,
   relaySkills,
+  seeCallers,
   withPassThrough,
   type CallObserver,
   type ProxyOptions,
+  type RemoteUpstream,
   type UpstreamSpec,
   type UpstreamStatus,
 } from '@rondo/proxy';
@@ -75,7 +77,7 @@ export function upstreamSpec(entry: GatewayEntry): UpstreamSpec {
       url: entry.url,
       ...(entry.transport === 'sse' ? { sse: true } : {}),
       ...(entry.headers ? { headers: entry.headers } : {}),
-      ...(entry.oauth ? { authorizer: gatewayCredentials(entry.oauth) } : {}),
+      ...(entry.oauth ? oauthMembers(entry.oauth) : {}),
     };
   }
   if (entry.kind === 'stdio') {
@@ -89,9 +91,23 @@ export function upstreamSpec(entry: GatewayEntry): UpstreamSpec {
   throw new Error(`entry ${entry.key} is not proxied`);
 }
 
-/** The client credentials authorizer of a remote entry's `oauth` member. */
-function gatewayCredentials(oauth: GatewayOAuth): HttpAuthorizer {
-  return clientCredentials(oauth);
+/**
+ * How a remote entry's `oauth` member logs in: as the gateway (client credentials), or with
+ * `tokenExchange` as each caller: the caller's verified token exchanged for one of the upstream's,
+ * the gateway the actor (see docs/gateway.md, "Each caller's identity upstream").
+ */
+function oauthMembers(oauth: GatewayOAuth): Pick<RemoteUpstream, 'authorizer' | 'callerAuthorizer'> {
+  if (!oauth.tokenExchange) return { authorizer: clientCredentials(oauth) };
+  const { clientId, clientSecret, issuer, scope } = oauth;
+  const login = { clientId, clientSecret, issuer, ...(scope ? { scope } : {}) };
+  return {
+    callerAuthorizer: (subjectToken: () => string): HttpAuthorizer => tokenExchange({ ...login, subjectToken }),
+  };
+}
+
+/** True for an entry whose upstream acts for each caller (its `oauth.tokenExchange`). */
+function actsForCallers(entry: GatewayEntry): boolean {
+  return entry.kind === 'remote' && entry.oauth?.tokenExchange === true;
 }
 
 /** The proxy options of an entry: its naming rules and limits. */
@@ -214,9 +230,19 @@ export async function createGateway(
   };
   // The skills of the upstreams serving them (a prolog entry's too), as they join and leave.
   server.use(relaySkills(() => providers.values()));
+  // An upstream acting for each caller opens its catalog connection on a caller's first request:
+  // it hears of each request. Only then: a server with middleware passes no call through.
+  let seeing = false;
+  const entryProvider = (entry: GatewayEntry): Promise<Provider> => {
+    if (actsForCallers(entry) && !seeing) {
+      seeing = true;
+      server.use(seeCallers(() => providers.values()));
+    }
+    return providerFor(entry, log, services);
+  };
   try {
     for (const entry of entries) {
-      const provider = await providerFor(entry, log, services);
+      const provider = await entryProvider(entry);
       providers.set(entry.key, provider);
       live.set(entry.key, entry);
       const search = options.catalog?.entrySearch.get(entry.key);
@@ -234,7 +260,7 @@ export async function createGateway(
     server,
   );
   const reloads = new LiveEntries(server, live, providers, {
-    providerFor: (entry) => providerFor(entry, log, services),
+    providerFor: entryProvider,
     claims,
   });
   return {

@@ -33,6 +33,7 @@ export async function serveGateway(
   log: GatewayLog,
   catalog?: GatewayCatalog,
 ): Promise<ServingGateway> {
+  refuseActingWithoutAuth(args, entries);
   const monitor = new UpstreamMonitor(log, args.readyWhen);
   const metrics = new GatewayMetrics();
   const audit = args.audit === undefined ? undefined : new AuditLog(args.audit);
@@ -91,6 +92,19 @@ export async function serveGateway(
     { transport: args.transport, url: running.url, adminUrl: running.adminUrl },
   );
   return { gateway, running, shared, audit };
+}
+
+/**
+ * Throws a {@link StartError} when an entry acts for each caller (`oauth.tokenExchange`) but the
+ * gateway verifies no caller's token (no `--auth-*`): it would have no token to exchange.
+ */
+function refuseActingWithoutAuth(args: GatewayArgs, entries: readonly GatewayEntry[]): void {
+  if (args.auth) return;
+  const acting = entries.find((entry) => entry.kind === 'remote' && entry.oauth?.tokenExchange);
+  if (!acting) return;
+  throw new StartError(
+    `entry "${acting.key}": oauth.tokenExchange exchanges each caller's token: serve over http or ws with --auth-* so callers present verified tokens`,
+  );
 }
 
 /** Resolves once every proxied upstream has connected or failed once (`--wait-upstreams`). */

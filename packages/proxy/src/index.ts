@@ -19,6 +19,8 @@ export type {
 } from './upstreamSpec.js';
 export { namespaced, type EntryClaims } from './namespaced.js';
 export { relaySkills } from './skillsRelay.js';
+export { seeCallers } from './callerMiddleware.js';
+export type { UpstreamConnections } from './upstreamConnections.js';
 export type { ProxySkills, SkillRequest } from './upstreamSkills.js';
 export type { UpstreamLists, ListName } from './upstreamLists.js';
 export { CatalogClaims, type ClaimKind } from './catalogClaims.js';

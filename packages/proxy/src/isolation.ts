@@ -30,7 +30,7 @@ export const ANONYMOUS_CALLER = 'anonymous';
  * the transport gives (an anonymous caller's address), else one anonymous caller. Read off the
  * call the pipeline hands providers (a `RequestCall`, which is also the middleware's `McpCall`).
  */
-export function callerKey(ctx: HandlerContext): string {
+export function callerKey(ctx: Pick<HandlerContext, 'principal'>): string {
   if (ctx.principal) return `principal:${ctx.principal.id}`;
   const client = (ctx as Partial<McpCall>).client;
   return client === undefined ? ANONYMOUS_CALLER : `client:${client}`;

@@ -31,8 +31,10 @@ export class LinkPool {
 
   constructor(
     private readonly upstreamName: string,
-    private readonly make: () => UpstreamLink,
+    private readonly make: (key: string) => UpstreamLink,
     limits: IsolationLimits = {},
+    /** Told the key of each session closed (an idle one, one evicted, all at `close`). */
+    private readonly closed: (key: string) => void = () => undefined,
   ) {
     this.max = limits.maxIsolatedSessions ?? 32;
     this.idleMs = limits.isolatedIdleMs ?? 300_000;
@@ -41,6 +43,11 @@ export class LinkPool {
   /** Per-caller sessions open now. */
   get size(): number {
     return this.links.size;
+  }
+
+  /** True while caller `key` has a session. */
+  has(key: string): boolean {
+    return this.links.has(key);
   }
 
   /** The session of caller `key`, made when it has none; released by the lease. */
@@ -66,10 +73,13 @@ export class LinkPool {
 
   /** Closes every session. */
   async close(): Promise<void> {
-    const all = [...this.links.values()];
+    const all = [...this.links];
     this.links.clear();
-    for (const pooled of all) clearTimeout(pooled.idleTimer);
-    await Promise.all(all.map((pooled) => pooled.link.close()));
+    for (const [key, pooled] of all) {
+      clearTimeout(pooled.idleTimer);
+      this.closed(key);
+    }
+    await Promise.all(all.map(([, pooled]) => pooled.link.close()));
   }
 
   private open(key: string): PooledLink {
@@ -80,7 +90,7 @@ export class LinkPool {
         { upstream: this.upstreamName },
       );
     }
-    const pooled: PooledLink = { link: this.make(), calls: 0, idleTimer: undefined, lastUsed: 0 };
+    const pooled: PooledLink = { link: this.make(key), calls: 0, idleTimer: undefined, lastUsed: 0 };
     this.links.set(key, pooled);
     return pooled;
   }
@@ -108,7 +118,10 @@ export class LinkPool {
 
   private drop(key: string, pooled: PooledLink): void {
     clearTimeout(pooled.idleTimer);
-    if (this.links.get(key) === pooled) this.links.delete(key);
+    if (this.links.get(key) === pooled) {
+      this.links.delete(key);
+      this.closed(key);
+    }
     void pooled.link.close();
   }
 }

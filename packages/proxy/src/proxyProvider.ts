@@ -117,7 +117,8 @@ export class ProxyProvider implements Provider {
   readonly name: string;
   private readonly link: UpstreamLink;
   private readonly catalog: UpstreamCatalog;
-  private readonly connections: UpstreamConnections;
+  /** Every connection to the upstream: the catalog's, the legacy mirror, the callers' own. */
+  readonly connections: UpstreamConnections;
   private readonly changes = new ChangeRelay();
   private readonly services: RoundServices;
   private readonly legacyTasks: LegacyTaskTools;
@@ -219,7 +220,7 @@ export class ProxyProvider implements Provider {
     return {
       listChanged: true,
       subscribe: true,
-      completions: this.link.facts?.capabilities.completions !== undefined,
+      completions: this.connections.completes,
       ...(this.passesTasks ? { tasks: true } : {}),
     };
   }
@@ -252,7 +253,7 @@ export class ProxyProvider implements Provider {
 
   /** The connection a modern request of `revision` passes through on (see `passableClient`). */
   passThroughClient(revision: unknown): Client | undefined {
-    return passableClient(this.link.connected, revision);
+    return passableClient(this.connections.passable, revision);
   }
 
   /** The upstream's name for the tool this provider lists as `name`. */

@@ -5,6 +5,7 @@ import type { ChangeRelay } from './changeRelay.js';
 import type { LogSink } from './passThroughCalls.js';
 import type { RoundCaller } from './roundRunner.js';
 import type { UpstreamCall } from './upstreamCall.js';
+import { actingCallers, type ActingCallers } from './actingCallers.js';
 import { ANONYMOUS_CALLER, isolationKey, type IsolationLimits } from './isolation.js';
 import { LegacyMirror, type MirrorLimits } from './legacyMirror.js';
 import { LinkPool, type UpstreamLease } from './linkPool.js';
@@ -14,7 +15,7 @@ import type { UpstreamSpec } from './upstreamSpec.js';
 
 /** How a proxy connects to its upstream: the era it speaks, and whose session a call runs in. */
 export interface ConnectionsOptions
-  extends IsolationLimits, MirrorLimits, Omit<ConnectionOptions, 'era'> {
+  extends IsolationLimits, MirrorLimits, Omit<ConnectionOptions, 'era' | 'startable'> {
   readonly era?: EraChoice | 'mirror';
   /** Told each change of the primary connection's state. */
   readonly onStatus?: (status: UpstreamStatus) => void;
@@ -37,6 +38,8 @@ export class UpstreamConnections {
   readonly primary: UpstreamLink;
   private readonly mirror: LegacyMirror | undefined;
   private readonly isolated: LinkPool;
+  /** For an upstream with a `callerAuthorizer`: the callers its connections act for. */
+  private readonly callers: ActingCallers | undefined;
 
   constructor(
     name: string,
@@ -51,25 +54,27 @@ export class UpstreamConnections {
       throw new Error('The gateway has no call this question belongs to');
     };
     const handlers = { elicitation: refuse, sampling: refuse, roots: refuse };
-    const link = (era: EraChoice, primary = false): UpstreamLink =>
-      new UpstreamLink(
-        name,
-        spec,
-        handlers,
-        {
-          connected: () => changes.all(),
-          wire: (client) => forwardAnnouncements(client, changes, () => logRoute(client)),
-          // The operator hears the primary connection's states (see ProxyOptions.onStatus).
-          ...(primary && options.onStatus ? { status: options.onStatus } : {}),
-        },
-        { ...options, era },
-      );
+    const callers = actingCallers(name, spec);
+    this.callers = callers;
+    const startable = callers && { startable: () => callers.catalogReady };
+    this.primary = new UpstreamLink(
+      name,
+      callers?.catalogSpec() ?? spec,
+      handlers,
+      {
+        connected: () => changes.all(),
+        wire: (client) => forwardAnnouncements(client, changes, () => logRoute(client)),
+        // The operator hears the primary connection's states (see ProxyOptions.onStatus).
+        ...(options.onStatus ? { status: options.onStatus } : {}),
+      },
+      { ...options, era: this.configuredEra(), ...startable },
+    );
     // A caller's own session, or the legacy mirror, serves calls only: the catalog and its changes
     // are the primary's (so a mirror opening again says nothing to the clients).
-    const callsOnly = (era: EraChoice): UpstreamLink =>
+    const callsOnly = (era: EraChoice, to: UpstreamSpec = spec): UpstreamLink =>
       new UpstreamLink(
         name,
-        spec,
+        to,
         handlers,
         {
           connected: () => undefined,
@@ -77,10 +82,14 @@ export class UpstreamConnections {
         },
         { ...options, era },
       );
-    this.primary = link(this.configuredEra(), true);
-    const mirrors = options.era === undefined || options.era === 'mirror';
+    const mirrors = !callers && (options.era === undefined || options.era === 'mirror');
     this.mirror = mirrors ? new LegacyMirror(name, callsOnly, options) : undefined;
-    this.isolated = new LinkPool(name, () => callsOnly(this.isolatedEra()), options);
+    this.isolated = new LinkPool(
+      name,
+      (key) => callsOnly(this.isolatedEra(), callers?.specFor(key)),
+      options,
+      (key) => callers?.forget(key),
+    );
   }
 
   /** Per-caller sessions open now. */
@@ -99,6 +108,7 @@ export class UpstreamConnections {
    * call on an upstream serving both eras runs on the legacy mirror.
    */
   async lease(ctx: HandlerContext): Promise<UpstreamLease> {
+    if (this.callers) return this.leaseActing(this.callers, ctx);
     const primary = await this.primary.client();
     const mode = this.options.isolation ?? (primary.era === 'legacy' ? 'principal' : 'shared');
     const key = isolationKey(mode, ctx);
@@ -110,9 +120,47 @@ export class UpstreamConnections {
     return this.mirror.lease(revision);
   }
 
+  /**
+   * Notes the caller of a request (a gateway's middleware does, before each one): the first caller
+   * with a verified token opens the catalog connection of an upstream acting for each caller.
+   */
+  see(ctx: Pick<HandlerContext, 'principal'>): void {
+    if (!this.callers) return;
+    this.callers.see(ctx, this.primary.status.state !== 'connected');
+    // Once connected it reports every list changed: the server reads the catalog then.
+    if (this.callers.catalogReady && this.primary.status.state === 'idle') {
+      this.primary.start().catch(() => undefined);
+    }
+  }
+
+  /** The primary connection, for a call passed through it: none when it acts for one caller. */
+  get passable(): Client | undefined {
+    return this.callers ? undefined : this.primary.connected;
+  }
+
+  /**
+   * Whether the upstream completes arguments for every caller: never when its connections act for
+   * each caller (the catalog connection's caller is not the one asking).
+   */
+  get completes(): boolean {
+    return !this.callers && this.primary.facts?.capabilities.completions !== undefined;
+  }
+
   /** Closes every connection. */
   async close(): Promise<void> {
     await Promise.all([this.primary.close(), this.mirror?.close(), this.isolated.close()]);
+  }
+
+  /** A call on the caller's own connection, acting for it; the catalog connection opened first. */
+  private async leaseActing(callers: ActingCallers, ctx: HandlerContext): Promise<UpstreamLease> {
+    const key = callers.admit(ctx, this.primary.status.state !== 'connected');
+    try {
+      await this.primary.start();
+      return await this.isolated.lease(key);
+    } catch (failure) {
+      if (!this.isolated.has(key)) callers.forget(key);
+      throw failure;
+    }
   }
 
   private configuredEra(): EraChoice {

@@ -20,6 +20,11 @@ export interface ConnectionOptions {
    * `initialize`; a revision pins it (a server whose legacy wire offers more than its modern one).
    */
   readonly era?: EraChoice;
+  /**
+   * False while the connection may not be opened yet (an upstream acting for each caller, before
+   * its first caller): `start()` then fails saying so, and a later `start()` opens it.
+   */
+  readonly startable?: () => boolean;
 }
 
 /** Where an upstream connection stands: `idle` before its first attempt. */
@@ -146,6 +151,10 @@ export class UpstreamLink {
    */
   start(): Promise<Client> {
     if (this.started) return this.client();
+    if (this.policy.startable?.() === false) {
+      const why = `Upstream "${this.name}" connects on its first caller's request`;
+      return Promise.reject(new McpError(ErrorCode.InternalError, why, { upstream: this.name }));
+    }
     this.started = true;
     return this.connect();
   }

@@ -32,6 +32,17 @@ export interface RemoteUpstream {
    */
   readonly authorizer?: HttpAuthorizer;
   /**
+   * Instead of `authorizer`, for an upstream that must see each caller (`http(s)://` only): the
+   * authorizer of one caller's connections, given how to read the access token that caller
+   * presented to this server (see `presentedToken` of `@rondo/core`): `tokenExchange({...,
+   * subjectToken })` of `@rondo/client`, so the upstream gets a token of its own for the caller,
+   * never the caller's token. Each caller then has its own connection (`isolation` is `principal`),
+   * a caller without a verified token is refused, and the catalog connection is opened on the first
+   * caller's request, with that caller's authorizer: no connection ever uses the proxy's own
+   * credentials.
+   */
+  readonly callerAuthorizer?: (subjectToken: () => string) => HttpAuthorizer;
+  /**
    * True for a server on the HTTP+SSE transport of 2024-11-05 (an `http(s)://` URL of its event
    * stream); default false: Streamable HTTP, or WebSocket for `ws(s)://`.
    */
@@ -66,8 +77,11 @@ export function checkUpstreamSpec(spec: UpstreamSpec): void {
   if (spec.sse === true && protocol.startsWith('ws')) {
     throw new TypeError(`an SSE upstream needs an http(s):// URL, not ${spec.url}`);
   }
-  if (spec.authorizer && protocol.startsWith('ws')) {
+  if ((spec.authorizer || spec.callerAuthorizer) && protocol.startsWith('ws')) {
     throw new TypeError(`an authorizer needs an http(s):// upstream URL, not ${spec.url}`);
+  }
+  if (spec.authorizer && spec.callerAuthorizer) {
+    throw new TypeError('an upstream takes an authorizer or a callerAuthorizer, not both');
   }
 }
 
