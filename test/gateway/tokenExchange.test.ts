@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
 import { decodeJwt, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scaled } from '@rondo/test-support/timeFactor';
@@ -14,6 +15,8 @@ import {
 } from '../support/jwtAuthServer.js';
 import { freePort } from '../support/nginx.js';
 import { GATEWAY_MAIN, writeConfig } from './support.js';
+
+const run = promisify(execFile);
 
 // Issue 40, Done when 4 (the gateway's side): an entry with `oauth.tokenExchange` makes
 // `rondo-gateway` act for each caller. The caller's verified token is exchanged at a real
@@ -145,5 +148,33 @@ describe('rondo-gateway with an oauth.tokenExchange entry', { timeout: scaled(90
     expect(failure).toMatchObject({ message: expect.stringContaining('invalid_grant') });
     expect(presented.slice(before)).toEqual([]);
     expect(as.exchanges.map((exchange) => exchange.subject)).not.toContain('mallory');
+  });
+});
+
+describe('rondo-gateway with an oauth.tokenExchange entry and no --auth-*', () => {
+  it('refuses to start, in one line: it would have no caller token to exchange', async () => {
+    const config = writeConfig({
+      up: {
+        url: 'http://127.0.0.1:1/mcp',
+        oauth: {
+          clientId: 'gw',
+          clientSecret: 's',
+          issuer: 'http://127.0.0.1:1',
+          tokenExchange: true,
+        },
+      },
+    });
+    const failure = await run(process.execPath, [
+      GATEWAY_MAIN,
+      '--transport',
+      'http',
+      '--port',
+      '0',
+      config,
+    ]).catch((error: { code: number; stderr: string }) => error);
+    expect(failure).toMatchObject({ code: 1 });
+    const lines = (failure as { stderr: string }).stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('entry "up": oauth.tokenExchange exchanges each caller\'s token');
   });
 });

@@ -114,6 +114,7 @@ Entries:
   {"command": "npx", "args": [...], "env": {...}, "cwd": "..."}   a server run on stdio
   {"url": "https://host/mcp", "headers": {...}}                    Streamable HTTP (ws:// for WebSocket)
     with "oauth": {"clientId": "...", "clientSecretEnv": "VAR"}     logging in with client credentials
+    and "tokenExchange": true in "oauth"                            acting for each caller (RFC 8693)
   {"prolog": "file.pl"}                                            a Prolog provider file, in-process
   {"openapi": "api.json", "baseUrl": "https://api", "auth": {...}} an OpenAPI document's operations
   Rondo keys of any entry: "namespace" (prefix of its tool and prompt names, "<ns>_<name>";

@@ -262,12 +262,7 @@ function readEntry(
   }
   if ('url' in data) {
     const { oauth, ...remote } = data as z.infer<typeof remoteEntry>;
-    const login = oauth && readOAuth(oauth, remote.url, where);
-    if (login?.tokenExchange && remote.isolation !== undefined && remote.isolation !== 'principal') {
-      throw new ConfigError(
-        `${where}: isolation: an entry with oauth.tokenExchange runs each caller in its own session ("principal")`,
-      );
-    }
+    const login = oauth && readOAuth(oauth, remote, where);
     const sse = transport === 'sse' ? { transport: 'sse' as const } : {};
     return {
       ...remote,
@@ -305,11 +300,21 @@ export function readConfig(path: string): GatewayEntry[] {
 
 /**
  * An `oauth` member with its secret read (from the environment when it names a variable); one the
- * gateway could not log in with, on a WebSocket URL or naming an unset variable, is refused.
+ * gateway could not log in with, on a WebSocket URL or naming an unset variable, is refused, and
+ * so is a `tokenExchange` one whose entry shares sessions between callers (`isolation`).
  */
-function readOAuth(oauth: z.infer<typeof oauthClient>, url: string, where: string): GatewayOAuth {
+function readOAuth(
+  oauth: z.infer<typeof oauthClient>,
+  { url, isolation }: { readonly url: string; readonly isolation?: string | undefined },
+  where: string,
+): GatewayOAuth {
   if (/^wss?:/.test(url)) {
     throw new ConfigError(`${where}: oauth: needs an http(s) url (WebSocket sends no tokens)`);
+  }
+  if (oauth.tokenExchange && isolation !== undefined && isolation !== 'principal') {
+    const why =
+      'an entry with oauth.tokenExchange runs each caller in its own session ("principal")';
+    throw new ConfigError(`${where}: isolation: ${why}`);
   }
   const variable = oauth.clientSecretEnv;
   const clientSecret = variable === undefined ? oauth.clientSecret : process.env[variable];

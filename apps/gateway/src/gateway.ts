@@ -96,12 +96,15 @@ export function upstreamSpec(entry: GatewayEntry): UpstreamSpec {
  * `tokenExchange` as each caller: the caller's verified token exchanged for one of the upstream's,
  * the gateway the actor (see docs/gateway.md, "Each caller's identity upstream").
  */
-function oauthMembers(oauth: GatewayOAuth): Pick<RemoteUpstream, 'authorizer' | 'callerAuthorizer'> {
+function oauthMembers(
+  oauth: GatewayOAuth,
+): Pick<RemoteUpstream, 'authorizer' | 'callerAuthorizer'> {
   if (!oauth.tokenExchange) return { authorizer: clientCredentials(oauth) };
   const { clientId, clientSecret, issuer, scope } = oauth;
   const login = { clientId, clientSecret, issuer, ...(scope ? { scope } : {}) };
   return {
-    callerAuthorizer: (subjectToken: () => string): HttpAuthorizer => tokenExchange({ ...login, subjectToken }),
+    callerAuthorizer: (subjectToken: () => string): HttpAuthorizer =>
+      tokenExchange({ ...login, subjectToken }),
   };
 }
 

@@ -75,6 +75,28 @@ describe('the gateway configuration', () => {
     ).toThrow(/mcpServers\.api: oauth: /);
   });
 
+  // Issue 40: an oauth member may act for each caller (token exchange); it never shares sessions.
+  it('reads oauth.tokenExchange and refuses it on an entry sharing sessions between callers', () => {
+    const url = 'https://example.com/mcp';
+    const oauth = { clientId: 'gw', issuer: 'https://auth.example.com', clientSecret: 's3' };
+    const [entry] = read({ api: { url, oauth: { ...oauth, tokenExchange: true } } });
+    expect(entry).toMatchObject({ kind: 'remote', oauth: { ...oauth, tokenExchange: true } });
+    const [plain] = read({ api: { url, oauth } });
+    expect(plain).not.toHaveProperty('oauth.tokenExchange');
+    for (const isolation of ['shared', 'session']) {
+      expect(() =>
+        read({ api: { url, isolation, oauth: { ...oauth, tokenExchange: true } } }),
+      ).toThrow(/mcpServers\.api: isolation: an entry with oauth\.tokenExchange runs each caller/);
+    }
+    const [own] = read({
+      api: { url, isolation: 'principal', oauth: { ...oauth, tokenExchange: true } },
+    });
+    expect(own).toMatchObject({ isolation: 'principal' });
+    expect(() => read({ api: { url, oauth: { ...oauth, tokenExchange: 'yes' } } })).toThrow(
+      /mcpServers\.api: oauth\.tokenExchange: /,
+    );
+  });
+
   // Issue 38, done-when 5: what would collide whatever the upstreams list is refused at load.
   it('refuses two entries with one namespace, or one shown name renamed by two, naming both', () => {
     expect(() =>

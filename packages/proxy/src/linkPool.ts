@@ -90,7 +90,12 @@ export class LinkPool {
         { upstream: this.upstreamName },
       );
     }
-    const pooled: PooledLink = { link: this.make(key), calls: 0, idleTimer: undefined, lastUsed: 0 };
+    const pooled: PooledLink = {
+      link: this.make(key),
+      calls: 0,
+      idleTimer: undefined,
+      lastUsed: 0,
+    };
     this.links.set(key, pooled);
     return pooled;
   }
