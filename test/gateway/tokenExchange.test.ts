@@ -33,6 +33,8 @@ describe('rondo-gateway with an oauth.tokenExchange entry', { timeout: scaled(90
   const presented: string[] = [];
   const accepted: JWTPayload[] = [];
   let closeUpstream: () => Promise<void>;
+  /** What the gateway wrote on stderr: never a caller's token. */
+  let stderr = '';
 
   beforeAll(async () => {
     as = await startJwtAuthServer();
@@ -81,6 +83,7 @@ describe('rondo-gateway with an oauth.tokenExchange entry', { timeout: scaled(90
       },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     await untilServing(child);
   });
   afterAll(async () => {
@@ -130,6 +133,8 @@ describe('rondo-gateway with an oauth.tokenExchange entry', { timeout: scaled(90
     expect(presented).not.toContain(tokens.alice);
     expect(presented).not.toContain(tokens.bob);
     expect(presented.map((token) => decodeJwt(token).sub)).not.toContain(MACHINE_CLIENT.clientId);
+    expect(stderr).not.toContain(tokens.alice);
+    expect(stderr).not.toContain(tokens.bob);
   });
 
   it('a refused exchange is the caller’s precise error, and the upstream sees nothing of it', async () => {
