@@ -29,6 +29,7 @@ export const LOGTALK_TEST_FILES: Record<string, string[]> = {
     'test/bridge/watchReloadLog.test.ts',
     'test/bridge/prologSkills.test.ts',
     'test/bridge/appsWire.test.ts',
+    'test/gateway/skillsPassThrough.test.ts',
   ],
 };
 const withoutLogtalk = (project: string): string[] =>

@@ -135,6 +135,13 @@ describe(
         expect(manifest).not.toMatch(/"(workspace|catalog):/);
       });
 
+      // Issue 29: the MIT licence text of the repository ships in every tarball.
+      it('ships the MIT licence in its tarball', () => {
+        const licence = (dir: string) => readFileSync(join(dir, 'LICENSE'), 'utf8');
+        expect(existsSync(join(unpacked[pkg.name]!, 'LICENSE'))).toBe(true);
+        expect(licence(unpacked[pkg.name]!)).toBe(licence(repoRoot));
+      });
+
       it('lists types first in every exports condition', () => {
         const manifest = JSON.parse(
           readFileSync(join(unpacked[pkg.name]!, 'package.json'), 'utf8'),

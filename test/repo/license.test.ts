@@ -1,12 +1,9 @@
-import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { scaled } from '@rondo/test-support/timeFactor';
 import { publishablePackages, repoRoot } from '../release/packedPackages.js';
 
-const run = promisify(execFile);
 const license = (dir: string) => readFileSync(join(dir, 'LICENSE'), 'utf8');
 
 // Every package says "MIT"; the licence text itself must travel with the code users install.
@@ -16,8 +13,8 @@ describe('the MIT licence (issue 29)', { timeout: scaled(600_000) }, () => {
   });
 
   it.each(publishablePackages({ withApps: true }))(
-    '$name ships it in its tarball and names no repository that does not exist',
-    async ({ dir }) => {
+    '$name carries it and names no repository that does not exist',
+    ({ dir }) => {
       expect(existsSync(join(dir, 'LICENSE'))).toBe(true);
       expect(license(dir)).toBe(license(repoRoot));
       const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
@@ -26,12 +23,8 @@ describe('the MIT licence (issue 29)', { timeout: scaled(600_000) }, () => {
       };
       expect(manifest.license).toBe('MIT');
       expect(manifest.repository).toBeUndefined();
-      const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
-        cwd: dir,
-        timeout: 300_000,
-      });
-      const [packed] = JSON.parse(stdout) as [{ files: { path: string }[] }];
-      expect(packed.files.map((file) => file.path)).toContain('LICENSE');
+      // That the file is in the packed tarball is checked where every package is packed
+      // (test/release/pack.test.ts), not by packing each once more here.
     },
   );
 

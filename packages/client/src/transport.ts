@@ -26,7 +26,7 @@ export interface TransportSink {
 /** What the client says about one outbound message, beyond the message. */
 export interface SendContext {
   /** Extra HTTP headers for this message (the 2026-07-28 standard and `Mcp-Param-*` headers). */
-  readonly headers?: Readonly<Record<string, string>>;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
   /** Aborted when the caller gives up on the request (transports that hold a response per request end it). */
   readonly signal?: AbortSignal;
 }

@@ -29,7 +29,7 @@ export type LogRoute = (
 /**
  * Every connection of one proxy to its upstream: the primary one (the catalog, completions, list
  * changes, pass-through and shared calls), with `era: 'mirror'` (the default) a legacy one for the
- * legacy callers of an upstream serving both eras (see {@link LegacyMirror}), and the per-caller
+ * legacy callers of an upstream serving both eras (see `LegacyMirror`), and the per-caller
  * sessions of its isolation (see `Isolation`). A call borrows the one it runs on with
  * {@link lease}.
  */

@@ -220,7 +220,7 @@ for (const [table, checks] of [
   }
 }
 
-/** The outcome of {@link parseRequestParams}. */
+/** The outcome of `parseRequestParams` (in `@rondo/protocol/internal`). */
 export type ParamsOutcome<T> = { ok: true; value: T } | { ok: false; message: string };
 
 /**
