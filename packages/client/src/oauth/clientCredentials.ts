@@ -1,10 +1,7 @@
 import type { HttpAuthorizer } from '../http/authorizer.js';
 import type { PrivateKeyJwtKey } from './clientAuth.js';
-import type { AuthContext } from './discovery.js';
-import { bounds, dpopProver, oauthHttp, type OAuthCommonOptions } from './oauth.js';
-import { requestToken } from './tokenRequest.js';
-import { TokenAuthorizer } from './tokenAuthorizer.js';
-import { memoryTokenStore, type OAuthClientInformation } from './tokenStore.js';
+import { grantAuthorizer } from './grantAuthorizer.js';
+import type { OAuthCommonOptions } from './oauth.js';
 
 /** Options of {@link clientCredentials}: a machine client with its own credentials, no user. */
 export interface ClientCredentialsOptions extends OAuthCommonOptions {
@@ -26,27 +23,5 @@ export function clientCredentials(options: ClientCredentialsOptions): HttpAuthor
   if (!options.clientSecret && !options.privateKey) {
     throw new TypeError('clientCredentials needs a clientSecret or a privateKey');
   }
-  const http = oauthHttp(options);
-  const dpop = dpopProver(options);
-  const store = options.store ?? memoryTokenStore();
-  const client: OAuthClientInformation = { clientId: options.clientId };
-  if (options.clientSecret) client.clientSecret = options.clientSecret;
-  const obtain = (context: AuthContext, scope: string | undefined) => {
-    const chosen = options.scope ?? scope;
-    const grant = {
-      params: { grant_type: 'client_credentials' },
-      resource: context.resource,
-      ...(chosen ? { scope: chosen } : {}),
-    };
-    return requestToken(http, context.server, client, grant, {
-      key: options.privateKey,
-      dpop,
-    });
-  };
-  const source = {
-    offlineAccess: false,
-    obtain,
-    renew: (context: AuthContext) => obtain(context, options.scope),
-  };
-  return new TokenAuthorizer({ http, store, source, dpop, ...bounds(options) });
+  return grantAuthorizer(options, async () => ({ grant_type: 'client_credentials' }));
 }

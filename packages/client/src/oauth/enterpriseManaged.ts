@@ -4,10 +4,10 @@ import type { PrivateKeyJwtKey } from './clientAuth.js';
 import type { AuthContext } from './discovery.js';
 import { OAuthTokenError } from './errors.js';
 import type { OAuthHttp } from './http.js';
-import { bounds, dpopProver, oauthHttp, type OAuthCommonOptions } from './oauth.js';
-import { callTokenEndpoint, requestToken } from './tokenRequest.js';
-import { TokenAuthorizer } from './tokenAuthorizer.js';
-import { memoryTokenStore, type OAuthClientInformation } from './tokenStore.js';
+import { grantAuthorizer } from './grantAuthorizer.js';
+import type { OAuthCommonOptions } from './oauth.js';
+import { callTokenEndpoint } from './tokenRequest.js';
+import type { OAuthClientInformation } from './tokenStore.js';
 import { JWT_BEARER_GRANT, readAssertion, type AssertionSource } from './workloadIdentity.js';
 
 const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
@@ -44,35 +44,18 @@ export interface EnterpriseManagedOptions extends OAuthCommonOptions {
  * browser, no consent screen: the enterprise's policy at its IdP decides.
  */
 export function enterpriseManaged(options: EnterpriseManagedOptions): HttpAuthorizer {
-  const http = oauthHttp(options);
-  const dpop = dpopProver(options);
-  const store = options.store ?? memoryTokenStore();
-  const client: OAuthClientInformation = { clientId: options.clientId };
-  if (options.clientSecret) client.clientSecret = options.clientSecret;
   let idp: Promise<AuthorizationServer> | undefined;
   // Kept once found; a failed discovery is tried again with the next grant.
-  const idpServer = () =>
+  const idpServer = (http: OAuthHttp) =>
     (idp ??= identityProviderOf(http, options.identityProvider).catch((error: unknown) => {
       idp = undefined;
       throw error;
     }));
-  const obtain = async (context: AuthContext, scope: string | undefined) => {
-    const chosen = options.scope ?? scope;
-    const server = await idpServer();
-    const jag = await exchangeForJag(http, server, options.identityProvider, context, chosen);
-    const grant = {
-      params: { grant_type: JWT_BEARER_GRANT, assertion: jag },
-      resource: context.resource,
-      ...(chosen ? { scope: chosen } : {}),
-    };
-    return requestToken(http, context.server, client, grant, { key: options.privateKey, dpop });
-  };
-  const source = {
-    offlineAccess: false,
-    obtain,
-    renew: (context: AuthContext) => obtain(context, options.scope),
-  };
-  return new TokenAuthorizer({ http, store, source, dpop, ...bounds(options) });
+  return grantAuthorizer(options, async (http, context, scope) => {
+    const server = await idpServer(http);
+    const jag = await exchangeForJag(http, server, options.identityProvider, context, scope);
+    return { grant_type: JWT_BEARER_GRANT, assertion: jag };
+  });
 }
 
 /**

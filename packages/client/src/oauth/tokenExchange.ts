@@ -1,10 +1,7 @@
 import type { HttpAuthorizer } from '../http/authorizer.js';
 import type { PrivateKeyJwtKey } from './clientAuth.js';
-import type { AuthContext } from './discovery.js';
-import { bounds, dpopProver, oauthHttp, type OAuthCommonOptions } from './oauth.js';
-import { requestToken } from './tokenRequest.js';
-import { TokenAuthorizer } from './tokenAuthorizer.js';
-import { memoryTokenStore, type OAuthClientInformation } from './tokenStore.js';
+import { grantAuthorizer } from './grantAuthorizer.js';
+import type { OAuthCommonOptions } from './oauth.js';
 
 const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
 const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
@@ -42,30 +39,11 @@ export function tokenExchange(options: TokenExchangeOptions): HttpAuthorizer {
   if (!options.clientSecret && !options.privateKey) {
     throw new TypeError('tokenExchange needs a clientSecret or a privateKey');
   }
-  const http = oauthHttp(options);
-  const dpop = dpopProver(options);
-  const store = options.store ?? memoryTokenStore();
-  const client: OAuthClientInformation = { clientId: options.clientId };
-  if (options.clientSecret) client.clientSecret = options.clientSecret;
   const subject = options.subjectToken;
-  const obtain = async (context: AuthContext, scope: string | undefined) => {
-    const chosen = options.scope ?? scope;
-    const grant = {
-      params: {
-        grant_type: TOKEN_EXCHANGE_GRANT,
-        subject_token: typeof subject === 'string' ? subject : await subject(),
-        subject_token_type: ACCESS_TOKEN_TYPE,
-        requested_token_type: ACCESS_TOKEN_TYPE,
-      },
-      resource: context.resource,
-      ...(chosen ? { scope: chosen } : {}),
-    };
-    return requestToken(http, context.server, client, grant, { key: options.privateKey, dpop });
-  };
-  const source = {
-    offlineAccess: false,
-    obtain,
-    renew: (context: AuthContext) => obtain(context, options.scope),
-  };
-  return new TokenAuthorizer({ http, store, source, dpop, ...bounds(options) });
+  return grantAuthorizer(options, async () => ({
+    grant_type: TOKEN_EXCHANGE_GRANT,
+    subject_token: typeof subject === 'string' ? subject : await subject(),
+    subject_token_type: ACCESS_TOKEN_TYPE,
+    requested_token_type: ACCESS_TOKEN_TYPE,
+  }));
 }
