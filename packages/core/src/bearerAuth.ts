@@ -11,7 +11,7 @@ import {
   bindingProblem,
   challengeHeader,
   checkProof,
-  presentedToken,
+  tokenOfAuthorization,
   PROOF_KEY_MISMATCH,
   type Scheme,
 } from './dpopAuth.js';
@@ -102,7 +102,7 @@ export async function verifyBearer(
     reason: `Unauthorized: ${problem}`,
     headers: challenge(scheme, `error="${error}", error_description="${problem}", `),
   });
-  const presented = presentedToken(authorization, auth);
+  const presented = tokenOfAuthorization(authorization, auth);
   if (!presented) {
     const scopeHint = required.length > 0 ? `scope="${required.join(' ')}", ` : '';
     const kind = auth.dpop?.mode === 'required' ? 'a DPoP-bound' : 'a bearer';

@@ -17,7 +17,7 @@ export const PROOF_KEY_MISMATCH = 'the proof is signed by another key than the t
  * The token of an `Authorization` header and its scheme; undefined when there is none this resource
  * takes (`DPoP` only where DPoP is enabled).
  */
-export function presentedToken(
+export function tokenOfAuthorization(
   authorization: string | undefined,
   auth: OAuthResourceOptions,
 ): { scheme: Scheme; token: string } | undefined {
