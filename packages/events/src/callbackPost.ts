@@ -36,7 +36,9 @@ export function postCallback(
         lookup: pinned,
         agent: false,
         timeout: options.timeoutMs,
-        ...(options.ca === undefined ? {} : { ca: options.ca as string | Buffer | (string | Buffer)[] }),
+        ...(options.ca === undefined
+          ? {}
+          : { ca: options.ca as string | Buffer | (string | Buffer)[] }),
       },
       (response) => {
         response.on('error', () => undefined);

@@ -13,7 +13,6 @@ export {
   type WebhookSubscription,
   type SaveOutcome,
 } from './webhookStore.js';
-export { webhookSubscriptionId } from './webhookSubscriptions.js';
 export { DEFAULT_REPLAY, type EventDefinition } from './eventType.js';
 export { DEFAULT_CURSOR_TTL_MS } from './cursors.js';
 export { MemoryOccurrenceLog } from './memoryOccurrenceLog.js';

@@ -34,7 +34,11 @@ export interface WebhookStore {
    * Creates the subscription, or refreshes the one with its id (a new expiry and secret). A new
    * one is refused (`saved: false`) when its principal holds `maxPerPrincipal` unexpired ones.
    */
-  save(subscription: WebhookSubscription, maxPerPrincipal: number, now: number): Awaitable<SaveOutcome>;
+  save(
+    subscription: WebhookSubscription,
+    maxPerPrincipal: number,
+    now: number,
+  ): Awaitable<SaveOutcome>;
   /** The subscription with this id, unless it is gone or expired at `now`. */
   get(id: string, now: number): Awaitable<WebhookSubscription | undefined>;
   /** Forgets the subscription; false when there was none. */

@@ -114,7 +114,12 @@ describe('webhook delivery to an https receiver', () => {
     const alice = await served.client('alice');
     const [kept, lapsed, sentinel] = [callback(), callback(), callback()];
     const subscribe = (url: string, ttlMs: number) =>
-      alice.serverEvents.subscribe({ name: 'test_event', url, secret: generateWebhookSecret(), ttlMs });
+      alice.serverEvents.subscribe({
+        name: 'test_event',
+        url,
+        secret: generateWebhookSecret(),
+        ttlMs,
+      });
     const first = await subscribe(kept.url, 60_000);
     await subscribe(lapsed.url, 60_000);
     served.clock.now += 40_000;

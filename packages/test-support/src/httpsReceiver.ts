@@ -77,13 +77,15 @@ export async function httpsReceiver(certificate: SelfSigned): Promise<HttpsRecei
   const receiver: { answer: (request: ReceivedRequest) => number } = { answer: () => 204 };
   const server: Server = createServer(
     { cert: certificate.cert, key: certificate.key },
-    async (request, response) => {
+    (request, response) => {
       let body = '';
-      for await (const chunk of request) body += String(chunk);
-      const taken = { path: request.url ?? '/', headers: request.headers, body };
-      received.push(taken);
-      response.writeHead(receiver.answer(taken)).end();
-      for (const waiter of [...waiters]) waiter();
+      request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      request.on('end', () => {
+        const taken = { path: request.url ?? '/', headers: request.headers, body };
+        received.push(taken);
+        response.writeHead(receiver.answer(taken)).end();
+        for (const waiter of [...waiters]) waiter();
+      });
     },
   );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

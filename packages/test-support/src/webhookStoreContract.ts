@@ -6,7 +6,10 @@ import { withOpened, type OpenedSeam } from './seamContract.js';
 
 const NOW = 1_000_000;
 
-function subscription(id: string, overrides: Partial<WebhookSubscription> = {}): WebhookSubscription {
+function subscription(
+  id: string,
+  overrides: Partial<WebhookSubscription> = {},
+): WebhookSubscription {
   return {
     id,
     principal: 'alice',

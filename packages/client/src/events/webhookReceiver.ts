@@ -56,7 +56,10 @@ export function verifyWebhookDelivery(
   const subscriptionId = read(SUBSCRIPTION_ID_HEADER);
   if (subscriptionId === '') return { ok: false, reason: `no ${SUBSCRIPTION_ID_HEADER} header` };
   try {
-    return { ok: true, delivery: { subscriptionId, occurrence: checkOccurrence(JSON.parse(body)) } };
+    return {
+      ok: true,
+      delivery: { subscriptionId, occurrence: checkOccurrence(JSON.parse(body)) },
+    };
   } catch (failure) {
     return { ok: false, reason: failure instanceof Error ? failure.message : String(failure) };
   }
