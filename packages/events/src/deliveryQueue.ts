@@ -17,7 +17,7 @@ export interface QueueSettings {
   readonly maxRetryDelayMs: number;
   /** Makes one attempt at `delivery`. */
   readonly attempt: (delivery: PendingDelivery) => Promise<AttemptOutcome>;
-  /** Called when the queue has nothing left (it may be forgotten). */
+  /** Called when the queue has nothing left or was closed (it may be forgotten). */
   readonly idle: () => void;
 }
 
@@ -69,7 +69,7 @@ export class DeliveryQueue {
       while (!this.closed && this.pending.length > 0) await this.deliverHead();
     } finally {
       this.running = false;
-      if (!this.closed) this.settings.idle();
+      this.settings.idle();
     }
   }
 

@@ -40,7 +40,11 @@ export class WebhookDeliverer {
   /** Delivers the occurrences of `name` from now on. */
   follow(name: string): void {
     this.following.push(
-      this.context.log.follow(name, (occurrence) => void this.occurred(name, occurrence)),
+      this.context.log.follow(name, (occurrence) => {
+        // A store that failed for this occurrence must not take the process down; the occurrence
+        // stays in the log, where a subscriber's poll from its last cursor finds it.
+        this.occurred(name, occurrence).catch(() => undefined);
+      }),
     );
   }
 

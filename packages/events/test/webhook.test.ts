@@ -159,6 +159,38 @@ describe('webhook delivery to an https receiver', () => {
     expect(gone.taken()).toEqual([]);
   });
 
+  it('ends a subscription its callback answers 410 Gone; subscribing again starts it anew', async () => {
+    const alice = await served.client('alice');
+    const [gone, sentinel] = [callback(), callback()];
+    const answer = receiver.answer;
+    let goneAnswer = 410;
+    receiver.answer = (request) => (onPath(gone.url)(request) ? goneAnswer : answer(request));
+    try {
+      const subscribe = (url: string) =>
+        alice.serverEvents.subscribe({ name: 'test_event', url, secret: generateWebhookSecret() });
+      await subscribe(gone.url);
+      await subscribe(sentinel.url);
+      await served.emit('first');
+      await receiver.waitFor(onPath(gone.url));
+      await receiver.waitFor(onPath(sentinel.url));
+      await served.emit('second');
+      await receiver.waitFor(onPath(sentinel.url), 2);
+      expect(gone.taken().map((request) => JSON.parse(request.body).data.message)).toEqual([
+        'first',
+      ]);
+      goneAnswer = 204;
+      await subscribe(gone.url);
+      await served.emit('third');
+      await receiver.waitFor(onPath(gone.url), 2);
+      expect(gone.taken().map((request) => JSON.parse(request.body).data.message)).toEqual([
+        'first',
+        'third',
+      ]);
+    } finally {
+      receiver.answer = answer;
+    }
+  });
+
   it('retries a failed delivery with the same webhook-id, then delivers', async () => {
     const alice = await served.client('alice');
     const hook = callback();
