@@ -52,8 +52,11 @@ export interface WebhookStore {
   claim(id: string, eventId: string, holdMs: number, now: number): Awaitable<boolean>;
 }
 
-/** Claims one memory store remembers at most; the oldest are forgotten first. */
-const MAX_CLAIMS = 10_000;
+/**
+ * Delivery claims one memory store remembers at most; the oldest are forgotten first. Forgetting
+ * one early is harmless here: a memory store serves one process, which hears each occurrence once.
+ */
+export const MAX_MEMORY_CLAIMS = 10_000;
 
 /** The in-memory {@link WebhookStore}: one process's subscriptions. */
 export class MemoryWebhookStore implements WebhookStore {
@@ -89,12 +92,14 @@ export class MemoryWebhookStore implements WebhookStore {
   }
 
   claim(id: string, eventId: string, holdMs: number, now: number): boolean {
-    for (const [key, until] of this.claims) {
-      if (until > now && this.claims.size < MAX_CLAIMS) break;
-      this.claims.delete(key);
-    }
     const key = `${id}\n${eventId}`;
     if ((this.claims.get(key) ?? 0) > now) return false;
+    this.claims.delete(key);
+    // Oldest first: forget the lapsed ones, and the oldest while the bound is reached.
+    for (const [held, until] of this.claims) {
+      if (until > now && this.claims.size < MAX_MEMORY_CLAIMS) break;
+      this.claims.delete(held);
+    }
     this.claims.set(key, now + holdMs);
     return true;
   }
