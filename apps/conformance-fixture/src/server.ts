@@ -1,4 +1,5 @@
 import { createServer, type RondoServer, type ServerOptions } from '@rondo/core';
+import { tasks, type TaskOptions } from '@rondo/tasks';
 import { addPrompts } from './prompts/index.js';
 import { addResources } from './resources/index.js';
 import { addClientRequestTools } from './tools/clientRequests.js';
@@ -14,6 +15,8 @@ import { addEvents } from './events.js';
 export interface EverythingServerOptions extends Partial<ServerOptions> {
   /** How often `test://watched-resource` changes (default 3000 ms). */
   watchIntervalMs?: number;
+  /** How the Tasks extension keeps the task tools' tasks (default: in memory, or `shared.tasks`). */
+  tasks?: TaskOptions;
 }
 
 const LIST_CACHE = { ttlMs: 60_000, cacheScope: 'public' } as const;
@@ -25,7 +28,7 @@ const READ_CACHE = { ttlMs: 0, cacheScope: 'private' } as const;
  * the watched resource's timer.
  */
 export function createEverythingServer(options: EverythingServerOptions = {}): RondoServer {
-  const { watchIntervalMs = 3000, ...serverOptions } = options;
+  const { watchIntervalMs = 3000, tasks: taskOptions, ...serverOptions } = options;
   const server = createServer({
     name: 'rondo-conformance-fixture',
     version: '0.1.0',
@@ -41,6 +44,7 @@ export function createEverythingServer(options: EverythingServerOptions = {}): R
   addInputRequiredTools(server);
   addDiagnosticTools(server);
   addTaskTools(server);
+  server.use(tasks(taskOptions));
   addPrompts(server);
   addSkills(server);
   addEvents(server);

@@ -1,4 +1,4 @@
-export { tasks } from './tasksExtension.js';
+export { tasks, type TasksExtension } from './tasksExtension.js';
 export type { TaskOptions } from './taskRegistry.js';
 export type { SharedTaskState } from './servedTasks.js';
 export {

@@ -24,6 +24,11 @@ export class ServedTasks {
     return this.#registry;
   }
 
+  /** Tasks whose run is in this process now. */
+  get running(): number {
+    return this.#registry?.running ?? 0;
+  }
+
   /** Makes the registry over `options.store`, else the shared state's tasks, else memory. */
   attach(shared: SharedState | undefined): void {
     if (this.#registry !== undefined)

@@ -10,6 +10,12 @@ import { detailedTask, taskHandle } from './taskWire.js';
 /** The most tasks one `subscriptions/listen` stream may follow. */
 const MAX_TASK_IDS = 256;
 
+/** The Tasks extension as {@link tasks} makes it: an extension that counts its runs. */
+export interface TasksExtension extends Extension {
+  /** Tasks whose run is in this process now (0 before a server uses the extension). */
+  readonly running: number;
+}
+
 /**
  * The Tasks extension (`io.modelcontextprotocol/tasks`), modern wire only:
  * `server.use(tasks())`. It is announced in `server/discover` when some tool has task support;
@@ -19,7 +25,7 @@ const MAX_TASK_IDS = 256;
  * (`listen`). Tasks live in `options.store`, else in the task store of the server's shared state
  * (`@rondo/redis`), else in memory. One extension serves one server.
  */
-export function tasks(options: TaskOptions = {}): Extension {
+export function tasks(options: TaskOptions = {}): TasksExtension {
   const served = new ServedTasks(options);
   return {
     id: TASKS_EXTENSION,
@@ -41,6 +47,9 @@ export function tasks(options: TaskOptions = {}): Extension {
     },
     attach: (server) => served.attach(runtimeOf(server).shared),
     close: () => served.close(),
+    get running() {
+      return served.running;
+    },
   };
 }
 
