@@ -73,6 +73,8 @@ describe('the layering lint rule', { timeout: scaled(120_000) }, () => {
       'packages/tasks/src/taskWire.ts',
       "export { modernEra } from '@rondo/adapter-2026';",
     );
-    expect(inTasks.join('\n')).toContain('an extension plugs into the eras through the Extension seam');
+    expect(inTasks.join('\n')).toContain(
+      'an extension plugs into the eras through the Extension seam',
+    );
   });
 });

@@ -32,7 +32,9 @@ export class ServedTasks {
   /** Makes the registry over `options.store`, else the shared state's tasks, else memory. */
   attach(shared: SharedState | undefined): void {
     if (this.#registry !== undefined)
-      throw new ConfigurationError('one tasks() extension serves one server: call tasks() per server');
+      throw new ConfigurationError(
+        'one tasks() extension serves one server: call tasks() per server',
+      );
     const store = this.options.store ?? sharedTaskStore(shared);
     this.#registry = new TaskRegistry({ ...this.options, ...(store ? { store } : {}) });
   }

@@ -75,7 +75,8 @@ export function taskMethods(registryOf: () => TaskRegistry): Record<string, Exte
           readInputResponse(key, request, answer);
           accepted[key] = answer as JsonObject;
         }
-        if (Object.keys(accepted).length > 0) await registryOf().store.respond(task.taskId, accepted);
+        if (Object.keys(accepted).length > 0)
+          await registryOf().store.respond(task.taskId, accepted);
         return {};
       },
     }),

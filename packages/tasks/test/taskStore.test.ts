@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from '@rondo/core';
-import {
-  MemoryTaskStore,
-  TaskCapacityError,
-  TaskLimitError,
-  type TaskEvent,
-} from '@rondo/tasks';
+import { MemoryTaskStore, TaskCapacityError, TaskLimitError, type TaskEvent } from '@rondo/tasks';
 import { TaskRegistry, newTaskId } from '@rondo/tasks/internal';
 import { formElicitation } from '@rondo/protocol';
 

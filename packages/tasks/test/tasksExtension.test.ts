@@ -28,7 +28,12 @@ afterEach(async () => {
 /** A server with one task-optional tool that waits for `release`, `tasks()` used when `use` is given. */
 function reportServer(use?: ReturnType<typeof tasks>, options: { shared?: SharedTaskState } = {}) {
   const gate = { release: () => undefined as void };
-  const server = createServer({ name: 'reports', version: '1.0.0', log: () => undefined, ...options });
+  const server = createServer({
+    name: 'reports',
+    version: '1.0.0',
+    log: () => undefined,
+    ...options,
+  });
   if (use) server.use(use);
   server.tool('build_report', { task: 'optional' }, async () => {
     await new Promise<void>((resolve) => (gate.release = resolve));
