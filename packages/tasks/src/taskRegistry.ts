@@ -3,7 +3,7 @@ import { MemoryTaskStore, type MemoryTaskStoreOptions } from './memoryTaskStore.
 import type { TaskEvent, TaskRecord, TaskStore } from './taskStore.js';
 
 /**
- * How a server keeps tasks (`createServer({ tasks: { ... } })`). Every member is optional; the
+ * How a server keeps tasks (`server.use(tasks({ ... }))`). Every member is optional; the
  * shares and byte budgets (`maxTasksPerOwner`, `maxTaskResultBytes`, `maxTaskBytesPerOwner`,
  * `maxTaskBytes`) bound the default store, as {@link MemoryTaskStoreOptions} describes.
  */
