@@ -4,7 +4,7 @@
  * checked here, once, and each transport writes the verdict in its own way. Nothing here touches a
  * socket, so it runs on any runtime.
  */
-import type { Principal } from './definitions.js';
+import type { Principal } from './contracts/definitions.js';
 import { TokenRejectedError } from './errors.js';
 import { rememberPresentedToken } from './presentedTokens.js';
 import {

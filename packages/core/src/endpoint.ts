@@ -5,7 +5,8 @@ import {
   type JsonRpcMessage,
 } from '@rondo/protocol';
 import type { EndpointFacts, EraAdapter, EraSession } from './era.js';
-import { runtimeOf, type ServerRuntime } from './runtime.js';
+import type { ServerRuntime } from './runtime.js';
+import { runtimeOf } from './server.js';
 import type { RondoServer } from './server.js';
 import type { Connection, Endpoint, Exchange, Peer } from './transport.js';
 

@@ -1,14 +1,13 @@
 export { createServer, RondoServer } from './server.js';
 export type { ServerRuntime } from './runtime.js';
+export type { ServerInfo, ServerCapabilitySet } from './contracts/server.js';
 export type {
-  ServerInfo,
   ServerOptions,
   CatalogOptions,
   ToolSpec,
   PromptSpec,
   PromptArgsOf,
   PromptArguments,
-  ServerCapabilitySet,
   ServerChange,
   ServerLogMessage,
   ResourceSpec,
@@ -58,13 +57,11 @@ export {
   type Extension,
   type ExtensionCall,
   type ExtensionMethod,
-  type HttpRoute,
   type ListenPart,
   type RoundTakeover,
-  type RouteReply,
-  type RouteRequest,
-} from './extension.js';
-export type { RequestAttachment } from './pipeline/call.js';
+} from './contracts/extension.js';
+export { type HttpRoute, type RouteReply, type RouteRequest } from './contracts/routes.js';
+export type { RequestAttachment } from './contracts/extension.js';
 export {
   isListResult,
   type ListResult,
@@ -72,7 +69,7 @@ export {
   type McpNext,
   type McpResult,
   type Middleware,
-} from './middleware.js';
+} from './contracts/middleware.js';
 export { requireScopes, type Visibility } from './visibility.js';
 export { INSUFFICIENT_SCOPE, InsufficientScopeError, demandScopes } from './callScopes.js';
 export { RATE_LIMITED, RateLimitedError } from './rateLimited.js';
@@ -99,9 +96,9 @@ export type {
   ToolOutcome,
   PromptOutcome,
   ResourceOutcome,
-} from './provider.js';
-export { LOG_LEVELS, type HandlerContext, type LogLevel } from './context.js';
-export type { Cancellation } from './cancellation.js';
+} from './contracts/provider.js';
+export { LOG_LEVELS, type HandlerContext, type LogLevel } from './contracts/context.js';
+export type { Cancellation } from './contracts/cancellation.js';
 export type {
   Arguments,
   CacheableMethod,
@@ -117,7 +114,7 @@ export type {
   ResourceTemplateDefinition,
   ToolAnnotations,
   ToolDefinition,
-} from './definitions.js';
+} from './contracts/definitions.js';
 export type {
   ToolHandler,
   PromptHandler,
@@ -202,12 +199,11 @@ export {
   isTerminal,
   type NewTask,
   type TaskChange,
-  type TaskDeclaration,
   type TaskEvent,
   type TaskRecord,
   type TaskStore,
-  type TaskSupport,
 } from './tasks/taskStore.js';
+export { type TaskDeclaration, type TaskSupport } from './contracts/definitions.js';
 export {
   MemoryTaskStore,
   TaskCapacityError,

@@ -4,7 +4,7 @@
  * release.
  */
 export * from './pipeline/index.js';
-export { runtimeOf } from './runtime.js';
+export { runtimeOf } from './server.js';
 export { MessageChannel, type MessageChannelOptions } from './messageChannel.js';
 export { toMcpError, toWireError } from './wireError.js';
 export {
@@ -32,5 +32,5 @@ export { CatalogMemo } from './catalogMemo.js';
 export { seenBy } from './catalog.js';
 export { nestsDeeperThan } from './limits.js';
 export { stableStringify } from './stableJson.js';
-export { extensionSettings } from './extension.js';
+export { extensionSettings } from './serverExtensions.js';
 export { resolveKeyRing, type KeyRing, type RingKey } from './stateKeys.js';

@@ -1,5 +1,5 @@
 import { isRequest, parseMessage, type JsonRpcMessage } from '@rondo/protocol';
-import type { Principal } from './definitions.js';
+import type { Principal } from './contracts/definitions.js';
 import { InFlightExchanges } from './inFlightExchanges.js';
 import type { Connection, Endpoint } from './transport.js';
 import { toWireError } from './wireError.js';

@@ -1,8 +1,8 @@
 import type { JsonRpcMessage } from '@rondo/protocol';
 import type { JsonObject } from '@rondo/protocol';
-import type { Cancellation } from './cancellation.js';
-import type { HttpRoute } from './extension.js';
-import type { Principal } from './definitions.js';
+import type { Cancellation } from './contracts/cancellation.js';
+import type { HttpRoute } from './contracts/routes.js';
+import type { Principal } from './contracts/definitions.js';
 import type { SharedState } from './shared/sharedState.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { JsonRpcMessage } from '@rondo/protocol';
-import type { ProviderChange } from '../provider.js';
+import type { ProviderChange } from '../contracts/provider.js';
 import type { ChangeBus, PublishedChange } from './changeBus.js';
 import type { SessionRelay } from './sessionRelay.js';
 

@@ -6,8 +6,12 @@ import {
   type JsonObject,
 } from '@rondo/protocol';
 import { TaskRequestParamsSchema, UpdateTaskRequestParamsSchema } from '@rondo/protocol/internal';
-import type { HandlerContext } from '../context.js';
-import { extensionMethod, type ExtensionCall, type ExtensionMethod } from '../extension.js';
+import type { HandlerContext } from '../contracts/context.js';
+import {
+  extensionMethod,
+  type ExtensionCall,
+  type ExtensionMethod,
+} from '../contracts/extension.js';
 import { readInputResponse } from '../pipeline/inputs.js';
 import type { TaskRegistry } from './taskRegistry.js';
 import type { TaskRecord } from './taskStore.js';

@@ -1,4 +1,4 @@
-import type { Principal } from '../definitions.js';
+import type { Principal } from '../contracts/definitions.js';
 import { MemoryTaskStore, type MemoryTaskStoreOptions } from './memoryTaskStore.js';
 import type { TaskEvent, TaskRecord, TaskStore } from './taskStore.js';
 

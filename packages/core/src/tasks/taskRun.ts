@@ -9,8 +9,8 @@ import {
   type JsonObject,
   type JsonRpcMessage,
 } from '@rondo/protocol';
-import type { Cancellation } from '../cancellation.js';
-import type { Principal } from '../definitions.js';
+import type { Cancellation } from '../contracts/cancellation.js';
+import type { Principal } from '../contracts/definitions.js';
 import { LazyAbortController } from '../lazyAbort.js';
 import type { ServerRuntime } from '../runtime.js';
 import type { LocalTaskRun } from './taskRegistry.js';

@@ -1,8 +1,12 @@
 import { TASKS_EXTENSION, type JsonObject } from '@rondo/protocol';
-import { seenBy } from '../catalog.js';
-import type { Extension, ListenPart, RoundTakeover } from '../extension.js';
+import type {
+  Extension,
+  ExtensionHost,
+  ListenPart,
+  RoundTakeover,
+} from '../contracts/extension.js';
 import type { NamedCall } from '../pipeline/operations.js';
-import type { ServerRuntime } from '../runtime.js';
+import { takenRoundOf } from '../pipeline/takeover.js';
 import { declaresTasks, taskMethods, tasksExtensionRequired } from './taskMethods.js';
 import type { TaskRegistry } from './taskRegistry.js';
 import { startTask } from './taskRun.js';
@@ -21,7 +25,7 @@ const MAX_TASK_IDS = 256;
 export function tasksExtension(registry: TaskRegistry): Extension {
   return {
     id: TASKS_EXTENSION,
-    settings: (era, runtime) => (era === 'modern' && offersTasks(runtime) ? {} : undefined),
+    settings: (era, host) => (era === 'modern' && offersTasks(host) ? {} : undefined),
     methods: taskMethods(registry),
     takeRound: (round) => takeToolCall(round),
     listen: async (filter, call) => {
@@ -43,9 +47,9 @@ export function tasksExtension(registry: TaskRegistry): Extension {
  * True when some tool may run as a task, or some provider keeps tasks of its own (a proxy passing
  * its upstream's through), so the extension is worth announcing.
  */
-function offersTasks(runtime: ServerRuntime): boolean {
-  if (runtime.capabilities().tasks === true) return true;
-  return runtime.catalog.callableTools.some((entry) => entry.task.support !== 'forbidden');
+function offersTasks(host: ExtensionHost): boolean {
+  if (host.capabilities().tasks === true) return true;
+  return host.callableTools().some((entry) => entry.task.support !== 'forbidden');
 }
 
 /**
@@ -55,17 +59,19 @@ function offersTasks(runtime: ServerRuntime): boolean {
  * one is -32021. A tool the caller may not see runs its ordinary (unknown tool) path.
  */
 async function takeToolCall(round: RoundTakeover): Promise<JsonObject | undefined> {
-  const { call, runtime, operation, identity } = round;
-  if (operation.method !== 'tools/call') return undefined;
+  const { call, host, method, identity } = round;
+  if (method !== 'tools/call') return undefined;
   const { name } = identity as NamedCall;
-  const tool = seenBy(runtime.catalog.tool(name), call.principal);
+  const tool = host.tool(name, call.principal);
   if (tool === undefined || tool.task.support === 'forbidden') return undefined;
   if (!declaresTasks(call)) {
     if (tool.task.support === 'required') throw tasksExtensionRequired(`the tool "${name}"`);
     return undefined;
   }
   if (tool.task.startsAfterInput === true && !round.retry) return undefined;
-  return taskHandle(await startTask(call, runtime, { operation, identity }));
+  // A task runs the request's own call and round operation later, which the public round leaves out.
+  const taken = takenRoundOf(round);
+  return taskHandle(await startTask(taken.call, taken.runtime, taken));
 }
 
 /** Sends `notifications/tasks` (the detailed task) each time a followed task changes. */
