@@ -1,5 +1,5 @@
-import type { EraAdapter, ServerRuntime } from '@rondo/core';
-import { CatalogMemo } from '@rondo/core/internal';
+import type { EraAdapter } from '@rondo/core';
+import { CatalogMemo, type ServerRuntime } from '@rondo/core/internal';
 import { SessionChanges } from './changeNotifications.js';
 import { resolveOptions, type LegacyEraOptions } from './options.js';
 import { LegacySession, type ServerShared } from './session.js';

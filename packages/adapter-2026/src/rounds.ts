@@ -9,7 +9,7 @@ import {
   type Json,
 } from '@rondo/protocol';
 import { modernInputRequestToWire } from '@rondo/protocol/internal';
-import type { OpenedState, RoundTakeover, SealedStateBinding } from '@rondo/core';
+import type { RoundTakeover } from '@rondo/core';
 import {
   assertClientCanAnswer,
   assertWithinRoundLimit,
@@ -18,6 +18,8 @@ import {
   type RoundOperation,
   type WireResult,
   roundTakeover,
+  type OpenedState,
+  type SealedStateBinding,
 } from '@rondo/core/internal';
 import { readInputResponses } from './inputResponses.js';
 import type { ModernServerView } from './serverView.js';

@@ -1,6 +1,9 @@
 export { createServer, RondoServer } from './server.js';
-export type { ServerRuntime } from './runtime.js';
-export type { ServerInfo, ServerCapabilitySet } from './contracts/server.js';
+export type {
+  RequiredCapability,
+  ServerCapabilitySet,
+  ServerInfo,
+} from './contracts/server.js';
 export type {
   ServerOptions,
   CatalogOptions,
@@ -57,7 +60,11 @@ export {
   type Extension,
   type ExtensionCall,
   type ExtensionMethod,
+  type ExtensionHost,
+  type DescriptorKind,
+  type HostedTool,
   type ListenPart,
+  type ProviderRegistry,
   type RoundTakeover,
 } from './contracts/extension.js';
 export { type HttpRoute, type RouteReply, type RouteRequest } from './contracts/routes.js';
@@ -122,19 +129,7 @@ export type {
   TemplateHandler,
   CompletionHandler,
 } from './localProvider.js';
-export {
-  Catalog,
-  type ToolEntry,
-  type PromptEntry,
-  type ResourceEntry,
-  type TemplateEntry,
-} from './catalog.js';
-export {
-  RequestStateSealer,
-  type RequestStateOptions,
-  type SealedStateBinding,
-  type OpenedState,
-} from './requestState.js';
+export type { RequestStateOptions } from './requestState.js';
 export {
   MIN_STATE_KEY_BYTES,
   SINGLE_STATE_KEY_ID,
@@ -209,13 +204,7 @@ export {
   TaskCapacityError,
   type MemoryTaskStoreOptions,
 } from './tasks/memoryTaskStore.js';
-export {
-  TaskRegistry,
-  ownedBy,
-  type LocalTaskRun,
-  type TaskOptions,
-} from './tasks/taskRegistry.js';
-export { newTaskId } from './tasks/taskId.js';
+export type { TaskOptions } from './tasks/taskRegistry.js';
 export {
   TASK_LIMIT_DEFAULTS,
   TaskLimitError,

@@ -5,6 +5,17 @@
  */
 export * from './pipeline/index.js';
 export { runtimeOf } from './server.js';
+export type { ServerRuntime } from './runtime.js';
+export {
+  Catalog,
+  type PromptEntry,
+  type ResourceEntry,
+  type TemplateEntry,
+  type ToolEntry,
+} from './catalog.js';
+export { RequestStateSealer, type OpenedState, type SealedStateBinding } from './requestState.js';
+export { TaskRegistry, ownedBy, type LocalTaskRun } from './tasks/taskRegistry.js';
+export { newTaskId } from './tasks/taskId.js';
 export { MessageChannel, type MessageChannelOptions } from './messageChannel.js';
 export { toMcpError, toWireError } from './wireError.js';
 export {

@@ -4,10 +4,9 @@ import {
   ConfigurationError,
   TaskCapacityError,
   TaskLimitError,
-  TaskRegistry,
-  newTaskId,
   type TaskEvent,
 } from '@rondo/core';
+import { TaskRegistry, newTaskId } from '@rondo/core/internal';
 import { formElicitation } from '@rondo/protocol';
 
 const NEW = { owner: 'alice', ttlMs: 60_000, pollIntervalMs: 500 } as const;

@@ -2,13 +2,13 @@ import {
   SharedStateError,
   TaskLimitError,
   changeBytes,
-  newTaskId,
   type NewTask,
   type TaskChange,
   type TaskEvent,
   type TaskRecord,
   type TaskStore,
 } from '@rondo/core';
+import { newTaskId } from '@rondo/core/internal';
 import {
   isPlainObject,
   type InputRequestBody,
