@@ -1,9 +1,5 @@
 export { createServer, RondoServer } from './server.js';
-export type {
-  RequiredCapability,
-  ServerCapabilitySet,
-  ServerInfo,
-} from './contracts/server.js';
+export type { RequiredCapability, ServerCapabilitySet, ServerInfo } from './contracts/server.js';
 export type {
   ServerOptions,
   CatalogOptions,
@@ -88,7 +84,7 @@ export type {
   Peer,
   PeerSendOptions,
 } from './transport.js';
-export type { EndpointFacts, EraAdapter, EraSession } from './era.js';
+export type { EndpointFacts, EraAdapter, EraHost, EraSession } from './era.js';
 export {
   CONNECTION_LIMIT_DEFAULTS,
   type ConnectionLimits,

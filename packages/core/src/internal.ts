@@ -5,7 +5,7 @@
  */
 export * from './pipeline/index.js';
 export { runtimeOf } from './server.js';
-export type { ServerRuntime } from './runtime.js';
+export { runtimeOfHost, type ServerRuntime } from './runtime.js';
 export {
   Catalog,
   type PromptEntry,

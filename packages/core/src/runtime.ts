@@ -20,6 +20,7 @@ import type {
 } from './contracts/definitions.js';
 import { ServerExtensions } from './serverExtensions.js';
 import type { Extension, ExtensionHost } from './contracts/extension.js';
+import type { EraHost } from './era.js';
 import { checkArgumentDepth } from './limits.js';
 import { LocalProvider } from './localProvider.js';
 import type { McpCall, Middleware } from './contracts/middleware.js';
@@ -46,6 +47,15 @@ import { runTool } from './toolRun.js';
 import { isVisible } from './visibility.js';
 
 /**
+ * The runtime behind the host an endpoint opened an era on: what Rondo's own era adapters drive
+ * the request pipeline with. A `TypeError` for a host no endpoint made.
+ */
+export function runtimeOfHost(host: EraHost): ServerRuntime {
+  if (host instanceof ServerRuntime) return host;
+  throw new TypeError('not the host of a RondoServer (made by createEndpoint)');
+}
+
+/**
  * What serves a `RondoServer`: its providers and their catalog, the change fan-out, the request
  * state sealer, the limits, the tasks, the middleware and extensions, and the operations the era
  * adapters, the request pipeline and the round operations run. The server the user holds only
@@ -53,7 +63,7 @@ import { isVisible } from './visibility.js';
  * `@rondo/core/internal`, and extensions see it as their {@link ExtensionHost}. It knows the canonical vocabulary, never an
  * era's JSON shape. Its operations run no middleware: the pipeline runs them inside it.
  */
-export class ServerRuntime implements ExtensionHost {
+export class ServerRuntime implements ExtensionHost, EraHost {
   readonly info: ServerInfo;
   readonly sealer: RequestStateSealer;
   readonly roundLimit: number;
