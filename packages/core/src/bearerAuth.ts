@@ -15,7 +15,7 @@ import {
   PROOF_KEY_MISMATCH,
   type Scheme,
 } from './dpopAuth.js';
-import type { DpopProofVerifier, VerifiedToken } from './tokens.js';
+import type { VerifiedToken } from './tokens.js';
 import type { OAuthResourceOptions, RequestProofContext } from './resourceAuthOptions.js';
 
 export type {

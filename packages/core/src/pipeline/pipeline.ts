@@ -15,7 +15,6 @@ import {
 import { parseRequestParams } from '@rondo/protocol/internal';
 import type { z } from 'zod';
 import type { ServerRuntime } from '../runtime.js';
-import type { ServerCapabilitySet } from '../contracts/server.js';
 import type { Disposition, Exchange } from '../transport.js';
 import { policyDisposition, toWireError } from '../wireError.js';
 import type { RequestCall } from './call.js';
