@@ -80,11 +80,12 @@ export type {
   Connection,
   Disposition,
   Endpoint,
+  EndpointState,
   Exchange,
   Peer,
   PeerSendOptions,
-} from './transport.js';
-export type { EndpointFacts, EraAdapter, EraHost, EraSession } from './era.js';
+} from './contracts/transport.js';
+export type { EndpointFacts, EraAdapter, EraHost, EraSession } from './contracts/era.js';
 export {
   CONNECTION_LIMIT_DEFAULTS,
   type ConnectionLimits,
@@ -214,17 +215,17 @@ export type {
   EventStore,
   ReplayedEvents,
   StoredEvent,
-} from './shared/eventStore.js';
+} from './contracts/eventStore.js';
 export {
   MEMORY_EVENT_STORE_DEFAULTS,
   createMemoryEventStore,
   type MemoryEventStore,
   type MemoryEventStoreOptions,
 } from './shared/memoryEventStore.js';
-export { streamKeyOf, type SessionRecord, type SessionStore } from './shared/sessionStore.js';
+export { streamKeyOf, type SessionRecord, type SessionStore } from './contracts/sessionStore.js';
 export { MemorySessionStore, type MemorySessionStoreOptions } from './shared/memorySessionStore.js';
 export type { ChangeBus, PublishedChange } from './shared/changeBus.js';
-export type { SessionRelay } from './shared/sessionRelay.js';
+export type { SessionRelay } from './contracts/sessionRelay.js';
 export { MemoryChangeBus, MemorySessionRelay } from './shared/memoryChannels.js';
 export type { SharedState } from './shared/sharedState.js';
 export type {

@@ -20,7 +20,7 @@ import type {
 } from './contracts/definitions.js';
 import { ServerExtensions } from './serverExtensions.js';
 import type { Extension, ExtensionHost } from './contracts/extension.js';
-import type { EraHost } from './era.js';
+import type { EraHost } from './contracts/era.js';
 import { checkArgumentDepth } from './limits.js';
 import { LocalProvider } from './localProvider.js';
 import type { McpCall, Middleware } from './contracts/middleware.js';

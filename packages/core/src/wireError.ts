@@ -3,7 +3,7 @@ import { MissingClientCapabilityError, RoundLimitError } from './errors.js';
 import { TaskLimitError } from './tasks/taskLimits.js';
 import { INSUFFICIENT_SCOPE, InsufficientScopeError } from './callScopes.js';
 import { RATE_LIMITED, RateLimitedError } from './rateLimited.js';
-import type { Disposition } from './transport.js';
+import type { Disposition } from './contracts/transport.js';
 
 /**
  * The one place where a failure becomes a wire error: an {@link McpError} keeps its code, the

@@ -20,7 +20,7 @@ import { LinkedCancellation } from '../linkedCancellation.js';
 import { runMiddleware } from '../middleware.js';
 import type { McpCall, Middleware } from '../contracts/middleware.js';
 import type { RequestAttachment } from '../contracts/extension.js';
-import type { Exchange } from '../transport.js';
+import type { Exchange } from '../contracts/transport.js';
 import { LOG_LEVEL_RANK } from './logLevels.js';
 
 /** How an era asks its client for input while a handler runs (`ctx.elicit` and friends). */

@@ -15,7 +15,7 @@ import {
 import { parseRequestParams } from '@rondo/protocol/internal';
 import type { z } from 'zod';
 import type { ServerRuntime } from '../runtime.js';
-import type { Disposition, Exchange } from '../transport.js';
+import type { Disposition, Exchange } from '../contracts/transport.js';
 import { policyDisposition, toWireError } from '../wireError.js';
 import type { RequestCall } from './call.js';
 import type { RequiredCapability } from '../contracts/server.js';

@@ -1,8 +1,6 @@
 import type { TaskStore } from '../tasks/taskStore.js';
 import type { ChangeBus } from './changeBus.js';
-import type { EventStore } from './eventStore.js';
-import type { SessionRelay } from './sessionRelay.js';
-import type { SessionStore } from './sessionStore.js';
+import type { EndpointState } from '../contracts/transport.js';
 import type { UsedStateStore } from './usedStates.js';
 import type { RateLimitStore, ResponseCacheStore } from './policyStores.js';
 
@@ -11,11 +9,8 @@ import type { RateLimitStore, ResponseCacheStore } from './policyStores.js';
  * to any process and a process can die without losing a session. Given to `createServer({ shared
  * })`; its transports and task registry take their parts from there. `@rondo/redis` implements it.
  */
-export interface SharedState {
-  readonly sessions: SessionStore;
-  readonly events: EventStore;
+export interface SharedState extends EndpointState {
   readonly changes: ChangeBus;
-  readonly relay: SessionRelay;
   readonly tasks: TaskStore;
   /** The one-time requestStates accepted (`requestState.oneTime`); without it, per process. */
   readonly usedStates?: UsedStateStore;

@@ -16,7 +16,7 @@ import type { ServerRuntime } from '../runtime.js';
 import type { LocalTaskRun } from './taskRegistry.js';
 import { TaskLimitError } from './taskLimits.js';
 import { isTerminal, type TaskChange, type TaskRecord } from './taskStore.js';
-import type { Exchange } from '../transport.js';
+import type { Exchange } from '../contracts/transport.js';
 import { toWireError } from '../wireError.js';
 import { RequestCall, type ClientAsker } from '../pipeline/call.js';
 import {

@@ -1,6 +1,6 @@
 import type { Era, JsonObject, JsonRpcMessage } from '@rondo/protocol';
-import type { Extension } from './contracts/extension.js';
-import type { ServerCapabilitySet, ServerInfo } from './contracts/server.js';
+import type { Extension } from './extension.js';
+import type { ServerCapabilitySet, ServerInfo } from './server.js';
 import type { Exchange, Peer } from './transport.js';
 
 /**
