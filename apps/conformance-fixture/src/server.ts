@@ -8,12 +8,14 @@ import { addInputRequiredTools } from './tools/inputRequired.js';
 import { addNotificationTools } from './tools/notifications.js';
 import { addTaskTools } from './tools/tasks.js';
 import { addSkills } from './skills.js';
-import { addEvents } from './events.js';
+import { addEvents, type FixtureEventsOptions } from './events.js';
 
 /** Options of {@link createEverythingServer}; the server options override the fixture's identity. */
 export interface EverythingServerOptions extends Partial<ServerOptions> {
   /** How often `test://watched-resource` changes (default 3000 ms). */
   watchIntervalMs?: number;
+  /** How `test_event`'s webhook delivery treats callbacks. */
+  events?: FixtureEventsOptions;
 }
 
 const LIST_CACHE = { ttlMs: 60_000, cacheScope: 'public' } as const;
@@ -25,7 +27,7 @@ const READ_CACHE = { ttlMs: 0, cacheScope: 'private' } as const;
  * the watched resource's timer.
  */
 export function createEverythingServer(options: EverythingServerOptions = {}): RondoServer {
-  const { watchIntervalMs = 3000, ...serverOptions } = options;
+  const { watchIntervalMs = 3000, events, ...serverOptions } = options;
   const server = createServer({
     name: 'rondo-conformance-fixture',
     version: '0.1.0',
@@ -43,7 +45,7 @@ export function createEverythingServer(options: EverythingServerOptions = {}): R
   addTaskTools(server);
   addPrompts(server);
   addSkills(server);
-  addEvents(server);
+  addEvents(server, events);
   const stopWatching = addResources(server, watchIntervalMs);
   server.provider({ name: 'fixture-timers', close: async () => stopWatching() });
   for (const method of [
