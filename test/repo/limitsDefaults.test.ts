@@ -8,10 +8,10 @@ import {
   CONNECTION_LIMIT_DEFAULTS,
   DEFAULT_MAX_PAGE_BYTES,
   DEFAULT_MAX_USED_STATES,
-  TASK_LIMIT_DEFAULTS,
 } from '@rondo/core';
 import { DEFAULT_EVENTS_LIMITS, DEFAULT_REPLAY, DEFAULT_WEBHOOK_LIMITS } from '@rondo/events';
 import { DEFAULT_MAX_CATALOG_BYTES } from '@rondo/proxy';
+import { TASK_LIMIT_DEFAULTS } from '@rondo/tasks';
 import { HTTP_TRANSPORT_DEFAULTS, MEMORY_EVENT_STORE_DEFAULTS } from '@rondo/transport-http';
 import { WEBSOCKET_DEFAULTS } from '@rondo/transport-ws';
 

@@ -1,4 +1,5 @@
 import { createServer, type RondoServer, type ServerOptions } from '@rondo/core';
+import { tasks, type TaskOptions } from '@rondo/tasks';
 import { addPrompts } from './prompts/index.js';
 import { addResources } from './resources/index.js';
 import { addClientRequestTools } from './tools/clientRequests.js';
@@ -16,6 +17,8 @@ export interface EverythingServerOptions extends Partial<ServerOptions> {
   watchIntervalMs?: number;
   /** How `test_event`'s webhook delivery treats callbacks. */
   events?: FixtureEventsOptions;
+  /** How the Tasks extension keeps the task tools' tasks (default: in memory, or `shared.tasks`). */
+  tasks?: TaskOptions;
 }
 
 const LIST_CACHE = { ttlMs: 60_000, cacheScope: 'public' } as const;
@@ -27,7 +30,7 @@ const READ_CACHE = { ttlMs: 0, cacheScope: 'private' } as const;
  * the watched resource's timer.
  */
 export function createEverythingServer(options: EverythingServerOptions = {}): RondoServer {
-  const { watchIntervalMs = 3000, events, ...serverOptions } = options;
+  const { watchIntervalMs = 3000, events, tasks: taskOptions, ...serverOptions } = options;
   const server = createServer({
     name: 'rondo-conformance-fixture',
     version: '0.1.0',
@@ -43,6 +46,7 @@ export function createEverythingServer(options: EverythingServerOptions = {}): R
   addInputRequiredTools(server);
   addDiagnosticTools(server);
   addTaskTools(server);
+  server.use(tasks(taskOptions));
   addPrompts(server);
   addSkills(server);
   addEvents(server, events);

@@ -158,6 +158,7 @@ export {
   MissingClientCapabilityError,
   RoundLimitError,
   SharedStateError,
+  StoreLimitError,
   TokenRejectedError,
   type TokenRejectionReason,
 } from './errors.js';
@@ -187,28 +188,7 @@ export {
 export { clientAddress } from './clientAddress.js';
 export { DEFAULT_IPV6_CLIENT_PREFIX, checkIpv6Prefix, clientKeyOfAddress } from './clientKey.js';
 export { modernErrorDisposition } from './errorDisposition.js';
-export {
-  isTerminal,
-  type NewTask,
-  type TaskChange,
-  type TaskEvent,
-  type TaskRecord,
-  type TaskStore,
-} from './tasks/taskStore.js';
-export { type TaskDeclaration, type TaskSupport } from './contracts/definitions.js';
-export {
-  MemoryTaskStore,
-  TaskCapacityError,
-  type MemoryTaskStoreOptions,
-} from './tasks/memoryTaskStore.js';
-export type { TaskOptions } from './tasks/taskRegistry.js';
-export {
-  TASK_LIMIT_DEFAULTS,
-  TaskLimitError,
-  changeBytes,
-  type TaskLimitName,
-  type TaskShareLimits,
-} from './tasks/taskLimits.js';
+export type { TaskDeclaration, TaskSupport } from './contracts/definitions.js';
 export type {
   AppendOptions,
   Awaitable,

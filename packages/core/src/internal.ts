@@ -14,8 +14,6 @@ export {
   type ToolEntry,
 } from './catalog.js';
 export { RequestStateSealer, type OpenedState, type SealedStateBinding } from './requestState.js';
-export { TaskRegistry, ownedBy, type LocalTaskRun } from './tasks/taskRegistry.js';
-export { newTaskId } from './tasks/taskId.js';
 export { MessageChannel, type MessageChannelOptions } from './messageChannel.js';
 export { toMcpError, toWireError } from './wireError.js';
 export {

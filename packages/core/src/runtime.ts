@@ -42,22 +42,22 @@ import type {
 } from './serverTypes.js';
 import type { ServerCapabilitySet, ServerInfo } from './contracts/server.js';
 import type { SharedState } from './shared/sharedState.js';
-import { TaskRegistry } from './tasks/taskRegistry.js';
 import { runTool } from './toolRun.js';
 import { isVisible } from './visibility.js';
 
 /**
- * The runtime behind the host an endpoint opened an era on: what Rondo's own era adapters drive
- * the request pipeline with. A `TypeError` for a host no endpoint made.
+ * The runtime behind the host an endpoint opened an era on, or an extension was given: what
+ * Rondo's own era adapters drive the request pipeline with (and `@rondo/tasks` finds the shared
+ * state on). A `TypeError` for a host no server made.
  */
-export function runtimeOfHost(host: EraHost): ServerRuntime {
+export function runtimeOfHost(host: EraHost | ExtensionHost): ServerRuntime {
   if (host instanceof ServerRuntime) return host;
   throw new TypeError('not the host of a RondoServer (made by createEndpoint)');
 }
 
 /**
  * What serves a `RondoServer`: its providers and their catalog, the change fan-out, the request
- * state sealer, the limits, the tasks, the middleware and extensions, and the operations the era
+ * state sealer, the limits, the middleware and extensions, and the operations the era
  * adapters, the request pipeline and the round operations run. The server the user holds only
  * registers into it; Rondo's own packages reach it with `runtimeOf(server)` from
  * `@rondo/core/internal`, and extensions see it as their {@link ExtensionHost}. It knows the canonical vocabulary, never an
@@ -72,8 +72,6 @@ export class ServerRuntime implements ExtensionHost, EraHost {
   readonly maxPageBytes: number;
   readonly maxArgumentDepth: number;
   readonly log: (level: 'info' | 'warning' | 'error', message: string) => void;
-  /** The server's tasks (the Tasks extension of the modern wire). */
-  readonly tasks: TaskRegistry;
   /** State shared with the other processes of the endpoint, when configured. */
   readonly shared: SharedState | undefined;
   /** The servers this one mounts and the servers mounting it. */
@@ -99,9 +97,8 @@ export class ServerRuntime implements ExtensionHost, EraHost {
     this.maxPageBytes = settings.maxPageBytes;
     this.maxArgumentDepth = settings.maxArgumentDepth;
     this.defaultCachePolicy = settings.defaultCachePolicy;
-    const { shared, tasks } = options;
+    const { shared } = options;
     this.shared = shared;
-    this.tasks = new TaskRegistry({ ...(shared ? { store: shared.tasks } : {}), ...tasks });
     this.changes = new ServerChanges(shared?.changes, this.log);
     this.sources = new ProviderCatalog(
       this.info.name,
@@ -276,10 +273,9 @@ export class ServerRuntime implements ExtensionHost, EraHost {
     return resolveCachePolicy(rule, method, key, this.sources.providers, this.defaultCachePolicy);
   }
 
-  /** Cancels the tasks running here, then closes the task store, the extensions and every provider. */
+  /** Closes the extensions (which stop what they run, tasks say), then every provider. */
   async close(): Promise<void> {
     this.changes.close();
-    await this.tasks.close();
     await this.extensionSet.close();
     await Promise.all(this.sources.providers.map(async (p: Provider) => p.close?.()));
   }

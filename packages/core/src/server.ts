@@ -13,9 +13,8 @@ import type { Provider } from './contracts/provider.js';
 import { MountedProvider } from './mount/mountedProvider.js';
 import { MountNaming, type MountOptions } from './mount/naming.js';
 import { ServerRuntime } from './runtime.js';
-import { taskDeclaration } from './tasks/declaration.js';
+import { taskDeclaration } from './taskSupport.js';
 import type { Middleware } from './contracts/middleware.js';
-import { tasksExtension } from './tasks/tasksExtension.js';
 import { serverCard } from './serverCard.js';
 import type { Extension } from './contracts/extension.js';
 import type {
@@ -55,7 +54,7 @@ export function runtimeOf(server: RondoServer): ServerRuntime {
  * A Rondo server as its user holds it: registration (tools, prompts, resources, completions,
  * cache policies, middleware and extensions, providers, mounts), the two announcements a handler
  * may make, and `close`. What serves it (the catalog, the operations, the sealer, the limits, the
- * tasks) is its `ServerRuntime`, held privately.
+ * extensions) is its `ServerRuntime`, held privately.
  */
 export class RondoServer {
   readonly #runtime: ServerRuntime;
@@ -66,7 +65,6 @@ export class RondoServer {
 
   constructor(options: ServerOptions) {
     this.#runtime = new ServerRuntime(options);
-    this.use(tasksExtension(this.#runtime.tasks));
     const card = options.serverCard;
     if (card) this.use(serverCard(card === true ? {} : card));
   }
@@ -215,7 +213,7 @@ export class RondoServer {
     this.#runtime.broadcast({ level, data, ...(logger !== undefined ? { logger } : {}) });
   }
 
-  /** Cancels the tasks running here, then closes the task store, the extensions and every provider. */
+  /** Closes the extensions (which stop what they run: a task, a stream), then every provider. */
   close(): Promise<void> {
     return this.#runtime.close();
   }

@@ -1,33 +1,37 @@
 import { TASKS_EXTENSION, type JsonObject } from '@rondo/protocol';
-import type {
-  Extension,
-  ExtensionHost,
-  ListenPart,
-  RoundTakeover,
-} from '../contracts/extension.js';
-import type { NamedCall } from '../pipeline/operations.js';
-import { takenRoundOf } from '../pipeline/takeover.js';
+import type { Extension, ExtensionHost, ListenPart, RoundTakeover } from '@rondo/core';
+import { runtimeOfHost, takenRoundOf, type NamedCall } from '@rondo/core/internal';
+import { ServedTasks } from './servedTasks.js';
 import { declaresTasks, taskMethods, tasksExtensionRequired } from './taskMethods.js';
-import type { TaskRegistry } from './taskRegistry.js';
+import type { TaskOptions, TaskRegistry } from './taskRegistry.js';
 import { startTask } from './taskRun.js';
 import { detailedTask, taskHandle } from './taskWire.js';
 
 /** The most tasks one `subscriptions/listen` stream may follow. */
 const MAX_TASK_IDS = 256;
 
+/** The Tasks extension as {@link tasks} makes it: an extension that counts its runs. */
+export interface TasksExtension extends Extension {
+  /** Tasks whose run is in this process now (0 before a server uses the extension). */
+  readonly running: number;
+}
+
 /**
- * The Tasks extension (`io.modelcontextprotocol/tasks`) on the extension seam, modern wire only:
- * announced in `server/discover` when some tool has task support; `tasks/get`, `tasks/update`
- * and `tasks/cancel`; a `tools/call` of a tool with task support becomes a task when the request
- * declares the extension; `notifications/tasks` on a `subscriptions/listen` stream for the
- * caller's own `taskIds`. A server uses it from the start, over its {@link TaskRegistry}.
+ * The Tasks extension (`io.modelcontextprotocol/tasks`), modern wire only:
+ * `server.use(tasks())`. It is announced in `server/discover` when some tool has task support;
+ * it adds `tasks/get`, `tasks/update` and `tasks/cancel`; a `tools/call` of a tool with task
+ * support becomes a task when the request declares the extension (`takeRound`); a
+ * `subscriptions/listen` stream follows the caller's own `taskIds` with `notifications/tasks`
+ * (`listen`). Tasks live in `options.store`, else in the task store of the server's shared state
+ * (`@rondo/redis`), else in memory. One extension serves one server.
  */
-export function tasksExtension(registry: TaskRegistry): Extension {
+export function tasks(options: TaskOptions = {}): TasksExtension {
+  const served = new ServedTasks(options);
   return {
     id: TASKS_EXTENSION,
     settings: (era, host) => (era === 'modern' && offersTasks(host) ? {} : undefined),
-    methods: taskMethods(registry),
-    takeRound: (round) => takeToolCall(round),
+    methods: taskMethods(() => served.registry),
+    takeRound: (round) => takeToolCall(round, served.registry),
     listen: async (filter, call) => {
       const taskIds = filter.taskIds;
       if (!Array.isArray(taskIds)) return undefined;
@@ -36,9 +40,16 @@ export function tasksExtension(registry: TaskRegistry): Extension {
         0,
         MAX_TASK_IDS,
       );
+      const registry = served.registry;
       const found = await Promise.all(unique.map((id) => registry.find(id, call.principal)));
       const own = unique.filter((_id, index) => found[index] !== undefined);
       return followTasks(registry, own);
+    },
+    // The task store may be a member of the server's shared state, which the host leaves out.
+    attach: (_server, host) => served.attach(runtimeOfHost(host).shared),
+    close: () => served.close(),
+    get running() {
+      return served.running;
     },
   };
 }
@@ -58,7 +69,10 @@ function offersTasks(host: ExtensionHost): boolean {
  * input); without the extension a task-optional tool runs as an ordinary call and a task-required
  * one is -32021. A tool the caller may not see runs its ordinary (unknown tool) path.
  */
-async function takeToolCall(round: RoundTakeover): Promise<JsonObject | undefined> {
+async function takeToolCall(
+  round: RoundTakeover,
+  registry: TaskRegistry,
+): Promise<JsonObject | undefined> {
   const { call, host, method, identity } = round;
   if (method !== 'tools/call') return undefined;
   const { name } = identity as NamedCall;
@@ -71,7 +85,7 @@ async function takeToolCall(round: RoundTakeover): Promise<JsonObject | undefine
   if (tool.task.startsAfterInput === true && !round.retry) return undefined;
   // A task runs the request's own call and round operation later, which the public round leaves out.
   const taken = takenRoundOf(round);
-  return taskHandle(await startTask(taken.call, taken.runtime, taken));
+  return taskHandle(await startTask(taken.call, taken.runtime, registry, taken));
 }
 
 /** Sends `notifications/tasks` (the detailed task) each time a followed task changes. */

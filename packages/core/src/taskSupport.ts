@@ -1,5 +1,12 @@
-import { ConfigurationError } from '../errors.js';
-import type { TaskDeclaration, TaskSupport } from './taskStore.js';
+import type { TaskDeclaration, TaskSupport } from './contracts/definitions.js';
+import { ConfigurationError } from './errors.js';
+
+/**
+ * A tool's task support is part of its declaration (`server.tool(name, { task })`, a Prolog
+ * provider's `task_support/2`), which the catalog keeps beside the descriptor; what a call of such
+ * a tool becomes is the business of the extension that runs tasks (`@rondo/tasks`), which reads it
+ * from the catalog entry.
+ */
 
 const TASK_SUPPORTS: ReadonlySet<string> = new Set(['forbidden', 'optional', 'required']);
 

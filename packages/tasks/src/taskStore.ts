@@ -104,5 +104,3 @@ export type TaskEvent =
 export function isTerminal(status: TaskStatus): boolean {
   return status === 'completed' || status === 'failed' || status === 'cancelled';
 }
-
-export type { TaskDeclaration, TaskSupport } from '../contracts/definitions.js';
