@@ -54,6 +54,29 @@ describe('the layering lint rule', { timeout: scaled(120_000) }, () => {
     expect(found.join('\n')).toContain('composeEndpoint from @rondo/server');
   });
 
+  it('passes the contracts of core as they are', async () => {
+    for (const file of ['extension.ts', 'provider.ts', 'middleware.ts'])
+      expect(await refusals(`packages/core/src/contracts/${file}`, '')).toEqual([]);
+  });
+
+  it('fails an import of the runtime planted in core/src/contracts', async () => {
+    const found = await refusals(
+      'packages/core/src/contracts/extension.ts',
+      "import type { ServerRuntime } from '../runtime.js';\nexport type Planted = ServerRuntime;",
+    );
+    expect(found).toHaveLength(1);
+    expect(found[0]).toContain('core/src/contracts imports only @rondo/protocol');
+  });
+
+  it('fails a Rondo package other than protocol planted in core/src/contracts', async () => {
+    const found = await refusals(
+      'packages/core/src/contracts/provider.ts',
+      "import type { RequestCall } from '@rondo/core/internal';\nimport type { Json } from '@rondo/protocol';\nexport type Planted = [RequestCall, Json];",
+    );
+    expect(found).toHaveLength(1);
+    expect(found[0]).toContain('core/src/contracts imports only @rondo/protocol');
+  });
+
   it('fails a transport import planted in core', async () => {
     const found = await refusals(
       'packages/core/src/limits.ts',

@@ -43,6 +43,19 @@ const layers = [
       [TASKS, 'core knows no Tasks: @rondo/tasks plugs into it through the Extension seam'],
     ],
   ),
+  // Core's first floor: the contracts the rest of core and every plug-in implement (provider,
+  // extension, middleware, routes) rest on @rondo/protocol alone, so nothing they describe can reach
+  // back up into what implements them. zod is allowed: it is the schema language of the protocol.
+  floor(
+    ['packages/core/src/contracts/**/*.ts'],
+    [
+      [['../*', '../**'], 'core/src/contracts imports only @rondo/protocol and its own files'],
+      [
+        ['@rondo/*', '!@rondo/protocol', '!@rondo/protocol/*'],
+        'core/src/contracts imports only @rondo/protocol and its own files',
+      ],
+    ],
+  ),
   floor(
     ['packages/adapter-*/src/**/*.ts'],
     [

@@ -2,10 +2,10 @@ import {
   LOG_LEVELS,
   type LogLevel,
   type Peer,
-  type ServerRuntime,
   type ServerChange,
   type ServerLogMessage,
 } from '@rondo/core';
+import type { ServerRuntime } from '@rondo/core/internal';
 import { isPlainObject, type JsonRpcNotification } from '@rondo/protocol';
 import type { SessionState } from './sessionState.js';
 

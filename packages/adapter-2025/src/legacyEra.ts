@@ -1,5 +1,5 @@
-import type { EraAdapter, ServerRuntime } from '@rondo/core';
-import { CatalogMemo } from '@rondo/core/internal';
+import type { EraAdapter } from '@rondo/core';
+import { CatalogMemo, runtimeOfHost, type ServerRuntime } from '@rondo/core/internal';
 import { SessionChanges } from './changeNotifications.js';
 import { resolveOptions, type LegacyEraOptions } from './options.js';
 import { LegacySession, type ServerShared } from './session.js';
@@ -29,10 +29,12 @@ export function legacyEra(options?: LegacyEraOptions): EraAdapter {
   return {
     era: 'legacy',
     revisions: resolved.revisions,
-    open(runtime, peer) {
+    open(host, peer) {
+      const runtime = runtimeOfHost(host);
       return new LegacySession(runtime, peer, resolved, sharedOf(runtime));
     },
-    restore(runtime, peer, _endpoint, snapshot) {
+    restore(host, peer, _endpoint, snapshot) {
+      const runtime = runtimeOfHost(host);
       const session = new LegacySession(runtime, peer, resolved, sharedOf(runtime));
       session.refresh(snapshot);
       return session;

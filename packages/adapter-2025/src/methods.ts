@@ -9,8 +9,8 @@ import {
   type RequestCall,
   type WireResult,
   withExtensionMethods,
+  type ServerRuntime,
 } from '@rondo/core/internal';
-import type { ServerRuntime } from '@rondo/core';
 import {
   isPlainObject,
   type InitializeRequestParams,

@@ -1,5 +1,4 @@
-import type { ServerRuntime } from '@rondo/core';
-import { extensionSettings, type WireResult } from '@rondo/core/internal';
+import { extensionSettings, type WireResult, type ServerRuntime } from '@rondo/core/internal';
 import {
   ErrorCode,
   McpError,

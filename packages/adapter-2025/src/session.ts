@@ -3,7 +3,6 @@ import type {
   EraSession,
   Exchange,
   Peer,
-  ServerRuntime,
   ServerChange,
   ServerLogMessage,
 } from '@rondo/core';
@@ -16,6 +15,7 @@ import {
   type EraRules,
   type RequestCall,
   type WireResult,
+  type ServerRuntime,
 } from '@rondo/core/internal';
 import {
   ErrorCode,

@@ -1,5 +1,5 @@
-import type { LogLevel, ServerRuntime } from '@rondo/core';
-import type { CallSetup, CatalogMemo, WireResult } from '@rondo/core/internal';
+import type { LogLevel } from '@rondo/core';
+import type { CallSetup, CatalogMemo, WireResult, ServerRuntime } from '@rondo/core/internal';
 import { ErrorCode, McpError, type JsonObject } from '@rondo/protocol';
 import { OutstandingRequests } from './clientRequests.js';
 import type { ResolvedLegacyOptions, ServedLegacyRevision } from './options.js';

@@ -1,5 +1,6 @@
 import { MODERN_REVISIONS } from '@rondo/protocol';
 import { ConfigurationError, type EndpointFacts, type EraAdapter } from '@rondo/core';
+import { runtimeOfHost } from '@rondo/core/internal';
 import type { ModernEraOptions } from './options.js';
 import { ModernServerView } from './serverView.js';
 import { ModernSession } from './session.js';
@@ -21,10 +22,10 @@ export function modernEra(options: ModernEraOptions = {}): EraAdapter {
   return {
     era: 'modern',
     revisions: MODERN_REVISIONS,
-    open(runtime, _peer, endpoint) {
+    open(host, _peer, endpoint) {
       let view = views.get(endpoint);
       if (view === undefined) {
-        view = new ModernServerView(runtime, options, endpoint);
+        view = new ModernServerView(runtimeOfHost(host), options, endpoint);
         views.set(endpoint, view);
       }
       return new ModernSession(view);

@@ -9,7 +9,7 @@ import {
   type Json,
 } from '@rondo/protocol';
 import { modernInputRequestToWire } from '@rondo/protocol/internal';
-import type { OpenedState, SealedStateBinding } from '@rondo/core';
+import type { RoundTakeover } from '@rondo/core';
 import {
   assertClientCanAnswer,
   assertWithinRoundLimit,
@@ -17,6 +17,9 @@ import {
   type RequestCall,
   type RoundOperation,
   type WireResult,
+  roundTakeover,
+  type OpenedState,
+  type SealedStateBinding,
 } from '@rondo/core/internal';
 import { readInputResponses } from './inputResponses.js';
 import type { ModernServerView } from './serverView.js';
@@ -139,9 +142,10 @@ async function takenByExtension<R, I extends Json>(
   retry: boolean,
 ): Promise<WireResult | undefined> {
   const runtime = view.runtime;
+  let round: RoundTakeover | undefined;
   for (const extension of runtime.extensions) {
     if (extension.takeRound === undefined) continue;
-    const round = { call, runtime, operation, identity, retry };
+    round ??= roundTakeover(call, runtime, operation, identity, retry);
     const answer = await extension.takeRound(round);
     if (answer !== undefined) return answer;
   }

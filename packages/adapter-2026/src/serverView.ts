@@ -1,16 +1,12 @@
 import { MetaKey, MODERN_REVISIONS, type JsonObject } from '@rondo/protocol';
-import {
-  type Catalog,
-  type CachePolicy,
-  type EndpointFacts,
-  type ServerRuntime,
-  type ServerCapabilitySet,
-} from '@rondo/core';
+import type { CachePolicy, EndpointFacts, ServerCapabilitySet } from '@rondo/core';
 import {
   CatalogMemo,
   extensionSettings,
   type RequiredCapability,
   type WireResult,
+  type Catalog,
+  type ServerRuntime,
 } from '@rondo/core/internal';
 import { DEFAULT_LISTEN_IDLE_TIMEOUT_MS, type ModernEraOptions } from './options.js';
 

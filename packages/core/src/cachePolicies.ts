@@ -1,5 +1,5 @@
-import type { CacheableMethod, CachePolicy } from './definitions.js';
-import type { Provider } from './provider.js';
+import type { CacheableMethod, CachePolicy } from './contracts/definitions.js';
+import type { Provider } from './contracts/provider.js';
 import type { CachePolicyRule } from './serverTypes.js';
 
 /**

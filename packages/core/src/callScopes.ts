@@ -1,5 +1,5 @@
 import { RondoError } from '@rondo/protocol';
-import type { Principal } from './definitions.js';
+import type { Principal } from './contracts/definitions.js';
 
 /**
  * Per-call scopes: what a tool, prompt, resource or template requires of the caller's token to be

@@ -5,11 +5,11 @@ import type {
   ResourceDefinition,
   ResourceTemplateDefinition,
   ToolDefinition,
-} from './definitions.js';
+} from './contracts/definitions.js';
 import { compileArgumentValidator, type ArgumentValidator } from './inputValidation.js';
-import type { Provider, ProviderCapabilities } from './provider.js';
-import type { ServerCapabilitySet } from './serverTypes.js';
-import type { TaskDeclaration } from './taskSupport.js';
+import type { Provider, ProviderCapabilities } from './contracts/provider.js';
+import type { ServerCapabilitySet } from './contracts/server.js';
+import type { TaskDeclaration } from './contracts/definitions.js';
 import { compileTemplate, type CompiledTemplate } from './uriTemplate.js';
 import { isVisible, type Visibility, type VisibilityRules } from './visibility.js';
 import type { ScopeRules } from './callScopes.js';

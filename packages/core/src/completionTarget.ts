@@ -1,9 +1,9 @@
 import { ErrorCode, McpError } from '@rondo/protocol';
 import { demandScopes } from './callScopes.js';
 import type { Catalog } from './catalog.js';
-import type { CompletionRequest, CompletionResult, Principal } from './definitions.js';
-import type { McpCall } from './middleware.js';
-import type { Provider } from './provider.js';
+import type { CompletionRequest, CompletionResult, Principal } from './contracts/definitions.js';
+import type { McpCall } from './contracts/middleware.js';
+import type { Provider } from './contracts/provider.js';
 import { compileTemplate } from './uriTemplate.js';
 import { isVisible } from './visibility.js';
 

@@ -1,6 +1,6 @@
 import type { JsonObject } from '@rondo/protocol';
 import { bytesToBase64Url } from './base64.js';
-import type { RouteReply, RouteRequest } from './extension.js';
+import type { RouteReply, RouteRequest } from './contracts/routes.js';
 
 /** A Host header that names a host (and port) and nothing else. */
 const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;

@@ -3,7 +3,7 @@
  * scheme a token came with, its proof, whether it is bound to the proof's key, and the
  * `WWW-Authenticate` challenges of the schemes this resource offers.
  */
-import type { OAuthResourceOptions, RequestProofContext } from './bearerAuth.js';
+import type { OAuthResourceOptions, RequestProofContext } from './resourceAuthOptions.js';
 import { TokenRejectedError } from './errors.js';
 import type { VerifiedToken } from './tokens.js';
 

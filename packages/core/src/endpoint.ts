@@ -4,10 +4,11 @@ import {
   type JsonObject,
   type JsonRpcMessage,
 } from '@rondo/protocol';
-import type { EndpointFacts, EraAdapter, EraSession } from './era.js';
-import { runtimeOf, type ServerRuntime } from './runtime.js';
+import type { EndpointFacts, EraAdapter, EraSession } from './contracts/era.js';
+import type { ServerRuntime } from './runtime.js';
+import { runtimeOf } from './server.js';
 import type { RondoServer } from './server.js';
-import type { Connection, Endpoint, Exchange, Peer } from './transport.js';
+import type { Connection, Endpoint, Exchange, Peer } from './contracts/transport.js';
 
 export interface EndpointOptions {
   /** The adapter of the modern era (2026-07-28). */

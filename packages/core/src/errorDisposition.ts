@@ -1,5 +1,5 @@
 import { ErrorCode } from '@rondo/protocol';
-import type { Disposition } from './transport.js';
+import type { Disposition } from './contracts/transport.js';
 
 /**
  * The error codes that say a request was refused as sent (HTTP 400 on the 2026-07-28 wire): a

@@ -1,8 +1,8 @@
 import type { JsonRpcMessage } from '@rondo/protocol';
-import type { Cancellation } from './cancellation.js';
+import type { Cancellation } from './contracts/cancellation.js';
 import { LazyAbortController } from './lazyAbort.js';
-import type { Principal } from './definitions.js';
-import type { Exchange } from './transport.js';
+import type { Principal } from './contracts/definitions.js';
+import type { Exchange } from './contracts/transport.js';
 
 /**
  * The exchanges of one connection that have not ended yet, for transports whose every message goes

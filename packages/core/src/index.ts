@@ -1,14 +1,12 @@
 export { createServer, RondoServer } from './server.js';
-export type { ServerRuntime } from './runtime.js';
+export type { RequiredCapability, ServerCapabilitySet, ServerInfo } from './contracts/server.js';
 export type {
-  ServerInfo,
   ServerOptions,
   CatalogOptions,
   ToolSpec,
   PromptSpec,
   PromptArgsOf,
   PromptArguments,
-  ServerCapabilitySet,
   ServerChange,
   ServerLogMessage,
   ResourceSpec,
@@ -58,13 +56,15 @@ export {
   type Extension,
   type ExtensionCall,
   type ExtensionMethod,
-  type HttpRoute,
+  type ExtensionHost,
+  type DescriptorKind,
+  type HostedTool,
   type ListenPart,
+  type ProviderRegistry,
   type RoundTakeover,
-  type RouteReply,
-  type RouteRequest,
-} from './extension.js';
-export type { RequestAttachment } from './pipeline/call.js';
+} from './contracts/extension.js';
+export { type HttpRoute, type RouteReply, type RouteRequest } from './contracts/routes.js';
+export type { RequestAttachment } from './contracts/extension.js';
 export {
   isListResult,
   type ListResult,
@@ -72,7 +72,7 @@ export {
   type McpNext,
   type McpResult,
   type Middleware,
-} from './middleware.js';
+} from './contracts/middleware.js';
 export { requireScopes, type Visibility } from './visibility.js';
 export { INSUFFICIENT_SCOPE, InsufficientScopeError, demandScopes } from './callScopes.js';
 export { RATE_LIMITED, RateLimitedError } from './rateLimited.js';
@@ -80,11 +80,12 @@ export type {
   Connection,
   Disposition,
   Endpoint,
+  EndpointState,
   Exchange,
   Peer,
   PeerSendOptions,
-} from './transport.js';
-export type { EndpointFacts, EraAdapter, EraSession } from './era.js';
+} from './contracts/transport.js';
+export type { EndpointFacts, EraAdapter, EraHost, EraSession } from './contracts/era.js';
 export {
   CONNECTION_LIMIT_DEFAULTS,
   type ConnectionLimits,
@@ -99,9 +100,9 @@ export type {
   ToolOutcome,
   PromptOutcome,
   ResourceOutcome,
-} from './provider.js';
-export { LOG_LEVELS, type HandlerContext, type LogLevel } from './context.js';
-export type { Cancellation } from './cancellation.js';
+} from './contracts/provider.js';
+export { LOG_LEVELS, type HandlerContext, type LogLevel } from './contracts/context.js';
+export type { Cancellation } from './contracts/cancellation.js';
 export type {
   Arguments,
   CacheableMethod,
@@ -117,7 +118,7 @@ export type {
   ResourceTemplateDefinition,
   ToolAnnotations,
   ToolDefinition,
-} from './definitions.js';
+} from './contracts/definitions.js';
 export type {
   ToolHandler,
   PromptHandler,
@@ -125,19 +126,7 @@ export type {
   TemplateHandler,
   CompletionHandler,
 } from './localProvider.js';
-export {
-  Catalog,
-  type ToolEntry,
-  type PromptEntry,
-  type ResourceEntry,
-  type TemplateEntry,
-} from './catalog.js';
-export {
-  RequestStateSealer,
-  type RequestStateOptions,
-  type SealedStateBinding,
-  type OpenedState,
-} from './requestState.js';
+export type { RequestStateOptions } from './requestState.js';
 export {
   MIN_STATE_KEY_BYTES,
   SINGLE_STATE_KEY_ID,
@@ -199,24 +188,24 @@ export {
 export { clientAddress } from './clientAddress.js';
 export { DEFAULT_IPV6_CLIENT_PREFIX, checkIpv6Prefix, clientKeyOfAddress } from './clientKey.js';
 export { modernErrorDisposition } from './errorDisposition.js';
-export type { TaskDeclaration, TaskSupport } from './taskSupport.js';
+export type { TaskDeclaration, TaskSupport } from './contracts/definitions.js';
 export type {
   AppendOptions,
   Awaitable,
   EventStore,
   ReplayedEvents,
   StoredEvent,
-} from './shared/eventStore.js';
+} from './contracts/eventStore.js';
 export {
   MEMORY_EVENT_STORE_DEFAULTS,
   createMemoryEventStore,
   type MemoryEventStore,
   type MemoryEventStoreOptions,
 } from './shared/memoryEventStore.js';
-export { streamKeyOf, type SessionRecord, type SessionStore } from './shared/sessionStore.js';
+export { streamKeyOf, type SessionRecord, type SessionStore } from './contracts/sessionStore.js';
 export { MemorySessionStore, type MemorySessionStoreOptions } from './shared/memorySessionStore.js';
 export type { ChangeBus, PublishedChange } from './shared/changeBus.js';
-export type { SessionRelay } from './shared/sessionRelay.js';
+export type { SessionRelay } from './contracts/sessionRelay.js';
 export { MemoryChangeBus, MemorySessionRelay } from './shared/memoryChannels.js';
 export type { SharedState } from './shared/sharedState.js';
 export type {

@@ -4,7 +4,16 @@
  * release.
  */
 export * from './pipeline/index.js';
-export { runtimeOf } from './runtime.js';
+export { runtimeOf } from './server.js';
+export { runtimeOfHost, type ServerRuntime } from './runtime.js';
+export {
+  Catalog,
+  type PromptEntry,
+  type ResourceEntry,
+  type TemplateEntry,
+  type ToolEntry,
+} from './catalog.js';
+export { RequestStateSealer, type OpenedState, type SealedStateBinding } from './requestState.js';
 export { MessageChannel, type MessageChannelOptions } from './messageChannel.js';
 export { toMcpError, toWireError } from './wireError.js';
 export {
@@ -32,5 +41,5 @@ export { CatalogMemo } from './catalogMemo.js';
 export { seenBy } from './catalog.js';
 export { nestsDeeperThan } from './limits.js';
 export { stableStringify } from './stableJson.js';
-export { extensionSettings } from './extension.js';
+export { extensionSettings } from './serverExtensions.js';
 export { resolveKeyRing, type KeyRing, type RingKey } from './stateKeys.js';

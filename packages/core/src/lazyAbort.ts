@@ -1,4 +1,4 @@
-import type { Cancellation } from './cancellation.js';
+import type { Cancellation } from './contracts/cancellation.js';
 
 /**
  * The {@link Cancellation} a transport or the pipeline owns and aborts: an abort controller that

@@ -1,5 +1,5 @@
 import { LazyAbortController } from './lazyAbort.js';
-import type { Cancellation } from './cancellation.js';
+import type { Cancellation } from './contracts/cancellation.js';
 
 /**
  * A {@link Cancellation} of its own that also aborts, with the same reason, when the one it is

@@ -1,5 +1,5 @@
 import type { PromptResult, ResourceResult, ToolResult } from '@rondo/protocol';
-import type { HandlerContext } from './context.js';
+import type { HandlerContext } from './contracts/context.js';
 import type {
   Arguments,
   CompletionRequest,
@@ -8,17 +8,17 @@ import type {
   ResourceDefinition,
   ResourceTemplateDefinition,
   ToolDefinition,
-} from './definitions.js';
+} from './contracts/definitions.js';
 import { ConfigurationError } from './errors.js';
 import type { ItemKind } from './mount/naming.js';
-import type { TaskDeclaration } from './taskSupport.js';
+import type { TaskDeclaration } from './contracts/definitions.js';
 import type {
   PromptOutcome,
   Provider,
   ProviderChange,
   ResourceOutcome,
   ToolOutcome,
-} from './provider.js';
+} from './contracts/provider.js';
 import { compileTemplate, type CompiledTemplate } from './uriTemplate.js';
 
 export type ToolHandler<A = Arguments> = (

@@ -1,7 +1,7 @@
 import { isRequest, parseMessage, type JsonRpcMessage } from '@rondo/protocol';
-import type { Principal } from './definitions.js';
+import type { Principal } from './contracts/definitions.js';
 import { InFlightExchanges } from './inFlightExchanges.js';
-import type { Connection, Endpoint } from './transport.js';
+import type { Connection, Endpoint } from './contracts/transport.js';
 import { toWireError } from './wireError.js';
 
 /** How a {@link MessageChannel} writes and reports. */

@@ -1,5 +1,5 @@
 import type { JsonObject, RoundResult, ToolResult } from '@rondo/protocol';
-import type { ToolDefinition } from './definitions.js';
+import type { ToolDefinition } from './contracts/definitions.js';
 import { compileJsonSchema, declaresDefaults, describeAjvError } from './inputValidation.js';
 
 /**

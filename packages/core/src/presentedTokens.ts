@@ -1,4 +1,4 @@
-import type { Principal } from './definitions.js';
+import type { Principal } from './contracts/definitions.js';
 
 // Kept beside the principal, never on it: a principal is logged, audited and compared, and the
 // token it was verified from must reach nothing but a token exchange (RFC 8693) acting for it.

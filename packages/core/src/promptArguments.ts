@@ -1,5 +1,5 @@
 import { ErrorCode, McpError } from '@rondo/protocol';
-import type { PromptDefinition } from './definitions.js';
+import type { PromptDefinition } from './contracts/definitions.js';
 
 /**
  * Refuses (-32602) a `prompts/get` that leaves out a required argument. This is what lets a

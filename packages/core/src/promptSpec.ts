@@ -1,5 +1,5 @@
 import { ErrorCode, McpError, type JsonObject } from '@rondo/protocol';
-import type { PromptArgument, PromptDefinition } from './definitions.js';
+import type { PromptArgument, PromptDefinition } from './contracts/definitions.js';
 import { ConfigurationError } from './errors.js';
 import {
   compileArgumentValidator,

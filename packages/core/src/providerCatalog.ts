@@ -6,11 +6,10 @@ import {
   readLists,
   type ProviderLists,
 } from './catalog.js';
-import { MountedProvider } from './mount/mountedProvider.js';
-import { MountConflictError } from './mount/mountTable.js';
+import { MountConflictError, type MountOrigin } from './mount/mountTable.js';
 import type { ItemKind } from './mount/naming.js';
-import type { Provider, ProviderChange } from './provider.js';
-import type { ServerCapabilitySet } from './serverTypes.js';
+import type { Provider, ProviderChange } from './contracts/provider.js';
+import type { ServerCapabilitySet } from './contracts/server.js';
 import { VisibilityRules } from './visibility.js';
 import { ScopeRules } from './callScopes.js';
 import { CatalogShaping } from './catalogs/catalogShaping.js';
@@ -30,6 +29,8 @@ export class ProviderCatalog {
   /** Derived tools and tool search, applied at each build. */
   readonly shaping = new CatalogShaping();
   private readonly lists = new Map<Provider, ProviderLists>();
+  /** The providers that offer a mounted server's items, with where those come from. */
+  private readonly mounts = new Map<Provider, MountOrigin>();
   private readonly unsubscribes = new Map<Provider, () => void>();
   private current: Catalog | undefined;
   private loading: Promise<void> | undefined;
@@ -40,9 +41,13 @@ export class ProviderCatalog {
     private readonly log: (level: 'error', message: string) => void,
   ) {}
 
-  /** Adds a provider; the catalog is read again at the next {@link ready}. */
-  add(provider: Provider): void {
+  /**
+   * Adds a provider, with where its items come from when it offers a mounted server's; the
+   * catalog is read again at the next {@link ready}.
+   */
+  add(provider: Provider, mount?: MountOrigin): void {
     this.providers.push(provider);
+    if (mount) this.mounts.set(provider, mount);
     const unsubscribe = provider.onChange?.((change) => void this.apply(provider, change));
     if (unsubscribe) this.unsubscribes.set(provider, unsubscribe);
     this.current = undefined;
@@ -93,6 +98,7 @@ export class ProviderCatalog {
     this.unsubscribes.get(provider)?.();
     this.unsubscribes.delete(provider);
     this.lists.delete(provider);
+    this.mounts.delete(provider);
     if (this.current) this.current = this.build();
     else this.loading = undefined;
     this.announceAll();
@@ -129,8 +135,7 @@ export class ProviderCatalog {
   loadedNames(kind: ItemKind, except: Provider): string[] {
     const names: string[] = [];
     for (const [provider, lists] of this.lists)
-      if (provider !== except && !(provider instanceof MountedProvider))
-        names.push(...namesOf(lists, kind));
+      if (provider !== except && !this.mounts.has(provider)) names.push(...namesOf(lists, kind));
     return names;
   }
 
@@ -178,7 +183,7 @@ export class ProviderCatalog {
         for (const name of namesOf(lists, kind)) {
           const first = seen.get(name);
           if (first === undefined) seen.set(name, provider);
-          else if (first instanceof MountedProvider || provider instanceof MountedProvider)
+          else if (this.mounts.has(first) || this.mounts.has(provider))
             return new MountConflictError(
               kind,
               name,
@@ -192,8 +197,9 @@ export class ProviderCatalog {
   }
 
   private originOf(provider: Provider, kind: ItemKind, name: string) {
-    if (!(provider instanceof MountedProvider)) return { server: this.serverName, name };
-    return { server: provider.runtime.info.name, name: provider.naming.inner(kind, name) ?? name };
+    const mount = this.mounts.get(provider);
+    if (mount === undefined) return { server: this.serverName, name };
+    return { server: mount.server, name: mount.innerName(kind, name) ?? name };
   }
 }
 

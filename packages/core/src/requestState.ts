@@ -53,8 +53,8 @@ export interface RequestStateOptions {
   /** The cap of the in-process record of accepted one-time states (default 100,000). */
   maxUsedStates?: number;
   /**
-   * Called once, at the first state sealed with a random key (none was given) after
-   * {@link RequestStateSealer.expectSeveralProcesses}: only then can another process be asked to
+   * Called once, at the first state sealed with a random key (none was given) once the server is
+   * served over a network transport (HTTP, WebSocket): only then can another process be asked to
    * open it.
    */
   warn?: (message: string) => void;

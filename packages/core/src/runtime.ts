@@ -8,24 +8,26 @@ import {
 } from '@rondo/protocol';
 import { resolveCachePolicy } from './cachePolicies.js';
 import { demandScopes } from './callScopes.js';
-import { seenBy, type Catalog } from './catalog.js';
+import { seenBy, type Catalog, type ToolEntry } from './catalog.js';
 import { checkCompletionTarget, completeFromProviders } from './completionTarget.js';
-import type { HandlerContext } from './context.js';
+import type { HandlerContext } from './contracts/context.js';
 import type {
   CacheableMethod,
   CachePolicy,
   CompletionRequest,
   CompletionResult,
   Principal,
-} from './definitions.js';
-import { ServerExtensions, type Extension } from './extension.js';
+} from './contracts/definitions.js';
+import { ServerExtensions } from './serverExtensions.js';
+import type { Extension, ExtensionHost } from './contracts/extension.js';
+import type { EraHost } from './contracts/era.js';
 import { checkArgumentDepth } from './limits.js';
 import { LocalProvider } from './localProvider.js';
-import type { McpCall, Middleware } from './middleware.js';
+import type { McpCall, Middleware } from './contracts/middleware.js';
 import { MountTable } from './mount/mountTable.js';
 import type { ItemKind } from './mount/naming.js';
 import { checkRequiredArguments } from './promptArguments.js';
-import type { Provider } from './provider.js';
+import type { Provider } from './contracts/provider.js';
 import { ProviderCatalog } from './providerCatalog.js';
 import type { RequestStateSealer } from './requestState.js';
 import { normaliseRound } from './rounds.js';
@@ -35,28 +37,22 @@ import { ToolSearchProvider } from './catalogs/toolSearchProvider.js';
 import type {
   CatalogOptions,
   CachePolicyRule,
-  ServerCapabilitySet,
-  ServerInfo,
   ServerLogMessage,
   ServerOptions,
 } from './serverTypes.js';
-import type { RondoServer } from './server.js';
+import type { ServerCapabilitySet, ServerInfo } from './contracts/server.js';
 import type { SharedState } from './shared/sharedState.js';
 import { runTool } from './toolRun.js';
 import { isVisible } from './visibility.js';
 
-/** Each server's runtime, reached only through `runtimeOf`. */
-const runtimes = new WeakMap<RondoServer, ServerRuntime>();
-
 /**
- * The runtime that serves a server: what era adapters, endpoints, extensions' attach steps,
- * middleware such as the response cache and Rondo's tests use. Exported from `@rondo/core/internal`
- * only: the server itself offers registration alone.
+ * The runtime behind the host an endpoint opened an era on, or an extension was given: what
+ * Rondo's own era adapters drive the request pipeline with (and `@rondo/tasks` finds the shared
+ * state on). A `TypeError` for a host no server made.
  */
-export function runtimeOf(server: RondoServer): ServerRuntime {
-  const runtime = runtimes.get(server);
-  if (runtime === undefined) throw new TypeError('not a RondoServer (made by createServer)');
-  return runtime;
+export function runtimeOfHost(host: EraHost | ExtensionHost): ServerRuntime {
+  if (host instanceof ServerRuntime) return host;
+  throw new TypeError('not the host of a RondoServer (made by createEndpoint)');
 }
 
 /**
@@ -64,10 +60,10 @@ export function runtimeOf(server: RondoServer): ServerRuntime {
  * state sealer, the limits, the middleware and extensions, and the operations the era
  * adapters, the request pipeline and the round operations run. The server the user holds only
  * registers into it; Rondo's own packages reach it with `runtimeOf(server)` from
- * `@rondo/core/internal`, and extensions receive it. It knows the canonical vocabulary, never an
+ * `@rondo/core/internal`, and extensions see it as their {@link ExtensionHost}. It knows the canonical vocabulary, never an
  * era's JSON shape. Its operations run no middleware: the pipeline runs them inside it.
  */
-export class ServerRuntime {
+export class ServerRuntime implements ExtensionHost, EraHost {
   readonly info: ServerInfo;
   readonly sealer: RequestStateSealer;
   readonly roundLimit: number;
@@ -90,9 +86,8 @@ export class ServerRuntime {
   private readonly extensionSet = new ServerExtensions();
   private readonly defaultCachePolicy: CachePolicy;
 
-  /** Serves `server` (which `runtimeOf` then maps to this runtime) with `options`. */
-  constructor(options: ServerOptions, server: RondoServer) {
-    runtimes.set(server, this);
+  /** Serves a server made with `options`. */
+  constructor(options: ServerOptions) {
     const settings = serverSettings(options);
     this.info = settings.info;
     this.log = settings.log;
@@ -195,6 +190,16 @@ export class ServerRuntime {
     return this.sources.capabilities();
   }
 
+  /** The tool `name` as `principal` sees it (see {@link ExtensionHost.tool}); the catalog must be ready. */
+  tool(name: string, principal: Principal | undefined): ToolEntry | undefined {
+    return seenBy(this.catalog.tool(name), principal);
+  }
+
+  /** Every tool that may be called; the catalog must be ready. */
+  callableTools(): readonly ToolEntry[] {
+    return this.catalog.callableTools;
+  }
+
   /**
    * Calls a tool. Unknown tool or arguments nesting past `maxArgumentDepth`: -32602. Bad
    * arguments, handler failures and a result that breaks the tool's `outputSchema`: an `isError`
@@ -205,7 +210,7 @@ export class ServerRuntime {
     args: unknown,
     ctx: HandlerContext,
   ): Promise<RoundResult<ToolResult>> {
-    const entry = seenBy(this.catalog.tool(name), ctx.principal);
+    const entry = this.tool(name, ctx.principal);
     if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
     demandScopes(entry.scopes, ctx.principal, `tool "${name}"`);
     return runTool(entry, name, args, ctx, this.maxArgumentDepth);

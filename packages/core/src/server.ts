@@ -1,6 +1,6 @@
 import type { Json } from '@rondo/protocol';
-import type { LogLevel } from './context.js';
-import type { CacheableMethod, PromptArgument } from './definitions.js';
+import type { LogLevel } from './contracts/context.js';
+import type { CacheableMethod, PromptArgument } from './contracts/definitions.js';
 import type { SchemaInput } from './inputValidation.js';
 import type {
   CompletionHandler,
@@ -9,14 +9,14 @@ import type {
   TemplateHandler,
   ToolHandler,
 } from './localProvider.js';
-import type { Provider } from './provider.js';
+import type { Provider } from './contracts/provider.js';
 import { MountedProvider } from './mount/mountedProvider.js';
 import { MountNaming, type MountOptions } from './mount/naming.js';
-import { runtimeOf, ServerRuntime } from './runtime.js';
+import { ServerRuntime } from './runtime.js';
 import { taskDeclaration } from './taskSupport.js';
-import type { Middleware } from './middleware.js';
+import type { Middleware } from './contracts/middleware.js';
 import { serverCard } from './serverCard.js';
-import type { Extension } from './extension.js';
+import type { Extension } from './contracts/extension.js';
 import type {
   ArgsOf,
   CachePolicyRule,
@@ -36,6 +36,20 @@ export function createServer(options: ServerOptions): RondoServer {
   return new RondoServer(options);
 }
 
+/** Reads a server's private runtime; set once, by the class's static block. */
+let runtimeField: (server: object) => ServerRuntime | undefined;
+
+/**
+ * The runtime that serves a server: what era adapters, endpoints, middleware such as the response
+ * cache and Rondo's tests use. Exported from `@rondo/core/internal` only: the server itself offers
+ * registration alone.
+ */
+export function runtimeOf(server: RondoServer): ServerRuntime {
+  const runtime = runtimeField(server);
+  if (runtime === undefined) throw new TypeError('not a RondoServer (made by createServer)');
+  return runtime;
+}
+
 /**
  * A Rondo server as its user holds it: registration (tools, prompts, resources, completions,
  * cache policies, middleware and extensions, providers, mounts), the two announcements a handler
@@ -43,9 +57,14 @@ export function createServer(options: ServerOptions): RondoServer {
  * extensions) is its `ServerRuntime`, held privately.
  */
 export class RondoServer {
+  readonly #runtime: ServerRuntime;
+
+  static {
+    runtimeField = (server) => (#runtime in server ? server.#runtime : undefined);
+  }
+
   constructor(options: ServerOptions) {
-    // The runtime registers itself for `runtimeOf`, through which the server reaches it.
-    new ServerRuntime(options, this);
+    this.#runtime = new ServerRuntime(options);
     const card = options.serverCard;
     if (card) this.use(serverCard(card === true ? {} : card));
   }
@@ -62,17 +81,17 @@ export class RondoServer {
     handler: ToolHandler<ArgsOf<S>>,
   ): this {
     const { definition, validator } = toolFromSpec(name, spec);
-    this.runtime.mounts.claimOwn('tool', name);
-    this.runtime.sources.visibility.set(definition, spec.visible);
-    this.runtime.sources.scopeRules.set(definition, spec.scopes);
-    if (validator) this.runtime.sources.validators.override(definition, validator);
-    this.runtime.local.addTool(definition, handler, taskDeclaration(name, spec.task));
+    this.#runtime.mounts.claimOwn('tool', name);
+    this.#runtime.sources.visibility.set(definition, spec.visible);
+    this.#runtime.sources.scopeRules.set(definition, spec.scopes);
+    if (validator) this.#runtime.sources.validators.override(definition, validator);
+    this.#runtime.local.addTool(definition, handler, taskDeclaration(name, spec.task));
     return this;
   }
 
   /** Removes a tool registered with {@link tool}; clients are told the list changed. */
   removeTool(name: string): boolean {
-    return this.runtime.local.removeTool(name);
+    return this.#runtime.local.removeTool(name);
   }
 
   /**
@@ -88,42 +107,42 @@ export class RondoServer {
   ): this {
     // getPrompt refuses a call missing a required argument (checkRequiredArguments): the type holds.
     const prompt = promptFromSpec(name, spec, handler);
-    this.runtime.mounts.claimOwn('prompt', name);
-    this.runtime.sources.visibility.set(prompt.definition, spec.visible);
-    this.runtime.sources.scopeRules.set(prompt.definition, spec.scopes);
-    this.runtime.local.addPrompt(prompt.definition, prompt.handler);
+    this.#runtime.mounts.claimOwn('prompt', name);
+    this.#runtime.sources.visibility.set(prompt.definition, spec.visible);
+    this.#runtime.sources.scopeRules.set(prompt.definition, spec.scopes);
+    this.#runtime.local.addPrompt(prompt.definition, prompt.handler);
     return this;
   }
 
   /** Removes a prompt registered with {@link prompt}. */
   removePrompt(name: string): boolean {
-    return this.runtime.local.removePrompt(name);
+    return this.#runtime.local.removePrompt(name);
   }
 
   /** Registers a concrete resource. */
   resource(uri: string, spec: ResourceSpec, handler: ResourceHandler): this {
     const { visible, scopes, ...described } = spec;
     const definition = { uri, ...described };
-    this.runtime.mounts.claimOwn('resource', uri);
-    this.runtime.sources.visibility.set(definition, visible);
-    this.runtime.sources.scopeRules.set(definition, scopes);
-    this.runtime.local.addResource(definition, handler);
+    this.#runtime.mounts.claimOwn('resource', uri);
+    this.#runtime.sources.visibility.set(definition, visible);
+    this.#runtime.sources.scopeRules.set(definition, scopes);
+    this.#runtime.local.addResource(definition, handler);
     return this;
   }
 
   /** Removes a resource registered with {@link resource}. */
   removeResource(uri: string): boolean {
-    return this.runtime.local.removeResource(uri);
+    return this.#runtime.local.removeResource(uri);
   }
 
   /** Registers an RFC 6570 resource template; the handler gets the URI's variables. */
   resourceTemplate(uriTemplate: string, spec: TemplateSpec, handler: TemplateHandler): this {
     const { visible, scopes, ...described } = spec;
     const definition = { uriTemplate, ...described };
-    this.runtime.mounts.claimOwn('template', uriTemplate);
-    this.runtime.sources.visibility.set(definition, visible);
-    this.runtime.sources.scopeRules.set(definition, scopes);
-    this.runtime.local.addTemplate(definition, handler);
+    this.#runtime.mounts.claimOwn('template', uriTemplate);
+    this.#runtime.sources.visibility.set(definition, visible);
+    this.#runtime.sources.scopeRules.set(definition, scopes);
+    this.#runtime.local.addTemplate(definition, handler);
     return this;
   }
 
@@ -134,13 +153,13 @@ export class RondoServer {
     handler: CompletionHandler,
   ): this {
     const refKey = 'prompt' in ref ? `prompt:${ref.prompt}` : `resource:${ref.resource}`;
-    this.runtime.local.addCompletion(refKey, argument, handler);
+    this.#runtime.local.addCompletion(refKey, argument, handler);
     return this;
   }
 
   /** Sets the cache policy of one cacheable method's results (modern wire). */
   cachePolicy(method: CacheableMethod, rule: CachePolicyRule): this {
-    this.runtime.setCachePolicy(method, rule);
+    this.#runtime.setCachePolicy(method, rule);
     return this;
   }
 
@@ -151,14 +170,14 @@ export class RondoServer {
    * the server is served.
    */
   use(addition: Middleware | Extension): this {
-    this.runtime.use(addition);
-    if (typeof addition !== 'function') addition.attach?.(this);
+    this.#runtime.use(addition);
+    if (typeof addition !== 'function') addition.attach?.(this, this.#runtime);
     return this;
   }
 
   /** Adds a whole provider (a Prolog bridge, say). */
   provider(provider: Provider): this {
-    this.runtime.sources.add(provider);
+    this.#runtime.sources.add(provider);
     return this;
   }
 
@@ -173,15 +192,16 @@ export class RondoServer {
   mount(other: RondoServer, options: MountOptions = {}): this {
     const naming = new MountNaming(options.namespace ?? '', options.resources ?? 'keep');
     const inner = runtimeOf(other);
-    const mounted = new MountedProvider(inner, naming, this.runtime.sources, options.visible);
-    this.runtime.mounts.mount(mounted);
-    inner.onLog((message) => this.runtime.broadcast(message));
-    return this.provider(mounted);
+    const mounted = new MountedProvider(inner, naming, this.#runtime.sources, options.visible);
+    this.#runtime.mounts.mount(mounted);
+    inner.onLog((message) => this.#runtime.broadcast(message));
+    this.#runtime.sources.add(mounted, mounted);
+    return this;
   }
 
   /** Announces that a resource's contents changed (to subscribed legacy clients and listening modern ones). */
   resourceUpdated(uri: string): void {
-    this.runtime.local.resourceUpdated(uri);
+    this.#runtime.local.resourceUpdated(uri);
   }
 
   /**
@@ -190,15 +210,11 @@ export class RondoServer {
    * write the message to stderr too.
    */
   broadcastLog(level: LogLevel, data: Json, logger?: string): void {
-    this.runtime.broadcast({ level, data, ...(logger !== undefined ? { logger } : {}) });
+    this.#runtime.broadcast({ level, data, ...(logger !== undefined ? { logger } : {}) });
   }
 
   /** Closes the extensions (which stop what they run: a task, a stream), then every provider. */
   close(): Promise<void> {
-    return this.runtime.close();
-  }
-
-  private get runtime(): ServerRuntime {
-    return runtimeOf(this);
+    return this.#runtime.close();
   }
 }

@@ -1,7 +1,8 @@
 import type { JsonObject } from '@rondo/protocol';
 import { discoveryReply, originOf } from './discoveryReply.js';
-import type { Extension, RouteRequest } from './extension.js';
-import { runtimeOf, type ServerRuntime } from './runtime.js';
+import type { Extension, ExtensionHost } from './contracts/extension.js';
+import type { ServerInfo } from './contracts/server.js';
+import type { RouteRequest } from './contracts/routes.js';
 import { catalogOf, type CatalogEntry } from './serverCatalog.js';
 
 /**
@@ -59,14 +60,14 @@ export interface ServerCardOptions {
  * deprecated. It announces no capability.
  */
 export function serverCard(options: ServerCardOptions = {}): Extension {
-  let runtime: ServerRuntime | undefined;
+  let host: ExtensionHost | undefined;
   const card = (request: RouteRequest): JsonObject | undefined =>
-    runtime && cardOf(runtime, options, request);
+    host && cardOf(host.info, options, request);
   return {
     id: 'io.modelcontextprotocol/server-card',
     settings: () => undefined,
-    attach: (attached) => {
-      runtime = runtimeOf(attached);
+    attach: (_server, attachedTo) => {
+      host = attachedTo;
     },
     routes: [
       {
@@ -88,7 +89,7 @@ export function serverCard(options: ServerCardOptions = {}): Extension {
       ...MCP_CATALOG_PATHS.map((path) => ({
         path,
         serve: (request: RouteRequest) => {
-          const document = runtime && catalogOf(runtime.info, request, options);
+          const document = host && catalogOf(host.info, request, options);
           return discoveryReply(request, document, 'application/json');
         },
       })),
@@ -97,12 +98,8 @@ export function serverCard(options: ServerCardOptions = {}): Extension {
 }
 
 /** The card's members from the server's identity and the remotes. */
-function cardOf(
-  runtime: ServerRuntime,
-  options: ServerCardOptions,
-  request: RouteRequest,
-): JsonObject {
-  const { name, version, title, description, icons, websiteUrl } = runtime.info;
+function cardOf(info: ServerInfo, options: ServerCardOptions, request: RouteRequest): JsonObject {
+  const { name, version, title, description, icons, websiteUrl } = info;
   const card: JsonObject = { $schema: SERVER_CARD_SCHEMA, name, version };
   if (title !== undefined) card.title = title;
   if (description !== undefined) card.description = description;

@@ -1,7 +1,7 @@
 import type { JsonObject } from '@rondo/protocol';
 import { originOf } from './discoveryReply.js';
-import type { RouteRequest } from './extension.js';
-import type { ServerInfo } from './serverTypes.js';
+import type { RouteRequest } from './contracts/routes.js';
+import type { ServerInfo } from './contracts/server.js';
 
 /** One entry of an MCP Catalog: a server and where its card is. */
 export interface CatalogEntry {

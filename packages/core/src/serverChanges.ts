@@ -1,4 +1,4 @@
-import type { ProviderChange } from './provider.js';
+import type { ProviderChange } from './contracts/provider.js';
 import type { ServerLogMessage } from './serverTypes.js';
 import type { ChangeBus, PublishedChange } from './shared/changeBus.js';
 import { MemoryChangeBus } from './shared/memoryChannels.js';

@@ -1,7 +1,8 @@
-import type { CachePolicy } from './definitions.js';
+import type { CachePolicy } from './contracts/definitions.js';
 import { DEFAULT_MAX_ARGUMENT_DEPTH, DEFAULT_MAX_PAGE_BYTES } from './limits.js';
 import { RequestStateSealer } from './requestState.js';
-import type { ServerInfo, ServerOptions } from './serverTypes.js';
+import type { ServerInfo } from './contracts/server.js';
+import type { ServerOptions } from './serverTypes.js';
 
 /** A server's options with every default applied: what the server and its eras read. */
 export interface ServerSettings {

@@ -2,6 +2,7 @@ import type { ToolTransform } from './catalogs/toolTransform.js';
 import type { ToolSearchOptions } from './catalogs/toolSearchProvider.js';
 import type { Json, JsonObject } from '@rondo/protocol';
 import type { z } from 'zod';
+import type { ServerInfo } from './contracts/server.js';
 import type {
   CachePolicy,
   Icon,
@@ -9,29 +10,19 @@ import type {
   ResourceDefinition,
   ResourceTemplateDefinition,
   ToolAnnotations,
-} from './definitions.js';
+} from './contracts/definitions.js';
 import type { SchemaInput } from './inputValidation.js';
 import type { StandardSchema } from './standardSchema.js';
-import type { LogLevel } from './context.js';
+import type { LogLevel } from './contracts/context.js';
 import type { ServerLimits } from './limits.js';
-import type { ProviderChange } from './provider.js';
+import type { ProviderChange } from './contracts/provider.js';
 import type { RequestStateOptions } from './requestState.js';
 import type { Visibility } from './visibility.js';
 import type { SharedState } from './shared/sharedState.js';
 import type { ServerCardOptions } from './serverCard.js';
-import type { TaskDeclaration, TaskSupport } from './taskSupport.js';
+import type { TaskDeclaration, TaskSupport } from './contracts/definitions.js';
 
 /** Who the server is, as told to clients. */
-export interface ServerInfo {
-  name: string;
-  version: string;
-  title?: string;
-  description?: string;
-  instructions?: string;
-  icons?: Icon[];
-  websiteUrl?: string;
-}
-
 export interface ServerOptions extends ServerInfo {
   /** How requestState is sealed (key, lifetime). */
   requestState?: RequestStateOptions;
@@ -173,19 +164,6 @@ export type TemplateSpec = Omit<ResourceTemplateDefinition, 'uriTemplate'> & {
 export type CachePolicyRule = CachePolicy | ((key: string | undefined) => CachePolicy | undefined);
 
 /** The capabilities a server's providers imply. */
-export interface ServerCapabilitySet {
-  tools: boolean;
-  prompts: boolean;
-  resources: boolean;
-  subscribe: boolean;
-  listChanged: boolean;
-  completions: boolean;
-  /** Extension settings the providers announce, by id (see `ProviderCapabilities.extensions`). */
-  extensions?: Readonly<Record<string, JsonObject>>;
-  /** Some provider keeps tasks of its own (see `ProviderCapabilities.tasks`). */
-  tasks?: boolean;
-}
-
 /** A change a server announces to every connected era adapter. */
 export type ServerChange = ProviderChange;
 

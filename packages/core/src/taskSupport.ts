@@ -1,3 +1,4 @@
+import type { TaskDeclaration, TaskSupport } from './contracts/definitions.js';
 import { ConfigurationError } from './errors.js';
 
 /**
@@ -6,20 +7,6 @@ import { ConfigurationError } from './errors.js';
  * a tool becomes is the business of the extension that runs tasks (`@rondo/tasks`), which reads it
  * from the catalog entry.
  */
-
-/** Whether a tool runs as a task: never (the default), when the client can, or only as one. */
-export type TaskSupport = 'forbidden' | 'optional' | 'required';
-
-/** A tool's task support, with when its task starts. */
-export interface TaskDeclaration {
-  readonly support: TaskSupport;
-  /**
-   * The first call runs inside its request, so a round asking for input is an ordinary
-   * multi round-trip (`input_required`) answer; the task starts with the retry that brings the
-   * answers. Without it the task starts with the first call.
-   */
-  readonly startsAfterInput?: boolean;
-}
 
 const TASK_SUPPORTS: ReadonlySet<string> = new Set(['forbidden', 'optional', 'required']);
 

@@ -1,6 +1,6 @@
 import { isMcpError, type RoundResult, type ToolResult } from '@rondo/protocol';
 import type { ToolEntry } from './catalog.js';
-import type { HandlerContext } from './context.js';
+import type { HandlerContext } from './contracts/context.js';
 import { admitToolArguments } from './limits.js';
 import { checkToolOutput } from './outputValidation.js';
 import { normaliseRound } from './rounds.js';

@@ -1,5 +1,5 @@
 import type { JsonObject } from '@rondo/protocol';
-import type { ToolDefinition } from './definitions.js';
+import type { ToolDefinition } from './contracts/definitions.js';
 import {
   compileArgumentValidator,
   isSchemaObject,

@@ -1,4 +1,4 @@
-import type { Principal } from './definitions.js';
+import type { Principal } from './contracts/definitions.js';
 
 /**
  * Per-caller visibility: a rule on a tool, prompt, resource or template that decides, per

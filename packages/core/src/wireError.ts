@@ -2,7 +2,7 @@ import { ErrorCode, McpError, isMcpError, type JsonRpcErrorObject } from '@rondo
 import { MissingClientCapabilityError, RoundLimitError, StoreLimitError } from './errors.js';
 import { INSUFFICIENT_SCOPE, InsufficientScopeError } from './callScopes.js';
 import { RATE_LIMITED, RateLimitedError } from './rateLimited.js';
-import type { Disposition } from './transport.js';
+import type { Disposition } from './contracts/transport.js';
 
 /**
  * The one place where a failure becomes a wire error: an {@link McpError} keeps its code, the

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '@rondo/protocol';
-import type { ToolDefinition } from '../src/definitions.js';
+import type { ToolDefinition } from '../src/contracts/definitions.js';
 import { checkToolOutput } from '../src/outputValidation.js';
 
 /** A tool definition with just what the output check reads. */

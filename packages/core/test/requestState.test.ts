@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '@rondo/protocol';
-import { ConfigurationError, RequestStateSealer, createServer } from '@rondo/core';
+import { ConfigurationError, createServer } from '@rondo/core';
+import { RequestStateSealer } from '@rondo/core/internal';
 
 const binding = { method: 'tools/call', identity: { name: 'wizard', arguments: { size: 2 } } };
 

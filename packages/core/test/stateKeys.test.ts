@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '@rondo/protocol';
 import {
   ConfigurationError,
-  RequestStateSealer,
   SINGLE_STATE_KEY_ID,
   createServer,
   parseStateKeys,
   type StateKey,
 } from '@rondo/core';
+import { RequestStateSealer } from '@rondo/core/internal';
 
 const binding = { method: 'tools/call', identity: { name: 'wizard', arguments: { size: 2 } } };
 const k1: StateKey = { id: 'k1', secret: 'first-secret-0123456789abcdef0123456789' };

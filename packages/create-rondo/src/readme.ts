@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { ProviderKind } from './scaffold.js';
+import type { ProviderKind } from './providerKind.js';
 
 /**
  * The entry a desktop MCP client (Claude Desktop's `claude_desktop_config.json`) needs. Clients

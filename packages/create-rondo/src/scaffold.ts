@@ -2,11 +2,11 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { prologFiles } from './prologTemplate.js';
 import { typescriptFiles } from './typescriptTemplate.js';
+import type { ProviderKind } from './providerKind.js';
 import { projectReadme } from './readme.js';
 import { rangeOf } from './versions.js';
 
-/** The language the project's provider is written in. */
-export type ProviderKind = 'typescript' | 'prolog';
+export type { ProviderKind } from './providerKind.js';
 
 /** What to scaffold. */
 export interface ScaffoldOptions {

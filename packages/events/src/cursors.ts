@@ -1,5 +1,6 @@
 import { isPlainObject, type Json } from '@rondo/protocol';
-import { RequestStateSealer, type Principal, type RequestStateOptions } from '@rondo/core';
+import type { Principal, RequestStateOptions } from '@rondo/core';
+import { RequestStateSealer } from '@rondo/core/internal';
 import { invalidCursor } from './errors.js';
 import type { LogPosition } from './occurrenceLog.js';
 

@@ -1,5 +1,5 @@
-import type { CacheableMethod, McpCall, Principal, ServerRuntime } from '@rondo/core';
-import { stableStringify } from '@rondo/core/internal';
+import type { CacheableMethod, McpCall, Principal } from '@rondo/core';
+import { stableStringify, type ServerRuntime } from '@rondo/core/internal';
 
 /** The methods whose answers {@link responseCache} may keep. */
 export type CachedMethod =

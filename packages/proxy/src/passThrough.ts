@@ -5,9 +5,8 @@ import {
   type Exchange,
   type Peer,
   type RondoServer,
-  type ServerRuntime,
 } from '@rondo/core';
-import { LinkedCancellation, runtimeOf } from '@rondo/core/internal';
+import { LinkedCancellation, runtimeOf, type ServerRuntime } from '@rondo/core/internal';
 import {
   ErrorCode,
   McpError,

@@ -1,4 +1,5 @@
-import type { Exchange, RequestStateSealer } from '@rondo/core';
+import type { Exchange } from '@rondo/core';
+import type { RequestStateSealer } from '@rondo/core/internal';
 import { ErrorCode, McpError, type Json } from '@rondo/protocol';
 
 /**

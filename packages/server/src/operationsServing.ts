@@ -6,7 +6,7 @@ import {
   withRoutes,
   type OperationsOptions,
 } from './operations.js';
-import type { RunningServer, Transport } from './serve.js';
+import type { RunningServer, Transport } from './runningServer.js';
 
 /**
  * `endpoint` with the operator's routes beside it (`serve`'s `operations`, asked as the `serving`

@@ -10,12 +10,9 @@ import type { StdioOptions } from '@rondo/transport-stdio';
 import type { ServeOptions as ServeWebSocketOptions } from '@rondo/transport-ws';
 import { composeEndpoint, isEndpoint, type Servable, type ServeEras } from './eras.js';
 import type { OperationsOptions } from './operations.js';
+import type { RunningServer, Transport } from './runningServer.js';
 
-/** The transports {@link serve} can start. */
-export type Transport = 'stdio' | 'http' | 'ws';
-
-/** Every {@link Transport}, in the order a usage line lists them. */
-export const TRANSPORTS: readonly Transport[] = ['stdio', 'http', 'ws'];
+export { TRANSPORTS, type RunningServer, type Transport } from './runningServer.js';
 
 /** What {@link serve} accepts whatever the transport. */
 export interface ServeCommonOptions {
@@ -78,24 +75,6 @@ export type ServeOptions = ServeOnOptions<'stdio'> | ServeOnOptions<'http'> | Se
 export interface ServeServerOptions {
   /** Both eras by default; see {@link ServeEras}. */
   eras?: ServeEras;
-}
-
-/** A server {@link serve} started on the transport `T`. */
-export interface RunningServer<T extends Transport = Transport> {
-  /** The transport it serves on. */
-  readonly transport: T;
-  /** The URL clients connect to (http, ws); undefined on stdio. */
-  readonly url: T extends 'stdio' ? undefined : string;
-  /**
-   * Resolves once the server has stopped: on stdio when input has ended and the requests in
-   * flight were answered, on every transport after {@link close}. An endpoint the caller handed
-   * over stays open; one {@link serve} composed from a server is closed (its providers too) first.
-   */
-  readonly closed: Promise<void>;
-  /** Stops serving (aborting work in flight) and resolves like {@link closed}. */
-  close(): Promise<void>;
-  /** Where the operator's endpoints listen on their own (`operations.adminPort`), if they do. */
-  readonly adminUrl?: string;
 }
 
 /**

@@ -9,7 +9,7 @@ import {
   type JsonObject,
   type JsonRpcMessage,
 } from '@rondo/protocol';
-import type { Cancellation, Exchange, Principal, ServerRuntime } from '@rondo/core';
+import type { Cancellation, Exchange, Principal } from '@rondo/core';
 import {
   LazyAbortController,
   RequestCall,
@@ -20,6 +20,7 @@ import {
   toWireError,
   type ClientAsker,
   type RoundOperation,
+  type ServerRuntime,
 } from '@rondo/core/internal';
 import type { LocalTaskRun, TaskRegistry } from './taskRegistry.js';
 import { TaskLimitError } from './taskLimits.js';

@@ -1,6 +1,6 @@
 import { TASKS_EXTENSION, type JsonObject } from '@rondo/protocol';
-import type { Extension, ListenPart, RoundTakeover, ServerRuntime } from '@rondo/core';
-import { runtimeOf, seenBy, type NamedCall } from '@rondo/core/internal';
+import type { Extension, ExtensionHost, ListenPart, RoundTakeover } from '@rondo/core';
+import { runtimeOfHost, takenRoundOf, type NamedCall } from '@rondo/core/internal';
 import { ServedTasks } from './servedTasks.js';
 import { declaresTasks, taskMethods, tasksExtensionRequired } from './taskMethods.js';
 import type { TaskOptions, TaskRegistry } from './taskRegistry.js';
@@ -29,7 +29,7 @@ export function tasks(options: TaskOptions = {}): TasksExtension {
   const served = new ServedTasks(options);
   return {
     id: TASKS_EXTENSION,
-    settings: (era, runtime) => (era === 'modern' && offersTasks(runtime) ? {} : undefined),
+    settings: (era, host) => (era === 'modern' && offersTasks(host) ? {} : undefined),
     methods: taskMethods(() => served.registry),
     takeRound: (round) => takeToolCall(round, served.registry),
     listen: async (filter, call) => {
@@ -45,7 +45,8 @@ export function tasks(options: TaskOptions = {}): TasksExtension {
       const own = unique.filter((_id, index) => found[index] !== undefined);
       return followTasks(registry, own);
     },
-    attach: (server) => served.attach(runtimeOf(server).shared),
+    // The task store may be a member of the server's shared state, which the host leaves out.
+    attach: (_server, host) => served.attach(runtimeOfHost(host).shared),
     close: () => served.close(),
     get running() {
       return served.running;
@@ -57,9 +58,9 @@ export function tasks(options: TaskOptions = {}): TasksExtension {
  * True when some tool may run as a task, or some provider keeps tasks of its own (a proxy passing
  * its upstream's through), so the extension is worth announcing.
  */
-function offersTasks(runtime: ServerRuntime): boolean {
-  if (runtime.capabilities().tasks === true) return true;
-  return runtime.catalog.callableTools.some((entry) => entry.task.support !== 'forbidden');
+function offersTasks(host: ExtensionHost): boolean {
+  if (host.capabilities().tasks === true) return true;
+  return host.callableTools().some((entry) => entry.task.support !== 'forbidden');
 }
 
 /**
@@ -72,17 +73,19 @@ async function takeToolCall(
   round: RoundTakeover,
   registry: TaskRegistry,
 ): Promise<JsonObject | undefined> {
-  const { call, runtime, operation, identity } = round;
-  if (operation.method !== 'tools/call') return undefined;
+  const { call, host, method, identity } = round;
+  if (method !== 'tools/call') return undefined;
   const { name } = identity as NamedCall;
-  const tool = seenBy(runtime.catalog.tool(name), call.principal);
+  const tool = host.tool(name, call.principal);
   if (tool === undefined || tool.task.support === 'forbidden') return undefined;
   if (!declaresTasks(call)) {
     if (tool.task.support === 'required') throw tasksExtensionRequired(`the tool "${name}"`);
     return undefined;
   }
   if (tool.task.startsAfterInput === true && !round.retry) return undefined;
-  return taskHandle(await startTask(call, runtime, registry, { operation, identity }));
+  // A task runs the request's own call and round operation later, which the public round leaves out.
+  const taken = takenRoundOf(round);
+  return taskHandle(await startTask(taken.call, taken.runtime, registry, taken));
 }
 
 /** Sends `notifications/tasks` (the detailed task) each time a followed task changes. */

@@ -1,16 +1,10 @@
-import { discoverAuthorizationServer, type AuthorizationServer } from './authorizationServer.js';
+import { discoverAuthorizationServer } from './authorizationServer.js';
 import type { OAuthHttp } from './http.js';
+import type { AuthContext } from './authContext.js';
 import { discoverAtIssuer } from './pinnedIssuer.js';
 import { canonicalResource, discoverProtectedResource } from './protectedResource.js';
 
-/** Everything discovery learned about where a resource's tokens come from. */
-export interface AuthContext {
-  /** The `resource` parameter: the metadata's identifier as published, else the canonical server URL. */
-  resource: string;
-  /** The resource metadata's `scopes_supported`, when it lists them. */
-  resourceScopes?: string[];
-  server: AuthorizationServer;
-}
+export type { AuthContext } from './authContext.js';
 
 /**
  * Discovers the authorization context of `serverUrl`: its protected-resource metadata (from the

@@ -1,5 +1,5 @@
 import { discoverAuthorizationServer } from './authorizationServer.js';
-import type { AuthContext } from './discovery.js';
+import type { AuthContext } from './authContext.js';
 import { OAuthDiscoveryError, OAuthIssuerMismatchError } from './errors.js';
 import type { OAuthHttp } from './http.js';
 import { canonicalResource, discoverProtectedResource } from './protectedResource.js';

@@ -1,5 +1,5 @@
-import type { ToolDefinition } from '../definitions.js';
-import type { Provider } from '../provider.js';
+import type { ToolDefinition } from '../contracts/definitions.js';
+import type { Provider } from '../contracts/provider.js';
 import {
   checkToolTransform,
   deriveTool,

@@ -1,9 +1,9 @@
-import type { HandlerContext } from '../context.js';
-import type { Arguments, ToolDefinition } from '../definitions.js';
+import type { HandlerContext } from '../contracts/context.js';
+import type { Arguments, ToolDefinition } from '../contracts/definitions.js';
 import type { ArgumentValidator } from '../inputValidation.js';
-import type { Provider, ToolOutcome } from '../provider.js';
+import type { Provider, ToolOutcome } from '../contracts/provider.js';
 import { normaliseRound } from '../rounds.js';
-import type { TaskDeclaration } from '../taskSupport.js';
+import type { TaskDeclaration } from '../contracts/definitions.js';
 import type { DerivedTool } from './toolTransform.js';
 
 /** The original tool a derived one calls: its provider, its name and its argument check. */

@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../definitions.js';
+import type { ToolDefinition } from '../contracts/definitions.js';
 
 /**
  * BM25 ranking of tools for a natural-language query. Each tool is one document made of four

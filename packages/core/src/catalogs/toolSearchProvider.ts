@@ -1,8 +1,8 @@
 import type { Json, JsonObject, ToolResult } from '@rondo/protocol';
 import type { Catalog, ToolEntry } from '../catalog.js';
-import type { HandlerContext } from '../context.js';
-import type { Arguments, Principal, ToolDefinition } from '../definitions.js';
-import type { Provider, ToolOutcome } from '../provider.js';
+import type { HandlerContext } from '../contracts/context.js';
+import type { Arguments, Principal, ToolDefinition } from '../contracts/definitions.js';
+import type { Provider, ToolOutcome } from '../contracts/provider.js';
 import { isVisible } from '../visibility.js';
 import { ToolSearchIndex } from './searchIndex.js';
 

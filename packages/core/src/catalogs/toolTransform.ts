@@ -1,6 +1,6 @@
 import type { Json, JsonObject, ToolResult } from '@rondo/protocol';
 import { ConfigurationError } from '../errors.js';
-import type { ToolDefinition } from '../definitions.js';
+import type { ToolDefinition } from '../contracts/definitions.js';
 import { compileJsonSchema } from '../inputValidation.js';
 import { TOOL_NAME_RULE, isValidToolName } from '../toolRules.js';
 

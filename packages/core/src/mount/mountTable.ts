@@ -8,6 +8,17 @@ export interface ItemOrigin {
   readonly name: string;
 }
 
+/**
+ * A provider that offers a mounted server's items, as its host's catalog tells it from the host's
+ * own providers (a name both offer is a conflict, reported with both origins).
+ */
+export interface MountOrigin {
+  /** The mounted server's name. */
+  readonly server: string;
+  /** The mounted server's own name of the item its host offers as `name`. */
+  innerName(kind: ItemKind, name: string): string | undefined;
+}
+
 const KIND_LABEL: Readonly<Record<ItemKind, string>> = {
   tool: 'tool',
   prompt: 'prompt',

@@ -1,5 +1,5 @@
 import type { ValidatorCache } from '../catalog.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../contracts/context.js';
 import type {
   Arguments,
   CompletionRequest,
@@ -8,9 +8,10 @@ import type {
   ResourceDefinition,
   ResourceTemplateDefinition,
   ToolDefinition,
-} from '../definitions.js';
+} from '../contracts/definitions.js';
 import type { ArgumentValidator } from '../inputValidation.js';
-import { runMiddleware, type McpCall } from '../middleware.js';
+import { runMiddleware } from '../middleware.js';
+import { type McpCall } from '../contracts/middleware.js';
 import { RequestCall } from '../pipeline/call.js';
 import type {
   PromptOutcome,
@@ -19,11 +20,11 @@ import type {
   ProviderChange,
   ResourceOutcome,
   ToolOutcome,
-} from '../provider.js';
+} from '../contracts/provider.js';
 import type { ServerRuntime } from '../runtime.js';
-import type { TaskDeclaration } from '../taskSupport.js';
+import type { TaskDeclaration } from '../contracts/definitions.js';
 import type { Visibility, VisibilityRules } from '../visibility.js';
-import type { MountChild, MountTable } from './mountTable.js';
+import type { MountChild, MountOrigin, MountTable } from './mountTable.js';
 import type { ItemKind, MountNaming } from './naming.js';
 
 /** Where a mount records, in its host, the rules of the descriptors it offers. */
@@ -42,8 +43,9 @@ const VALIDATED_INSIDE: ArgumentValidator = (args) => ({ ok: true, value: args }
  * way: transport, era adapter, the host's pipeline and middleware, this provider, then the
  * mounted server's middleware, checks and provider. Its changes are the host's changes.
  */
-export class MountedProvider implements Provider, MountChild {
+export class MountedProvider implements Provider, MountChild, MountOrigin {
   readonly name: string;
+  readonly server: string;
   /** The host's descriptor for each of the mounted server's, kept so a rebuild reuses them. */
   private readonly renamed = new WeakMap<object, object>();
 
@@ -53,7 +55,13 @@ export class MountedProvider implements Provider, MountChild {
     private readonly host: MountHost,
     private readonly visible: Visibility | undefined,
   ) {
-    this.name = `mount of ${runtime.info.name}`;
+    this.server = runtime.info.name;
+    this.name = `mount of ${this.server}`;
+  }
+
+  /** The mounted server's own name of an item offered here as `name`. */
+  innerName(kind: ItemKind, name: string): string | undefined {
+    return this.naming.inner(kind, name);
   }
 
   get table(): MountTable {

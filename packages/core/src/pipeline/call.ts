@@ -12,13 +12,15 @@ import type {
   SamplingResponse,
 } from '@rondo/protocol';
 import { formElicitation, roots } from '@rondo/protocol';
-import type { HandlerContext, LogLevel } from '../context.js';
-import type { Principal } from '../definitions.js';
+import type { HandlerContext, LogLevel } from '../contracts/context.js';
+import type { Principal } from '../contracts/definitions.js';
 import { ClientRequestError } from '../errors.js';
-import type { Cancellation } from '../cancellation.js';
+import type { Cancellation } from '../contracts/cancellation.js';
 import { LinkedCancellation } from '../linkedCancellation.js';
-import { runMiddleware, type McpCall, type Middleware } from '../middleware.js';
-import type { Exchange } from '../transport.js';
+import { runMiddleware } from '../middleware.js';
+import type { McpCall, Middleware } from '../contracts/middleware.js';
+import type { RequestAttachment } from '../contracts/extension.js';
+import type { Exchange } from '../contracts/transport.js';
 import { LOG_LEVEL_RANK } from './logLevels.js';
 
 /** How an era asks its client for input while a handler runs (`ctx.elicit` and friends). */
@@ -46,12 +48,6 @@ export interface CallSetup {
    * after a cancellation, say); without it they are dropped.
    */
   readonly afterAnswer?: (message: JsonRpcMessage) => void;
-}
-
-/** Something that ends with its request: an open subscription. */
-export interface RequestAttachment {
-  /** Ends gracefully because the connection is closing. */
-  closeGracefully(): void;
 }
 
 const NO_RESPONSES: Readonly<Record<string, InputResponseValue>> = Object.freeze({});

@@ -1,8 +1,8 @@
 import { isPlainObject, type Era, type JsonObject } from '@rondo/protocol';
 import { ConfigurationError } from '../errors.js';
-import type { Extension } from '../extension.js';
+import type { Extension } from '../contracts/extension.js';
 import type { ServerRuntime } from '../runtime.js';
-import type { DescriptorKind } from './lists.js';
+import type { DescriptorKind } from '../contracts/extension.js';
 import type { EraMethod } from './pipeline.js';
 
 /**

@@ -1,4 +1,5 @@
-export { RequestCall, type CallSetup, type ClientAsker, type RequestAttachment } from './call.js';
+export { RequestCall, type CallSetup, type ClientAsker } from './call.js';
+export { type RequestAttachment } from '../contracts/extension.js';
 export { LOG_LEVEL_RANK, isLogLevel } from './logLevels.js';
 export {
   RequestPipeline,
@@ -6,9 +7,9 @@ export {
   methodNotFound,
   type EraMethod,
   type EraRules,
-  type RequiredCapability,
   type WireResult,
 } from './pipeline.js';
+export { type RequiredCapability } from '../contracts/server.js';
 export {
   assertClientCanAnswer,
   assertWithinRoundLimit,
@@ -20,10 +21,10 @@ export {
   listPage,
   listVariesByCaller,
   type CompleteParams,
-  type DescriptorKind,
   type ListMethod,
   type PageShape,
 } from './lists.js';
+export { type DescriptorKind } from '../contracts/extension.js';
 export {
   CALL_TOOL,
   GET_PROMPT,
@@ -34,4 +35,5 @@ export {
   type RoundMethodName,
   type RoundOperation,
 } from './operations.js';
+export { roundTakeover, takenRoundOf, type TakenRound } from './takeover.js';
 export { decorateDescriptor, extensionNameParam, withExtensionMethods } from './extensions.js';

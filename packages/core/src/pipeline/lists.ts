@@ -2,21 +2,20 @@ import { decorateDescriptor } from './extensions.js';
 import { withSerializedJson } from '@rondo/protocol';
 import type { Catalog, CatalogList } from '../catalog.js';
 import type { CatalogMemo } from '../catalogMemo.js';
-import type { CompletionRequest, Principal } from '../definitions.js';
-import { isListResult, type ListResult, type McpResult } from '../middleware.js';
+import type { CompletionRequest, Principal } from '../contracts/definitions.js';
+import { isListResult, type ListResult, type McpResult } from '../contracts/middleware.js';
 import { isVisible, type Visibility } from '../visibility.js';
 import type { RequestCall } from './call.js';
 import { paginate } from '../pagination.js';
 import type { ServerRuntime } from '../runtime.js';
 import type { WireResult } from './pipeline.js';
+import type { DescriptorKind } from '../contracts/extension.js';
 
 /** The four catalog lists, as every era pages them. */
 export type ListMethod =
   'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list';
 
 /** What kind of descriptor a list holds, for eras that shape descriptors per revision. */
-export type DescriptorKind = 'tool' | 'prompt' | 'resource' | 'resourceTemplate';
-
 interface ListKind {
   readonly member: string;
   readonly kind: DescriptorKind;

@@ -1,4 +1,4 @@
-import { LOG_LEVELS, type LogLevel } from '../context.js';
+import { LOG_LEVELS, type LogLevel } from '../contracts/context.js';
 
 /** Severity rank of each level (its place in `LOG_LEVELS`), so a log call filters without a search. */
 export const LOG_LEVEL_RANK: Readonly<Record<LogLevel, number>> = Object.fromEntries(

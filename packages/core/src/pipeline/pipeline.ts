@@ -15,19 +15,13 @@ import {
 import { parseRequestParams } from '@rondo/protocol/internal';
 import type { z } from 'zod';
 import type { ServerRuntime } from '../runtime.js';
-import type { ServerCapabilitySet } from '../serverTypes.js';
-import type { Disposition, Exchange } from '../transport.js';
+import type { Disposition, Exchange } from '../contracts/transport.js';
 import { policyDisposition, toWireError } from '../wireError.js';
 import type { RequestCall } from './call.js';
+import type { RequiredCapability } from '../contracts/server.js';
 
 /** A result body before the JSON-RPC envelope: the members a method produces. */
 export type WireResult = Record<string, unknown>;
-
-/** The capability a method family needs the server to offer; without it the method is -32601. */
-export type RequiredCapability = keyof Pick<
-  ServerCapabilitySet,
-  'tools' | 'prompts' | 'resources' | 'completions'
->;
 
 /** How an era handles one method: the params it accepts and what it does with them. */
 export interface EraMethod<S, P = never> {

@@ -1,4 +1,4 @@
-import type { ProviderChange } from '../provider.js';
+import type { ProviderChange } from '../contracts/provider.js';
 
 /** A change as the bus delivers it: the change and an id every process sees alike. */
 export interface PublishedChange {

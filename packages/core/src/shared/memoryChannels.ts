@@ -1,7 +1,7 @@
 import type { JsonRpcMessage } from '@rondo/protocol';
-import type { ProviderChange } from '../provider.js';
+import type { ProviderChange } from '../contracts/provider.js';
 import type { ChangeBus, PublishedChange } from './changeBus.js';
-import type { SessionRelay } from './sessionRelay.js';
+import type { SessionRelay } from '../contracts/sessionRelay.js';
 
 /**
  * The default {@link ChangeBus}: one process's. A change published is heard at once, inside

@@ -1,5 +1,5 @@
 import { serializeMessage, type JsonRpcMessage } from '@rondo/protocol';
-import type { EventStore, ReplayedEvents } from './eventStore.js';
+import type { EventStore, ReplayedEvents } from '../contracts/eventStore.js';
 
 /** The in-memory {@link EventStore}: every member answers at once. */
 export interface MemoryEventStore extends EventStore {

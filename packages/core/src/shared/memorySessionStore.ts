@@ -1,4 +1,4 @@
-import type { SessionRecord, SessionStore } from './sessionStore.js';
+import type { SessionRecord, SessionStore } from '../contracts/sessionStore.js';
 
 /** How a {@link MemorySessionStore} is bounded. */
 export interface MemorySessionStoreOptions {

@@ -1,4 +1,4 @@
-import type { Awaitable } from './eventStore.js';
+import type { Awaitable } from '../contracts/eventStore.js';
 
 /**
  * The stores behind the built-in policies (`@rondo/policies`): counters for rate limits and a

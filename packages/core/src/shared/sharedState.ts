@@ -1,7 +1,5 @@
 import type { ChangeBus } from './changeBus.js';
-import type { EventStore } from './eventStore.js';
-import type { SessionRelay } from './sessionRelay.js';
-import type { SessionStore } from './sessionStore.js';
+import type { EndpointState } from '../contracts/transport.js';
 import type { UsedStateStore } from './usedStates.js';
 import type { RateLimitStore, ResponseCacheStore } from './policyStores.js';
 
@@ -11,11 +9,8 @@ import type { RateLimitStore, ResponseCacheStore } from './policyStores.js';
  * })`; its transports take their parts from there, and an extension may find a store of its own on
  * a member of its name (`@rondo/tasks` reads `tasks`). `@rondo/redis` implements it.
  */
-export interface SharedState {
-  readonly sessions: SessionStore;
-  readonly events: EventStore;
+export interface SharedState extends EndpointState {
   readonly changes: ChangeBus;
-  readonly relay: SessionRelay;
   /** The one-time requestStates accepted (`requestState.oneTime`); without it, per process. */
   readonly usedStates?: UsedStateStore;
   /** Rate-limit counters every process shares (`@rondo/policies` rate limits), when provided. */

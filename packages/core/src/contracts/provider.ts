@@ -7,7 +7,6 @@ import type {
 } from '@rondo/protocol';
 import type { HandlerContext } from './context.js';
 import type { McpCall } from './middleware.js';
-import type { TaskDeclaration } from './taskSupport.js';
 import type {
   Arguments,
   CacheableMethod,
@@ -17,6 +16,7 @@ import type {
   PromptDefinition,
   ResourceDefinition,
   ResourceTemplateDefinition,
+  TaskDeclaration,
   ToolDefinition,
 } from './definitions.js';
 

@@ -1,14 +1,11 @@
 import type { Era, Json, JsonObject, JsonRpcMessage, RequestId } from '@rondo/protocol';
 import type { z } from 'zod';
 import type { HandlerContext } from './context.js';
-import { ConfigurationError } from './errors.js';
+import type { Principal, TaskDeclaration, ToolDefinition } from './definitions.js';
 import type { Middleware } from './middleware.js';
-import type { RequestAttachment, RequestCall } from './pipeline/call.js';
-import type { RoundOperation } from './pipeline/operations.js';
-import type { RequiredCapability } from './pipeline/pipeline.js';
-import type { DescriptorKind } from './pipeline/lists.js';
-import type { ServerRuntime } from './runtime.js';
-import type { RondoServer } from './server.js';
+import type { Provider } from './provider.js';
+import type { HttpRoute } from './routes.js';
+import type { RequiredCapability, ServerCapabilitySet, ServerInfo } from './server.js';
 
 /**
  * An MCP extension (`io.modelcontextprotocol/tasks`, `.../skills`, `.../ui`, ...) as one value a
@@ -24,7 +21,7 @@ export interface Extension {
    * `server/discover` (modern); `undefined` announces nothing on that era. Read again whenever the
    * server's catalog changes. Absent: `{}` on both eras.
    */
-  settings?(era: Era, runtime: ServerRuntime): JsonObject | undefined;
+  settings?(era: Era, host: ExtensionHost): JsonObject | undefined;
   /** Methods the extension adds to the eras' tables, by JSON-RPC method name. */
   readonly methods?: Readonly<Record<string, ExtensionMethod>>;
   /** `_meta` members added to each descriptor of a list page (merged over the descriptor's own). */
@@ -47,12 +44,48 @@ export interface Extension {
   listen?(
     filter: JsonObject,
     call: ExtensionCall,
-    runtime: ServerRuntime,
+    host: ExtensionHost,
   ): Promise<ListenPart | undefined>;
-  /** Called once when the server `use`s the extension: register resources or a provider here. */
-  attach?(server: RondoServer): void;
+  /**
+   * Called once when the server `use`s the extension: register a provider (serving resources, say)
+   * here, or keep the host for what the extension serves outside a request (an HTTP route).
+   */
+  attach?(server: ProviderRegistry, host: ExtensionHost): void;
   /** Releases what the extension holds when the server closes. */
   close?(): Promise<void>;
+}
+
+/**
+ * What an extension sees of the server serving it, whichever request it serves: who the server is,
+ * what its providers offer, the tools a caller may call with their task support, the list page
+ * size, and the server's log. The server's runtime implements it; an extension never holds the
+ * runtime (its operations skip middleware), the request's own context is its {@link ExtensionCall}.
+ */
+export interface ExtensionHost {
+  /** The server's name, version and the rest it announces. */
+  readonly info: ServerInfo;
+  /** Items per page of list results, for an extension's own lists (`skills/list`). */
+  readonly pageSize: number;
+  /** What the providers offer (their `extensions` settings and `tasks` included). */
+  capabilities(): ServerCapabilitySet;
+  /** The tool `name` as `principal` sees it: `undefined` when unknown or hidden from them. */
+  tool(name: string, principal: Principal | undefined): HostedTool | undefined;
+  /** Every tool that may be called, whoever the caller. */
+  callableTools(): readonly HostedTool[];
+  /** Writes an operator message to the server's log. */
+  log(level: 'info' | 'warning' | 'error', message: string): void;
+}
+
+/** A tool as an extension sees it: its descriptor and its task support. */
+export interface HostedTool {
+  readonly definition: ToolDefinition;
+  readonly task: TaskDeclaration;
+}
+
+/** What an extension may register into when a server takes it (`RondoServer` is one). */
+export interface ProviderRegistry {
+  /** Adds a whole provider, as `server.provider(...)` does. */
+  provider(provider: Provider): unknown;
 }
 
 /** What an extension method's handler gets besides its params: the request's context. */
@@ -74,10 +107,11 @@ export interface ExtensionCall extends HandlerContext {
 
 /** A call of a round method an extension may answer itself (see {@link Extension.takeRound}). */
 export interface RoundTakeover {
-  readonly call: RequestCall;
-  readonly runtime: ServerRuntime;
-  /** The round operation the call would run, and the request's identity for it (tool name, ...). */
-  readonly operation: RoundOperation<unknown, Json>;
+  readonly call: ExtensionCall;
+  readonly host: ExtensionHost;
+  /** The round method the call would run (`tools/call`, `prompts/get`, `resources/read`). */
+  readonly method: string;
+  /** The request's identity for it: `{ name, arguments }`, `{ uri }`. */
   readonly identity: Json;
   /** True when the call is a retry bringing answers (it carried a `requestState`). */
   readonly retry: boolean;
@@ -101,7 +135,7 @@ export interface ExtensionMethod<P = never> {
    * Answers with the result's members; the era adds what its wire needs (`resultType` and the
    * serverInfo `_meta` on the modern one). Throw an `McpError` to answer with an error.
    */
-  readonly handle: (params: P, call: ExtensionCall, runtime: ServerRuntime) => Promise<JsonObject>;
+  readonly handle: (params: P, call: ExtensionCall, host: ExtensionHost) => Promise<JsonObject>;
   /** The server capability the method belongs to; without it the method is -32601. */
   readonly requires?: RequiredCapability;
   /**
@@ -116,33 +150,6 @@ export interface ExtensionMethod<P = never> {
   readonly longLived?: boolean;
 }
 
-/** A path an extension serves over HTTP, framework-free: the HTTP transports call it. */
-export interface HttpRoute {
-  /**
-   * The exact path (`/.well-known/...`), without query; a path starting with `./` is beside the
-   * MCP endpoint (`./server-card` is `/mcp/server-card` for an endpoint at `/mcp`).
-   */
-  readonly path: string;
-  /** Answers one request for the path. */
-  serve(request: RouteRequest): RouteReply | Promise<RouteReply>;
-}
-
-/** What a route sees of an HTTP request. */
-export interface RouteRequest {
-  readonly method: string;
-  /** Lower-case header names. */
-  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-  /** The path the transport serves MCP on (`/mcp`), so a document can point at it. */
-  readonly mcpPath: string;
-}
-
-/** A route's answer; the transport writes it as it is. */
-export interface RouteReply {
-  readonly status: number;
-  readonly headers?: Readonly<Record<string, string>>;
-  readonly body?: string;
-}
-
 /**
  * Declares one extension method with its params typed from its schema (the handler receives the
  * parsed value).
@@ -150,7 +157,7 @@ export interface RouteReply {
 export function extensionMethod<S extends z.ZodType>(method: {
   params: S;
   eras: readonly Era[];
-  handle: (params: z.infer<S>, call: ExtensionCall, runtime: ServerRuntime) => Promise<JsonObject>;
+  handle: (params: z.infer<S>, call: ExtensionCall, host: ExtensionHost) => Promise<JsonObject>;
   requires?: RequiredCapability;
   nameParam?: string;
   longLived?: boolean;
@@ -158,68 +165,10 @@ export function extensionMethod<S extends z.ZodType>(method: {
   return method;
 }
 
-/** The identifiers an extension may take: `vendor-prefix/name`, as SEP-2133 spells them. */
-const EXTENSION_ID = /^[a-z0-9][a-z0-9.-]*\/[A-Za-z0-9][A-Za-z0-9._/-]*$/;
-
-/** Throws a `ConfigurationError` when `extension` cannot join `present` (bad or taken id, taken method). */
-export function checkExtension(extension: Extension, present: readonly Extension[]): void {
-  if (!EXTENSION_ID.test(extension.id))
-    throw new ConfigurationError(
-      `extension id "${extension.id}" is not a vendor-prefixed identifier (e.g. io.modelcontextprotocol/skills)`,
-    );
-  if (present.some((other) => other.id === extension.id))
-    throw new ConfigurationError(`the extension ${extension.id} is already in use`);
-  for (const method of Object.keys(extension.methods ?? {})) {
-    const owner = present.find((other) => other.methods?.[method] !== undefined);
-    if (owner)
-      throw new ConfigurationError(
-        `the extension ${extension.id} adds ${method}, which ${owner.id} already serves`,
-      );
-  }
+/** Something that ends with its request: an open subscription. */
+export interface RequestAttachment {
+  /** Ends gracefully because the connection is closing. */
+  closeGracefully(): void;
 }
 
-/**
- * The `capabilities.extensions` object an era announces: what the providers announce
- * (`ProviderCapabilities.extensions`), then each extension's settings, merged over the providers'
- * under the same id (a Prolog provider declaring `ui` and a server using the Apps extension
- * announce one `io.modelcontextprotocol/ui`). Read once the server is ready.
- */
-export function extensionSettings(
-  extensions: readonly Extension[],
-  era: Era,
-  runtime: ServerRuntime,
-): Record<string, JsonObject> {
-  const announced: Record<string, JsonObject> = { ...runtime.capabilities().extensions };
-  for (const extension of extensions) {
-    const settings = extension.settings ? extension.settings(era, runtime) : {};
-    if (settings !== undefined)
-      announced[extension.id] = { ...announced[extension.id], ...settings };
-  }
-  return announced;
-}
-
-/** The extensions a server uses, in the order it took them. */
-export class ServerExtensions {
-  private readonly list: Extension[] = [];
-
-  /** The extensions in use. */
-  get all(): readonly Extension[] {
-    return this.list;
-  }
-
-  /** Adds one after {@link checkExtension}. */
-  add(extension: Extension): void {
-    checkExtension(extension, this.list);
-    this.list.push(extension);
-  }
-
-  /** The extension with this id, if in use. */
-  get(id: string): Extension | undefined {
-    return this.list.find((extension) => extension.id === id);
-  }
-
-  /** Closes every extension. */
-  async close(): Promise<void> {
-    await Promise.all(this.list.map(async (extension) => extension.close?.()));
-  }
-}
+export type DescriptorKind = 'tool' | 'prompt' | 'resource' | 'resourceTemplate';

@@ -1,9 +1,11 @@
 import type { JsonRpcMessage } from '@rondo/protocol';
 import type { JsonObject } from '@rondo/protocol';
 import type { Cancellation } from './cancellation.js';
-import type { HttpRoute } from './extension.js';
+import type { HttpRoute } from './routes.js';
 import type { Principal } from './definitions.js';
-import type { SharedState } from './shared/sharedState.js';
+import type { EventStore } from './eventStore.js';
+import type { SessionRelay } from './sessionRelay.js';
+import type { SessionStore } from './sessionStore.js';
 
 /**
  * The contract between a transport and the server. A transport knows bytes and connections; it
@@ -125,6 +127,17 @@ export interface Connection {
   close(): void;
 }
 
+/**
+ * What a transport keeps of an endpoint's sessions where every process serving the endpoint finds
+ * it: the sessions' records, their streams' events, and the relay to the process a message waits
+ * in. The server's `SharedState` (`createServer({ shared })`) is one.
+ */
+export interface EndpointState {
+  readonly sessions: SessionStore;
+  readonly events: EventStore;
+  readonly relay: SessionRelay;
+}
+
 /** What transports serve: a server composed with the eras it speaks. */
 export interface Endpoint {
   /** Opens a connection for a peer. */
@@ -132,7 +145,7 @@ export interface Endpoint {
   /** Opens a connection for a peer with the session state another process saved (`snapshot`). */
   restore?(peer: Peer, snapshot: JsonObject): Connection;
   /** State shared with the other processes serving this endpoint, when the server has it. */
-  readonly shared?: SharedState | undefined;
+  readonly shared?: EndpointState | undefined;
   /** Resolves once the server's providers are read. */
   ready(): Promise<void>;
   /** Paths served over HTTP beside the MCP endpoint (the server's extensions' routes). */

@@ -1,6 +1,24 @@
 import type { Era, JsonObject, JsonRpcMessage } from '@rondo/protocol';
-import type { ServerRuntime } from './runtime.js';
+import type { Extension } from './extension.js';
+import type { ServerCapabilitySet, ServerInfo } from './server.js';
 import type { Exchange, Peer } from './transport.js';
+
+/**
+ * What an era adapter is opened on: the server an endpoint composes, as much of it as an era
+ * describes to its clients (who it is, what it offers, which extensions it uses). The server's
+ * runtime implements it; Rondo's own adapters, which drive the request pipeline, reach the runtime
+ * behind it with `runtimeOfHost` from `@rondo/core/internal`.
+ */
+export interface EraHost {
+  /** The server's name, version and the rest it announces. */
+  readonly info: ServerInfo;
+  /** The extensions the server uses, in the order it took them. */
+  readonly extensions: readonly Extension[];
+  /** What the providers offer, for capability negotiation; {@link ready} must have resolved. */
+  capabilities(): ServerCapabilitySet;
+  /** Resolves once every provider's lists are read. */
+  ready(): Promise<void>;
+}
 
 /** What an endpoint tells each of its eras about the whole endpoint. */
 export interface EndpointFacts {
@@ -17,14 +35,9 @@ export interface EraAdapter {
   /** The revisions this era serves, newest first. */
   readonly revisions: readonly string[];
   /** Opens this era's state for one connection. */
-  open(runtime: ServerRuntime, peer: Peer, endpoint: EndpointFacts): EraSession;
+  open(host: EraHost, peer: Peer, endpoint: EndpointFacts): EraSession;
   /** Rebuilds a session of this era from its {@link EraSession.snapshot} (taken by any process). */
-  restore?(
-    runtime: ServerRuntime,
-    peer: Peer,
-    endpoint: EndpointFacts,
-    snapshot: JsonObject,
-  ): EraSession;
+  restore?(host: EraHost, peer: Peer, endpoint: EndpointFacts, snapshot: JsonObject): EraSession;
 }
 
 /** An era's state on one connection. */
