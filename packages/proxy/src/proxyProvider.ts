@@ -275,8 +275,13 @@ export class ProxyProvider implements Provider {
     log: LogSink,
     caller: { readonly principal?: string; readonly client?: string } = {},
   ): Promise<Record<string, unknown>> {
+    const observer = this.options.onCall;
+    // Unobserved, a call is only its request: no record, and no promise around its own.
+    if (observer === undefined) {
+      return this.passing.call(client, method, params, cancellation, onProgress, log);
+    }
     const facts = passThroughFacts(this.name, method, params, caller);
-    return observed(this.options.onCall, facts, () =>
+    return observed(observer, facts, () =>
       this.passing.call(client, method, params, cancellation, onProgress, log),
     );
   }
