@@ -251,8 +251,16 @@ class PassThroughConnection implements Connection {
   ): void {
     const meta = request.params?._meta;
     const token = isPlainObject(meta) ? meta.progressToken : undefined;
-    const progressToken = typeof token === 'string' || typeof token === 'number' ? token : undefined;
-    const call = new PassedCall(request.id, exchange, provider, shaping, progressToken, this.settled);
+    const progressToken =
+      typeof token === 'string' || typeof token === 'number' ? token : undefined;
+    const call = new PassedCall(
+      request.id,
+      exchange,
+      provider,
+      shaping,
+      progressToken,
+      this.settled,
+    );
     this.passing.set(request.id, call);
     const caller = callerFacts(
       exchange.principal?.id,
