@@ -7,7 +7,7 @@ import {
   type RondoServer,
   type ServerRuntime,
 } from '@rondo/core';
-import { runtimeOf } from '@rondo/core/internal';
+import { ShortLivedMap, runtimeOf } from '@rondo/core/internal';
 import {
   ErrorCode,
   McpError,
@@ -84,7 +84,7 @@ export function withPassThrough(
 /** A connection that passes eligible calls through and hands everything else to `inner`. */
 class PassThroughConnection implements Connection {
   /** The calls passed through now, by the caller's request id. */
-  private readonly passing = new Map<RequestId, PassedCall>();
+  private readonly passing = new ShortLivedMap<RequestId, PassedCall>();
 
   constructor(
     private readonly inner: Connection,

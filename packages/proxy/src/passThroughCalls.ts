@@ -5,6 +5,7 @@ import {
   type ServerFacts,
 } from '@rondo/client';
 import type { Cancellation } from '@rondo/core';
+import { ShortLivedSet } from '@rondo/core/internal';
 import { ErrorCode, McpError, TASKS_EXTENSION, isPlainObject } from '@rondo/protocol';
 import { upstreamFailure, type RoundServices } from './roundRunner.js';
 
@@ -18,7 +19,7 @@ export type LogSink = (params: Record<string, unknown>) => void;
  */
 export class PassThroughCalls {
   /** The log sinks of the calls passed through now. */
-  readonly sinks = new Set<LogSink>();
+  readonly sinks = new ShortLivedSet<LogSink>();
 
   constructor(private readonly services: RoundServices) {}
 
