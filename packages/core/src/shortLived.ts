@@ -12,36 +12,36 @@ const RENEW_AFTER_DELETIONS = 256;
  * to a fresh `Map` (a few dozen, usually), which is young again; a dropped `Map` takes its dead
  * entries with it.
  */
-export class ShortLivedMap<K, V> {
-  private entries = new Map<K, V>();
+export class ShortLivedMap<K, V> implements ReadonlyMap<K, V> {
+  private table = new Map<K, V>();
   private deletions = 0;
 
   /** Entries now. */
   get size(): number {
-    return this.entries.size;
+    return this.table.size;
   }
 
   /** The value of `key`, if present. */
   get(key: K): V | undefined {
-    return this.entries.get(key);
+    return this.table.get(key);
   }
 
   /** True when `key` is present. */
   has(key: K): boolean {
-    return this.entries.has(key);
+    return this.table.has(key);
   }
 
   /** Sets `key` to `value`. */
   set(key: K, value: V): this {
-    this.entries.set(key, value);
+    this.table.set(key, value);
     return this;
   }
 
   /** Removes `key`; false when it was absent. */
   delete(key: K): boolean {
-    if (!this.entries.delete(key)) return false;
+    if (!this.table.delete(key)) return false;
     if (++this.deletions >= RENEW_AFTER_DELETIONS) {
-      this.entries = new Map(this.entries);
+      this.table = new Map(this.table);
       this.deletions = 0;
     }
     return true;
@@ -49,18 +49,32 @@ export class ShortLivedMap<K, V> {
 
   /** Removes every entry. */
   clear(): void {
-    this.entries = new Map();
+    this.table = new Map();
     this.deletions = 0;
+  }
+
+  /** Calls `callback` with each entry, in insertion order. */
+  forEach(callback: (value: V, key: K, map: ReadonlyMap<K, V>) => void): void {
+    for (const [key, value] of this.table) callback(value, key, this);
   }
 
   /** The keys, in insertion order (a snapshot is safest when the loop deletes). */
   keys(): IterableIterator<K> {
-    return this.entries.keys();
+    return this.table.keys();
   }
 
   /** The values, in insertion order (a snapshot is safest when the loop deletes). */
   values(): IterableIterator<V> {
-    return this.entries.values();
+    return this.table.values();
+  }
+
+  /** The entries, in insertion order (a snapshot is safest when the loop deletes). */
+  entries(): IterableIterator<[K, V]> {
+    return this.table.entries();
+  }
+
+  [Symbol.iterator](): IterableIterator<[K, V]> {
+    return this.table.entries();
   }
 }
 

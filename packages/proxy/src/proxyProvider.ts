@@ -21,6 +21,7 @@ import type {
 } from '@rondo/core';
 import { DEFAULT_MAX_CATALOG_BYTES, type CatalogLimits } from './catalogBudget.js';
 import type { CatalogClaims } from './catalogClaims.js';
+import { ShortLivedMap } from '@rondo/core/internal';
 import { ChangeRelay } from './changeRelay.js';
 import { Gate } from './gate.js';
 import { redactForOperator } from './redaction.js';
@@ -122,7 +123,7 @@ export class ProxyProvider implements Provider {
   private readonly changes = new ChangeRelay();
   private readonly services: RoundServices;
   private readonly legacyTasks: LegacyTaskTools;
-  private readonly active = new Map<UpstreamCall, RoundCaller>();
+  private readonly active = new ShortLivedMap<UpstreamCall, RoundCaller>();
   private readonly relayed: RelayedRounds | undefined;
   private readonly passing: PassThroughCalls;
   /** The upstream's lists as last read (`sizes()` counts them). */
