@@ -44,7 +44,7 @@ import type { IsolationLimits } from './isolation.js';
 import type { MirrorLimits } from './legacyMirror.js';
 import { UpstreamConnections, singleCallLog } from './upstreamConnections.js';
 import type { UpstreamCall } from './upstreamCall.js';
-import { callFacts, observed, passThroughFacts, type CallObserver } from './callRecords.js';
+import { callFacts, observed, type CallObserver } from './callRecords.js';
 import { UpstreamLists } from './upstreamLists.js';
 import type { UpstreamLink } from './upstreamLink.js';
 import { type ConnectionOptions, type UpstreamStatus } from './upstreamLink.js';
@@ -164,7 +164,7 @@ export class ProxyProvider implements Provider {
       active: this.active,
       ...(this.relayed ? { relay: this.relayed } : {}),
     };
-    this.passing = new PassThroughCalls(this.services);
+    this.passing = new PassThroughCalls(this.services, options.onCall);
     options.claims?.enrol(this.name, (list) => this.changes.emit({ kind: list }));
     this.legacyTasks = new LegacyTaskTools(this.services);
     const ownership = new ResourceOwnership();
@@ -276,15 +276,7 @@ export class ProxyProvider implements Provider {
     log: LogSink,
     caller: { readonly principal?: string; readonly client?: string } = {},
   ): Promise<Record<string, unknown>> {
-    const observer = this.options.onCall;
-    // Unobserved, a call is only its request: no record, and no promise around its own.
-    if (observer === undefined) {
-      return this.passing.call(client, method, params, cancellation, onProgress, log);
-    }
-    const facts = passThroughFacts(this.name, method, params, caller);
-    return observed(observer, facts, () =>
-      this.passing.call(client, method, params, cancellation, onProgress, log),
-    );
+    return this.passing.call(client, method, params, cancellation, onProgress, log, caller);
   }
 
   prompts(): Promise<PromptDefinition[]> {
