@@ -1,5 +1,13 @@
-/** Deletions after which a short-lived collection moves its entries into a fresh one. */
+/**
+ * Deletions after which a short-lived collection moves its entries into a fresh one: at least 256,
+ * and four times the entries it holds, so a table of thousands open copies at most a quarter of an
+ * entry per deletion.
+ */
 const RENEW_AFTER_DELETIONS = 256;
+
+function renewsAfter(deletions: number, size: number): boolean {
+  return deletions >= RENEW_AFTER_DELETIONS && deletions >= 4 * size;
+}
 
 /**
  * A `Map` for entries that come and go by the thousand a second and stay a moment each (the open
@@ -8,7 +16,7 @@ const RENEW_AFTER_DELETIONS = 256;
  * for the young-generation collector until the next full collection (measured: with 50 entries
  * live and constant churn, 60% of everything allocated survived each young collection, against 3%
  * with an array), so every call's objects are copied and promoted, and garbage collection takes
- * most of a busy gateway's CPU. Every 256 deletions the entries move
+ * most of a busy gateway's CPU. Every 256 deletions (or four times its size) the entries move
  * to a fresh `Map` (a few dozen, usually), which is young again; a dropped `Map` takes its dead
  * entries with it.
  */
@@ -40,7 +48,7 @@ export class ShortLivedMap<K, V> implements ReadonlyMap<K, V> {
   /** Removes `key`; false when it was absent. */
   delete(key: K): boolean {
     if (!this.table.delete(key)) return false;
-    if (++this.deletions >= RENEW_AFTER_DELETIONS) {
+    if (renewsAfter(++this.deletions, this.table.size)) {
       this.table = new Map(this.table);
       this.deletions = 0;
     }
@@ -102,7 +110,7 @@ export class ShortLivedSet<T> implements ReadonlySet<T> {
   /** Removes `value`; false when it was not a member. */
   delete(value: T): boolean {
     if (!this.members.delete(value)) return false;
-    if (++this.deletions >= RENEW_AFTER_DELETIONS) {
+    if (renewsAfter(++this.deletions, this.members.size)) {
       this.members = new Set(this.members);
       this.deletions = 0;
     }

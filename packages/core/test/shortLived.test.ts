@@ -47,6 +47,13 @@ describe('ShortLivedMap', () => {
     expect(table.get('1')).toEqual({ id: '1' });
     expect(table.delete('absent')).toBe(false);
     expect(table.has(1990)).toBe(true);
+    // A large table too (renewed after four times its size in deletions).
+    const large = new ShortLivedMap<number, number>();
+    for (let id = 1; id <= 20_000; id++) {
+      large.set(id, id);
+      if (id > 1000) expect(large.delete(id - 1000)).toBe(true);
+    }
+    expect([...large.keys()]).toEqual(Array.from({ length: 1000 }, (_, i) => 19_001 + i));
     table.clear();
     expect(table.size).toBe(0);
     expect(table.get(1990)).toBeUndefined();
