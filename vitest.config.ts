@@ -55,6 +55,7 @@ const projects = [
   'logtalk-bridge',
   'otel',
   'skills',
+  'tasks',
   'events',
   'create-rondo',
   'redis',

@@ -34,7 +34,7 @@ function startReplica(redisUrl: string, file: string, key: string, port: number)
   });
   return new Promise((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`no start:\n${output}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`no start:\n${output}`)), scaled(30_000));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       output += chunk;
       if (output.includes('serving at')) {

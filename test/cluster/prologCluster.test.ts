@@ -31,7 +31,7 @@ function startReplica(redisUrl: string, key: string): Promise<Replica> {
   });
   return new Promise((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`no start:\n${output}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`no start:\n${output}`)), scaled(30_000));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       output += chunk;
       const served = /serving .* at (http:\S+)/.exec(output);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { createServer, type Middleware, type RondoServer } from '@rondo/core';
+import { tasks } from '@rondo/tasks';
 import {
   contents,
   formElicitation,
@@ -83,6 +84,8 @@ export function mountedPair(): MountedPair {
   const main = createServer({ name: 'main', version: '1.0.0', log: () => undefined })
     .tool('hello', {}, () => text('hello'))
     .use(recorder('outer', seen))
+    // The host runs the mounted tools' tasks.
+    .use(tasks())
     .mount(weather, { namespace: 'weather', resources: 'prefix' });
   return { main, weather, seen };
 }

@@ -9,6 +9,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 // The deploy guide's examples (docs/deploy.md), each run where it is meant to run: the Worker in
 // workerd (miniflare) from its wrangler.toml, the Deno and Bun servers on their runtimes, the Hono
@@ -61,7 +62,7 @@ async function runExample(
   });
   let output = '';
   const url = await new Promise<URL>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URL within 20 s: ${output}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`no URL in time: ${output}`)), scaled(20_000));
     const read = (chunk: Buffer) => {
       output += chunk.toString('utf8');
       const match = /MCP server at (\S+)/.exec(output);

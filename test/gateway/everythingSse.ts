@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { freePort } from '../demo/demoProcess.js';
 import { EVERYTHING_MAIN } from './support.js';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 /** The official everything server in its own `sse` mode (the HTTP+SSE transport of 2024-11-05). */
 export interface EverythingSse {
@@ -18,7 +19,7 @@ export async function startEverythingSse(): Promise<EverythingSse> {
   });
   let stderr = '';
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no SSE server:\n${stderr}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`no SSE server:\n${stderr}`)), scaled(30_000));
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
       if (stderr.includes(`running on port ${port}`)) {

@@ -54,7 +54,7 @@ function parsePrometheus(text: string): Map<string, number> {
   return samples;
 }
 
-async function eventually(check: () => void | Promise<void>, ms = 20_000): Promise<void> {
+async function eventually(check: () => void | Promise<void>, ms = scaled(20_000)): Promise<void> {
   const deadline = Date.now() + ms;
   for (;;) {
     try {

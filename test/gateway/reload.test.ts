@@ -86,6 +86,27 @@ describe('rondo-gateway reloading its configuration', { timeout: scaled(90_000) 
     expect(result.content[0]).toMatchObject({ type: 'text' });
     expect(gateway.process.exitCode).toBeNull();
   });
+
+  it('refuses an entry acting for each caller when it verifies no caller token, as at start', async () => {
+    const acting = {
+      url: 'http://127.0.0.1:1/mcp',
+      oauth: {
+        clientId: 'gw',
+        clientSecret: 's',
+        issuer: 'http://127.0.0.1:1',
+        tokenExchange: true,
+      },
+    };
+    rewrite({ fixture, acting });
+    gateway.process.kill('SIGHUP');
+    await expect
+      .poll(() => gateway.stderr(), { timeout: 20_000 })
+      .toMatch(
+        /reload \(SIGHUP\) refused: entry "acting": oauth\.tokenExchange exchanges each caller's token: .*--auth-\*.*; still serving the previous configuration/,
+      );
+    expect(await toolNames()).toContain('fixture_test_simple_text');
+    expect(gateway.process.exitCode).toBeNull();
+  });
 });
 
 describe('rondo-gateway --watch', { timeout: scaled(60_000) }, () => {

@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 /** The built gateway CLI, as `npm i -g` installs it. */
 export const GATEWAY_MAIN = fileURLToPath(
@@ -62,7 +63,10 @@ export async function startGateway(
   child.stderr.setEncoding('utf8');
   const url = await new Promise<URL>((resolve, reject) => {
     // Generous: three test files run at once, and a Node process starting on two busy cores is slow.
-    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${stderr}`)), 50_000);
+    const timer = setTimeout(
+      () => reject(new Error(`gateway did not start:\n${stderr}`)),
+      scaled(50_000),
+    );
     child.stderr.on('data', (chunk: string) => {
       stderr += chunk;
       const found = /serving .*? at (http:\/\/[^\s;]+)/.exec(stderr);

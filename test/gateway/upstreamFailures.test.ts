@@ -49,7 +49,7 @@ function rssKb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
 }
 
-async function eventually(check: () => Promise<void>, ms = 20_000): Promise<void> {
+async function eventually(check: () => Promise<void>, ms = scaled(20_000)): Promise<void> {
   const deadline = Date.now() + ms;
   for (;;) {
     try {

@@ -46,6 +46,7 @@ describe('the portable packages', () => {
       '@rondo/transport-http/fetch',
       '@rondo/skills',
       '@rondo/apps',
+      '@rondo/tasks',
     ]);
     expect(bundle.nodeImports).toEqual([]);
     const sandbox = webGlobals();
@@ -56,6 +57,7 @@ describe('the portable packages', () => {
     expect(typeof loaded.m5?.createFetchHandler).toBe('function');
     expect(typeof loaded.m6?.skills).toBe('function');
     expect(typeof loaded.m7?.uiResource).toBe('function');
+    expect(typeof loaded.m8?.tasks).toBe('function');
   });
 });
 

@@ -1,5 +1,6 @@
 import { Agent, request, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tasks } from '@rondo/tasks';
 import { legacyEra } from '@rondo/adapter-2025';
 import { modernEra } from '@rondo/adapter-2026';
 import { createEndpoint, createServer, type RondoServer } from '@rondo/core';
@@ -150,9 +151,8 @@ beforeAll(async () => {
   server = createServer({
     name: 'fair-share-all',
     version: '1.0.0',
-    tasks: { maxTasksPerOwner: TASK_SHARE },
     log: () => {},
-  });
+  }).use(tasks({ maxTasksPerOwner: TASK_SHARE }));
   // Runs until cancelled or expired: each task holds its place in its owner's share.
   server.tool('hold', { task: 'optional' }, (_args, ctx) => {
     return new Promise((_resolve, reject) => {

@@ -4,6 +4,7 @@ import { modernEra } from '@rondo/adapter-2026';
 import { TASKS_EXTENSION, text } from '@rondo/protocol';
 import { serveHttp, type HttpServerHandle } from '@rondo/transport-http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tasks } from '@rondo/tasks';
 import { MODERN, MODERN_META, type Message } from './support/messages.js';
 import { scaled } from '@rondo/test-support/timeFactor';
 
@@ -80,9 +81,8 @@ beforeAll(async () => {
   server = createServer({
     name: 'fair-share-tasks',
     version: '1.0.0',
-    tasks: { maxTasksPerOwner: SHARE },
     log: () => {},
-  });
+  }).use(tasks({ maxTasksPerOwner: SHARE }));
   // Runs until cancelled or expired: each task holds its place in its owner's share.
   server.tool('hold', { task: 'optional' }, (_args, ctx) => {
     return new Promise((_resolve, reject) => {

@@ -61,4 +61,20 @@ describe('the layering lint rule', { timeout: scaled(120_000) }, () => {
     );
     expect(found.join('\n')).toContain('core knows no transport');
   });
+
+  it('fails a @rondo/tasks import planted in core, and an adapter import planted in tasks', async () => {
+    const inCore = await refusals(
+      'packages/core/src/limits.ts',
+      "import type { TaskStore } from '@rondo/tasks';\nexport type Planted = TaskStore;",
+    );
+    expect(inCore.join('\n')).toContain('core knows no Tasks');
+    expect(await refusals('packages/tasks/src/taskWire.ts', '')).toEqual([]);
+    const inTasks = await refusals(
+      'packages/tasks/src/taskWire.ts',
+      "export { modernEra } from '@rondo/adapter-2026';",
+    );
+    expect(inTasks.join('\n')).toContain(
+      'an extension plugs into the eras through the Extension seam',
+    );
+  });
 });

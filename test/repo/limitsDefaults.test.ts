@@ -8,10 +8,10 @@ import {
   CONNECTION_LIMIT_DEFAULTS,
   DEFAULT_MAX_PAGE_BYTES,
   DEFAULT_MAX_USED_STATES,
-  TASK_LIMIT_DEFAULTS,
 } from '@rondo/core';
-import { DEFAULT_EVENTS_LIMITS, DEFAULT_REPLAY } from '@rondo/events';
+import { DEFAULT_EVENTS_LIMITS, DEFAULT_REPLAY, DEFAULT_WEBHOOK_LIMITS } from '@rondo/events';
 import { DEFAULT_MAX_CATALOG_BYTES } from '@rondo/proxy';
+import { TASK_LIMIT_DEFAULTS } from '@rondo/tasks';
 import { HTTP_TRANSPORT_DEFAULTS, MEMORY_EVENT_STORE_DEFAULTS } from '@rondo/transport-http';
 import { WEBSOCKET_DEFAULTS } from '@rondo/transport-ws';
 
@@ -156,6 +156,34 @@ const DEFAULTS: Documented[] = [
     value: DEFAULT_EVENTS_LIMITS.heartbeatMs,
     kind: 'ms',
     row: 'events({ heartbeatMs })',
+  },
+  {
+    option: 'maxSubscriptionsPerPrincipal',
+    value: DEFAULT_WEBHOOK_LIMITS.maxSubscriptionsPerPrincipal,
+    kind: 'count',
+  },
+  {
+    option: 'maxAttempts',
+    value: DEFAULT_WEBHOOK_LIMITS.maxAttempts,
+    kind: 'count',
+    row: 'webhooks: { maxAttempts }',
+  },
+  {
+    option: 'maxPendingPerSubscription',
+    value: DEFAULT_WEBHOOK_LIMITS.maxPendingPerSubscription,
+    kind: 'count',
+  },
+  {
+    option: 'timeoutMs',
+    value: DEFAULT_WEBHOOK_LIMITS.timeoutMs,
+    kind: 'ms',
+    row: 'webhooks: { timeoutMs }',
+  },
+  {
+    option: 'defaultTtlMs',
+    value: DEFAULT_WEBHOOK_LIMITS.defaultTtlMs,
+    kind: 'ms',
+    row: 'webhooks: { maxTtlMs }',
   },
   // The gateway's proxies.
   { option: 'maxCatalogBytes', value: DEFAULT_MAX_CATALOG_BYTES, kind: 'bytes' },

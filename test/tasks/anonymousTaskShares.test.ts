@@ -5,6 +5,7 @@ import { TASKS_EXTENSION } from '@rondo/protocol';
 import { serveHttp, type HttpServerHandle } from '@rondo/transport-http';
 import { serveWebSocket } from '@rondo/transport-ws';
 import { afterEach, describe, expect, it } from 'vitest';
+import { tasks } from '@rondo/tasks';
 import WebSocket from 'ws';
 
 // Issue 31, point 5: without auth, each client's share of running tasks is its own (the
@@ -27,9 +28,8 @@ function holdingServer(maxTasksPerOwner: number): RondoServer {
   const server = createServer({
     name: 'anonymous-task-shares',
     version: '1.0.0',
-    tasks: { maxTasksPerOwner },
     log: () => {},
-  });
+  }).use(tasks({ maxTasksPerOwner }));
   // Runs until cancelled, so each task holds its slot of the share.
   server.tool('hold', { task: 'optional' }, (_args, ctx) => {
     return new Promise((_resolve, reject) => {

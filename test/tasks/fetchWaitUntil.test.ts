@@ -5,6 +5,7 @@ import { createFetchHandler, type FetchHandler } from '@rondo/transport-http/fet
 import { mcpHono } from '@rondo/transport-http/hono';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
+import { tasks } from '@rondo/tasks';
 import { WITH_TASKS, type Json } from './taskClient.js';
 
 // A Worker stops a request's pending work once its response is done: the fetch handler hands a
@@ -16,7 +17,9 @@ afterEach(async () => {
 });
 
 function serve(): { handler: FetchHandler; release: () => void } {
-  const server = createServer({ name: 'wait-until', version: '1.0.0', log: () => undefined });
+  const server = createServer({ name: 'wait-until', version: '1.0.0', log: () => undefined }).use(
+    tasks(),
+  );
   let release: () => void = () => undefined;
   server.tool('finish_later', { task: 'optional' }, async () => {
     await new Promise<void>((resolve) => (release = resolve));
@@ -98,7 +101,9 @@ describe('createFetchHandler with a per-request waitUntil', () => {
 
 describe('mcpHono on a runtime with an execution context', () => {
   it("hands a task's run to the Worker's ctx.waitUntil that Hono was given", async () => {
-    const server = createServer({ name: 'hono-wait', version: '1.0.0', log: () => undefined });
+    const server = createServer({ name: 'hono-wait', version: '1.0.0', log: () => undefined }).use(
+      tasks(),
+    );
     let release: () => void = () => undefined;
     server.tool('finish_later', { task: 'optional' }, async () => {
       await new Promise<void>((resolve) => (release = resolve));

@@ -5,6 +5,7 @@ import { legacyEra } from '@rondo/adapter-2025';
 import { createPrologProvider, type PrologProvider } from '@rondo/logtalk-bridge';
 import { serveHttp, type HttpServerHandle } from '@rondo/transport-http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tasks } from '@rondo/tasks';
 import { rpc, twoPrincipalAuth, waitForStatus } from './taskClient.js';
 import { scaled } from '@rondo/test-support/timeFactor';
 
@@ -25,7 +26,9 @@ beforeAll(async () => {
     cancelGraceMs: 10_000,
     onLog: () => undefined,
   });
-  server = createServer({ name: 'prolog-tasks', version: '1.0.0', log: () => undefined });
+  server = createServer({ name: 'prolog-tasks', version: '1.0.0', log: () => undefined }).use(
+    tasks(),
+  );
   server.provider(prolog);
   http = await serveHttp(createEndpoint(server, { modern: modernEra(), legacy: legacyEra() }), {
     auth: twoPrincipalAuth(RESOURCE),
@@ -98,9 +101,8 @@ describe('tasks run by a Prolog provider', () => {
     const short = createServer({
       name: 'short-tasks',
       version: '1.0.0',
-      tasks: { ttlMs: 400 },
       log: () => undefined,
-    });
+    }).use(tasks({ ttlMs: 400 }));
     short.provider(prolog);
     const shortHttp = await serveHttp(createEndpoint(short, { modern: modernEra() }));
     try {

@@ -4,6 +4,7 @@ import { text } from '@rondo/protocol';
 import { createRedisState, type RedisState } from '@rondo/redis';
 import { serveHttp, type HttpServerHandle } from '@rondo/transport-http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tasks } from '@rondo/tasks';
 import { startRedisServer, type RedisServer } from '@rondo/test-support/redisServer';
 import { rpc, twoPrincipalAuth, waitForStatus } from './taskClient.js';
 
@@ -32,9 +33,8 @@ describe('issue 31: a Redis stall and a finished task', () => {
     const server: RondoServer = createServer({
       name: 'stall',
       version: '1.0.0',
-      tasks: { store: state.tasks, ttlMs: 60_000 },
       log: (_level, message) => logged.push(message),
-    });
+    }).use(tasks({ store: state.tasks, ttlMs: 60_000 }));
     let release: () => void = () => undefined;
     const released = new Promise<void>((resolve) => (release = resolve));
     server.tool('finish_later', { task: 'optional' }, async () => {

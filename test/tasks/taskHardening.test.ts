@@ -1,5 +1,5 @@
-import { runtimeOf } from '@rondo/core/internal';
-import { createServer, createEndpoint, type RondoServer, type TaskOptions } from '@rondo/core';
+import { createServer, createEndpoint, type RondoServer } from '@rondo/core';
+import { tasks, type TaskOptions, type TasksExtension } from '@rondo/tasks';
 import { modernEra } from '@rondo/adapter-2026';
 import { text } from '@rondo/protocol';
 import { serveHttp, type HttpServerHandle } from '@rondo/transport-http';
@@ -20,8 +20,13 @@ afterEach(async () => {
   }
 });
 
-async function serve(tasks: TaskOptions): Promise<{ url: string; server: RondoServer }> {
-  const server = createServer({ name: 'tasks-hardening', version: '1.0.0', tasks, log: () => {} });
+async function serve(
+  taskOptions: TaskOptions,
+): Promise<{ url: string; server: RondoServer; extension: TasksExtension }> {
+  const extension = tasks(taskOptions);
+  const server = createServer({ name: 'tasks-hardening', version: '1.0.0', log: () => {} }).use(
+    extension,
+  );
   // Never settles and never looks at its signal, holding a megabyte while it "runs".
   server.tool('ignore_signal', { task: 'optional' }, () => {
     const held = new Uint8Array(1 << 20).fill(1);
@@ -37,7 +42,7 @@ async function serve(tasks: TaskOptions): Promise<{ url: string; server: RondoSe
   const endpoint = createEndpoint(server, { modern: modernEra() });
   const http = await serveHttp(endpoint, { auth: twoPrincipalAuth(RESOURCE) });
   open.push({ http, server });
-  return { url: http.url, server };
+  return { url: http.url, server, extension };
 }
 
 async function call(url: string, name: string, token: string) {
@@ -51,17 +56,17 @@ async function until(check: () => boolean, timeoutMs: number): Promise<void> {
 
 describe('issue 31: task runs and shares', () => {
   it('releases the run of a handler that ignores its signal at the task TTL', async () => {
-    const { url, server } = await serve({ ttlMs: 400 });
+    const { url, extension } = await serve({ ttlMs: 400 });
     const ids: string[] = [];
     for (let index = 0; index < 40; index += 1) {
       const { result } = await call(url, 'ignore_signal', 'alice');
       expect(result).toMatchObject({ resultType: 'task', status: 'working' });
       ids.push(String((result as Json).taskId));
     }
-    expect(runtimeOf(server).tasks.running).toBeGreaterThan(0);
+    expect(extension.running).toBeGreaterThan(0);
     // Generous on a loaded machine: the TTL is 400 ms.
-    await until(() => runtimeOf(server).tasks.running === 0, 10_000);
-    expect(runtimeOf(server).tasks.running).toBe(0);
+    await until(() => extension.running === 0, 10_000);
+    expect(extension.running).toBe(0);
     // Past its TTL the task is unknown, as the store forgets it.
     const gone = await rpc(url, 'tasks/get', { taskId: ids[0] }, { token: 'alice' });
     expect(gone.error).toMatchObject({ code: -32602 });

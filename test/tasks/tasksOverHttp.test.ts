@@ -1,5 +1,5 @@
-import { runtimeOf } from '@rondo/core/internal';
-import { createServer, createEndpoint, type RondoServer, type TaskOptions } from '@rondo/core';
+import { createServer, createEndpoint, type RondoServer } from '@rondo/core';
+import { MemoryTaskStore, tasks, type TaskOptions } from '@rondo/tasks';
 import { modernEra } from '@rondo/adapter-2026';
 import { legacyEra } from '@rondo/adapter-2025';
 import { formElicitation, inputRequest, inputRequired, text } from '@rondo/protocol';
@@ -27,13 +27,12 @@ afterEach(async () => {
   }
 });
 
-async function serve(tasks: TaskOptions = {}): Promise<Served> {
+async function serve(taskOptions: TaskOptions = {}): Promise<Served> {
   const server = createServer({
     name: 'tasks-test',
     version: '1.0.0',
-    tasks,
     log: () => undefined,
-  });
+  }).use(tasks(taskOptions));
   const held: Served['held'] = { started: 0 };
   let release: () => void = () => undefined;
   server.tool('finish_later', { task: 'optional' }, async (_args, ctx) => {
@@ -194,8 +193,8 @@ describe('tasks over Streamable HTTP', () => {
   });
 
   it('keeps the store bounded: finished tasks make room, running ones are never dropped', async () => {
-    const served = await serve({ maxTasks: 20, maxTasksPerOwner: 15 });
-    const store = runtimeOf(served.server).tasks.store as unknown as { size: number };
+    const store = new MemoryTaskStore({ maxTasks: 20, maxTasksPerOwner: 15 });
+    const served = await serve({ store });
     for (let index = 0; index < 60; index += 1) {
       const { taskId } = await createTask(served.url, 'quick');
       await waitForStatus(served.url, String(taskId), ['completed'], { token: 'alice' });

@@ -11,6 +11,7 @@ const ADAPTERS = [
 ];
 const TRANSPORTS = ['@rondo/transport-*', '@rondo/transport-*/*'];
 const FACADE = ['@rondo/server', '@rondo/server/*'];
+const TASKS = ['@rondo/tasks', '@rondo/tasks/*'];
 
 /**
  * One floor: the files it covers, the import groups refused there with the reason, and single
@@ -39,6 +40,7 @@ const layers = [
       [ADAPTERS, 'core knows no era adapter (they plug into it through EraAdapter)'],
       [TRANSPORTS, 'core knows no transport (they plug into it through Endpoint)'],
       [FACADE, 'core sits below the @rondo/server facade'],
+      [TASKS, 'core knows no Tasks: @rondo/tasks plugs into it through the Extension seam'],
     ],
   ),
   floor(
@@ -56,7 +58,7 @@ const layers = [
     ],
   ),
   floor(
-    ['packages/events/src/**/*.ts'],
+    ['packages/events/src/**/*.ts', 'packages/tasks/src/**/*.ts'],
     [
       [ADAPTERS, 'an extension plugs into the eras through the Extension seam of @rondo/core'],
       [TRANSPORTS, 'an extension knows no transport: its methods run in the core pipeline'],

@@ -26,6 +26,8 @@ fi
 
 missing=()
 command -v swipl >/dev/null 2>&1 || missing+=(swi-prolog-nox)
+# The webhook tests make a self-signed certificate for their HTTPS receiver.
+[ "$for_tests" = "0" ] || command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 [ "$for_tests" = "0" ] || [ "${RONDO_SKIP_BROWSER:-}" = "1" ] || command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 # Several Rondo processes sharing state (the scale-out tests, `pnpm cluster`): Redis and nginx.
 if [ "$for_cluster" = "1" ]; then

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { StateKey } from '@rondo/core';
+import { FixtureTokensError, parseFixtureTokens } from './fixtureTokens.js';
 import {
   SERVING_FLAG_OPTIONS,
   SERVING_FLAGS_HELP,
@@ -28,6 +29,10 @@ export interface FixtureArgs {
   allowedHosts?: readonly string[] | 'any';
   /** The requestState key ring from `--state-keys`; without it the core reads the environment. */
   stateKeys?: StateKey[];
+  /** Static bearer tokens to principals (`RONDO_FIXTURE_TOKENS`, http and ws): every request needs one. */
+  tokens?: ReadonlyMap<string, string>;
+  /** Webhook callbacks on loopback and private addresses are accepted (`RONDO_EVENTS_ALLOW_PRIVATE_CALLBACKS=1`). */
+  allowPrivateCallbacks?: true;
   /** `--help` was given: print {@link USAGE} and exit 0. */
   help?: true;
 }
@@ -40,12 +45,18 @@ export class UsageError extends Error {
 /** The usage text. */
 export const USAGE = `usage: rondo-fixture ${SERVING_FLAGS_USAGE} [--help]
 
-${SERVING_FLAGS_HELP}`;
+${SERVING_FLAGS_HELP}
+
+environment:
+  RONDO_FIXTURE_TOKENS=token:principal,...    static bearer tokens (http, ws); every request needs one
+  RONDO_EVENTS_ALLOW_PRIVATE_CALLBACKS=1      accept webhook callbacks on loopback and private addresses`;
 
 /**
  * Parses the serving flags (`--transport`, `--port`, `--host`, `--path`, `--allowed-hosts`,
  * `--state-keys`, `--redis`, read by `@rondo/server`'s shared reader); `env` supplies
- * `RONDO_ALLOWED_HOSTS` and `RONDO_REDIS_URL` when a flag is absent.
+ * `RONDO_ALLOWED_HOSTS` and `RONDO_REDIS_URL` when a flag is absent, and `RONDO_FIXTURE_TOKENS` and
+ * `RONDO_EVENTS_ALLOW_PRIVATE_CALLBACKS`, which have no flag (a token on the command line would
+ * show in the process list).
  */
 export function parseFixtureArgs(
   argv: readonly string[],
@@ -70,5 +81,13 @@ export function parseFixtureArgs(
     throw failure;
   }
   if (values.help === true) parsed.help = true;
+  if (env.RONDO_FIXTURE_TOKENS !== undefined && env.RONDO_FIXTURE_TOKENS !== '')
+    try {
+      parsed.tokens = parseFixtureTokens(env.RONDO_FIXTURE_TOKENS);
+    } catch (failure) {
+      if (failure instanceof FixtureTokensError) throw new UsageError(failure.message);
+      throw failure;
+    }
+  if (env.RONDO_EVENTS_ALLOW_PRIVATE_CALLBACKS === '1') parsed.allowPrivateCallbacks = true;
   return parsed;
 }

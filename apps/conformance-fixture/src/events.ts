@@ -6,17 +6,25 @@ import { z } from 'zod';
 /** Occurrences of `test_event` a cursor can resume from (outside checkers ask for at least 100). */
 const TEST_EVENT_REPLAY = 1000;
 
+/** How the fixture's webhook delivery treats callbacks. */
+export interface FixtureEventsOptions {
+  /** Accept https callbacks on loopback and private addresses (`RONDO_EVENTS_ALLOW_PRIVATE_CALLBACKS=1`). */
+  readonly allowPrivateCallbacks?: boolean;
+}
+
 /**
  * The Events extension of the fixture, for outside checkers: one event type, `test_event`
- * (arguments `{}`, payload `{ message: string }`, poll and push, a replay of 1,000 occurrences),
- * raised by the tool `emit_test_event` (`{ message }`).
+ * (arguments `{}`, payload `{ message: string }`, poll, push and webhook, a replay of 1,000
+ * occurrences), raised by the tool `emit_test_event` (`{ message }`). Webhook subscriptions need a
+ * principal: serve the fixture with tokens (`RONDO_FIXTURE_TOKENS`).
  */
-export function addEvents(server: RondoServer): void {
-  const served = events().event('test_event', {
+export function addEvents(server: RondoServer, options: FixtureEventsOptions = {}): void {
+  const webhooks = { allowPrivateCallbacks: options.allowPrivateCallbacks ?? false };
+  const served = events({ webhooks }).event('test_event', {
     description: 'An occurrence raised by the emit_test_event tool, carrying its message.',
     input: z.object({}),
     payload: z.object({ message: z.string() }),
-    modes: ['poll', 'push'],
+    modes: ['poll', 'push', 'webhook'],
     replay: { count: TEST_EVENT_REPLAY },
   });
   server.use(served);

@@ -4,6 +4,7 @@ import { ConfigurationError, SharedStateError } from '@rondo/core';
 import { serve } from '@rondo/server';
 import { parseFixtureArgs, USAGE, UsageError, type FixtureArgs } from './cliArgs.js';
 import { createFixtureEndpoint } from './endpoint.js';
+import { fixtureTokenAuth } from './fixtureTokens.js';
 
 /**
  * The fixture CLI: `rondo-fixture --transport stdio|http|ws [--port N] [--host H] [--path P]
@@ -29,17 +30,26 @@ async function main(argv: readonly string[]): Promise<void> {
   const endpoint = createFixtureEndpoint({
     ...(args.stateKeys ? { requestState: { keys: args.stateKeys } } : {}),
     ...(shared ? { shared } : {}),
+    ...(args.allowPrivateCallbacks ? { events: { allowPrivateCallbacks: true } } : {}),
   });
-  const server = await serve(endpoint, {
-    transport: args.transport,
+  const options = {
     host: args.host,
     port: args.port,
     ...(args.path ? { path: args.path } : {}),
-    ...(args.allowedHosts && args.transport !== 'stdio' ? { allowedHosts: args.allowedHosts } : {}),
-    stopOnSignals: ['SIGINT', 'SIGTERM'],
+    stopOnSignals: ['SIGINT', 'SIGTERM'] as const,
     // The line below says where it serves, in this command's words.
     quiet: true,
-  });
+  };
+  const server =
+    args.transport === 'stdio'
+      ? await serve(endpoint, { ...options, transport: 'stdio' })
+      : await serve(endpoint, {
+          ...options,
+          transport: args.transport,
+          ...(args.allowedHosts ? { allowedHosts: args.allowedHosts } : {}),
+          // Static test tokens give requests principals (webhook subscriptions need one).
+          ...(args.tokens ? { auth: fixtureTokenAuth(args.tokens) } : {}),
+        });
   const where = server.url ? ` at ${server.url}` : '';
   process.stderr.write(`rondo-fixture: serving ${args.transport}${where}\n`);
   await server.closed;

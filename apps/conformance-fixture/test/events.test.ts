@@ -25,12 +25,12 @@ async function connected(): Promise<Client> {
 }
 
 describe('the fixture’s test_event', () => {
-  it('is listed with arguments {}, payload { message: string }, poll and push', async () => {
+  it('is listed with arguments {}, payload { message: string }, poll, push and webhook', async () => {
     const client = await connected();
     const [type] = await client.serverEvents.listAll();
     expect(type).toMatchObject({
       name: 'test_event',
-      delivery: ['poll', 'push'],
+      delivery: ['poll', 'push', 'webhook'],
       inputSchema: { type: 'object', properties: {} },
       payloadSchema: {
         type: 'object',

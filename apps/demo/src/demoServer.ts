@@ -8,6 +8,7 @@ import {
 } from '@rondo/core';
 import { createRedisState } from '@rondo/redis';
 import { composeEndpoint } from '@rondo/server/endpoint';
+import { tasks } from '@rondo/tasks';
 import { startBirdExpert } from './providers/birds.js';
 import { addBakery } from './providers/bakery.js';
 import { addClockResource } from './providers/clock.js';
@@ -82,6 +83,8 @@ export async function createDemoServer(options: DemoServerOptions = {}): Promise
   addTripWizard(server);
   addTeaTimer(server);
   addBakery(server);
+  // bake_bread runs as a task for a modern client that declares the Tasks extension.
+  server.use(tasks());
   addWeatherTemplate(server);
   addHaikuPrompt(server);
   addLamp(server);

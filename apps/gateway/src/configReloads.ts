@@ -1,6 +1,6 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { ConfigError, readConfig } from './config.js';
+import { ConfigError, readConfig, type GatewayEntry } from './config.js';
 import type { Gateway } from './gateway.js';
 import type { GatewayLog } from './logger.js';
 
@@ -14,9 +14,9 @@ export function reloadOnRequest(
   path: string,
   gateway: Gateway,
   log: GatewayLog,
-  options: { readonly watch?: boolean } = {},
+  options: ReloadOptions = {},
 ): () => void {
-  const reload = (why: string): void => void reloadFrom(path, gateway, log, why);
+  const reload = (why: string): void => void reloadFrom(path, gateway, log, why, options.refuse);
   const onHangup = (): void => reload('SIGHUP');
   process.on('SIGHUP', onHangup);
   let watcher: FSWatcher | undefined;
@@ -36,23 +36,36 @@ export function reloadOnRequest(
   };
 }
 
-/** Reads the file and applies it, saying what changed, or why it was refused. */
+/** How reloads are asked for, and what else refuses a configuration. */
+export interface ReloadOptions {
+  /** Also reload when the file changes (SIGHUP always reloads). */
+  readonly watch?: boolean;
+  /** Why a valid configuration still can't be served here (as at start), or undefined. */
+  readonly refuse?: (entries: readonly GatewayEntry[]) => string | undefined;
+}
+
+/**
+ * Reads the file and applies it, saying what changed, or why it was refused: invalid, or refused
+ * by `refuse` for the way this gateway runs.
+ */
 export async function reloadFrom(
   path: string,
   gateway: Gateway,
   log: GatewayLog,
   why: string,
+  refuse: ReloadOptions['refuse'] = () => undefined,
 ): Promise<void> {
   let entries;
   try {
     entries = readConfig(path);
   } catch (failure) {
     if (!(failure instanceof ConfigError)) throw failure;
-    log.error(
-      'config.refused',
-      `reload (${why}) refused: ${failure.message}; still serving the previous configuration`,
-      { reason: why, error: failure.message },
-    );
+    refused(log, why, failure.message);
+    return;
+  }
+  const refusal = refuse(entries);
+  if (refusal !== undefined) {
+    refused(log, why, refusal);
     return;
   }
   const outcome = await gateway.reload(entries);
@@ -72,4 +85,12 @@ export async function reloadFrom(
     removed: outcome.removed.join(','),
     changed: outcome.changed.join(','),
   });
+}
+
+function refused(log: GatewayLog, why: string, error: string): void {
+  log.error(
+    'config.refused',
+    `reload (${why}) refused: ${error}; still serving the previous configuration`,
+    { reason: why, error },
+  );
 }

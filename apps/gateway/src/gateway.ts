@@ -23,6 +23,7 @@ import {
   type UpstreamStatus,
 } from '@rondo/proxy';
 import { composeEndpoint } from '@rondo/server/endpoint';
+import { tasks } from '@rondo/tasks';
 import type { GatewayCatalog } from './catalogConfig.js';
 import { openApiEntryProvider } from './openApiEntry.js';
 import { prologEntryProvider } from './prologEntry.js';
@@ -231,6 +232,8 @@ export async function createGateway(
     claims,
     ...(options.watch ? { watch: options.watch } : {}),
   };
+  // Upstream tasks passed through, and the tasks of tools declaring task support.
+  server.use(tasks());
   // The skills of the upstreams serving them (a prolog entry's too), as they join and leave.
   server.use(relaySkills(() => providers.values()));
   // An upstream acting for each caller opens its catalog connection on a caller's first request:

@@ -53,10 +53,13 @@ async function main(argv: readonly string[]): Promise<void> {
     return;
   }
   await checkPorts(args);
-  const { serveGateway } = await import('./serveGateway.js');
+  const { serveGateway, actingWithoutAuth } = await import('./serveGateway.js');
   const log = new GatewayLog(args.logFormat, args.logLevel);
   const { gateway, running, shared, audit } = await serveGateway(args, entries, log, catalog);
-  const stopReloading = reloadOnRequest(args.config, gateway, log, { watch: args.watch });
+  const stopReloading = reloadOnRequest(args.config, gateway, log, {
+    watch: args.watch,
+    refuse: (next) => actingWithoutAuth(args, next),
+  });
   const stop = (): void => {
     stopReloading();
     void running.close().catch(() => undefined);

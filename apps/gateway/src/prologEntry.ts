@@ -3,6 +3,7 @@ import { createServer, type Provider } from '@rondo/core';
 import { createPrologProvider, prologSkills, type PrologProvider } from '@rondo/logtalk-bridge';
 import type { UpstreamSpec } from '@rondo/proxy';
 import { composeEndpoint } from '@rondo/server/endpoint';
+import { tasks } from '@rondo/tasks';
 import type { GatewayEntry } from './config.js';
 
 /** A gateway entry hosting a Prolog provider (`"prolog": "file.pl"`). */
@@ -45,6 +46,7 @@ function inProcessUpstream(key: string, prolog: PrologProvider): UpstreamSpec {
   try {
     const server = createServer({ name: key, version: '0.1.0' })
       .provider(prolog)
+      .use(tasks())
       .use(prologSkills(prolog.skills));
     const endpoint = composeEndpoint(server);
     return {

@@ -33,7 +33,8 @@ export async function serveGateway(
   log: GatewayLog,
   catalog?: GatewayCatalog,
 ): Promise<ServingGateway> {
-  refuseActingWithoutAuth(args, entries);
+  const unverified = actingWithoutAuth(args, entries);
+  if (unverified !== undefined) throw new StartError(unverified);
   const monitor = new UpstreamMonitor(log, args.readyWhen);
   const metrics = new GatewayMetrics();
   const audit = args.audit === undefined ? undefined : new AuditLog(args.audit);
@@ -95,16 +96,18 @@ export async function serveGateway(
 }
 
 /**
- * Throws a {@link StartError} when an entry acts for each caller (`oauth.tokenExchange`) but the
- * gateway verifies no caller's token (no `--auth-*`): it would have no token to exchange.
+ * Why `entries` can't be served as `args` say, or undefined: an entry that acts for each caller
+ * (`oauth.tokenExchange`) needs a gateway that verifies callers' tokens (`--auth-*`), or it would
+ * have no token to exchange. Checked at start and on every reload.
  */
-function refuseActingWithoutAuth(args: GatewayArgs, entries: readonly GatewayEntry[]): void {
-  if (args.auth) return;
+export function actingWithoutAuth(
+  args: Pick<GatewayArgs, 'auth'>,
+  entries: readonly GatewayEntry[],
+): string | undefined {
+  if (args.auth) return undefined;
   const acting = entries.find((entry) => entry.kind === 'remote' && entry.oauth?.tokenExchange);
-  if (!acting) return;
-  throw new StartError(
-    `entry "${acting.key}": oauth.tokenExchange exchanges each caller's token: serve over http or ws with --auth-* so callers present verified tokens`,
-  );
+  if (!acting) return undefined;
+  return `entry "${acting.key}": oauth.tokenExchange exchanges each caller's token: serve over http or ws with --auth-* so callers present verified tokens`;
 }
 
 /** Resolves once every proxied upstream has connected or failed once (`--wait-upstreams`). */

@@ -13,6 +13,7 @@ import {
   type PrologProviderOptions,
 } from '@rondo/logtalk-bridge';
 import { composeEndpoint } from '@rondo/server/endpoint';
+import { tasks } from '@rondo/tasks';
 
 /** Options of {@link createLogtalkHost}: the bridge's, plus the server's identity. */
 export interface LogtalkHostOptions extends PrologProviderOptions {
@@ -69,7 +70,10 @@ export async function createLogtalkHost(options: LogtalkHostOptions): Promise<Lo
       ...(serverLog ? { log: serverLog } : {}),
       ...(stateKeys ? { requestState: { keys: stateKeys } } : {}),
       ...(shared ? { shared } : {}),
-    }).provider(provider);
+    })
+      .provider(provider)
+      // A predicate declared with task_support/2 runs as a task for a modern client.
+      .use(tasks());
     if (provider.skills.length > 0) server.use(prologSkills(provider.skills));
     const endpoint = composeEndpoint(server, { modern: { alsoSupported: LEGACY_REVISIONS } });
     await endpoint.ready();

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type RondoServer } from '@rondo/core';
+import { tasks } from '@rondo/tasks';
 import {
   TASKS_EXTENSION,
   formElicitation,
@@ -28,7 +29,9 @@ afterEach(async () => {
 });
 
 function setup(): { c: ModernClient; gate: { open: () => void } } {
-  const server = createServer({ name: 'tasks', version: '1.0.0', log: () => undefined });
+  const server = createServer({ name: 'tasks', version: '1.0.0', log: () => undefined }).use(
+    tasks(),
+  );
   servers.push(server);
   const gate = { open: () => undefined as void };
   server.tool('steps', { task: 'optional' }, async (_args, ctx) => {

@@ -13,6 +13,18 @@ export { ClientSkills } from './skills/clientSkills.js';
 export { ClientEventsExtension, type PollRequest } from './events/clientEventsExtension.js';
 export { EventStream, type EventStreamOptions } from './events/eventStream.js';
 export {
+  verifyWebhookDelivery,
+  generateWebhookSecret,
+  type ReceivedHeaders,
+  type VerifiedDelivery,
+  type WebhookVerdict,
+} from './events/webhookReceiver.js';
+export type {
+  WebhookSubscribeRequest,
+  WebhookUnsubscribeRequest,
+  WebhookSubscription,
+} from './events/webhookWire.js';
+export {
   EVENTS_EXTENSION,
   type EventOccurrence,
   type EventSubscription,

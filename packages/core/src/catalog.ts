@@ -9,7 +9,7 @@ import type {
 import { compileArgumentValidator, type ArgumentValidator } from './inputValidation.js';
 import type { Provider, ProviderCapabilities } from './provider.js';
 import type { ServerCapabilitySet } from './serverTypes.js';
-import type { TaskDeclaration } from './tasks/taskStore.js';
+import type { TaskDeclaration } from './taskSupport.js';
 import { compileTemplate, type CompiledTemplate } from './uriTemplate.js';
 import { isVisible, type Visibility, type VisibilityRules } from './visibility.js';
 import type { ScopeRules } from './callScopes.js';

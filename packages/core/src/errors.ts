@@ -44,6 +44,25 @@ export class RoundLimitError extends RondoError {
 }
 
 /**
+ * A store refused to keep more because one of its limits was reached (a task store's share of one
+ * client, say). The wire error is -32603 naming the limit: `data: { limit, [limit]: value }`. An
+ * extension's store refuses with a subclass of its own (`TaskLimitError` of `@rondo/tasks`).
+ */
+export class StoreLimitError extends RondoError {
+  override readonly code: string = 'core.store-limit';
+  override readonly name: string = 'StoreLimitError';
+  constructor(
+    /** The option that bounds the store (`maxTasksPerOwner`, say). */
+    readonly limit: string,
+    /** Its value. */
+    readonly value: number,
+    message: string,
+  ) {
+    super(`${message} (limit ${limit}: ${value})`);
+  }
+}
+
+/**
  * The state the processes of an endpoint share (a Redis server) could not be reached or answered
  * wrongly. A request that needs it fails with -32603 naming the store; what needs no shared state
  * goes on being served, and the store's client reconnects by itself.

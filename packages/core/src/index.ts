@@ -169,6 +169,7 @@ export {
   MissingClientCapabilityError,
   RoundLimitError,
   SharedStateError,
+  StoreLimitError,
   TokenRejectedError,
   type TokenRejectionReason,
 } from './errors.js';
@@ -198,35 +199,7 @@ export {
 export { clientAddress } from './clientAddress.js';
 export { DEFAULT_IPV6_CLIENT_PREFIX, checkIpv6Prefix, clientKeyOfAddress } from './clientKey.js';
 export { modernErrorDisposition } from './errorDisposition.js';
-export {
-  isTerminal,
-  type NewTask,
-  type TaskChange,
-  type TaskDeclaration,
-  type TaskEvent,
-  type TaskRecord,
-  type TaskStore,
-  type TaskSupport,
-} from './tasks/taskStore.js';
-export {
-  MemoryTaskStore,
-  TaskCapacityError,
-  type MemoryTaskStoreOptions,
-} from './tasks/memoryTaskStore.js';
-export {
-  TaskRegistry,
-  ownedBy,
-  type LocalTaskRun,
-  type TaskOptions,
-} from './tasks/taskRegistry.js';
-export { newTaskId } from './tasks/taskId.js';
-export {
-  TASK_LIMIT_DEFAULTS,
-  TaskLimitError,
-  changeBytes,
-  type TaskLimitName,
-  type TaskShareLimits,
-} from './tasks/taskLimits.js';
+export type { TaskDeclaration, TaskSupport } from './taskSupport.js';
 export type {
   AppendOptions,
   Awaitable,

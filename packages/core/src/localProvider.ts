@@ -11,7 +11,7 @@ import type {
 } from './definitions.js';
 import { ConfigurationError } from './errors.js';
 import type { ItemKind } from './mount/naming.js';
-import type { TaskDeclaration } from './tasks/taskStore.js';
+import type { TaskDeclaration } from './taskSupport.js';
 import type {
   PromptOutcome,
   Provider,

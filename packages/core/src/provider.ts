@@ -7,7 +7,7 @@ import type {
 } from '@rondo/protocol';
 import type { HandlerContext } from './context.js';
 import type { McpCall } from './middleware.js';
-import type { TaskDeclaration } from './tasks/taskStore.js';
+import type { TaskDeclaration } from './taskSupport.js';
 import type {
   Arguments,
   CacheableMethod,

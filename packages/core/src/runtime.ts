@@ -42,7 +42,6 @@ import type {
 } from './serverTypes.js';
 import type { RondoServer } from './server.js';
 import type { SharedState } from './shared/sharedState.js';
-import { TaskRegistry } from './tasks/taskRegistry.js';
 import { runTool } from './toolRun.js';
 import { isVisible } from './visibility.js';
 
@@ -62,7 +61,7 @@ export function runtimeOf(server: RondoServer): ServerRuntime {
 
 /**
  * What serves a `RondoServer`: its providers and their catalog, the change fan-out, the request
- * state sealer, the limits, the tasks, the middleware and extensions, and the operations the era
+ * state sealer, the limits, the middleware and extensions, and the operations the era
  * adapters, the request pipeline and the round operations run. The server the user holds only
  * registers into it; Rondo's own packages reach it with `runtimeOf(server)` from
  * `@rondo/core/internal`, and extensions receive it. It knows the canonical vocabulary, never an
@@ -77,8 +76,6 @@ export class ServerRuntime {
   readonly maxPageBytes: number;
   readonly maxArgumentDepth: number;
   readonly log: (level: 'info' | 'warning' | 'error', message: string) => void;
-  /** The server's tasks (the Tasks extension of the modern wire). */
-  readonly tasks: TaskRegistry;
   /** State shared with the other processes of the endpoint, when configured. */
   readonly shared: SharedState | undefined;
   /** The servers this one mounts and the servers mounting it. */
@@ -105,9 +102,8 @@ export class ServerRuntime {
     this.maxPageBytes = settings.maxPageBytes;
     this.maxArgumentDepth = settings.maxArgumentDepth;
     this.defaultCachePolicy = settings.defaultCachePolicy;
-    const { shared, tasks } = options;
+    const { shared } = options;
     this.shared = shared;
-    this.tasks = new TaskRegistry({ ...(shared ? { store: shared.tasks } : {}), ...tasks });
     this.changes = new ServerChanges(shared?.changes, this.log);
     this.sources = new ProviderCatalog(
       this.info.name,
@@ -272,10 +268,9 @@ export class ServerRuntime {
     return resolveCachePolicy(rule, method, key, this.sources.providers, this.defaultCachePolicy);
   }
 
-  /** Cancels the tasks running here, then closes the task store, the extensions and every provider. */
+  /** Closes the extensions (which stop what they run, tasks say), then every provider. */
   async close(): Promise<void> {
     this.changes.close();
-    await this.tasks.close();
     await this.extensionSet.close();
     await Promise.all(this.sources.providers.map(async (p: Provider) => p.close?.()));
   }

@@ -13,9 +13,8 @@ import type { Provider } from './provider.js';
 import { MountedProvider } from './mount/mountedProvider.js';
 import { MountNaming, type MountOptions } from './mount/naming.js';
 import { runtimeOf, ServerRuntime } from './runtime.js';
-import { taskDeclaration } from './tasks/declaration.js';
+import { taskDeclaration } from './taskSupport.js';
 import type { Middleware } from './middleware.js';
-import { tasksExtension } from './tasks/tasksExtension.js';
 import { serverCard } from './serverCard.js';
 import type { Extension } from './extension.js';
 import type {
@@ -41,12 +40,12 @@ export function createServer(options: ServerOptions): RondoServer {
  * A Rondo server as its user holds it: registration (tools, prompts, resources, completions,
  * cache policies, middleware and extensions, providers, mounts), the two announcements a handler
  * may make, and `close`. What serves it (the catalog, the operations, the sealer, the limits, the
- * tasks) is its `ServerRuntime`, held privately.
+ * extensions) is its `ServerRuntime`, held privately.
  */
 export class RondoServer {
   constructor(options: ServerOptions) {
-    const runtime = new ServerRuntime(options, this);
-    this.use(tasksExtension(runtime.tasks));
+    // The runtime registers itself for `runtimeOf`, through which the server reaches it.
+    new ServerRuntime(options, this);
     const card = options.serverCard;
     if (card) this.use(serverCard(card === true ? {} : card));
   }
@@ -194,7 +193,7 @@ export class RondoServer {
     this.runtime.broadcast({ level, data, ...(logger !== undefined ? { logger } : {}) });
   }
 
-  /** Cancels the tasks running here, then closes the task store, the extensions and every provider. */
+  /** Closes the extensions (which stop what they run: a task, a stream), then every provider. */
   close(): Promise<void> {
     return this.runtime.close();
   }

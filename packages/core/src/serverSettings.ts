@@ -28,7 +28,6 @@ export function serverSettings(options: ServerOptions): ServerSettings {
     defaultCachePolicy,
     log: given,
     limits,
-    tasks: _tasks,
     shared,
     serverCard: _card,
     ...info

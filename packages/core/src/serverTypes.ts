@@ -19,8 +19,7 @@ import type { RequestStateOptions } from './requestState.js';
 import type { Visibility } from './visibility.js';
 import type { SharedState } from './shared/sharedState.js';
 import type { ServerCardOptions } from './serverCard.js';
-import type { TaskOptions } from './tasks/taskRegistry.js';
-import type { TaskDeclaration, TaskSupport } from './tasks/taskStore.js';
+import type { TaskDeclaration, TaskSupport } from './taskSupport.js';
 
 /** Who the server is, as told to clients. */
 export interface ServerInfo {
@@ -50,11 +49,9 @@ export interface ServerOptions extends ServerInfo {
   defaultCachePolicy?: CachePolicy;
   /** Limits on what a request may carry (argument nesting depth). */
   limits?: ServerLimits;
-  /** How tasks (the `io.modelcontextprotocol/tasks` extension) are kept: store, TTL, polling. */
-  tasks?: TaskOptions;
   /**
    * State shared with the other processes serving the same endpoint (`@rondo/redis`): sessions,
-   * their event logs, change notifications, relayed messages and tasks. Without it everything lives
+   * their event logs, change notifications, relayed messages (and tasks, for `@rondo/tasks`). Without it everything lives
    * in this process, which is right for one process.
    */
   shared?: SharedState;

@@ -1,6 +1,5 @@
 import { ErrorCode, McpError, isMcpError, type JsonRpcErrorObject } from '@rondo/protocol';
-import { MissingClientCapabilityError, RoundLimitError } from './errors.js';
-import { TaskLimitError } from './tasks/taskLimits.js';
+import { MissingClientCapabilityError, RoundLimitError, StoreLimitError } from './errors.js';
 import { INSUFFICIENT_SCOPE, InsufficientScopeError } from './callScopes.js';
 import { RATE_LIMITED, RateLimitedError } from './rateLimited.js';
 import type { Disposition } from './transport.js';
@@ -26,7 +25,7 @@ export function toMcpError(failure: unknown): McpError {
   if (failure instanceof RoundLimitError) {
     return new McpError(ErrorCode.InternalError, failure.message, { roundLimit: failure.limit });
   }
-  if (failure instanceof TaskLimitError) {
+  if (failure instanceof StoreLimitError) {
     return new McpError(ErrorCode.InternalError, failure.message, {
       limit: failure.limit,
       [failure.limit]: failure.value,

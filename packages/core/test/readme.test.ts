@@ -8,15 +8,6 @@ describe('README', () => {
     expect(output.trim()).toBe('add,greet');
   });
 
-  it('runs its tasks example', async () => {
-    const output = await runReadmeExample(
-      fileURLToPath(new URL('..', import.meta.url)),
-      20_000,
-      'Tasks',
-    );
-    expect(output.trim()).toBe('optional {}');
-  });
-
   it('runs its key ring example: the newest key seals and names itself', async () => {
     const output = await runReadmeExample(
       fileURLToPath(new URL('..', import.meta.url)),

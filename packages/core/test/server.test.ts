@@ -1,4 +1,4 @@
-import { extensionSettings, runtimeOf } from '@rondo/core/internal';
+import { runtimeOf } from '@rondo/core/internal';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -345,26 +345,5 @@ describe('RondoServer changes and providers', () => {
     const completing = withGreeting(calculator()).completion({ prompt: 'greet' }, 'who', () => []);
     await runtimeOf(completing).ready();
     expect(runtimeOf(completing).capabilities().completions).toBe(true);
-  });
-});
-
-describe('a provider that keeps tasks of its own', () => {
-  it('has the Tasks extension announced on the modern wire only, though no tool declares task support', async () => {
-    const keeping: Provider = {
-      name: 'keeping',
-      capabilities: () => ({ tasks: true }),
-      tools: () => [{ name: 'relay', inputSchema: { type: 'object' } }],
-    };
-    const server = createServer({ name: 't', version: '1' }).provider(keeping);
-    const runtime = runtimeOf(server);
-    await runtime.ready();
-    expect(runtime.capabilities().tasks).toBe(true);
-    const tasksId = 'io.modelcontextprotocol/tasks';
-    expect(extensionSettings(runtime.extensions, 'modern', runtime)).toHaveProperty([tasksId]);
-    expect(extensionSettings(runtime.extensions, 'legacy', runtime)).not.toHaveProperty([tasksId]);
-    const plain = createServer({ name: 't', version: '1' }).tool('relay', {}, () => 'ok');
-    await runtimeOf(plain).ready();
-    const settings = extensionSettings(runtimeOf(plain).extensions, 'modern', runtimeOf(plain));
-    expect(settings).not.toHaveProperty([tasksId]);
   });
 });

@@ -53,6 +53,33 @@ export function tooManyStreams(max: number): McpError {
   );
 }
 
+/** A webhook subscription needs an authenticated principal to own it. */
+export function unauthenticated(name: string): McpError {
+  return new McpError(
+    EventsErrorCode.Forbidden,
+    `Forbidden: a webhook subscription to "${name}" needs an authenticated caller`,
+    { name, reason: 'unauthenticated' },
+  );
+}
+
+/** The webhook callback or secret of an `events/subscribe` is refused. */
+export function invalidDelivery(name: string, field: 'url' | 'secret', reason: string): McpError {
+  return new McpError(
+    ErrorCode.InvalidParams,
+    `InvalidParams: the delivery ${field} of the subscription to "${name}" is refused: ${reason}`,
+    { name, field: `delivery.${field}`, reason },
+  );
+}
+
+/** A principal holds as many webhook subscriptions as it may. */
+export function tooManySubscriptions(max: number): McpError {
+  return new McpError(
+    EventsErrorCode.ResourceExhausted,
+    `ResourceExhausted: at most ${max} webhook subscriptions per principal`,
+    { limit: 'maxSubscriptionsPerPrincipal', max },
+  );
+}
+
 /** `emit` was given data that does not fit the event type's payload schema. */
 export class EventPayloadError extends RondoError {
   override readonly code: string = 'events.invalid-payload';

@@ -8,7 +8,7 @@ import {
 } from '@rondo/core';
 import { compileArgumentValidator, toJsonSchema } from '@rondo/core/internal';
 import type { ReplayBounds } from './occurrenceLog.js';
-import { DELIVERY_MODES, type DeliveryMode } from './wire.js';
+import { DEFAULT_DELIVERY_MODES, DELIVERY_MODES, type DeliveryMode } from './wire.js';
 
 /** How one event type is declared (`events.event(name, definition)`). */
 export interface EventDefinition {
@@ -23,7 +23,7 @@ export interface EventDefinition {
   readonly input?: SchemaInput;
   /** Each occurrence's `data`, declared the same way; `emit` checks the data against it. */
   readonly payload: SchemaInput;
-  /** The delivery modes offered; default both (`['poll', 'push']`). */
+  /** The delivery modes offered; default `['poll', 'push']` (`'webhook'` is offered by naming it). */
   readonly modes?: readonly DeliveryMode[];
   /** How much of the event type's past a cursor can resume from (see {@link ReplayBounds}). */
   readonly replay?: Partial<ReplayBounds>;
@@ -64,7 +64,7 @@ export class EventType {
     this.payloadSchema = toJsonSchema(definition.payload, `${owner} payload`);
     this.checkArguments = compileArgumentValidator(input, `${owner} input`);
     this.checkPayload = compileArgumentValidator(definition.payload, `${owner} payload`);
-    this.modes = checkModes(owner, definition.modes ?? DELIVERY_MODES);
+    this.modes = checkModes(owner, definition.modes ?? DEFAULT_DELIVERY_MODES);
     this.replay = checkReplay(owner, { ...DEFAULT_REPLAY, ...definition.replay });
   }
 
@@ -113,7 +113,7 @@ function checkModes(owner: string, modes: readonly DeliveryMode[]): readonly Del
   const known = DELIVERY_MODES.filter((mode) => modes.includes(mode));
   if (known.length === 0 || known.length !== new Set(modes).size)
     throw new ConfigurationError(
-      `${owner}: modes is a non-empty list of ${DELIVERY_MODES.map((mode) => `"${mode}"`).join(' and ')}`,
+      `${owner}: modes is a non-empty list of ${DELIVERY_MODES.map((mode) => `"${mode}"`).join(', ')}`,
     );
   return known;
 }

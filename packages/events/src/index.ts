@@ -4,7 +4,15 @@ export {
   DEFAULT_EVENTS_LIMITS,
   type EventsOptions,
   type EmitOptions,
+  type WebhookOptions,
 } from './serverEvents.js';
+export { DEFAULT_WEBHOOK_LIMITS, type WebhookLimits } from './webhookLimits.js';
+export {
+  MemoryWebhookStore,
+  type WebhookStore,
+  type WebhookSubscription,
+  type SaveOutcome,
+} from './webhookStore.js';
 export { DEFAULT_REPLAY, type EventDefinition } from './eventType.js';
 export { DEFAULT_CURSOR_TTL_MS } from './cursors.js';
 export { MemoryOccurrenceLog } from './memoryOccurrenceLog.js';
@@ -19,10 +27,13 @@ export type {
 } from './occurrenceLog.js';
 export type { EventsLimits } from './eventsHost.js';
 export { EventPayloadError, UnknownEventTypeError } from './errors.js';
+export { CallbackRefusedError, type CallbackRefusal } from './callbackTarget.js';
 export {
   EVENTS_EXTENSION,
   SUBSCRIPTION_ID_META,
   DELIVERY_MODES,
+  DEFAULT_DELIVERY_MODES,
+  SUBSCRIPTION_ID_HEADER,
   MAX_POLL_EVENTS,
   PUSH,
   EventsErrorCode,

@@ -5,18 +5,27 @@ import type { EventsHost } from './eventsHost.js';
 import { poll } from './poll.js';
 import { PushStream } from './pushStream.js';
 import { Subscription } from './subscription.js';
+import { subscribeWebhook, unsubscribeWebhook, type WebhookHost } from './webhookSubscriptions.js';
 import {
   ListEventsParams,
   PollEventsParams,
   StreamEventsParams,
+  SubscribeEventsParams,
+  UnsubscribeEventsParams,
   type SubscriptionRequest,
 } from './wire.js';
 
 /** The extension exists on the 2026-07-28 wire only: a legacy caller never sees its methods. */
 const MODERN = ['modern'] as const;
 
-/** The extension's methods: `events/list`, `events/poll` and `events/stream`. */
-export function eventsMethods(host: EventsHost): Record<string, ExtensionMethod> {
+/**
+ * The extension's methods: `events/list`, `events/poll`, `events/stream`, and the webhook pair
+ * `events/subscribe` / `events/unsubscribe`.
+ */
+export function eventsMethods(
+  host: EventsHost,
+  webhooks: WebhookHost,
+): Record<string, ExtensionMethod> {
   return {
     'events/list': extensionMethod({
       params: ListEventsParams,
@@ -43,6 +52,16 @@ export function eventsMethods(host: EventsHost): Record<string, ExtensionMethod>
       eras: MODERN,
       longLived: true,
       handle: (params, call) => stream(host, params, call),
+    }),
+    'events/subscribe': extensionMethod({
+      params: SubscribeEventsParams,
+      eras: MODERN,
+      handle: (params, call) => subscribeWebhook(host, webhooks, params, call),
+    }),
+    'events/unsubscribe': extensionMethod({
+      params: UnsubscribeEventsParams,
+      eras: MODERN,
+      handle: (params, call) => unsubscribeWebhook(host, webhooks, params, call),
     }),
   };
 }

@@ -13,7 +13,24 @@ import { MemoryOccurrenceLog } from './memoryOccurrenceLog.js';
 import { eventsMethods } from './methods.js';
 import type { OccurrenceLog } from './occurrenceLog.js';
 import { StreamRegistry } from './streamRegistry.js';
+import { WebhookDeliverer } from './webhookDeliverer.js';
+import { DEFAULT_WEBHOOK_LIMITS, type WebhookLimits } from './webhookLimits.js';
+import { MemoryWebhookStore, type WebhookStore } from './webhookStore.js';
+import type { WebhookHost } from './webhookSubscriptions.js';
 import { EVENTS_EXTENSION } from './wire.js';
+
+/** How webhook subscriptions (`events/subscribe`) are kept and delivered. */
+export interface WebhookOptions extends Partial<WebhookLimits> {
+  /** Where subscriptions and delivery claims live (default: a {@link MemoryWebhookStore}). */
+  readonly store?: WebhookStore;
+  /**
+   * Development only: accept callbacks on loopback and private addresses (https is still required).
+   * Default false: a callback whose host resolves to any non-public address is refused.
+   */
+  readonly allowPrivateCallbacks?: boolean;
+  /** Certificate authorities callbacks are checked against instead of Node's (default: Node's). */
+  readonly ca?: string | Buffer | readonly (string | Buffer)[];
+}
 
 /** How the extension serves its event types. */
 export interface EventsOptions {
@@ -35,6 +52,8 @@ export interface EventsOptions {
   readonly maxStreamsPerClient?: number;
   /** The clock (ms since the epoch), for timestamps and ages. */
   readonly now?: () => number;
+  /** Webhook delivery: its store, bounds and callback rules. */
+  readonly webhooks?: WebhookOptions;
 }
 
 /** What `emit` may say about an occurrence besides its data. */
@@ -60,13 +79,15 @@ export const DEFAULT_EVENTS_LIMITS: EventsLimits = {
  * The Events extension (`io.modelcontextprotocol/events`, SEP-3415) of one server, on the
  * 2026-07-28 wire only: declare event types with {@link ServerEvents.event}, `server.use(...)` it, and raise
  * occurrences with {@link ServerEvents.emit}; clients list the types (`events/list`), poll them with sealed
- * cursors (`events/poll`) or hold a push stream (`events/stream`).
+ * cursors (`events/poll`), hold a push stream (`events/stream`) or have signed deliveries POSTed to an
+ * https callback (`events/subscribe`).
  */
 export class ServerEvents implements Extension {
   readonly id = EVENTS_EXTENSION;
   readonly methods: Readonly<Record<string, ExtensionMethod>>;
   private readonly types = new Map<string, EventType>();
   private readonly host: EventsHost;
+  private readonly webhooks: WebhookHost;
 
   constructor(options: EventsOptions = {}) {
     const limits: EventsLimits = {
@@ -86,7 +107,8 @@ export class ServerEvents implements Extension {
       limits,
       now,
     };
-    this.methods = eventsMethods(this.host);
+    this.webhooks = webhookHost(this.host, options.webhooks ?? {});
+    this.methods = eventsMethods(this.host, this.webhooks);
   }
 
   /** Announced on the modern wire only; a legacy caller never sees the extension. */
@@ -98,7 +120,9 @@ export class ServerEvents implements Extension {
   event(name: string, definition: EventDefinition): this {
     if (this.types.has(name))
       throw new ConfigurationError(`the event type "${name}" is declared already`);
-    this.types.set(name, new EventType(name, definition));
+    const type = new EventType(name, definition);
+    this.types.set(name, type);
+    if (type.modes.includes('webhook')) this.webhooks.deliverer.follow(name);
     return this;
   }
 
@@ -125,7 +149,30 @@ export class ServerEvents implements Extension {
   /** Ends every open stream with `notifications/events/terminated` and its result. */
   async close(): Promise<void> {
     this.host.streams.terminateAll();
+    this.webhooks.deliverer.close();
   }
+}
+
+function webhookHost(host: EventsHost, options: WebhookOptions): WebhookHost {
+  const limits: WebhookLimits = { ...DEFAULT_WEBHOOK_LIMITS };
+  for (const key of Object.keys(limits) as (keyof WebhookLimits)[]) {
+    const value = options[key] ?? limits[key];
+    if (!Number.isInteger(value) || value < 1)
+      throw new ConfigurationError(`events: webhooks.${key} must be a positive integer`);
+    (limits as Record<keyof WebhookLimits, number>)[key] = value;
+  }
+  const store = options.store ?? new MemoryWebhookStore();
+  const allowPrivateCallbacks = options.allowPrivateCallbacks ?? false;
+  const deliverer = new WebhookDeliverer({
+    log: host.log,
+    store,
+    codec: host.codec,
+    limits,
+    allowPrivateCallbacks,
+    ca: options.ca,
+    now: host.now,
+  });
+  return { store, deliverer, limits, allowPrivateCallbacks };
 }
 
 /** The Events extension for `server.use(...)`; see {@link ServerEvents}. */

@@ -7,11 +7,17 @@ export const EVENTS_EXTENSION = 'io.modelcontextprotocol/events';
 /** The `_meta` key every push notification carries: the `events/stream` request's JSON-RPC id. */
 export const SUBSCRIPTION_ID_META = MetaKey.subscriptionId;
 
-/** The delivery modes this package serves (webhook delivery, `events/subscribe`, is not served yet). */
-export type DeliveryMode = 'poll' | 'push';
+/** The delivery modes of SEP-3415: `events/poll`, `events/stream` and `events/subscribe` (webhook). */
+export type DeliveryMode = 'poll' | 'push' | 'webhook';
 
 /** Every delivery mode this package serves, in the order descriptors list them. */
-export const DELIVERY_MODES: readonly DeliveryMode[] = ['poll', 'push'];
+export const DELIVERY_MODES: readonly DeliveryMode[] = ['poll', 'push', 'webhook'];
+
+/** The modes an event type offers unless it says otherwise (webhook delivery is asked for by name). */
+export const DEFAULT_DELIVERY_MODES: readonly DeliveryMode[] = ['poll', 'push'];
+
+/** The header of each webhook delivery naming the subscription it is for. */
+export const SUBSCRIPTION_ID_HEADER = 'x-mcp-subscription-id';
 
 /** The notifications of a push stream, by what each says. */
 export const PUSH = {
@@ -57,6 +63,25 @@ export const PollEventsParams = z.looseObject({
 export const StreamEventsParams = z.looseObject({
   ...SubscriptionParams,
   maxAgeMs: z.number().int().nonnegative().optional(),
+});
+
+const WebhookTarget = {
+  mode: z.literal('webhook'),
+  url: z.string().min(1).max(2048),
+};
+
+/** `events/subscribe` params: a webhook subscription, created or refreshed (the same key). */
+export const SubscribeEventsParams = z.looseObject({
+  ...SubscriptionParams,
+  delivery: z.looseObject({ ...WebhookTarget, secret: z.string().max(256) }),
+  ttlMs: z.number().int().positive().optional(),
+});
+
+/** `events/unsubscribe` params: the subscription's key (type, arguments, callback). */
+export const UnsubscribeEventsParams = z.looseObject({
+  name: SubscriptionParams.name,
+  arguments: SubscriptionParams.arguments,
+  delivery: z.looseObject(WebhookTarget),
 });
 
 /** A subscription as a request names it: the event type, its arguments, where to start. */

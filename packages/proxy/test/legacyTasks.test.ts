@@ -4,6 +4,7 @@ import { createEndpoint, createServer } from '@rondo/core';
 import { legacyEra } from '@rondo/adapter-2025';
 import { modernEra } from '@rondo/adapter-2026';
 import { ErrorCode } from '@rondo/protocol';
+import { tasks } from '@rondo/tasks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scaled } from '@rondo/test-support/timeFactor';
 import { proxy, withPassThrough, type ProxyProvider } from '../src/index.js';
@@ -32,7 +33,9 @@ beforeAll(async () => {
       namespace: 'e',
     },
   );
-  const server = createServer({ name: 'gateway', version: '1.0.0' }).provider(provider);
+  const server = createServer({ name: 'gateway', version: '1.0.0' })
+    .provider(provider)
+    .use(tasks());
   endpoint = withPassThrough(
     createEndpoint(server, { modern: modernEra(), legacy: legacyEra() }),
     server,

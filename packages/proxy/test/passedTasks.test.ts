@@ -12,6 +12,7 @@ import {
   type JsonRpcMessage,
 } from '@rondo/protocol';
 import { describe, expect, it } from 'vitest';
+import { tasks } from '@rondo/tasks';
 import { z } from 'zod';
 import { proxy, type PassedTaskLimits } from '../src/index.js';
 import { PassedTasks } from '../src/passedTasks.js';
@@ -24,6 +25,7 @@ import { clientOf, endpointOf, memoryUpstream, NAME_FORM, passingGateway } from 
 /** A modern upstream (both eras) with a sync tool, a task-optional job and one asking inside its task. */
 function taskUpstream(): Endpoint {
   const server = createServer({ name: 'task-upstream', version: '1.0.0' })
+    .use(tasks())
     .tool('quick', {}, () => text('at once'))
     .tool('job', { input: z.object({ ms: z.number() }), task: 'optional' }, async ({ ms }, ctx) => {
       await new Promise<void>((resolve, reject) => {

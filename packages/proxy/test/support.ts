@@ -9,6 +9,7 @@ import {
 } from '@rondo/client';
 import { createEndpoint, createServer, type Endpoint, type RondoServer } from '@rondo/core';
 import { text, type JsonObject } from '@rondo/protocol';
+import { tasks } from '@rondo/tasks';
 import { afterEach, vi } from 'vitest';
 import {
   proxy,
@@ -88,7 +89,10 @@ export function passingGateway(
   setup: PassingSetup = {},
 ) {
   const provider = proxy(spec, options);
-  const server = createServer({ name: 'gateway', version: '1.0.0' }).provider(provider);
+  // As the gateway app does: the Tasks extension announces and answers for upstream tasks.
+  const server = createServer({ name: 'gateway', version: '1.0.0' })
+    .provider(provider)
+    .use(tasks());
   if (setup.middleware) server.use((_call, next) => next());
   const endpoint = withPassThrough(
     createEndpoint(server, { modern: modernEra(), legacy: legacyEra() }),

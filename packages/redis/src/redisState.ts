@@ -1,4 +1,5 @@
-import { TASK_LIMIT_DEFAULTS, type SharedState, type SharedStateError } from '@rondo/core';
+import type { SharedState, SharedStateError } from '@rondo/core';
+import { TASK_LIMIT_DEFAULTS, type SharedTaskState } from '@rondo/tasks';
 import { RedisChangeBus, RedisSessionRelay } from './channels.js';
 import { RedisConnection } from './connection.js';
 import { RedisEventStore } from './eventStore.js';
@@ -54,8 +55,11 @@ export interface RedisStats {
   commands: number;
 }
 
-/** {@link SharedState} on Redis, with the process's id on the channels and its command count. */
-export interface RedisState extends SharedState {
+/**
+ * {@link SharedState} on Redis, with its tasks (which `tasks()` of `@rondo/tasks` uses when given no
+ * store), the process's id on the channels and its command count.
+ */
+export interface RedisState extends SharedState, SharedTaskState {
   /** Rate-limit counters every replica shares (`rateLimit({ store: state.rateLimits })`). */
   readonly rateLimits: RedisRateLimitStore;
   /** A response cache every replica shares (`responseCache({ store: state.responses })`). */

@@ -1,14 +1,13 @@
+import { SharedStateError } from '@rondo/core';
 import {
-  SharedStateError,
   TaskLimitError,
-  changeBytes,
-  newTaskId,
   type NewTask,
   type TaskChange,
   type TaskEvent,
   type TaskRecord,
   type TaskStore,
-} from '@rondo/core';
+} from '@rondo/tasks';
+import { changeBytes, newTaskId } from '@rondo/tasks/internal';
 import {
   isPlainObject,
   type InputRequestBody,

@@ -25,7 +25,10 @@ function startReplica(redisUrl: string, prefix: string, key: string): Promise<Re
   });
   return new Promise((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`no replica within 20 s:\n${output}`)), 20_000);
+    const timer = setTimeout(
+      () => reject(new Error(`no replica in time:\n${output}`)),
+      scaled(20_000),
+    );
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       output += chunk;
       const url = /serving (\S+)/.exec(output)?.[1];

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { MemoryTaskStore, TaskLimitError, TaskRegistry, type TaskEvent } from '@rondo/core';
+import { MemoryTaskStore, TaskLimitError, type TaskEvent } from '@rondo/tasks';
+import { TaskRegistry } from '@rondo/tasks/internal';
 import { describeTaskStoreContract } from '@rondo/test-support/taskStoreContract';
 import { closeAll, openStates, redisCommand, useRedisServer } from './support/harness.js';
 

@@ -70,12 +70,7 @@ export {
   type Visibility,
   type ResourceSpec,
   type TemplateSpec,
-  MemoryTaskStore,
-  type MemoryTaskStoreOptions,
   type TaskDeclaration,
-  type TaskOptions,
-  type TaskRecord,
-  type TaskStore,
   type TaskSupport,
   type OAuthResourceOptions,
   type DpopResourceOptions,
@@ -100,6 +95,14 @@ export {
   type ServerCardOptions,
   type ServerCardRemote,
 } from '@rondo/core';
+export {
+  tasks,
+  MemoryTaskStore,
+  type MemoryTaskStoreOptions,
+  type TaskOptions,
+  type TaskRecord,
+  type TaskStore,
+} from '@rondo/tasks';
 export {
   text,
   error,

@@ -1,3 +1,4 @@
+import { scaled } from './timeFactor.js';
 import {
   serializeMessage,
   validateMessage,
@@ -87,7 +88,7 @@ export class MemoryConnection {
   /** Waits until the peer channel holds a message matching `predicate`. */
   async waitForPeer(
     predicate: (message: JsonRpcMessage) => boolean,
-    timeoutMs = 5000,
+    timeoutMs = scaled(5000),
   ): Promise<JsonRpcMessage> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {

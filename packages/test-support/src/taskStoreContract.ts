@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { TaskLimitError, type TaskEvent, type TaskShareLimits, type TaskStore } from '@rondo/core';
+import { TaskLimitError, type TaskEvent, type TaskShareLimits, type TaskStore } from '@rondo/tasks';
 import { formElicitation } from '@rondo/protocol';
 
 /** A store under test and how to release it. */

@@ -1,4 +1,5 @@
 /** Bare requests the cluster tests send to one replica (past the balancer) or to nginx. */
+import { scaled } from '@rondo/test-support/timeFactor';
 
 const LEGACY_HEADERS = {
   'content-type': 'application/json',
@@ -60,7 +61,11 @@ export function modernCall(url: string, name: string): Promise<Response> {
 }
 
 /** Resolves once `check()` holds; rejects naming `what` after `timeoutMs`. */
-export async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+export async function until(
+  check: () => boolean,
+  what: string,
+  timeoutMs = scaled(10_000),
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

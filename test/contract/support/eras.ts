@@ -1,6 +1,7 @@
 import type { WireMessage, WireParams } from '../../stdio/support/wire.js';
 import { WireValidator } from '@rondo/test-support/specSchemas';
 import type { TransportDriver } from './transports.js';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 /** The eras the contract suite speaks, each at one revision. */
 export const ERAS = ['legacy', 'modern'] as const;
@@ -135,7 +136,7 @@ export class EraClient {
   /** Waits for a received message (from index `from` on) that matches. */
   async waitFor(
     predicate: (message: WireMessage) => boolean,
-    timeoutMs = 5000,
+    timeoutMs = scaled(5000),
     from = 0,
     what = 'a matching message',
   ): Promise<WireMessage> {

@@ -1,6 +1,7 @@
 import { createFixtureEndpoint } from '@rondo/conformance-fixture';
 import type { Endpoint } from '@rondo/core';
 import { serveHttp, type HttpServerHandle, type ServeHttpOptions } from '@rondo/transport-http';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 /** One HTTP exchange as a client saw it. */
 export interface SeenExchange {
@@ -61,7 +62,7 @@ function rpcOf(body: unknown): string | undefined {
 }
 
 /** Resolves when `predicate` holds, polling. */
-export async function until(predicate: () => boolean, timeoutMs = 5000): Promise<void> {
+export async function until(predicate: () => boolean, timeoutMs = scaled(5000)): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!predicate()) {
     if (Date.now() > deadline) throw new Error('condition not reached in time');

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 const at = (path: string): string => fileURLToPath(new URL(`../../../${path}`, import.meta.url));
 
@@ -54,7 +55,10 @@ export async function startCli(
   const child = spawnCli(cli, args, env);
   const url = await new Promise<string>((resolve, reject) => {
     let stderr = '';
-    const timer = setTimeout(() => reject(new Error(`${cli} did not start:\n${stderr}`)), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`${cli} did not start:\n${stderr}`)),
+      scaled(30_000),
+    );
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString('utf8');
       const found = ANNOUNCEMENTS[cli].exec(stderr);

@@ -5,6 +5,7 @@ import { modernEra } from '@rondo/adapter-2026';
 import { createEndpoint, createServer, type Connection, type Endpoint } from '@rondo/core';
 import { createPrologProvider, type PrologProvider } from '@rondo/logtalk-bridge';
 import { formElicitation, inputRequest, inputRequired, structured, text } from '@rondo/protocol';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 /** The Prolog echo tool the benchmark uses too. */
 export const PROLOG_ECHO = fileURLToPath(new URL('../../../bench/prolog/echo.pl', import.meta.url));
@@ -166,7 +167,7 @@ function renamed(provider: PrologProvider): PrologProvider {
 /** Resolves once `predicate` holds, polling; rejects after `timeoutMs`. */
 export async function eventually(
   predicate: () => boolean,
-  timeoutMs = 5000,
+  timeoutMs = scaled(5000),
   what = 'condition',
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -2,6 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { WireMessage } from './wire.js';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 /** The built fixture CLI, spawned exactly as `pnpm fixture --transport stdio` runs it. */
 export const FIXTURE_MAIN = fileURLToPath(
@@ -77,7 +78,11 @@ export class RawFixture {
   }
 
   /** Waits for the first line (from `from` on) matching `predicate`. */
-  async waitFor(predicate: (line: Line) => boolean, timeoutMs = 10_000, from = 0): Promise<Line> {
+  async waitFor(
+    predicate: (line: Line) => boolean,
+    timeoutMs = scaled(10_000),
+    from = 0,
+  ): Promise<Line> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.lines.slice(from).find(predicate);

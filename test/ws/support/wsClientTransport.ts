@@ -1,5 +1,6 @@
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { WebSocket, type RawData } from 'ws';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 /**
  * A `Transport` for the official v2 client over the `ws` package (Node 20 has no global WebSocket):
@@ -55,7 +56,7 @@ export class WsClientTransport implements Transport {
   /** Waits for a received message matching `predicate`. */
   async waitFor(
     predicate: (message: Record<string, unknown>) => boolean,
-    timeoutMs = 5000,
+    timeoutMs = scaled(5000),
   ): Promise<Record<string, unknown>> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {

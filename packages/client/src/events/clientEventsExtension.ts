@@ -13,6 +13,12 @@ import {
   type EventTypesPage,
   type PollResult,
 } from './eventWire.js';
+import {
+  checkSubscribeResult,
+  type WebhookSubscribeRequest,
+  type WebhookSubscription,
+  type WebhookUnsubscribeRequest,
+} from './webhookWire.js';
 
 /** What one `events/poll` asks besides the subscription. */
 export interface PollRequest extends EventSubscription {
@@ -25,8 +31,8 @@ const DECLARED = { extensions: { [EVENTS_EXTENSION]: {} } };
 
 /**
  * The Events extension (`io.modelcontextprotocol/events`, SEP-3415) on a connected client: the
- * event types a server offers, polling them with cursors, and push streams that resume after a
- * disconnect. Every answer is checked against the extension's shapes.
+ * event types a server offers, polling them with cursors, push streams that resume after a
+ * disconnect, and webhook subscriptions. Every answer is checked against the extension's shapes.
  *
  * ```ts
  * const start = await client.serverEvents.poll({ name: 'build_finished', cursor: null });
@@ -107,6 +113,42 @@ export class ClientEventsExtension {
   stream(subscription: EventSubscription, options?: EventStreamOptions): EventStream {
     this.require('events/stream');
     return new EventStream(this.core, subscription, options);
+  }
+
+  /**
+   * Creates a webhook subscription (`events/subscribe`), or refreshes it: the same request again
+   * (type, arguments, URL) before `refreshBefore` keeps deliveries coming. Check each delivery with
+   * `verifyWebhookDelivery(secret, headers, rawBody)`. The server needs an authenticated caller.
+   */
+  async subscribe(
+    request: WebhookSubscribeRequest,
+    options?: CallOptions,
+  ): Promise<WebhookSubscription> {
+    this.require('events/subscribe');
+    const params: Record<string, unknown> = {
+      name: request.name,
+      arguments: request.arguments ?? {},
+      delivery: { mode: 'webhook', url: request.url, secret: request.secret },
+      cursor: request.cursor ?? null,
+    };
+    if (request.ttlMs !== undefined) params.ttlMs = request.ttlMs;
+    const result = await this.core.request('events/subscribe', params, options, DECLARED);
+    return checkSubscribeResult(result);
+  }
+
+  /** Ends a webhook subscription (`events/unsubscribe`); deliveries waiting for it are dropped. */
+  async unsubscribe(request: WebhookUnsubscribeRequest, options?: CallOptions): Promise<void> {
+    this.require('events/unsubscribe');
+    await this.core.request(
+      'events/unsubscribe',
+      {
+        name: request.name,
+        arguments: request.arguments ?? {},
+        delivery: { mode: 'webhook', url: request.url },
+      },
+      options,
+      DECLARED,
+    );
   }
 
   private require(method: string): void {

@@ -3,7 +3,7 @@ import type { Arguments, ToolDefinition } from '../definitions.js';
 import type { ArgumentValidator } from '../inputValidation.js';
 import type { Provider, ToolOutcome } from '../provider.js';
 import { normaliseRound } from '../rounds.js';
-import type { TaskDeclaration } from '../tasks/taskStore.js';
+import type { TaskDeclaration } from '../taskSupport.js';
 import type { DerivedTool } from './toolTransform.js';
 
 /** The original tool a derived one calls: its provider, its name and its argument check. */

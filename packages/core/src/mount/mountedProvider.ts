@@ -21,7 +21,7 @@ import type {
   ToolOutcome,
 } from '../provider.js';
 import type { ServerRuntime } from '../runtime.js';
-import type { TaskDeclaration } from '../tasks/taskStore.js';
+import type { TaskDeclaration } from '../taskSupport.js';
 import type { Visibility, VisibilityRules } from '../visibility.js';
 import type { MountChild, MountTable } from './mountTable.js';
 import type { ItemKind, MountNaming } from './naming.js';

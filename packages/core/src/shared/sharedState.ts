@@ -1,4 +1,3 @@
-import type { TaskStore } from '../tasks/taskStore.js';
 import type { ChangeBus } from './changeBus.js';
 import type { EventStore } from './eventStore.js';
 import type { SessionRelay } from './sessionRelay.js';
@@ -9,14 +8,14 @@ import type { RateLimitStore, ResponseCacheStore } from './policyStores.js';
 /**
  * Everything the processes serving one endpoint share, so that any request of any session can go
  * to any process and a process can die without losing a session. Given to `createServer({ shared
- * })`; its transports and task registry take their parts from there. `@rondo/redis` implements it.
+ * })`; its transports take their parts from there, and an extension may find a store of its own on
+ * a member of its name (`@rondo/tasks` reads `tasks`). `@rondo/redis` implements it.
  */
 export interface SharedState {
   readonly sessions: SessionStore;
   readonly events: EventStore;
   readonly changes: ChangeBus;
   readonly relay: SessionRelay;
-  readonly tasks: TaskStore;
   /** The one-time requestStates accepted (`requestState.oneTime`); without it, per process. */
   readonly usedStates?: UsedStateStore;
   /** Rate-limit counters every process shares (`@rondo/policies` rate limits), when provided. */

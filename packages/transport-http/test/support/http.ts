@@ -1,4 +1,5 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { scaled } from '@rondo/test-support/timeFactor';
 
 /** A complete HTTP response. */
 export interface RawResponse {
@@ -126,7 +127,7 @@ export function openStream(url: string, options: RawRequest = {}): Promise<OpenS
         resolve({
           status: res.statusCode ?? 0,
           headers: res.headers,
-          next: (timeoutMs = 3000) =>
+          next: (timeoutMs = scaled(3000)) =>
             new Promise((resolveEvent, rejectEvent) => {
               const queued = queue.shift();
               if (queued) return resolveEvent(queued);
@@ -149,7 +150,7 @@ export function openStream(url: string, options: RawRequest = {}): Promise<OpenS
 }
 
 /** Waits until `predicate` holds, polling. */
-export async function until(predicate: () => boolean, timeoutMs = 3000): Promise<void> {
+export async function until(predicate: () => boolean, timeoutMs = scaled(3000)): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!predicate()) {
     if (Date.now() > deadline) throw new Error('condition not reached in time');

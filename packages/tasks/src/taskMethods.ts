@@ -6,9 +6,13 @@ import {
   type JsonObject,
 } from '@rondo/protocol';
 import { TaskRequestParamsSchema, UpdateTaskRequestParamsSchema } from '@rondo/protocol/internal';
-import type { HandlerContext } from '../context.js';
-import { extensionMethod, type ExtensionCall, type ExtensionMethod } from '../extension.js';
-import { readInputResponse } from '../pipeline/inputs.js';
+import {
+  extensionMethod,
+  type ExtensionCall,
+  type ExtensionMethod,
+  type HandlerContext,
+} from '@rondo/core';
+import { readInputResponse } from '@rondo/core/internal';
 import type { TaskRegistry } from './taskRegistry.js';
 import type { TaskRecord } from './taskStore.js';
 import { detailedTask } from './taskWire.js';
@@ -35,11 +39,11 @@ export function tasksExtensionRequired(what: string): McpError {
   );
 }
 
-/** The three methods, over one registry. */
-export function taskMethods(registry: TaskRegistry): Record<string, ExtensionMethod> {
+/** The three methods, over the registry of the server they serve. */
+export function taskMethods(registryOf: () => TaskRegistry): Record<string, ExtensionMethod> {
   const find = async (call: ExtensionCall, taskId: string): Promise<TaskRecord> => {
     if (!declaresTasks(call)) throw tasksExtensionRequired(call.method);
-    const task = await registry.find(taskId, call.principal);
+    const task = await registryOf().find(taskId, call.principal);
     if (task === undefined) {
       throw new McpError(ErrorCode.InvalidParams, 'Failed to retrieve task: Task not found', {
         taskId,
@@ -71,7 +75,8 @@ export function taskMethods(registry: TaskRegistry): Record<string, ExtensionMet
           readInputResponse(key, request, answer);
           accepted[key] = answer as JsonObject;
         }
-        if (Object.keys(accepted).length > 0) await registry.store.respond(task.taskId, accepted);
+        if (Object.keys(accepted).length > 0)
+          await registryOf().store.respond(task.taskId, accepted);
         return {};
       },
     }),
@@ -82,7 +87,7 @@ export function taskMethods(registry: TaskRegistry): Record<string, ExtensionMet
       nameParam: 'taskId',
       handle: async (params, call) => {
         const task = await find(call, params.taskId);
-        await registry.store.requestCancel(task.taskId);
+        await registryOf().store.requestCancel(task.taskId);
         return {};
       },
     }),

@@ -1,9 +1,9 @@
-import type { Principal } from '../definitions.js';
+import type { Principal } from '@rondo/core';
 import { MemoryTaskStore, type MemoryTaskStoreOptions } from './memoryTaskStore.js';
 import type { TaskEvent, TaskRecord, TaskStore } from './taskStore.js';
 
 /**
- * How a server keeps tasks (`createServer({ tasks: { ... } })`). Every member is optional; the
+ * How a server keeps tasks (`server.use(tasks({ ... }))`). Every member is optional; the
  * shares and byte budgets (`maxTasksPerOwner`, `maxTaskResultBytes`, `maxTaskBytesPerOwner`,
  * `maxTaskBytes`) bound the default store, as {@link MemoryTaskStoreOptions} describes.
  */

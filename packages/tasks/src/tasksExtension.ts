@@ -1,29 +1,37 @@
 import { TASKS_EXTENSION, type JsonObject } from '@rondo/protocol';
-import { seenBy } from '../catalog.js';
-import type { Extension, ListenPart, RoundTakeover } from '../extension.js';
-import type { NamedCall } from '../pipeline/operations.js';
-import type { ServerRuntime } from '../runtime.js';
+import type { Extension, ListenPart, RoundTakeover, ServerRuntime } from '@rondo/core';
+import { runtimeOf, seenBy, type NamedCall } from '@rondo/core/internal';
+import { ServedTasks } from './servedTasks.js';
 import { declaresTasks, taskMethods, tasksExtensionRequired } from './taskMethods.js';
-import type { TaskRegistry } from './taskRegistry.js';
+import type { TaskOptions, TaskRegistry } from './taskRegistry.js';
 import { startTask } from './taskRun.js';
 import { detailedTask, taskHandle } from './taskWire.js';
 
 /** The most tasks one `subscriptions/listen` stream may follow. */
 const MAX_TASK_IDS = 256;
 
+/** The Tasks extension as {@link tasks} makes it: an extension that counts its runs. */
+export interface TasksExtension extends Extension {
+  /** Tasks whose run is in this process now (0 before a server uses the extension). */
+  readonly running: number;
+}
+
 /**
- * The Tasks extension (`io.modelcontextprotocol/tasks`) on the extension seam, modern wire only:
- * announced in `server/discover` when some tool has task support; `tasks/get`, `tasks/update`
- * and `tasks/cancel`; a `tools/call` of a tool with task support becomes a task when the request
- * declares the extension; `notifications/tasks` on a `subscriptions/listen` stream for the
- * caller's own `taskIds`. A server uses it from the start, over its {@link TaskRegistry}.
+ * The Tasks extension (`io.modelcontextprotocol/tasks`), modern wire only:
+ * `server.use(tasks())`. It is announced in `server/discover` when some tool has task support;
+ * it adds `tasks/get`, `tasks/update` and `tasks/cancel`; a `tools/call` of a tool with task
+ * support becomes a task when the request declares the extension (`takeRound`); a
+ * `subscriptions/listen` stream follows the caller's own `taskIds` with `notifications/tasks`
+ * (`listen`). Tasks live in `options.store`, else in the task store of the server's shared state
+ * (`@rondo/redis`), else in memory. One extension serves one server.
  */
-export function tasksExtension(registry: TaskRegistry): Extension {
+export function tasks(options: TaskOptions = {}): TasksExtension {
+  const served = new ServedTasks(options);
   return {
     id: TASKS_EXTENSION,
     settings: (era, runtime) => (era === 'modern' && offersTasks(runtime) ? {} : undefined),
-    methods: taskMethods(registry),
-    takeRound: (round) => takeToolCall(round),
+    methods: taskMethods(() => served.registry),
+    takeRound: (round) => takeToolCall(round, served.registry),
     listen: async (filter, call) => {
       const taskIds = filter.taskIds;
       if (!Array.isArray(taskIds)) return undefined;
@@ -32,9 +40,15 @@ export function tasksExtension(registry: TaskRegistry): Extension {
         0,
         MAX_TASK_IDS,
       );
+      const registry = served.registry;
       const found = await Promise.all(unique.map((id) => registry.find(id, call.principal)));
       const own = unique.filter((_id, index) => found[index] !== undefined);
       return followTasks(registry, own);
+    },
+    attach: (server) => served.attach(runtimeOf(server).shared),
+    close: () => served.close(),
+    get running() {
+      return served.running;
     },
   };
 }
@@ -54,7 +68,10 @@ function offersTasks(runtime: ServerRuntime): boolean {
  * input); without the extension a task-optional tool runs as an ordinary call and a task-required
  * one is -32021. A tool the caller may not see runs its ordinary (unknown tool) path.
  */
-async function takeToolCall(round: RoundTakeover): Promise<JsonObject | undefined> {
+async function takeToolCall(
+  round: RoundTakeover,
+  registry: TaskRegistry,
+): Promise<JsonObject | undefined> {
   const { call, runtime, operation, identity } = round;
   if (operation.method !== 'tools/call') return undefined;
   const { name } = identity as NamedCall;
@@ -65,7 +82,7 @@ async function takeToolCall(round: RoundTakeover): Promise<JsonObject | undefine
     return undefined;
   }
   if (tool.task.startsAfterInput === true && !round.retry) return undefined;
-  return taskHandle(await startTask(call, runtime, { operation, identity }));
+  return taskHandle(await startTask(call, runtime, registry, { operation, identity }));
 }
 
 /** Sends `notifications/tasks` (the detailed task) each time a followed task changes. */

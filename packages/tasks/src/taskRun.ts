@@ -9,23 +9,21 @@ import {
   type JsonObject,
   type JsonRpcMessage,
 } from '@rondo/protocol';
-import type { Cancellation } from '../cancellation.js';
-import type { Principal } from '../definitions.js';
-import { LazyAbortController } from '../lazyAbort.js';
-import type { ServerRuntime } from '../runtime.js';
-import type { LocalTaskRun } from './taskRegistry.js';
-import { TaskLimitError } from './taskLimits.js';
-import { isTerminal, type TaskChange, type TaskRecord } from './taskStore.js';
-import type { Exchange } from '../transport.js';
-import { toWireError } from '../wireError.js';
-import { RequestCall, type ClientAsker } from '../pipeline/call.js';
+import type { Cancellation, Exchange, Principal, ServerRuntime } from '@rondo/core';
 import {
+  LazyAbortController,
+  RequestCall,
   assertClientCanAnswer,
   assertWithinRoundLimit,
   elicitationValidator,
   readInputResponse,
-} from '../pipeline/inputs.js';
-import type { RoundOperation } from '../pipeline/operations.js';
+  toWireError,
+  type ClientAsker,
+  type RoundOperation,
+} from '@rondo/core/internal';
+import type { LocalTaskRun, TaskRegistry } from './taskRegistry.js';
+import { TaskLimitError } from './taskLimits.js';
+import { isTerminal, type TaskChange, type TaskRecord } from './taskStore.js';
 
 /**
  * Running a round method as a task: the request's call is copied into a call of its own, detached
@@ -67,9 +65,9 @@ const TASK_ASKER: ClientAsker = {
 export async function startTask<R, I extends Json>(
   call: RequestCall,
   runtime: ServerRuntime,
+  tasks: TaskRegistry,
   launch: TaskLaunch<R, I>,
 ): Promise<TaskRecord> {
-  const tasks = runtime.tasks;
   const client = call.principal ? undefined : call.exchange.client;
   const task = await tasks.store.create({
     owner: call.principal?.id,
@@ -78,7 +76,7 @@ export async function startTask<R, I extends Json>(
     ttlMs: tasks.ttlMs,
     pollIntervalMs: tasks.pollIntervalMs,
   });
-  const run = new TaskRun(task, call, runtime, launch).execute();
+  const run = new TaskRun(task, call, runtime, tasks, launch).execute();
   // The run outlives the request's response; a runtime that stops pending work with the response
   // must be told to keep it.
   call.exchange.waitUntil?.(run);
@@ -101,6 +99,7 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
     private readonly task: TaskRecord,
     request: RequestCall,
     private readonly runtime: ServerRuntime,
+    private readonly tasks: TaskRegistry,
     private readonly launch: TaskLaunch<R, I>,
   ) {
     const exchange = new TaskExchange(this, request, this.controller);
@@ -127,7 +126,7 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
       this.stop(reason),
     );
     this.requestStop = requestStop;
-    this.untrack = runtime.tasks.track(task.taskId, this);
+    this.untrack = tasks.track(task.taskId, this);
     if (task.ttlMs !== null) {
       this.expiry = unref(setTimeout(() => this.stop(new Error('The task expired')), task.ttlMs));
     }
@@ -195,7 +194,7 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
         : typeof total === 'number'
           ? `${value} of ${total}`
           : `${value}`;
-    this.runtime.tasks.store
+    this.tasks.store
       .update(this.task.taskId, { statusMessage })
       .catch((reason: unknown) => this.report(reason));
   }
@@ -216,7 +215,7 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
     const deadline = createdAt + (ttlMs ?? FINAL_WRITE_PATIENCE_MS);
     for (let attempt = 0; ; attempt += 1) {
       try {
-        await this.runtime.tasks.store.update(taskId, change);
+        await this.tasks.store.update(taskId, change);
         if (attempt > 0) this.runtime.log('info', `task ${taskId}: its final state is stored`);
         return;
       } catch (reason) {
@@ -273,7 +272,7 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
   private async ask(
     requests: readonly Pick<InputRequest, 'key' | 'request'>[],
   ): Promise<Record<string, InputResponseValue> | undefined> {
-    const store = this.runtime.tasks.store;
+    const store = this.tasks.store;
     const sent: Record<string, InputRequestBody> = {};
     const keyOf = new Map<string, string>();
     for (const { key, request } of requests) {
@@ -299,7 +298,7 @@ class TaskRun<R, I extends Json> implements LocalTaskRun, ProgressSink {
   private async answered(): Promise<boolean> {
     for (;;) {
       if (this.stopped) return false;
-      const task = await this.runtime.tasks.store.get(this.task.taskId);
+      const task = await this.tasks.store.get(this.task.taskId);
       if (task === undefined || isTerminal(task.status)) return false;
       if (Object.keys(task.inputRequests).length === 0) return true;
       await new Promise<void>((resolve) => (this.wake = resolve));

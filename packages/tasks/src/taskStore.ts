@@ -104,17 +104,3 @@ export type TaskEvent =
 export function isTerminal(status: TaskStatus): boolean {
   return status === 'completed' || status === 'failed' || status === 'cancelled';
 }
-
-/** Whether a tool runs as a task: never (the default), when the client can, or only as one. */
-export type TaskSupport = 'forbidden' | 'optional' | 'required';
-
-/** A tool's task support, with when its task starts. */
-export interface TaskDeclaration {
-  readonly support: TaskSupport;
-  /**
-   * The first call runs inside its request, so a round asking for input is an ordinary
-   * multi round-trip (`input_required`) answer; the task starts with the retry that brings the
-   * answers. Without it the task starts with the first call.
-   */
-  readonly startsAfterInput?: boolean;
-}

@@ -1,6 +1,5 @@
-import { RondoError } from '@rondo/protocol';
-import { ConfigurationError } from '../errors.js';
-import type { InputRequestBody, JsonObject } from '@rondo/protocol';
+import { ConfigurationError } from '@rondo/core';
+import { RondoError, type InputRequestBody, type JsonObject } from '@rondo/protocol';
 import { TaskLedger } from './taskLedger.js';
 import {
   TASK_LIMIT_DEFAULTS,
@@ -32,7 +31,7 @@ export interface MemoryTaskStoreOptions extends TaskShareLimits {
   /**
    * Bytes of stored values (results, errors, input requests) one owner's tasks may hold (default
    * 64 MiB); past it that owner's oldest finished tasks are dropped, and when only running ones
-   * are left the change is refused with a `TaskLimitError` (from `@rondo/core`).
+   * are left the change is refused with a `TaskLimitError`.
    */
   maxTaskBytesPerOwner?: number;
   /** The same across every owner (default 256 MiB), the oldest finished task of anyone first. */

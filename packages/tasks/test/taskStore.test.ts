@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  MemoryTaskStore,
-  ConfigurationError,
-  TaskCapacityError,
-  TaskLimitError,
-  TaskRegistry,
-  newTaskId,
-  type TaskEvent,
-} from '@rondo/core';
+import { ConfigurationError } from '@rondo/core';
+import { MemoryTaskStore, TaskCapacityError, TaskLimitError, type TaskEvent } from '@rondo/tasks';
+import { TaskRegistry, newTaskId } from '@rondo/tasks/internal';
 import { formElicitation } from '@rondo/protocol';
 
 const NEW = { owner: 'alice', ttlMs: 60_000, pollIntervalMs: 500 } as const;

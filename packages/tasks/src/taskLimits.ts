@@ -1,4 +1,4 @@
-import { RondoError } from '@rondo/protocol';
+import { StoreLimitError } from '@rondo/core';
 import type { TaskChange } from './taskStore.js';
 
 /**
@@ -38,15 +38,15 @@ export type TaskLimitName =
  * A task store refused a task or a change because of one of its limits; the message names the
  * limit, and the wire error (-32603) carries `data: { limit, [limit]: value }`.
  */
-export class TaskLimitError extends RondoError {
+export class TaskLimitError extends StoreLimitError {
   override readonly code: string = 'core.task-limit';
   override readonly name = 'TaskLimitError';
   constructor(
-    readonly limit: TaskLimitName,
-    readonly value: number,
+    override readonly limit: TaskLimitName,
+    value: number,
     message: string,
   ) {
-    super(`${message} (limit ${limit}: ${value})`);
+    super(limit, value, message);
   }
 
   /** The refusal of a new task past its owner's share (`maxTasksPerOwner`). */
