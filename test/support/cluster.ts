@@ -32,14 +32,22 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
+/** What the replicas of a cluster get besides Redis and the shared key. */
+export interface ClusterOptions {
+  /** More environment for every replica (tokens, callback rules, trusted certificates). */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
 /** Starts the real redis-server, `count` fixture replicas with `--redis`, and the real nginx. */
-export async function startCluster(count = 3): Promise<Cluster> {
+export async function startCluster(count = 3, options: ClusterOptions = {}): Promise<Cluster> {
   const redis = await startRedisServer();
   const key = randomBytes(32).toString('base64');
   const replicas: FixtureReplica[] = [];
   try {
     for (let index = 0; index < count; index += 1)
-      replicas.push(await startReplica(redis.url, key, await freePort()));
+      replicas.push(
+        await startReplica(redis.url, { ...options.env, RONDO_STATE_KEY: key }, await freePort()),
+      );
     const nginx = await startNginx({ upstreams: replicas.map((replica) => replica.port) });
     return {
       url: `${nginx.url}/mcp`,
@@ -60,7 +68,11 @@ export async function startCluster(count = 3): Promise<Cluster> {
   }
 }
 
-async function startReplica(redisUrl: string, key: string, port: number): Promise<FixtureReplica> {
+async function startReplica(
+  redisUrl: string,
+  env: Readonly<Record<string, string>>,
+  port: number,
+): Promise<FixtureReplica> {
   let child: ChildProcess | undefined;
   const replica: FixtureReplica = {
     port,
@@ -74,7 +86,7 @@ async function startReplica(redisUrl: string, key: string, port: number): Promis
       await exited;
     },
     async start() {
-      child = await launchFixture(redisUrl, key, port);
+      child = await launchFixture(redisUrl, env, port);
     },
   };
   await replica.start();
@@ -82,10 +94,14 @@ async function startReplica(redisUrl: string, key: string, port: number): Promis
 }
 
 /** Starts a fixture with `--redis` on `port`; resolves once it says it is serving. */
-function launchFixture(redisUrl: string, key: string, port: number): Promise<ChildProcess> {
+function launchFixture(
+  redisUrl: string,
+  env: Readonly<Record<string, string>>,
+  port: number,
+): Promise<ChildProcess> {
   const args = [FIXTURE, '--transport', 'http', '--port', String(port), '--redis', redisUrl];
   const child = spawn(process.execPath, args, {
-    env: { ...process.env, RONDO_STATE_KEY: key },
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   return new Promise((resolve, reject) => {

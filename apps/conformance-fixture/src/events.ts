@@ -1,15 +1,21 @@
 import { text } from '@rondo/protocol';
-import type { RondoServer } from '@rondo/core';
-import { events } from '@rondo/events';
+import type { RequestStateOptions, RondoServer } from '@rondo/core';
+import { events, type OccurrenceLog, type WebhookStore } from '@rondo/events';
 import { z } from 'zod';
 
 /** Occurrences of `test_event` a cursor can resume from (outside checkers ask for at least 100). */
 const TEST_EVENT_REPLAY = 1000;
 
-/** How the fixture's webhook delivery treats callbacks. */
+/** Where the fixture keeps `test_event` and how its webhook delivery treats callbacks. */
 export interface FixtureEventsOptions {
   /** Accept https callbacks on loopback and private addresses (`RONDO_EVENTS_ALLOW_PRIVATE_CALLBACKS=1`). */
   readonly allowPrivateCallbacks?: boolean;
+  /** The replay buffer and live feed (replicas share one: `RedisState.occurrences`); default in memory. */
+  readonly log?: OccurrenceLog;
+  /** Webhook subscriptions and claims (replicas share one: `RedisState.webhooks`); default in memory. */
+  readonly webhookStore?: WebhookStore;
+  /** How cursors are sealed; replicas resuming each other's cursors share the keys (`--state-keys`). */
+  readonly cursors?: RequestStateOptions;
 }
 
 /**
@@ -19,8 +25,15 @@ export interface FixtureEventsOptions {
  * principal: serve the fixture with tokens (`RONDO_FIXTURE_TOKENS`).
  */
 export function addEvents(server: RondoServer, options: FixtureEventsOptions = {}): void {
-  const webhooks = { allowPrivateCallbacks: options.allowPrivateCallbacks ?? false };
-  const served = events({ webhooks }).event('test_event', {
+  const webhooks = {
+    allowPrivateCallbacks: options.allowPrivateCallbacks ?? false,
+    ...(options.webhookStore ? { store: options.webhookStore } : {}),
+  };
+  const shared = {
+    ...(options.log ? { log: options.log } : {}),
+    ...(options.cursors ? { cursors: options.cursors } : {}),
+  };
+  const served = events({ ...shared, webhooks }).event('test_event', {
     description: 'An occurrence raised by the emit_test_event tool, carrying its message.',
     input: z.object({}),
     payload: z.object({ message: z.string() }),

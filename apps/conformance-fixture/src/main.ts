@@ -30,7 +30,12 @@ async function main(argv: readonly string[]): Promise<void> {
   const endpoint = createFixtureEndpoint({
     ...(args.stateKeys ? { requestState: { keys: args.stateKeys } } : {}),
     ...(shared ? { shared } : {}),
-    ...(args.allowPrivateCallbacks ? { events: { allowPrivateCallbacks: true } } : {}),
+    events: {
+      ...(args.allowPrivateCallbacks ? { allowPrivateCallbacks: true } : {}),
+      // Replicas share test_event's buffer, its webhooks and the keys its cursors are sealed with.
+      ...(shared ? { log: shared.occurrences, webhookStore: shared.webhooks } : {}),
+      ...(args.stateKeys ? { cursors: { keys: args.stateKeys } } : {}),
+    },
   });
   const options = {
     host: args.host,

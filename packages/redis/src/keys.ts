@@ -94,6 +94,41 @@ export class Keys {
     return `${this.prefix}tasks`;
   }
 
+  /** One event type's replay buffer (a Redis Stream, entry ids `<seq>-0`), percent-encoded. */
+  occurrences(type: string): string {
+    return `${this.prefix}occurrences:${encodeURIComponent(type)}`;
+  }
+
+  /** One event type's log state (a hash: epoch, head, bytes kept and the replay bounds). */
+  occurrenceLog(type: string): string {
+    return `${this.prefix}occurrence-log:${encodeURIComponent(type)}`;
+  }
+
+  /** The channel every appended occurrence is published on, for the push streams of every process. */
+  get occurrencesChannel(): string {
+    return `${this.prefix}occurrences`;
+  }
+
+  /** One webhook subscription (a JSON string, expiring with it). */
+  webhook(id: string): string {
+    return `${this.prefix}webhook:${encodeURIComponent(id)}`;
+  }
+
+  /** The webhook subscriptions of one event type (a sorted set of ids scored by expiry). */
+  webhooksOfType(type: string): string {
+    return `${this.prefix}webhooks-type:${encodeURIComponent(type)}`;
+  }
+
+  /** The webhook subscriptions of one principal (a sorted set of ids scored by expiry). */
+  webhooksOfPrincipal(principal: string): string {
+    return `${this.prefix}webhooks-principal:${encodeURIComponent(principal)}`;
+  }
+
+  /** The claim of one delivery (an occurrence to a subscription), expiring when it lapses. */
+  webhookClaim(id: string, eventId: string): string {
+    return `${this.prefix}webhook-claim:${encodeURIComponent(id)}:${encodeURIComponent(eventId)}`;
+  }
+
   /** One rate-limit counter (a hash), by the digest of its key. */
   rate(keyDigest: string): string {
     return `${this.prefix}rate:${keyDigest}`;

@@ -3,11 +3,13 @@ import { TASK_LIMIT_DEFAULTS, type SharedTaskState } from '@rondo/tasks';
 import { RedisChangeBus, RedisSessionRelay } from './channels.js';
 import { RedisConnection } from './connection.js';
 import { RedisEventStore } from './eventStore.js';
+import { RedisOccurrenceLog } from './occurrenceLog.js';
 import { Keys } from './keys.js';
 import { RedisSessionStore } from './sessionStore.js';
 import { StreamFollower } from './streamFollower.js';
 import { RedisTaskStore } from './taskStore.js';
 import { RedisUsedStateStore } from './usedStates.js';
+import { RedisWebhookStore } from './webhookStore.js';
 import { RedisRateLimitStore, RedisResponseCache } from './policyStores.js';
 
 /** The default bytes of events kept per stream: the memory event store's. */
@@ -64,6 +66,16 @@ export interface RedisState extends SharedState, SharedTaskState {
   readonly rateLimits: RedisRateLimitStore;
   /** A response cache every replica shares (`responseCache({ store: state.responses })`). */
   readonly responses: RedisResponseCache;
+  /**
+   * The Events extension's replay buffers and live feed every replica shares
+   * (`events({ log: state.occurrences })`): a cursor taken on one replica resumes on another.
+   */
+  readonly occurrences: RedisOccurrenceLog;
+  /**
+   * Webhook subscriptions and delivery claims every replica shares
+   * (`events({ webhooks: { store: state.webhooks } })`): each delivery is made once.
+   */
+  readonly webhooks: RedisWebhookStore;
   /** This process's id on the channels (the relay ignores messages carrying it). */
   readonly processId: string;
   /** Commands sent so far, to count Redis round trips per request. */
@@ -87,7 +99,12 @@ export async function createRedisState(options: RedisStateOptions): Promise<Redi
   });
   const keys = new Keys(options.prefix ?? 'rondo:');
   try {
-    await connection.subscribe([keys.changesChannel, keys.relayChannel, keys.tasksChannel]);
+    await connection.subscribe([
+      keys.changesChannel,
+      keys.relayChannel,
+      keys.tasksChannel,
+      keys.occurrencesChannel,
+    ]);
   } catch (error) {
     await connection.close();
     throw error;
@@ -116,6 +133,8 @@ export async function createRedisState(options: RedisStateOptions): Promise<Redi
     usedStates: new RedisUsedStateStore(connection, keys),
     rateLimits: new RedisRateLimitStore(connection, keys),
     responses: new RedisResponseCache(connection, keys),
+    occurrences: new RedisOccurrenceLog(connection, keys),
+    webhooks: new RedisWebhookStore(connection, keys),
     stats: () => ({ commands: connection.commandCount }),
     close: async () => {
       follower.close();
