@@ -49,7 +49,7 @@ export function decodeFrame(text: string, limits: FrameLimits = {}): FrameOutcom
   }
   const outcome = validateMessage(value);
   if (!outcome.ok) return refuse(`not a JSON-RPC message: ${outcome.error.error.message}`, id);
-  return { ok: true, message: outcome.message };
+  return outcome;
 }
 
 function topLevelId(value: unknown): string | number | undefined {

@@ -38,8 +38,8 @@ export class OpenRequest implements PendingCall {
   readonly onProgress: ((progress: ProgressUpdate) => void) | undefined;
   readonly handlers: ClientHandlers | undefined;
   readonly signal: AbortSignal | undefined;
-  /** Aborted when the client gives up; what the transport's send context carries. */
-  readonly giveUpSignal = new LazyAbortController();
+  /** Aborted when the client gives up; made when the transport reads it, or at the giving up. */
+  private givenUp: LazyAbortController | undefined = undefined;
   private timer: NodeJS.Timeout | undefined = undefined;
   private stopHearing: (() => void) | undefined = undefined;
 
@@ -78,10 +78,15 @@ export class OpenRequest implements PendingCall {
     this.giveUp(new RequestAbortedError(this.method, signal?.reason ?? cancellation?.reason));
   }
 
+  /** Aborted when the client gives up on the request: what the transport's send context carries. */
+  get giveUpSignal(): AbortSignal {
+    return (this.givenUp ??= new LazyAbortController()).signal;
+  }
+
   /** Ends the request from the client's side: the server is told, the caller gets `error`. */
   giveUp(error: Error): void {
     if (!this.owner.forget(this.id)) return;
-    this.giveUpSignal.abort(error);
+    (this.givenUp ??= new LazyAbortController()).abort(error);
     this.owner.cancel(this.id, error.message);
     this.reject(error);
   }
@@ -112,7 +117,7 @@ export class RequestSendContext implements SendContext {
   ) {}
 
   get signal(): AbortSignal {
-    return this.request.giveUpSignal.signal;
+    return this.request.giveUpSignal;
   }
 
   get headers(): Readonly<Record<string, string>> | undefined {

@@ -1,4 +1,5 @@
 import type { RequestId } from '@rondo/protocol';
+import { ShortLivedMap } from '@rondo/core/internal';
 import { TooManyPendingRequestsError } from './errors.js';
 import type { ClientHandlers } from './handlers.js';
 
@@ -29,7 +30,7 @@ export interface ProgressUpdate {
  * typed error instead of growing the table without end.
  */
 export class PendingCalls {
-  private readonly calls = new Map<RequestId, PendingCall>();
+  private readonly calls = new ShortLivedMap<RequestId, PendingCall>();
 
   constructor(private readonly limit: number) {}
 

@@ -3,6 +3,7 @@ import type { Cancellation } from './contracts/cancellation.js';
 import { LazyAbortController } from './lazyAbort.js';
 import type { Principal } from './contracts/definitions.js';
 import type { Exchange } from './contracts/transport.js';
+import { ShortLivedSet } from './shortLived.js';
 
 /**
  * The exchanges of one connection that have not ended yet, for transports whose every message goes
@@ -12,7 +13,7 @@ import type { Exchange } from './contracts/transport.js';
  * for in-flight work before it closes.
  */
 export class InFlightExchanges {
-  private readonly open = new Set<ChannelExchange>();
+  private readonly open = new ShortLivedSet<ChannelExchange>();
   private idleListener: (() => void) | undefined;
 
   /**

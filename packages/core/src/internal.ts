@@ -40,6 +40,7 @@ export { InFlightExchanges } from './inFlightExchanges.js';
 export { CatalogMemo } from './catalogMemo.js';
 export { seenBy } from './catalog.js';
 export { nestsDeeperThan } from './limits.js';
+export { ShortLivedMap, ShortLivedSet } from './shortLived.js';
 export { stableStringify } from './stableJson.js';
 export { extensionSettings } from './serverExtensions.js';
 export { resolveKeyRing, type KeyRing, type RingKey } from './stateKeys.js';

@@ -16,20 +16,50 @@ export const DEFAULT_MAX_ARGUMENT_DEPTH = 64;
 /** The default of `ServerOptions.maxPageBytes`: 4 MiB of descriptors per list page. */
 export const DEFAULT_MAX_PAGE_BYTES = 4 * 1024 * 1024;
 
+/** Limits up to this are walked by recursion, which allocates nothing: as many frames at most. */
+const RECURSIVE_WALK_LIMIT = 256;
+
 /**
  * True when `value` nests objects or arrays more than `limit` levels deep (a scalar is level 0, an
- * object or array one more than its deepest member). Walks with its own stack, never the call
- * stack, and stops at the first member past the limit.
+ * object or array one more than its deepest member). Stops at the first member past the limit, so
+ * the walk never goes more than `limit` levels down: within a few hundred levels on the call stack
+ * (every message a client or a server decodes is walked here, and recursion allocates nothing),
+ * past that with its own stack.
  */
 export function nestsDeeperThan(value: unknown, limit: number): boolean {
-  const pending: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  if (typeof value !== 'object' || value === null) return false;
+  return limit <= RECURSIVE_WALK_LIMIT ? deeperWithin(value, limit) : deeperByStack(value, limit);
+}
+
+/** True when container `value` (one level) holds more than `levels` levels, itself included. */
+function deeperWithin(value: object, levels: number): boolean {
+  if (levels === 0) return true;
+  if (Array.isArray(value)) {
+    for (const member of value as unknown[]) {
+      if (typeof member === 'object' && member !== null && deeperWithin(member, levels - 1))
+        return true;
+    }
+    return false;
+  }
+  for (const key in value) {
+    // Own members only, as Object.values gives them.
+    if (!Object.hasOwn(value, key)) continue;
+    const member = (value as Record<string, unknown>)[key];
+    if (typeof member === 'object' && member !== null && deeperWithin(member, levels - 1))
+      return true;
+  }
+  return false;
+}
+
+/** {@link nestsDeeperThan} for a limit too deep for the call stack. */
+function deeperByStack(value: object, limit: number): boolean {
+  const pending: { value: object; depth: number }[] = [{ value, depth: 1 }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    if (typeof next.value !== 'object' || next.value === null) continue;
-    const depth = next.depth + 1;
-    if (depth > limit) return true;
+    if (next.depth > limit) return true;
     const members = Array.isArray(next.value) ? next.value : Object.values(next.value);
     for (const member of members as unknown[]) {
-      if (typeof member === 'object' && member !== null) pending.push({ value: member, depth });
+      if (typeof member === 'object' && member !== null)
+        pending.push({ value: member, depth: next.depth + 1 });
     }
   }
   return false;

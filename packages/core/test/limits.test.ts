@@ -21,6 +21,24 @@ describe('nestsDeeperThan', () => {
     expect(nestsDeeperThan({ a: [1, { b: 'x' }] }, 2)).toBe(true);
   });
 
+  it('walks own enumerable members only, as Object.values gives them', () => {
+    const inherited = Object.create({ deep: nested(10) }) as object;
+    expect(nestsDeeperThan(inherited, 1)).toBe(false);
+    const hidden = {};
+    Object.defineProperty(hidden, 'deep', { value: nested(10), enumerable: false });
+    expect(nestsDeeperThan(hidden, 1)).toBe(false);
+    expect(nestsDeeperThan({ wide: [1, 2, { a: [{}] }], flat: 'x' }, 4)).toBe(true);
+    expect(nestsDeeperThan({ wide: [1, 2, { a: [{}] }], flat: 'x' }, 5)).toBe(false);
+  });
+
+  it('gives the same answer on the call stack and on its own stack (limits past 256)', () => {
+    for (const levels of [255, 256, 257, 300]) {
+      const value = { a: [1, 'x'], b: nested(levels - 1) };
+      expect(nestsDeeperThan(value, levels - 1)).toBe(true);
+      expect(nestsDeeperThan(value, levels)).toBe(false);
+    }
+  });
+
   it('walks a million levels without the call stack', () => {
     expect(nestsDeeperThan(nested(1_000_000), 999_999)).toBe(true);
     expect(nestsDeeperThan(nested(1_000_000), 1_000_000)).toBe(false);

@@ -6,22 +6,20 @@ import {
   type Peer,
   type RondoServer,
 } from '@rondo/core';
-import { LinkedCancellation, runtimeOf, type ServerRuntime } from '@rondo/core/internal';
+import { ShortLivedMap, runtimeOf, type ServerRuntime } from '@rondo/core/internal';
 import {
   ErrorCode,
   McpError,
   MetaKey,
-  isMcpError,
   isNotification,
   isPlainObject,
   isRequest,
   type JsonObject,
-  type JsonRpcErrorObject,
   type JsonRpcMessage,
   type JsonRpcRequest,
   type RequestId,
 } from '@rondo/protocol';
-import type { Client, ProgressUpdate } from '@rondo/client';
+import type { Client } from '@rondo/client';
 import { PassedStates, passedCaller } from './passedStates.js';
 import { PassedTasks, type PassedTaskLimits } from './passedTasks.js';
 import { AS_IT_IS, taskShaping, type Shaping } from './passedShaping.js';
@@ -34,7 +32,7 @@ import {
 } from './passThroughParams.js';
 import { callerFacts } from './callRecords.js';
 import { ProxyProvider } from './proxyProvider.js';
-import { upstreamFailure } from './roundRunner.js';
+import { PassedCall } from './passedCall.js';
 
 /** The Tasks extension's methods that name a task (`tasks/get`, `tasks/update`, `tasks/cancel`). */
 const TASK_METHODS: ReadonlySet<string> = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
@@ -85,7 +83,7 @@ export function withPassThrough(
 /** A connection that passes eligible calls through and hands everything else to `inner`. */
 class PassThroughConnection implements Connection {
   /** The calls passed through now, by the caller's request id. */
-  private readonly passing = new Map<RequestId, LinkedCancellation>();
+  private readonly passing = new ShortLivedMap<RequestId, PassedCall>();
 
   constructor(
     private readonly inner: Connection,
@@ -128,9 +126,7 @@ class PassThroughConnection implements Connection {
   }
 
   close(): void {
-    for (const controller of this.passing.values()) {
-      controller.abort(new Error('the connection closed'));
-    }
+    for (const call of this.passing.values()) call.abort(new Error('the connection closed'));
     this.passing.clear();
     this.inner.close();
   }
@@ -138,11 +134,11 @@ class PassThroughConnection implements Connection {
   /** Aborts the passed-through call a cancellation names; false when it names none. */
   private cancel(params: Record<string, unknown> | undefined): boolean {
     const id = params?.requestId;
-    const controller =
+    const call =
       typeof id === 'string' || typeof id === 'number' ? this.passing.get(id) : undefined;
-    if (controller === undefined) return false;
+    if (call === undefined) return false;
     const reason = typeof params?.reason === 'string' ? params.reason : 'Cancelled by the client';
-    controller.abort(new Error(reason));
+    call.abort(new Error(reason));
     return true;
   }
 
@@ -252,61 +248,28 @@ class PassThroughConnection implements Connection {
     sent: Record<string, unknown>,
     shaping: Shaping = AS_IT_IS,
   ): void {
-    const id = request.id;
-    // Aborted by the caller's notifications/cancelled, or with the exchange when the caller is
-    // gone; heard without an AbortSignal, which would cost more than the rest of the pass-through.
-    const controller = new LinkedCancellation(exchange.cancellation);
-    this.passing.set(id, controller);
     const meta = request.params?._meta;
     const token = isPlainObject(meta) ? meta.progressToken : undefined;
-    const onProgress =
-      typeof token === 'string' || typeof token === 'number'
-        ? (update: ProgressUpdate) =>
-            exchange.send({
-              jsonrpc: '2.0',
-              method: 'notifications/progress',
-              params: { ...update, progressToken: token },
-            })
-        : undefined;
-    const log = (logged: Record<string, unknown>): void =>
-      exchange.send({ jsonrpc: '2.0', method: 'notifications/message', params: logged });
+    const progressToken =
+      typeof token === 'string' || typeof token === 'number' ? token : undefined;
+    const call = new PassedCall(
+      request.id,
+      exchange,
+      provider,
+      shaping,
+      progressToken,
+      this.settled,
+    );
+    this.passing.set(request.id, call);
     const caller = callerFacts(
       exchange.principal?.id,
       isPlainObject(meta) ? meta[MetaKey.clientInfo] : undefined,
     );
-    const pass = (params: Record<string, unknown>) =>
-      provider.passThrough(client, request.method, params, controller, onProgress, log, caller);
-    const failed = (error: unknown): void =>
-      this.settle(id, exchange, {
-        jsonrpc: '2.0',
-        id,
-        error: wireError(provider.name, shaping.error ? shaping.error(error) : error),
-      });
-    const answered = (result: Record<string, unknown>): void =>
-      this.settle(id, exchange, { jsonrpc: '2.0', id, result });
-    // Most calls need no waiting besides the upstream's: no promise more than that on their path.
-    (shaping.prepare ? shaping.prepare(sent).then(pass) : pass(sent)).then((result) => {
-      const shaped = shaping.result(result);
-      if (shaped instanceof Promise) shaped.then(answered, failed);
-      else answered(shaped);
-    }, failed);
+    call.start(client, request.method, sent, caller);
   }
 
-  /** Ends a passed-through call's exchange; a cancelled call gets no answer. */
-  private settle(id: RequestId, exchange: Exchange, answer: JsonRpcMessage): void {
-    const controller = this.passing.get(id);
-    this.passing.delete(id);
-    controller?.unlink();
-    // Cancelled by the caller, or its connection closed: the caller has stopped waiting.
-    if (controller === undefined || controller.aborted) return exchange.end();
-    // The upstream's refusal is the gateway's: the same status the modern era gives it (400, 404).
-    const code = 'error' in answer ? answer.error.code : undefined;
-    exchange.end(answer, code === undefined ? undefined : modernErrorDisposition(code));
-  }
-}
-
-/** The wire error of a failed pass-through: the upstream's own, or the gateway's precise one. */
-function wireError(upstream: string, error: unknown): JsonRpcErrorObject {
-  const failure = isMcpError(error) ? error : upstreamFailure(upstream, error);
-  return failure.toJson();
+  /** Forgets a passed-through call once it is answered or given up. */
+  private readonly settled = (call: PassedCall): void => {
+    if (this.passing.get(call.id) === call) this.passing.delete(call.id);
+  };
 }

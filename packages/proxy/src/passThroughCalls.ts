@@ -5,7 +5,9 @@ import {
   type ServerFacts,
 } from '@rondo/client';
 import type { Cancellation } from '@rondo/core';
+import { ShortLivedSet } from '@rondo/core/internal';
 import { ErrorCode, McpError, TASKS_EXTENSION, isPlainObject } from '@rondo/protocol';
+import { observed, passThroughFacts, type CallObserver } from './callRecords.js';
 import { upstreamFailure, type RoundServices } from './roundRunner.js';
 
 /** Where a passed-through call's log messages go: the upstream's `notifications/message` params. */
@@ -13,23 +15,46 @@ export type LogSink = (params: Record<string, unknown>) => void;
 
 /**
  * The calls one proxy passes through to its upstream as they came (see `withPassThrough`): each
- * counts against the proxy's concurrency gate and timeout like a translated call, and its log sink
- * is known while it runs, so the upstream's log messages can reach it.
+ * counts against the proxy's concurrency gate and timeout like a translated call, its log sink is
+ * known while it runs, so the upstream's log messages can reach it, and `observer` is told how it
+ * ended (the record of an `onCall`).
  */
 export class PassThroughCalls {
   /** The log sinks of the calls passed through now. */
-  readonly sinks = new Set<LogSink>();
+  readonly sinks = new ShortLivedSet<LogSink>();
 
-  constructor(private readonly services: RoundServices) {}
+  constructor(
+    private readonly services: RoundServices,
+    private readonly observer?: CallObserver,
+  ) {}
 
   /**
    * Sends a modern caller's request `params` on `client` as they are (a `tools/call` with the
    * caller's `_meta`, its `requestState` and `inputResponses` on a retry; a `tasks/get` of a task
    * the upstream created) and returns the upstream's result unchecked, `input_required` rounds and
    * task handles included, for the caller to check. An upstream failure becomes the same precise
-   * error as on the translating path.
+   * error as on the translating path. `caller` says who it is for, in the call's record.
    */
-  async call(
+  call(
+    client: Client,
+    method: string,
+    params: Record<string, unknown>,
+    cancellation: Cancellation,
+    onProgress: ((update: ProgressUpdate) => void) | undefined,
+    log: LogSink,
+    caller: { readonly principal?: string; readonly client?: string },
+  ): Promise<Record<string, unknown>> {
+    // Unobserved, a call is only its request: no record, and no promise around its own.
+    if (this.observer === undefined) {
+      return this.send(client, method, params, cancellation, onProgress, log);
+    }
+    const facts = passThroughFacts(this.services.upstreamName, method, params, caller);
+    return observed(this.observer, facts, () =>
+      this.send(client, method, params, cancellation, onProgress, log),
+    );
+  }
+
+  private async send(
     client: Client,
     method: string,
     params: Record<string, unknown>,

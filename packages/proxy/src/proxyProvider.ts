@@ -21,6 +21,7 @@ import type {
 } from '@rondo/core';
 import { DEFAULT_MAX_CATALOG_BYTES, type CatalogLimits } from './catalogBudget.js';
 import type { CatalogClaims } from './catalogClaims.js';
+import { ShortLivedMap } from '@rondo/core/internal';
 import { ChangeRelay } from './changeRelay.js';
 import { Gate } from './gate.js';
 import { redactForOperator } from './redaction.js';
@@ -43,7 +44,7 @@ import type { IsolationLimits } from './isolation.js';
 import type { MirrorLimits } from './legacyMirror.js';
 import { UpstreamConnections, singleCallLog } from './upstreamConnections.js';
 import type { UpstreamCall } from './upstreamCall.js';
-import { callFacts, observed, passThroughFacts, type CallObserver } from './callRecords.js';
+import { callFacts, observed, type CallObserver } from './callRecords.js';
 import { UpstreamLists } from './upstreamLists.js';
 import type { UpstreamLink } from './upstreamLink.js';
 import { type ConnectionOptions, type UpstreamStatus } from './upstreamLink.js';
@@ -122,7 +123,7 @@ export class ProxyProvider implements Provider {
   private readonly changes = new ChangeRelay();
   private readonly services: RoundServices;
   private readonly legacyTasks: LegacyTaskTools;
-  private readonly active = new Map<UpstreamCall, RoundCaller>();
+  private readonly active = new ShortLivedMap<UpstreamCall, RoundCaller>();
   private readonly relayed: RelayedRounds | undefined;
   private readonly passing: PassThroughCalls;
   /** The upstream's lists as last read (`sizes()` counts them). */
@@ -163,7 +164,7 @@ export class ProxyProvider implements Provider {
       active: this.active,
       ...(this.relayed ? { relay: this.relayed } : {}),
     };
-    this.passing = new PassThroughCalls(this.services);
+    this.passing = new PassThroughCalls(this.services, options.onCall);
     options.claims?.enrol(this.name, (list) => this.changes.emit({ kind: list }));
     this.legacyTasks = new LegacyTaskTools(this.services);
     const ownership = new ResourceOwnership();
@@ -275,10 +276,7 @@ export class ProxyProvider implements Provider {
     log: LogSink,
     caller: { readonly principal?: string; readonly client?: string } = {},
   ): Promise<Record<string, unknown>> {
-    const facts = passThroughFacts(this.name, method, params, caller);
-    return observed(this.options.onCall, facts, () =>
-      this.passing.call(client, method, params, cancellation, onProgress, log),
-    );
+    return this.passing.call(client, method, params, cancellation, onProgress, log, caller);
   }
 
   prompts(): Promise<PromptDefinition[]> {

@@ -5,6 +5,7 @@ import {
   type ProgressUpdate,
 } from '@rondo/client';
 import type { Cancellation, HandlerContext } from '@rondo/core';
+import type { ShortLivedMap } from '@rondo/core/internal';
 import {
   ErrorCode,
   McpError,
@@ -74,7 +75,7 @@ export interface RoundServices {
   /** Deadline for the upstream's next move (an answer or a question), ms; 0 for none. */
   readonly timeoutMs: number;
   /** The calls serving a round now, with their caller (log messages go to them). */
-  readonly active: Map<UpstreamCall, RoundCaller>;
+  readonly active: ShortLivedMap<UpstreamCall, RoundCaller>;
   /** Reaches the other processes, when they share state. */
   readonly relay?: RoundRelay;
   /** Sends a round's upstream request (default `client.request`; a legacy task-only tool's differs). */

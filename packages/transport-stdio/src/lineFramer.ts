@@ -13,6 +13,8 @@ export type FrameEvent =
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
+const REPLACEMENT_CHARACTER = '\uFFFD';
+const BYTE_ORDER_MARK = 0xfeff;
 
 /** Splits a byte stream into UTF-8 lines of at most `maxLineBytes` bytes (excluding the newline). */
 export class LineFramer {
@@ -84,11 +86,17 @@ export class LineFramer {
       bytes.length > 0 && bytes[bytes.length - 1] === CARRIAGE_RETURN
         ? bytes.length - 1
         : bytes.length;
-    let text: string;
-    try {
-      text = this.decoder.decode(bytes.subarray(0, end));
-    } catch {
-      return { kind: 'invalidUtf8' };
+    // Decoded leniently first, which makes nothing but the string; only a line that then holds a
+    // U+FFFD (a replaced byte, or one the peer sent) is decoded again strictly to tell which.
+    let text = bytes.toString('utf8', 0, end);
+    // A leading byte order mark is dropped, as the strict decoder drops it.
+    if (text.charCodeAt(0) === BYTE_ORDER_MARK) text = text.slice(1);
+    if (text.includes(REPLACEMENT_CHARACTER)) {
+      try {
+        text = this.decoder.decode(bytes.subarray(0, end));
+      } catch {
+        return { kind: 'invalidUtf8' };
+      }
     }
     return text.trim().length === 0 ? undefined : { kind: 'line', text };
   }

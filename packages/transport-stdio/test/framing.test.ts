@@ -36,6 +36,20 @@ describe('LineFramer', () => {
     ]);
   });
 
+  it('keeps a U+FFFD the peer sent, reports one that only stands for a bad byte, drops a BOM', () => {
+    const framer = new LineFramer(1024);
+    expect(framer.push(bytes('{"t":"\uFFFD"}\n'))).toEqual([
+      { kind: 'line', text: '{"t":"\uFFFD"}' },
+    ]);
+    expect(framer.push(Buffer.from([0x22, 0xef, 0xbf, 0xbd, 0xc3, 0x22, 0x0a]))).toEqual([
+      { kind: 'invalidUtf8' },
+    ]);
+    expect(framer.push(bytes('\uFEFF{"a":1}\r\n'))).toEqual([{ kind: 'line', text: '{"a":1}' }]);
+    expect(framer.push(bytes('{"b":"\uFEFF"}\n'))).toEqual([
+      { kind: 'line', text: '{"b":"\uFEFF"}' },
+    ]);
+  });
+
   it('reports an oversized line as soon as it passes the cap and skips the rest of it', () => {
     const framer = new LineFramer(10);
     expect(framer.push(bytes('123456'))).toEqual([]);

@@ -50,12 +50,10 @@ class StdioTransport implements StdioClientTransport {
   private readonly tail: StderrTail;
   private closing = false;
   private exited: Promise<void> | undefined;
-  private readonly outbox: {
-    line: string;
-    resolve: () => void;
-    reject: (error: Error) => void;
-  }[] = [];
-  private flushing: NodeJS.Immediate | undefined;
+  /** The lines of this turn's messages, written together by {@link flush}. */
+  private outbox = '';
+  /** Settles with the write of this turn's batch: every message in it shares one promise. */
+  private outboxWritten: OutboxWrite | undefined;
 
   constructor(private readonly options: StdioTransportOptions) {
     this.endpointKey = `stdio:${[options.command, ...(options.args ?? [])].join(' ')}`;
@@ -122,30 +120,30 @@ class StdioTransport implements StdioClientTransport {
     if (!stdin || !stdin.writable) {
       return Promise.reject(new ClientStateError('the server process is not running'));
     }
-    return new Promise((resolve, reject) => {
-      this.outbox.push({ line: `${serializeMessage(message)}\n`, resolve, reject });
-      // The messages of one turn of the event loop go out in one write: a pipe write per message
-      // costs more than the rest of a small request.
-      this.flushing ??= setImmediate(() => this.flush());
-    });
+    this.outbox += `${serializeMessage(message)}\n`;
+    // The messages of one turn of the event loop go out in one write, and share one promise of
+    // it: a pipe write, or a promise, per message costs more than the rest of a small request.
+    if (this.outboxWritten === undefined) {
+      this.outboxWritten = new OutboxWrite();
+      setImmediate(this.flush);
+    }
+    return this.outboxWritten.promise;
   }
 
-  private flush(): void {
-    this.flushing = undefined;
-    const batch = this.outbox.splice(0);
+  private readonly flush = (): void => {
+    const batch = this.outbox;
+    const written = this.outboxWritten!;
+    this.outbox = '';
+    this.outboxWritten = undefined;
     const stdin = this.child?.stdin;
     if (!stdin || !stdin.writable) {
-      const error = new ClientStateError('the server process is not running');
-      for (const entry of batch) entry.reject(error);
-      return;
+      return written.reject(new ClientStateError('the server process is not running'));
     }
-    stdin.write(batch.map((entry) => entry.line).join(''), (error) => {
-      for (const entry of batch) {
-        if (error) entry.reject(new TransportError(`cannot write to the server: ${error.message}`));
-        else entry.resolve();
-      }
+    stdin.write(batch, (error) => {
+      if (error) written.reject(new TransportError(`cannot write to the server: ${error.message}`));
+      else written.resolve();
     });
-  }
+  };
 
   async close(): Promise<void> {
     const child = this.child;
@@ -187,4 +185,18 @@ export function startFailure(command: string, error: NodeJS.ErrnoException): str
     return `${said} (command names one program: give its arguments as args, "command": "${program}", "args": ${args})`;
   }
   return `${said} (not found: give its absolute path, or a PATH in env that holds it)`;
+}
+
+/** The write of one batch of messages, as the promise each of its messages' senders gets. */
+class OutboxWrite {
+  readonly promise: Promise<void>;
+  resolve!: () => void;
+  reject!: (error: Error) => void;
+
+  constructor() {
+    this.promise = new Promise((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+  }
 }

@@ -17,6 +17,7 @@ import type { z } from 'zod';
 import type { ServerRuntime } from '../runtime.js';
 import type { Disposition, Exchange } from '../contracts/transport.js';
 import { policyDisposition, toWireError } from '../wireError.js';
+import { ShortLivedMap, ShortLivedSet } from '../shortLived.js';
 import type { RequestCall } from './call.js';
 import type { RequiredCapability } from '../contracts/server.js';
 
@@ -81,8 +82,8 @@ export interface EraRules<S> {
 export class RequestPipeline<S> {
   // Made when a request arrives and dropped when the last one settles: an idle legacy session
   // (thousands may be live) holds neither.
-  private active: Map<RequestId, RequestCall> | undefined;
-  private longLived: Set<RequestCall> | undefined;
+  private active: ShortLivedMap<RequestId, RequestCall> | undefined;
+  private longLived: ShortLivedSet<RequestCall> | undefined;
 
   constructor(
     private readonly runtime: ServerRuntime,
@@ -137,8 +138,8 @@ export class RequestPipeline<S> {
   }
 
   private async run(call: RequestCall, method: EraMethod<S, never>): Promise<void> {
-    (this.active ??= new Map()).set(call.id, call);
-    if (method.longLived) (this.longLived ??= new Set()).add(call);
+    (this.active ??= new ShortLivedMap()).set(call.id, call);
+    if (method.longLived) (this.longLived ??= new ShortLivedSet()).add(call);
     let answer: JsonRpcMessage;
     let disposition: Disposition | undefined;
     try {
