@@ -16,6 +16,7 @@ export {
 export { DEFAULT_REPLAY, type EventDefinition } from './eventType.js';
 export { DEFAULT_CURSOR_TTL_MS } from './cursors.js';
 export { MemoryOccurrenceLog } from './memoryOccurrenceLog.js';
+export { OccurrencePage } from './occurrencePage.js';
 export type {
   OccurrenceLog,
   ReplayBounds,

@@ -7,6 +7,7 @@ import type {
   ReadOptions,
   ReplayBounds,
 } from './occurrenceLog.js';
+import { OccurrencePage } from './occurrencePage.js';
 
 /** One type's log in memory: its retained occurrences, oldest first, and their size. */
 interface TypeLog {
@@ -54,23 +55,15 @@ export class MemoryOccurrenceLog implements OccurrenceLog {
     const oldest = log.entries[0]?.occurrence.seq ?? log.head + 1;
     // Lost: something followed the position and is gone (or the position is of another memory).
     const truncated = !sameEpoch || (from + 1 < oldest && from < log.head);
-    const occurrences: LoggedOccurrence[] = [];
-    let position = from;
-    let hasMore = false;
-    for (const { occurrence } of log.entries) {
-      if (occurrence.seq <= from) continue;
-      const wanted =
-        (options.since === undefined || occurrence.at >= options.since) &&
-        options.accept(occurrence);
-      if (wanted && occurrences.length >= options.limit) {
-        hasMore = true;
-        break;
-      }
-      if (wanted) occurrences.push(occurrence);
-      position = occurrence.seq;
-    }
-    if (!hasMore) position = log.head;
-    return { occurrences, truncated, position: { epoch: this.epoch, seq: position }, hasMore };
+    const page = new OccurrencePage(options, from);
+    page.take(occurrencesAfter(log, from));
+    const position = page.hasMore ? page.position : log.head;
+    return {
+      occurrences: page.occurrences,
+      truncated,
+      position: { epoch: this.epoch, seq: position },
+      hasMore: page.hasMore,
+    };
   }
 
   follow(type: string, listener: (occurrence: LoggedOccurrence) => void): () => void {
@@ -109,4 +102,8 @@ export class MemoryOccurrenceLog implements OccurrenceLog {
 function randomEpoch(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(6));
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+function* occurrencesAfter(log: TypeLog, seq: number): Generator<LoggedOccurrence> {
+  for (const { occurrence } of log.entries) if (occurrence.seq > seq) yield occurrence;
 }

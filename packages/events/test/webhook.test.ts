@@ -7,7 +7,8 @@ import {
   type ReceivedRequest,
   type SelfSigned,
 } from '@rondo/test-support/httpsReceiver';
-import { refusal, startWebhookServer, type WebhookServer } from './webhookSupport.js';
+import { refusal } from '@rondo/test-support/refusal';
+import { startWebhookServer, type WebhookServer } from './webhookSupport.js';
 import { modernMeta, rpc } from './support.js';
 
 // Issue 42, done-when 2: webhook delivery to a real HTTPS receiver on 127.0.0.1 whose self-signed

@@ -5,7 +5,8 @@ import { httpsReceiver, selfSignedCertificate } from '@rondo/test-support/httpsR
 import { postCallback } from '../src/callbackPost.js';
 import { DeliveryQueue, type PendingDelivery } from '../src/deliveryQueue.js';
 import { DEFAULT_WEBHOOK_LIMITS } from '../src/index.js';
-import { refusal, startWebhookServer } from './webhookSupport.js';
+import { refusal } from '@rondo/test-support/refusal';
+import { startWebhookServer } from './webhookSupport.js';
 
 // Issue 42, done-when 5: the bounds of webhook delivery (docs/limits.md, "Events"), each hit.
 

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { results, text } from '@rondo/server';
 import { callTimeout, cutText, responseSizeCap } from '../src/index.js';
-import { refusal, startPolicyServer, type PolicyServer } from './support.js';
+import { refusal } from '@rondo/test-support/refusal';
+import { startPolicyServer, type PolicyServer } from './support.js';
 
 let running: PolicyServer | undefined;
 afterEach(async () => {

@@ -58,15 +58,3 @@ export async function startPolicyServer(
     },
   };
 }
-
-/** The rejection of `promise`, which must reject. */
-export async function refusal(
-  promise: Promise<unknown>,
-): Promise<{ code: number; message: string; data: Record<string, unknown> }> {
-  try {
-    await promise;
-  } catch (failure) {
-    return failure as { code: number; message: string; data: Record<string, unknown> };
-  }
-  throw new Error('expected a refusal');
-}

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import type {
-  LoggedOccurrence,
-  LogPosition,
-  LogRead,
-  NewOccurrence,
-  OccurrenceLog,
-  ReadOptions,
-  ReplayBounds,
+import {
+  OccurrencePage,
+  type LoggedOccurrence,
+  type LogPosition,
+  type LogRead,
+  type NewOccurrence,
+  type OccurrenceLog,
+  type ReadOptions,
+  type ReplayBounds,
 } from '@rondo/events';
 import { isPlainObject, type JsonObject } from '@rondo/protocol';
 import { parseJson } from './channels.js';
@@ -69,30 +70,22 @@ export class RedisOccurrenceLog implements OccurrenceLog {
     const head = await this.position(type);
     const sameEpoch = after.epoch === head.epoch && after.seq <= head.seq;
     const from = sameEpoch ? after.seq : 0;
-    const occurrences: LoggedOccurrence[] = [];
-    let position = from;
+    const page = new OccurrencePage(options, from);
     let first: number | undefined;
-    let hasMore = false;
     let batch: LoggedOccurrence[];
     do {
-      batch = await this.range(type, position);
-      for (const occurrence of batch) {
-        first ??= occurrence.seq;
-        const wanted =
-          (options.since === undefined || occurrence.at >= options.since) &&
-          options.accept(occurrence);
-        if (wanted && occurrences.length >= options.limit) {
-          hasMore = true;
-          break;
-        }
-        if (wanted) occurrences.push(occurrence);
-        position = occurrence.seq;
-      }
-    } while (!hasMore && batch.length === READ_BATCH);
+      batch = await this.range(type, page.position);
+      first ??= batch[0]?.seq;
+    } while (page.take(batch) && batch.length === READ_BATCH);
     // Lost: something followed the position and is gone (or the position is of another memory).
     const truncated = !sameEpoch || (from < head.seq && (first ?? head.seq + 1) > from + 1);
-    if (!hasMore) position = Math.max(position, head.seq);
-    return { occurrences, truncated, position: { epoch: head.epoch, seq: position }, hasMore };
+    const position = page.hasMore ? page.position : Math.max(page.position, head.seq);
+    return {
+      occurrences: page.occurrences,
+      truncated,
+      position: { epoch: head.epoch, seq: position },
+      hasMore: page.hasMore,
+    };
   }
 
   follow(type: string, listener: (occurrence: LoggedOccurrence) => void): () => void {
