@@ -100,4 +100,16 @@ describe('the layering lint rule', { timeout: scaled(120_000) }, () => {
       'an extension plugs into the eras through the Extension seam',
     );
   });
+
+  it.each(['packages/skills/src/index.ts', 'packages/apps/src/index.ts'])(
+    'fails a transport import planted in the extension %s',
+    async (file) => {
+      expect(await refusals(file, '')).toEqual([]);
+      const planted = await refusals(
+        file,
+        "export { stdioTransport } from '@rondo/transport-stdio';",
+      );
+      expect(planted.join('\n')).toContain('an extension knows no transport');
+    },
+  );
 });

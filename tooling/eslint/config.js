@@ -71,7 +71,12 @@ const layers = [
     ],
   ),
   floor(
-    ['packages/events/src/**/*.ts', 'packages/tasks/src/**/*.ts'],
+    [
+      'packages/events/src/**/*.ts',
+      'packages/tasks/src/**/*.ts',
+      'packages/skills/src/**/*.ts',
+      'packages/apps/src/**/*.ts',
+    ],
     [
       [ADAPTERS, 'an extension plugs into the eras through the Extension seam of @rondo/core'],
       [TRANSPORTS, 'an extension knows no transport: its methods run in the core pipeline'],
