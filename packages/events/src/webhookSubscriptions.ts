@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { JsonObject } from '@rondo/protocol';
 import type { ExtensionCall } from '@rondo/core';
-import { stableStringify } from '@rondo/core/internal';
+import { base64ToBytes, bytesToBase64Url, stableStringify } from '@rondo/core/internal';
 import type { z } from 'zod';
 import { CallbackRefusedError, resolveCallback } from './callbackTarget.js';
 import { invalidDelivery, tooManySubscriptions, unauthenticated } from './errors.js';
@@ -45,7 +44,12 @@ export async function subscribeWebhook(
     await host.codec.open(params.cursor, subscription.binding);
   const now = host.now();
   const ttlMs = Math.min(params.ttlMs ?? webhooks.limits.defaultTtlMs, webhooks.limits.maxTtlMs);
-  const id = webhookSubscriptionId(principal.id, name, subscription.args, params.delivery.url);
+  const id = await webhookSubscriptionId(
+    principal.id,
+    name,
+    subscription.args,
+    params.delivery.url,
+  );
   const saved = await webhooks.store.save(
     {
       id,
@@ -78,7 +82,7 @@ export async function unsubscribeWebhook(
   const principal = call.principal;
   if (principal === undefined) throw unauthenticated(params.name);
   const subscription = await Subscription.check(host.types, params, call, 'webhook');
-  const id = webhookSubscriptionId(
+  const id = await webhookSubscriptionId(
     principal.id,
     subscription.type.name,
     subscription.args,
@@ -90,21 +94,31 @@ export async function unsubscribeWebhook(
 }
 
 /** The id of a subscription: a digest of its key, so the same request names the same one. */
-export function webhookSubscriptionId(
+export async function webhookSubscriptionId(
   principal: string,
   name: string,
   args: Record<string, unknown>,
   url: string,
-): string {
-  const digest = createHash('sha256').update(stableStringify([principal, name, args, url]));
-  return `sub_${digest.digest('base64url').slice(0, 32)}`;
+): Promise<string> {
+  const key = new TextEncoder().encode(stableStringify([principal, name, args, url]));
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', key));
+  return `sub_${bytesToBase64Url(digest).slice(0, 32)}`;
 }
 
 function checkSecret(name: string, secret: string): void {
   const encoded = SECRET.exec(secret)?.[1];
-  const bytes = encoded === undefined ? 0 : Buffer.from(encoded, 'base64').length;
+  const bytes = encoded === undefined ? 0 : decodedLength(encoded);
   if (bytes < 24 || bytes > 64)
     throw invalidDelivery(name, 'secret', 'a secret is "whsec_" and the base64 of 24 to 64 bytes');
+}
+
+/** How many bytes a Base64 text holds; 0 when it is not Base64. */
+function decodedLength(encoded: string): number {
+  try {
+    return base64ToBytes(encoded).length;
+  } catch {
+    return 0;
+  }
 }
 
 async function checkCallback(name: string, url: string, allowPrivate: boolean): Promise<void> {
