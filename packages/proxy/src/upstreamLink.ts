@@ -63,7 +63,7 @@ export interface LinkEvents {
 const STABLE_MS = 10_000;
 
 type LinkState =
-  | { readonly kind: 'connecting'; readonly ready: Promise<Client> }
+  | { readonly kind: 'connecting'; readonly ready: Promise<Client>; readonly client: Client }
   | { readonly kind: 'up'; readonly client: Client }
   | {
       readonly kind: 'down';
@@ -189,8 +189,11 @@ export class UpstreamLink {
     this.state = { kind: 'closed' };
     if (previous.kind !== 'closed') this.events.status?.(this.status);
     if (previous.kind === 'up') await previous.client.close().catch(() => undefined);
+    // Closing the client ends a connection still being made at once (its process, its socket):
+    // an upstream that never answers must not keep its process past the gateway's own end.
     if (previous.kind === 'connecting') {
-      await previous.ready.then((client) => client.close()).catch(() => undefined);
+      await previous.client.close().catch(() => undefined);
+      await previous.ready.catch(() => undefined);
     }
   }
 
@@ -232,7 +235,7 @@ export class UpstreamLink {
         );
       },
     );
-    this.state = { kind: 'connecting', ready };
+    this.state = { kind: 'connecting', ready, client };
     this.events.status?.(this.status);
     ready.catch(() => undefined);
     return ready;
