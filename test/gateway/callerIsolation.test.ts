@@ -157,7 +157,7 @@ describe(
 
     it('refuses to the upstream the questions of one shared stdio process that no call is named in', async () => {
       // Both calls are open upstream before the tool asks: nothing tells whose questions they are.
-      const outcomes = await bothAsk('stdioShared_ask_twice', 1500);
+      const outcomes = await bothAsk('stdioShared_ask_twice', scaled(1500));
       expect(alice.asked.filter((message) => message.includes('bob'))).toEqual([]);
       expect(bob.asked.filter((message) => message.includes('alice'))).toEqual([]);
       for (const outcome of outcomes) {
