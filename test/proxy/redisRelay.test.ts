@@ -143,7 +143,7 @@ describe('relayed rounds over a real redis-server', { timeout: scaled(60_000) },
     expect(a.suspendedCalls).toBe(1);
 
     // Another principal's retry with the state crosses Redis and is refused precisely.
-    const answers = { [key]: { kind: 'accept', content: { name: 'Ada' } } } as const;
+    const answers = { [key]: { kind: 'accept', content: { name: 'Ada Lovelace' } } } as const;
     await expect(
       b.callTool('greet', {}, ctx('mallory', { requestState: state, inputResponses: answers })),
     ).rejects.toMatchObject({
@@ -172,7 +172,8 @@ describe('relayed rounds over a real redis-server', { timeout: scaled(60_000) },
     expect(
       heard.every(({ message }) => 'method' in message && message.method === 'rondo/proxy/sealed'),
     ).toBe(true);
-    expect(JSON.stringify(heard)).not.toContain('Ada');
+    // A space is outside the boxes' base64url alphabet, so the name can't appear in one by chance.
+    expect(JSON.stringify(heard)).not.toContain('Ada Lovelace');
     expect(JSON.stringify(heard)).not.toContain('sampling');
 
     // The round request of that retry, sent again as it was and altered, is refused.
@@ -193,7 +194,7 @@ describe('relayed rounds over a real redis-server', { timeout: scaled(60_000) },
           [second.requests[0]!.key]: {
             kind: 'sampling_result',
             role: 'assistant',
-            content: { type: 'text', text: 'Hi Ada' },
+            content: { type: 'text', text: 'Hi Ada Lovelace' },
             model: 'm',
           },
         },
@@ -201,7 +202,7 @@ describe('relayed rounds over a real redis-server', { timeout: scaled(60_000) },
     );
     expect(done).toEqual({
       kind: 'results',
-      items: [{ kind: 'text', text: 'Ada: {"type":"text","text":"Hi Ada"}' }],
+      items: [{ kind: 'text', text: 'Ada Lovelace: {"type":"text","text":"Hi Ada Lovelace"}' }],
     });
     expect([a.suspendedCalls, b.relayedRounds]).toEqual([0, 0]);
   });
