@@ -106,8 +106,8 @@ Options:
   --watch            reload the workers when a FILE changes: calls in flight finish on the old
                      code, clients get list-changed notifications.
   --object NAME      the provider module or object; default: the one found in the files (a
-                     module defining tools/1, prompts/1, resources/1 or skills/1; for Logtalk,
-                     the last object implementing an mcp_*_protocol).
+                     module defining tools/1, prompts/1, resources/1, skills/1 or events/1;
+                     for Logtalk, the last object implementing an mcp_*_protocol).
   --workers N        Prolog worker processes, each running one call at a time; default: the
                      number of cores.
   --timeout S        deadline of one call in seconds (waiting for the client not counted);

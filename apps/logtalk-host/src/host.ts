@@ -8,11 +8,13 @@ import {
 } from '@rondo/core';
 import {
   createPrologProvider,
+  prologEvents,
   prologSkills,
   type PrologProvider,
   type PrologProviderOptions,
 } from '@rondo/logtalk-bridge';
 import { composeEndpoint } from '@rondo/server/endpoint';
+import type { EventsOptions, OccurrenceLog, WebhookStore } from '@rondo/events';
 import { tasks } from '@rondo/tasks';
 
 /** Options of {@link createLogtalkHost}: the bridge's, plus the server's identity. */
@@ -75,6 +77,8 @@ export async function createLogtalkHost(options: LogtalkHostOptions): Promise<Lo
       // A predicate declared with task_support/2 runs as a task for a modern client.
       .use(tasks());
     if (provider.skills.length > 0) server.use(prologSkills(provider.skills));
+    // Event types declared with events/1; workers raise occurrences with mcp_emit/2,3.
+    if (provider.events.length > 0) server.use(prologEvents(provider, eventsOptions(options)));
     const endpoint = composeEndpoint(server, { modern: { alsoSupported: LEGACY_REVISIONS } });
     await endpoint.ready();
     return { provider, server, endpoint };
@@ -83,4 +87,26 @@ export async function createLogtalkHost(options: LogtalkHostOptions): Promise<Lo
     await provider.close();
     throw failure;
   }
+}
+
+/** A shared state that keeps event occurrences and webhook subscriptions too (`@rondo/redis`'s). */
+interface SharedEventState extends SharedState {
+  readonly occurrences: OccurrenceLog;
+  readonly webhooks: WebhookStore;
+}
+
+/**
+ * Where the provider's events live: in the shared state when it keeps them, so a cursor taken on
+ * one replica resumes on another and each webhook delivery is made once; cursors are sealed with
+ * the host's state keys, which replicas share.
+ */
+function eventsOptions({ shared, stateKeys }: LogtalkHostOptions): EventsOptions {
+  const stores =
+    shared !== undefined && 'occurrences' in shared && 'webhooks' in shared
+      ? (shared as SharedEventState)
+      : undefined;
+  return {
+    ...(stores ? { log: stores.occurrences, webhooks: { store: stores.webhooks } } : {}),
+    ...(stateKeys ? { cursors: { keys: stateKeys } } : {}),
+  };
 }

@@ -22,10 +22,10 @@
 :- use_module(rondo_errors, [error_description/3, log_raw_error/2, call_failed/2, message_line/2]).
 :- use_module(rondo_client, [begin_call/1, end_call/0, replay/1]).
 
-% mcp_log/2,3, mcp_sample/2, mcp_roots/1, mcp_notify/1, mcp_broadcast/1 and mcp_close_stream/0
-% for every user module.
+% mcp_log/2,3, mcp_sample/2, mcp_roots/1, mcp_notify/1, mcp_broadcast/1, mcp_emit/2,3 and
+% mcp_close_stream/0 for every user module.
 :- user:use_module(rondo_client, [mcp_log/2, mcp_log/3, mcp_sample/2, mcp_roots/1, mcp_notify/1,
-                                  mcp_broadcast/1, mcp_close_stream/0]).
+                                  mcp_broadcast/1, mcp_emit/2, mcp_emit/3, mcp_close_stream/0]).
 % mcp_json_get/3,4,5 read a member of the JSON objects providers receive.
 :- user:use_module(rondo_json_get, [mcp_json_get/3, mcp_json_get/4, mcp_json_get/5]).
 

@@ -13,6 +13,7 @@
 :- use_module(rondo_json, [curly_pairs/2]).
 :- use_module(rondo_types, [known_type/1, known_types_text/1]).
 :- use_module(rondo_skills, [skill_problem/3, skills_file/1]).
+:- use_module(rondo_events, [event_problem/2]).
 :- use_module(rondo_ui, [tool_ui_problem/3, resource_ui_problem/3]).
 :- use_module(library(lists)).
 
@@ -23,7 +24,7 @@ check(J) :-
     maplist(problem_json, Ps, PJ),
     findall(Key-L,
             ( member(Key-Head, [tools-tools(_), prompts-prompts(_), resources-resources(_),
-                                templates-resource_templates(_),
+                                templates-resource_templates(_), events-events(_),
                                 inputSchema-input_schema(_, _), outputSchema-output_schema(_, _)]),
               hook_defined(Head), location(Head, F, Ln), location_json(F, Ln, L) ),
             Locations),
@@ -35,6 +36,7 @@ list_hook(prompts(_)).
 list_hook(resources(_)).
 list_hook(resource_templates(_)).
 list_hook(skills(_)).
+list_hook(events(_)).
 
 problem(problem(F, L, M)) :-
     list_hook(Head), functor(Head, Name, 1),
@@ -51,6 +53,10 @@ problem(problem(F, L, M)) :-
     listed(skills(_), Items), skills_file(File), member(Item, Items),
     skill_problem(Item, File, M),
     location(skills(_), F, L).
+problem(problem(F, L, M)) :-
+    listed(events(_), Items), member(Item, Items),
+    event_problem(Item, M),
+    location(events(_), F, L).
 problem(problem(F, L, M)) :-
     listed(tools(_), Tools), member(tool(_, Functor, Arity), Tools),
     atom(Functor), integer(Arity), Arity >= 0,

@@ -17,6 +17,10 @@
         mcp_broadcast(:Goal)               runs Goal once here and, when called during a call,
                                            in every other worker too (and in workers started
                                            later), before their next call.
+        mcp_emit(+Name, +Data)             raises an occurrence of the event type Name (declared
+        mcp_emit(+Name, +Data, +Options)   by events/1) with Data, a JSON object; Options:
+                                           match({Key-Value, ...}), the subscription arguments
+                                           it is for; id(Id), its event id.
 
     Messages printed with print_message/2 during a call (informational, warning, error) are
     logged to the client as well. Sampling and roots fail with an exception when the client
@@ -24,12 +28,13 @@
 */
 :- module(rondo_client, [
     mcp_log/2, mcp_log/3, mcp_sample/2, mcp_roots/1, mcp_notify/1, mcp_broadcast/1,
-    mcp_close_stream/0, begin_call/1, end_call/0, replay/1
+    mcp_emit/2, mcp_emit/3, mcp_close_stream/0, begin_call/1, end_call/0, replay/1
 ]).
 
 :- use_module(rondo_channel, [send/1, receive_answer/1]).
 :- use_module(rondo_json, [curly_pairs/2, curly_get/3]).
 :- use_module(rondo_vocab, [sampling_value/2]).
+:- use_module(rondo_events, [declared_event/1]).
 
 %!  begin_call(+Id) is det.
 %!  end_call is det.
@@ -122,6 +127,33 @@ mcp_broadcast(Goal) :-
         send(J)
     ;   true
     ).
+
+%!  mcp_emit(+Name, +Data) is det.
+%!  mcp_emit(+Name, +Data, +Options) is det.
+%   Raises one occurrence of the event type Name, which events/1 must declare (else an
+%   existence error), with Data, a JSON object ({Key-Value, ...}). Options:
+%     match({Key-Value, ...})  the subscription arguments it is for: a subscription whose
+%                              arguments name a key receives it only when the values are equal
+%                              (absent: every subscription of the type);
+%     id(Id)                   its event id, an atom or string (clients deduplicate on it).
+%   Works during a call or outside one. Node checks Data against the type's payload schema: an
+%   occurrence that does not fit is dropped with a warning in the server log.
+mcp_emit(Name, Data) :- mcp_emit(Name, Data, []).
+
+mcp_emit(Name, Data, Options) :-
+    must_be(atom, Name),
+    (   declared_event(Name) -> true ; existence_error(mcp_event_type, Name) ),
+    (   json_object(Data) -> true ; type_error(json_object, Data) ),
+    must_be(list, Options),
+    maplist(emit_option, Options, Extra),
+    curly_pairs(J, [type-emit, event-Name, data-Data|Extra]),
+    send(J).
+
+emit_option(match(M), match-M) :- json_object(M), !.
+emit_option(id(Id), eventId-A) :- ( atom(Id) ; string(Id) ), Id \== '', Id \== "", !, atom_string(A, Id).
+emit_option(O, _) :- domain_error(mcp_emit_option, O).
+
+json_object(C) :- ( C == {} ; nonvar(C), C = {_} ), !.
 
 %!  replay(+Text) is det.
 %   Runs a goal another worker broadcast; a failure or an error is printed (to stderr, which

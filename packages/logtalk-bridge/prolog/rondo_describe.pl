@@ -8,6 +8,7 @@
 :- use_module(rondo_vocab, [text_of/2]).
 :- use_module(rondo_types, [type_json/2]).
 :- use_module(rondo_skills, [skills_json/1]).
+:- use_module(rondo_events, [events_json/1]).
 :- use_module(rondo_ui, [tool_ui_members/2, resource_ui_members/2]).
 :- use_module(library(lists)).
 
@@ -27,9 +28,11 @@ describe(J) :-
     cache_policies(Resources, CJ),
     ( hook_answers(completion(_, _, _, _)) -> Completion = @(true) ; Completion = @(false) ),
     skills_json(SJ),
+    events_json(EJ),
     format(atom(NameText), '~w', [Name]),
     obj([name-NameText, flavour-Flavour, capabilities-Caps, tools-TJ, prompts-PJ,
-         resources-RJ, templates-MJ, cache-CJ, completion-Completion, skills-SJ], J).
+         resources-RJ, templates-MJ, cache-CJ, completion-Completion, skills-SJ,
+         events-EJ], J).
 
 %!  tool_spec(+Name, -Functor, -Arity) is semidet.
 tool_spec(Name, F, A) :-

@@ -154,6 +154,7 @@ protocol_name(mcp_multiround_protocol).
 protocol_name(mcp_cache_protocol).
 protocol_name(mcp_completion_protocol).
 protocol_name(mcp_skill_protocol).
+protocol_name(mcp_event_protocol).
 protocol_name(mcp_ui_protocol).
 
 % Logtalk's own protocol files when its mcp_server library is installed; ours otherwise.

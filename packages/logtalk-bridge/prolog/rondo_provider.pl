@@ -106,11 +106,12 @@ detect_provider(logtalk, Name) :-
     last(Os, Name).
 detect_provider(plain, Name) :-
     rondo_loaded_module(Name),
-    member(PI, [tools/1, prompts/1, resources/1, resource_templates/1, skills/1]),
+    member(PI, [tools/1, prompts/1, resources/1, resource_templates/1, skills/1, events/1]),
     current_predicate(Name:PI), !.
 
 mcp_object(O) :-
-    member(P, [mcp_tool_protocol, mcp_prompt_protocol, mcp_resource_protocol, mcp_skill_protocol]),
+    member(P, [mcp_tool_protocol, mcp_prompt_protocol, mcp_resource_protocol, mcp_skill_protocol,
+               mcp_event_protocol]),
     user:conforms_to_protocol(O, P), !.
 
 :- multifile rondo_loaded_module/1.

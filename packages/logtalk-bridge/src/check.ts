@@ -50,7 +50,8 @@ export async function checkedDescription(
 
 /**
  * Asks a worker what it finds wrong (descriptors, modes) and adds what Node checks itself:
- * every tool schema must compile as JSON Schema, every resource template must be RFC 6570.
+ * every tool and event type schema must compile as JSON Schema, every resource template must be
+ * RFC 6570.
  */
 export async function providerProblems(
   call: WorkerCall,
@@ -103,6 +104,17 @@ function nodeProblems(description: ProviderDescription, answer: CheckAnswer): Pr
         });
     }
   }
+  for (const type of description.events) {
+    // An event type the Events extension would refuse stops the host at start: refused here.
+    for (const [kind, schema] of [
+      ['input', type.inputSchema],
+      ['payload', type.payloadSchema],
+    ] as const) {
+      const problem = schema === undefined ? undefined : eventSchemaProblem(schema, kind);
+      if (problem)
+        problems.push({ ...at('events'), message: `event type "${type.name}" ${kind} ${problem}` });
+    }
+  }
   for (const { uriTemplate } of description.templates) {
     const problem = uriTemplateProblem(uriTemplate);
     if (problem)
@@ -124,6 +136,18 @@ function schemaProblem(schema: JsonObject, kind: string): string | undefined {
   const found = objectSchemaProblem(schema);
   if (found === undefined) return undefined;
   return `has ${found}; expected an object schema ({type-object, properties-{...}}), as the ${kind} of every tool is`;
+}
+
+/** What is wrong with an event type's schema: it must compile; the input must be an object schema. */
+function eventSchemaProblem(schema: JsonObject, kind: 'input' | 'payload'): string | undefined {
+  try {
+    compileArgumentValidator(schema, 'schema');
+  } catch (failure) {
+    return `${(failure as Error).message.replace(/^schema: /, '')}; expected a JSON Schema object`;
+  }
+  const found = kind === 'input' ? objectSchemaProblem(schema) : undefined;
+  if (found === undefined) return undefined;
+  return `has ${found}; expected an object schema ({type-object, properties-{...}}), as the arguments of a subscription are`;
 }
 
 function located(place: { file: string | null; line: number | null } | undefined) {

@@ -57,6 +57,14 @@ const workerMessage = z.discriminatedUnion('type', [
   }),
   // A goal to run in every other worker (mcp_broadcast/1), as canonical Prolog text.
   z.object({ type: z.literal('broadcast'), goal: z.string() }),
+  // An occurrence of a declared event type (mcp_emit/2,3), at any time.
+  z.object({
+    type: z.literal('emit'),
+    event: z.string(),
+    data: anyObject,
+    match: anyObject.optional(),
+    eventId: z.string().min(1).max(256).optional(),
+  }),
   // A list changed (with the provider's new description), or one resource did (with its uri).
   z.object({
     type: z.literal('changed'),
@@ -200,6 +208,26 @@ const description = z.object({
         }),
         z.object({ directory: text }),
       ]),
+    )
+    .default([]),
+  /** `events/1`: the event types the provider declares (the Events extension). */
+  events: z
+    .array(
+      z.object({
+        name: text,
+        title: optionalText,
+        description: text,
+        inputSchema: jsonObject.optional(),
+        payloadSchema: jsonObject.optional(),
+        modes: z.array(z.enum(['poll', 'push', 'webhook'])).optional(),
+        replay: z
+          .object({
+            count: z.number().int().positive().optional(),
+            bytes: z.number().int().positive().optional(),
+            ageMs: z.number().int().positive().optional(),
+          })
+          .optional(),
+      }),
     )
     .default([]),
 });

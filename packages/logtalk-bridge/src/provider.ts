@@ -28,6 +28,8 @@ import { PoolSlot } from './poolSlot.js';
 import { reloader } from './reload.js';
 import { ChangeRelay } from './changeRelay.js';
 import { prologSkill, type PrologSkill } from './skills.js';
+import { EmissionRelay, type EmissionListener } from './emissionRelay.js';
+import type { PrologEventType } from './prologEvents.js';
 import { withPrologStrings } from './prologTerm.js';
 import { toolOutcomeOf } from './toolResultCheck.js';
 import { providerExtensions, withContentUi } from './ui.js';
@@ -117,6 +119,16 @@ export interface PrologProvider extends Provider {
    * Prolog, or a directory of skills (an absolute path). Serve them with `@rondo/skills`.
    */
   readonly skills: readonly PrologSkill[];
+  /**
+   * The event types `events/1` declares (the Events extension), as read at start. Serve them
+   * with `prologEvents(provider)`.
+   */
+  readonly events: readonly PrologEventType[];
+  /**
+   * Hears the occurrences workers raise with `mcp_emit/2,3` (one listener; `prologEvents` is
+   * it). Without one, or when it rejects, an occurrence is dropped with a warning.
+   */
+  onEmit(listener: EmissionListener): () => void;
   /** The ids of the workers now running. */
   workerIds(): number[];
   /**
@@ -167,9 +179,9 @@ export async function createPrologProvider(
   const plan = planLaunch(options.files, options.swipl ?? 'swipl', options.logtalkHome);
   const timeoutMs = options.timeoutMs ?? 30_000;
   const log = options.onLog ?? logToStderr;
-  const changes = new ChangeRelay((message) =>
-    log({ level: 'warning', source: 'bridge', message }),
-  );
+  const warn = (message: string) => log({ level: 'warning', source: 'bridge', message });
+  const changes = new ChangeRelay(warn);
+  const emissions = new EmissionRelay(warn);
   const launch: WorkerLaunch = {
     command: plan.command,
     args: plan.args,
@@ -192,6 +204,7 @@ export async function createPrologProvider(
         rmSync(logtalkUserDirectory(String(workerId)), { recursive: true, force: true });
     },
     changed: (change, workerId) => changes.announce(change, workerId),
+    emitted: (emission, workerId) => emissions.emitted(emission, workerId),
   };
   // Each generation of workers (one per reload) is a pool of its own, with its own broadcasts.
   const startGeneration = (generation: number) =>
@@ -202,6 +215,7 @@ export async function createPrologProvider(
   const first = await startGeneration(0);
   return buildProvider(first.description, new PoolSlot(first.pool), timeoutMs, changes, {
     ...options,
+    emissions,
     reload: startGeneration,
   });
 }
@@ -237,6 +251,7 @@ async function startDescribedPool(
 }
 
 interface BuildOptions extends PrologProviderOptions {
+  emissions: EmissionRelay;
   reload: (generation: number) => Promise<{ pool: WorkerPool; description: ProviderDescription }>;
 }
 
@@ -258,6 +273,8 @@ function buildProvider(
     flavour: first.flavour,
     declaredCapabilities: first.capabilities,
     skills: first.skills.map(prologSkill),
+    events: first.events,
+    onEmit: (listener) => options.emissions.listen(listener),
     capabilities: () =>
       capabilitiesOf(lists.description.capabilities, options.listChanged === true),
     tools: () => lists.tools,

@@ -165,6 +165,7 @@ export class PrologWorker {
     }
     if (message.type === 'changed') return this.launch.changed?.(message, this.id);
     if (message.type === 'broadcast') return this.broadcasts.record(message.goal);
+    if (message.type === 'emit') return this.launch.emitted?.(message, this.id);
     if (message.type === 'log' && message.id === undefined)
       return logOutsideCall(this.launch, this.id, message);
     if (!this.calls.deliver(message))

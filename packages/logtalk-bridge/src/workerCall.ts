@@ -59,6 +59,7 @@ export function clientQuestion(
     case 'load_error':
     case 'changed':
     case 'broadcast':
+    case 'emit':
       return undefined;
   }
 }

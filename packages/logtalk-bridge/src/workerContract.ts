@@ -31,6 +31,17 @@ export interface WorkerLaunch {
   cleanup?(workerId: number): void;
   /** A worker announced a change (`mcp_notify/1`), at any time. */
   changed?(change: WorkerChange, workerId: number): void;
+  /** A worker raised an occurrence of an event type (`mcp_emit/2,3`), at any time. */
+  emitted?(emission: WorkerEmission, workerId: number): void;
+}
+
+/** An occurrence a worker raised: the event type, its data, and what it says of it. */
+export interface WorkerEmission {
+  event: string;
+  data: JsonObject;
+  /** The subscription arguments it is for (see `EmitOptions.match` of `@rondo/events`). */
+  match?: JsonObject;
+  eventId?: string;
 }
 
 /**
