@@ -6,11 +6,11 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { scaled } from '@rondo/test-support/timeFactor';
 import { createPrologProvider } from '@rondo/logtalk-bridge';
 import {
-  modernMeta,
+  expectPollResult,
   notification,
+  OCCURRENCE_FIELDS,
   openStream,
   rpc,
-  type WireFields,
   type WireMessage,
 } from '../../packages/events/test/support.js';
 import { startHostProcess, type HostProcess } from './support/hostProcess.js';
@@ -88,45 +88,12 @@ async function served(file: string): Promise<HostProcess> {
   return host;
 }
 
-let callId = 1_000_000;
-
-/** Calls a tool of the provider over the modern wire (with the `Mcp-Name` header it needs). */
+/** Calls a tool of the provider over the modern wire; it must answer without a tool error. */
 async function call(url: string, name: string, args: object): Promise<WireMessage> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': name,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: callId++,
-      method: 'tools/call',
-      params: { name, arguments: args, _meta: modernMeta() },
-    }),
-  });
-  const text = await response.text();
-  const data = text.split('\n').filter((line) => line.startsWith('data:'));
-  const answer = JSON.parse(
-    data.length > 0 ? data[data.length - 1]!.slice(5) : text,
-  ) as WireMessage;
+  const answer = await rpc(url, 'tools/call', { name, arguments: args });
   expect(answer.error).toBeUndefined();
   expect(answer.result?.isError, JSON.stringify(answer.result)).not.toBe(true);
   return answer;
-}
-
-const RESULT_EXTRAS = ['_meta', 'resultType'];
-const POLL_RESULT_FIELDS = ['events', 'cursor', 'truncated', 'hasMore', 'nextPollMs'];
-const OCCURRENCE_FIELDS = ['eventId', 'name', 'timestamp', 'data', 'cursor'];
-
-function expectPollResult(result: WireFields | undefined): void {
-  const fields = Object.keys(result!).filter((key) => !RESULT_EXTRAS.includes(key));
-  expect(fields.sort()).toEqual([...POLL_RESULT_FIELDS].sort());
-  for (const occurrence of result!.events)
-    expect(Object.keys(occurrence).sort()).toEqual([...OCCURRENCE_FIELDS].sort());
 }
 
 const poll = (url: string, params: object) => rpc(url, 'events/poll', params);

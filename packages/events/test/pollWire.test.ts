@@ -1,16 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventsServer } from './fixture.js';
-import { rpc, servedHttp, type WireFields } from './support.js';
+import { expectPollResult, rpc, servedHttp } from './support.js';
 
 // Issue 42, done-when 1 (the TypeScript server over HTTP): events/list and events/poll on the
 // 2026-07-28 wire, their shapes held to the spec's field lists (ext-events publishes no JSON schema
 // for the extension, so the fields are asserted here), and the three errors the spec names.
 
-/** The members the 2026-07-28 wire adds to every result. */
-const RESULT_EXTRAS = ['_meta', 'resultType'];
 const DESCRIPTOR_FIELDS = ['name', 'description', 'delivery', 'inputSchema', 'payloadSchema'];
-const POLL_RESULT_FIELDS = ['events', 'cursor', 'truncated', 'hasMore', 'nextPollMs'];
-const OCCURRENCE_FIELDS = ['eventId', 'name', 'timestamp', 'data', 'cursor'];
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -22,22 +18,6 @@ async function started(options: Parameters<typeof eventsServer>[0] = {}) {
   const http = await servedHttp(built.server);
   closers.push(http.close);
   return { ...built, url: http.url };
-}
-
-function expectPollResult(result: WireFields | undefined): void {
-  expect(
-    Object.keys(result!)
-      .filter((key) => !RESULT_EXTRAS.includes(key))
-      .sort(),
-  ).toEqual([...POLL_RESULT_FIELDS].sort());
-  expect(typeof result!.cursor).toBe('string');
-  expect(typeof result!.truncated).toBe('boolean');
-  expect(typeof result!.hasMore).toBe('boolean');
-  expect(Number.isInteger(result!.nextPollMs)).toBe(true);
-  for (const occurrence of result!.events) {
-    expect(Object.keys(occurrence).sort()).toEqual([...OCCURRENCE_FIELDS].sort());
-    expect(new Date(occurrence.timestamp).toISOString()).toBe(occurrence.timestamp);
-  }
 }
 
 describe('events/list', () => {

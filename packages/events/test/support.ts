@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { serve, type RondoServer } from '@rondo/server';
 
 /** A server served over real HTTP on 127.0.0.1; `close` ends it. */
@@ -51,6 +52,8 @@ export type WireMessage = {
 };
 
 function post(url: string, id: number, method: string, params: object, signal?: AbortSignal) {
+  // A tools/call names its tool in `Mcp-Name` too, as the 2026-07-28 HTTP transport asks.
+  const name = method === 'tools/call' ? (params as { name?: unknown }).name : undefined;
   return fetch(url, {
     method: 'POST',
     headers: {
@@ -58,6 +61,7 @@ function post(url: string, id: number, method: string, params: object, signal?: 
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': '2026-07-28',
       'mcp-method': method,
+      ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
     },
     body: JSON.stringify({
       jsonrpc: '2.0',
@@ -171,3 +175,27 @@ export const notification =
   (method: string) =>
   (message: WireMessage): boolean =>
     message.method === method;
+
+/** The members the 2026-07-28 wire adds to every result. */
+const RESULT_EXTRAS = ['_meta', 'resultType'];
+/** The fields of an `events/poll` result, as the spec lists them. */
+export const POLL_RESULT_FIELDS = ['events', 'cursor', 'truncated', 'hasMore', 'nextPollMs'];
+/** The fields of one occurrence (a poll's `events` item, a pushed event's params). */
+export const OCCURRENCE_FIELDS = ['eventId', 'name', 'timestamp', 'data', 'cursor'];
+
+/** Asserts an `events/poll` result has the spec's fields, of the spec's types, and nothing else. */
+export function expectPollResult(result: WireFields | undefined): void {
+  expect(
+    Object.keys(result!)
+      .filter((key) => !RESULT_EXTRAS.includes(key))
+      .sort(),
+  ).toEqual([...POLL_RESULT_FIELDS].sort());
+  expect(typeof result!.cursor).toBe('string');
+  expect(typeof result!.truncated).toBe('boolean');
+  expect(typeof result!.hasMore).toBe('boolean');
+  expect(Number.isInteger(result!.nextPollMs)).toBe(true);
+  for (const occurrence of result!.events) {
+    expect(Object.keys(occurrence).sort()).toEqual([...OCCURRENCE_FIELDS].sort());
+    expect(new Date(occurrence.timestamp).toISOString()).toBe(occurrence.timestamp);
+  }
+}
