@@ -28,6 +28,7 @@ export const LOGTALK_TEST_FILES: Record<string, string[]> = {
     'test/bridge/devTools.test.ts',
     'test/bridge/watchReloadLog.test.ts',
     'test/bridge/prologSkills.test.ts',
+    'test/bridge/prologEvents.test.ts',
     'test/bridge/appsWire.test.ts',
     'test/gateway/skillsPassThrough.test.ts',
   ],

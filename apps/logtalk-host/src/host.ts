@@ -14,7 +14,7 @@ import {
   type PrologProviderOptions,
 } from '@rondo/logtalk-bridge';
 import { composeEndpoint } from '@rondo/server/endpoint';
-import type { EventsOptions, OccurrenceLog, WebhookStore } from '@rondo/events';
+import type { EventsOptions } from '@rondo/events';
 import { tasks } from '@rondo/tasks';
 
 /** Options of {@link createLogtalkHost}: the bridge's, plus the server's identity. */
@@ -89,24 +89,10 @@ export async function createLogtalkHost(options: LogtalkHostOptions): Promise<Lo
   }
 }
 
-/** A shared state that keeps event occurrences and webhook subscriptions too (`@rondo/redis`'s). */
-interface SharedEventState extends SharedState {
-  readonly occurrences: OccurrenceLog;
-  readonly webhooks: WebhookStore;
-}
-
 /**
- * Where the provider's events live: in the shared state when it keeps them, so a cursor taken on
- * one replica resumes on another and each webhook delivery is made once; cursors are sealed with
- * the host's state keys, which replicas share.
+ * How the provider's events are served: cursors sealed with the host's state keys, which replicas
+ * share (the occurrences and webhook subscriptions go to the shared state by themselves).
  */
-function eventsOptions({ shared, stateKeys }: LogtalkHostOptions): EventsOptions {
-  const stores =
-    shared !== undefined && 'occurrences' in shared && 'webhooks' in shared
-      ? (shared as SharedEventState)
-      : undefined;
-  return {
-    ...(stores ? { log: stores.occurrences, webhooks: { store: stores.webhooks } } : {}),
-    ...(stateKeys ? { cursors: { keys: stateKeys } } : {}),
-  };
+function eventsOptions({ stateKeys }: LogtalkHostOptions): EventsOptions {
+  return stateKeys ? { cursors: { keys: stateKeys } } : {};
 }

@@ -5,6 +5,7 @@ export {
   type EventsOptions,
   type EmitOptions,
   type WebhookOptions,
+  type SharedEventState,
 } from './serverEvents.js';
 export { DEFAULT_WEBHOOK_LIMITS, type WebhookLimits } from './webhookLimits.js';
 export {

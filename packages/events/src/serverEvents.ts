@@ -2,9 +2,13 @@ import type { Era, JsonObject } from '@rondo/protocol';
 import {
   ConfigurationError,
   type Extension,
+  type ExtensionHost,
   type ExtensionMethod,
+  type ProviderRegistry,
   type RequestStateOptions,
+  type SharedState,
 } from '@rondo/core';
+import { runtimeOfHost } from '@rondo/core/internal';
 import { CursorCodec } from './cursors.js';
 import { EventPayloadError, UnknownEventTypeError } from './errors.js';
 import type { EventsHost, EventsLimits } from './eventsHost.js';
@@ -21,7 +25,10 @@ import { EVENTS_EXTENSION } from './wire.js';
 
 /** How webhook subscriptions (`events/subscribe`) are kept and delivered. */
 export interface WebhookOptions extends Partial<WebhookLimits> {
-  /** Where subscriptions and delivery claims live (default: a {@link MemoryWebhookStore}). */
+  /**
+   * Where subscriptions and delivery claims live. Default: the webhook store of the server's
+   * shared state when it keeps one, else a {@link MemoryWebhookStore}.
+   */
   readonly store?: WebhookStore;
   /**
    * Development only: accept callbacks on loopback and private addresses (https is still required).
@@ -34,7 +41,11 @@ export interface WebhookOptions extends Partial<WebhookLimits> {
 
 /** How the extension serves its event types. */
 export interface EventsOptions {
-  /** Where occurrences are kept for replay (default: a {@link MemoryOccurrenceLog} of this process). */
+  /**
+   * Where occurrences are kept for replay. Default: the occurrence log of the server's shared
+   * state when it keeps one (`@rondo/redis`'s, see {@link SharedEventState}), else a
+   * {@link MemoryOccurrenceLog} of this process.
+   */
   readonly log?: OccurrenceLog;
   /**
    * How cursors are sealed: the key ring and `ttlMs` (default 7 days) of core's request-state
@@ -67,6 +78,16 @@ export interface EmitOptions {
   readonly eventId?: string;
 }
 
+/**
+ * A shared state that keeps event occurrences and webhook subscriptions too, as `@rondo/redis`'s
+ * does (`createServer({ shared })`): an `events()` extension the server uses keeps its occurrences
+ * and subscriptions there unless its options name others, so every replica serves one log.
+ */
+export interface SharedEventState extends SharedState {
+  readonly occurrences: OccurrenceLog;
+  readonly webhooks: WebhookStore;
+}
+
 /** Defaults of {@link EventsOptions}. */
 export const DEFAULT_EVENTS_LIMITS: EventsLimits = {
   pollEvents: 100,
@@ -86,10 +107,11 @@ export class ServerEvents implements Extension {
   readonly id = EVENTS_EXTENSION;
   readonly methods: Readonly<Record<string, ExtensionMethod>>;
   private readonly types = new Map<string, EventType>();
-  private readonly host: EventsHost;
-  private readonly webhooks: WebhookHost;
+  private readonly host: Mutable<EventsHost>;
+  private readonly webhooks: Mutable<WebhookHost>;
+  private sharedStores = false;
 
-  constructor(options: EventsOptions = {}) {
+  constructor(private readonly options: EventsOptions = {}) {
     const limits: EventsLimits = {
       pollEvents: options.pollEvents ?? DEFAULT_EVENTS_LIMITS.pollEvents,
       nextPollMs: options.nextPollMs ?? DEFAULT_EVENTS_LIMITS.nextPollMs,
@@ -109,6 +131,24 @@ export class ServerEvents implements Extension {
     };
     this.webhooks = webhookHost(this.host, options.webhooks ?? {});
     this.methods = eventsMethods(this.host, this.webhooks);
+  }
+
+  /**
+   * Keeps occurrences and subscriptions in the server's shared state when it keeps them (see
+   * {@link SharedEventState}) and the options name no log or store of their own: use the
+   * extension before emitting, since what the memory log held until then stays there.
+   */
+  attach(_server: ProviderRegistry, host: ExtensionHost): void {
+    const shared = runtimeOfHost(host).shared;
+    if (this.sharedStores || !isSharedEventState(shared)) return;
+    this.sharedStores = true;
+    if (this.options.log === undefined) this.host.log = shared.occurrences;
+    if (this.options.webhooks?.store === undefined) this.webhooks.store = shared.webhooks;
+    // The deliverer follows the log and claims in the store it was made with: made again.
+    this.webhooks.deliverer.close();
+    this.webhooks.deliverer = delivererOf(this.host, this.webhooks, this.options.webhooks ?? {});
+    for (const type of this.types.values())
+      if (type.modes.includes('webhook')) this.webhooks.deliverer.follow(type.name);
   }
 
   /** Announced on the modern wire only; a legacy caller never sees the extension. */
@@ -153,7 +193,13 @@ export class ServerEvents implements Extension {
   }
 }
 
-function webhookHost(host: EventsHost, options: WebhookOptions): WebhookHost {
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+function isSharedEventState(shared: SharedState | undefined): shared is SharedEventState {
+  return shared !== undefined && 'occurrences' in shared && 'webhooks' in shared;
+}
+
+function webhookHost(host: EventsHost, options: WebhookOptions): Mutable<WebhookHost> {
   const limits: WebhookLimits = { ...DEFAULT_WEBHOOK_LIMITS };
   for (const key of Object.keys(limits) as (keyof WebhookLimits)[]) {
     const value = options[key] ?? limits[key];
@@ -163,16 +209,24 @@ function webhookHost(host: EventsHost, options: WebhookOptions): WebhookHost {
   }
   const store = options.store ?? new MemoryWebhookStore();
   const allowPrivateCallbacks = options.allowPrivateCallbacks ?? false;
-  const deliverer = new WebhookDeliverer({
+  const partial = { store, limits, allowPrivateCallbacks };
+  return { ...partial, deliverer: delivererOf(host, partial, options) };
+}
+
+function delivererOf(
+  host: EventsHost,
+  webhooks: Pick<WebhookHost, 'store' | 'limits' | 'allowPrivateCallbacks'>,
+  options: WebhookOptions,
+): WebhookDeliverer {
+  return new WebhookDeliverer({
     log: host.log,
-    store,
+    store: webhooks.store,
     codec: host.codec,
-    limits,
-    allowPrivateCallbacks,
+    limits: webhooks.limits,
+    allowPrivateCallbacks: webhooks.allowPrivateCallbacks,
     ca: options.ca,
     now: host.now,
   });
-  return { store, deliverer, limits, allowPrivateCallbacks };
 }
 
 /** The Events extension for `server.use(...)`; see {@link ServerEvents}. */

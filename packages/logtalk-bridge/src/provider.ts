@@ -3,8 +3,6 @@ import { availableParallelism } from 'node:os';
 import { parseVocabulary, vocabularySchemas, type Json, type JsonObject } from '@rondo/protocol';
 import type {
   Arguments,
-  CacheableMethod,
-  CachePolicy,
   CompletionRequest,
   CompletionResult,
   HandlerContext,
@@ -26,6 +24,7 @@ import { listsOf, withoutUndefined } from './descriptionLists.js';
 import { WorkerPool } from './pool.js';
 import { PoolSlot } from './poolSlot.js';
 import { reloader } from './reload.js';
+import { cachePolicyOf } from './cachePolicies.js';
 import { ChangeRelay } from './changeRelay.js';
 import { prologSkill, type PrologSkill } from './skills.js';
 import { EmissionRelay, type EmissionListener } from './emissionRelay.js';
@@ -154,15 +153,6 @@ const resourceOutcome = z.union([
 
 /** The default of `maxCallsPerWorker`. */
 const DEFAULT_CALLS_PER_WORKER = 32;
-
-const CACHE_OPERATIONS: Record<CacheableMethod, string> = {
-  'server/discover': 'discover',
-  'tools/list': 'tools_list',
-  'prompts/list': 'prompts_list',
-  'resources/list': 'resources_list',
-  'resources/templates/list': 'resources_templates_list',
-  'resources/read': 'resources_read',
-};
 
 /**
  * Starts the workers, loads the files in each, reads the provider's lists once and returns a
@@ -383,18 +373,6 @@ const NO_HANDLERS: CallHandlers = {};
 function targetOf(params: JsonObject): string | undefined {
   const target = params.name ?? params.uri;
   return typeof target === 'string' ? target : undefined;
-}
-
-function cachePolicyOf(
-  d: ProviderDescription,
-  method: CacheableMethod,
-  key: string | undefined,
-): CachePolicy | undefined {
-  const operation = CACHE_OPERATIONS[method];
-  const rules = d.cache.filter((rule) => rule.operation === operation);
-  const rule =
-    rules.find((r) => key !== undefined && r.key === key) ?? rules.find((r) => r.key === undefined);
-  return rule ? { ttlMs: rule.ttlMs, cacheScope: rule.cacheScope } : undefined;
 }
 
 function logToStderr(entry: PrologLogEntry): void {

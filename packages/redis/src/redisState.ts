@@ -1,5 +1,6 @@
 import type { SharedState, SharedStateError } from '@rondo/core';
 import { TASK_LIMIT_DEFAULTS, type SharedTaskState } from '@rondo/tasks';
+import type { SharedEventState } from '@rondo/events';
 import { RedisChangeBus, RedisSessionRelay } from './channels.js';
 import { RedisConnection } from './connection.js';
 import { RedisEventStore } from './eventStore.js';
@@ -59,21 +60,22 @@ export interface RedisStats {
 
 /**
  * {@link SharedState} on Redis, with its tasks (which `tasks()` of `@rondo/tasks` uses when given no
- * store), the process's id on the channels and its command count.
+ * store), its event occurrences and webhook subscriptions (which `events()` of `@rondo/events`
+ * uses when given none), the process's id on the channels and its command count.
  */
-export interface RedisState extends SharedState, SharedTaskState {
+export interface RedisState extends SharedState, SharedTaskState, SharedEventState {
   /** Rate-limit counters every replica shares (`rateLimit({ store: state.rateLimits })`). */
   readonly rateLimits: RedisRateLimitStore;
   /** A response cache every replica shares (`responseCache({ store: state.responses })`). */
   readonly responses: RedisResponseCache;
   /**
-   * The Events extension's replay buffers and live feed every replica shares
-   * (`events({ log: state.occurrences })`): a cursor taken on one replica resumes on another.
+   * The Events extension's replay buffers and live feed every replica shares (an `events()` the
+   * server uses keeps its occurrences here): a cursor taken on one replica resumes on another.
    */
   readonly occurrences: RedisOccurrenceLog;
   /**
-   * Webhook subscriptions and delivery claims every replica shares
-   * (`events({ webhooks: { store: state.webhooks } })`): each delivery is made once.
+   * Webhook subscriptions and delivery claims every replica shares (an `events()` the server uses
+   * keeps them here): each delivery is made once.
    */
   readonly webhooks: RedisWebhookStore;
   /** This process's id on the channels (the relay ignores messages carrying it). */
