@@ -20,7 +20,7 @@ describe('the API reference', () => {
         const { stdout, stderr } = await promisify(execFile)(
           'pnpm',
           ['exec', 'typedoc', '--out', out],
-          { cwd: repoRoot, timeout: 280_000 },
+          { cwd: repoRoot, timeout: scaled(280_000) },
         ).catch((failure: { stdout?: string; stderr?: string; message: string }) => {
           throw new Error(
             `typedoc failed:\n${failure.stdout ?? ''}${failure.stderr ?? failure.message}`,

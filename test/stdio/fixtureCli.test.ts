@@ -37,7 +37,7 @@ describe('rondo-fixture --transport stdio', { timeout: scaled(30_000) }, () => {
         params: { _meta: modernMeta(), name: 'test_slow_tool', arguments: { ms: 60_000 } },
       });
       await vi.waitFor(() => expect(fixture.stderr).toContain('serving stdio'), {
-        timeout: 10_000,
+        timeout: scaled(10_000),
       });
       await new Promise((resolve) => setTimeout(resolve, 200));
       fixture.child.kill('SIGTERM');

@@ -100,7 +100,9 @@ export class EraClient {
     this.sent.push(message);
     const response = this.driver
       .send(message, this.headersFor(method, message.params))
-      .then(() => this.waitFor((m) => m.id === id && m.method === undefined, 10_000, 0, method));
+      .then(() =>
+        this.waitFor((m) => m.id === id && m.method === undefined, scaled(10_000), 0, method),
+      );
     // A caller may never await a request it cancelled; its rejection must not go unhandled.
     response.catch(() => undefined);
     return { id, response };
