@@ -7,6 +7,7 @@ import {
   type ServerEvents,
 } from '@rondo/events';
 import type { JsonObject } from '@rondo/protocol';
+import { withoutUndefined } from './descriptionLists.js';
 import type { EmissionListener } from './emissionRelay.js';
 
 /** An event type a Prolog provider declares with `events/1` (`event(Name, Properties)`). */
@@ -64,12 +65,8 @@ function definitionOf(type: PrologEventType): EventDefinition {
     ...(type.title !== undefined ? { title: type.title } : {}),
     ...(type.inputSchema !== undefined ? { input: type.inputSchema } : {}),
     ...(type.modes !== undefined ? { modes: type.modes } : {}),
-    ...(type.replay !== undefined ? { replay: withoutUndefined(type.replay) } : {}),
+    ...(type.replay !== undefined
+      ? { replay: withoutUndefined<Partial<ReplayBounds>>(type.replay) }
+      : {}),
   };
-}
-
-function withoutUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(
-    Object.entries(value).filter(([, member]) => member !== undefined),
-  ) as T;
 }
