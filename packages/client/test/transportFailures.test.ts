@@ -62,3 +62,39 @@ describe('a stdio command that cannot start', () => {
     );
   });
 });
+
+describe('a stdio server that stops reading, then exits', () => {
+  // The server closes its stdin at once and exits a moment later: the client's write finds the
+  // pipe broken before the exit is reported, as a busy machine orders them.
+  const server = [
+    "require('node:fs').closeSync(0);",
+    "process.stderr.write('ready\\n');",
+    "setTimeout(() => { process.stderr.write('FATAL: cannot open the database\\n'); process.exit(3); }, 300);",
+  ].join(' ');
+
+  it('names the exit and its last words, not the broken pipe', async () => {
+    let ready!: () => void;
+    const started = new Promise<void>((resolve) => (ready = resolve));
+    const transport = stdioTransport({
+      command: process.execPath,
+      args: ['-e', server],
+      onStderr: (text) => text.includes('ready') && ready(),
+    });
+    const closed: (Error | undefined)[] = [];
+    await transport.start({
+      receive: () => undefined,
+      refused: () => undefined,
+      closed: (error) => closed.push(error),
+    });
+    await started;
+    const failure = await transport.send({ jsonrpc: '2.0', id: 1, method: 'ping' }).then(
+      () => new Error('written'),
+      (error: unknown) => error as Error,
+    );
+    expect(failure.name).toBe('ServerExitedError');
+    expect(failure.message).toBe('the server process exited (code 3, signal null)');
+    expect((failure as { stderr?: string }).stderr).toContain('FATAL: cannot open the database');
+    expect(closed).toHaveLength(1);
+    await transport.close();
+  });
+});

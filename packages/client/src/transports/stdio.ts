@@ -7,6 +7,9 @@ import { childEnvironment } from './childEnvironment.js';
 import { LineSplitter } from './lineSplitter.js';
 import { StderrTail } from './stderrTail.js';
 
+/** How long a write that found the pipe broken waits for the server's exit to report it (ms). */
+const EXIT_AFTER_BROKEN_PIPE_MS = 2000;
+
 /** How to start a server process. */
 export interface StdioTransportOptions {
   /** The command to run. */
@@ -50,6 +53,8 @@ class StdioTransport implements StdioClientTransport {
   private readonly tail: StderrTail;
   private closing = false;
   private exited: Promise<void> | undefined;
+  /** Why the process ended, once it has (unless {@link close} ended it). */
+  private exit: ServerExitedError | undefined;
   /** The lines of this turn's messages, written together by {@link flush}. */
   private outbox = '';
   /** Settles with the write of this turn's batch: every message in it shares one promise. */
@@ -93,14 +98,13 @@ class StdioTransport implements StdioClientTransport {
       child.once('close', (code, signal) => {
         resolve();
         if (this.closing) return sink.closed();
-        sink.closed(
-          new ServerExitedError(
-            `the server process exited (code ${String(code)}, signal ${String(signal)})`,
-            code,
-            signal,
-            this.tail.text,
-          ),
+        this.exit = new ServerExitedError(
+          `the server process exited (code ${String(code)}, signal ${String(signal)})`,
+          code,
+          signal,
+          this.tail.text,
         );
+        sink.closed(this.exit);
       });
     });
     await new Promise<void>((resolve, reject) => {
@@ -140,10 +144,30 @@ class StdioTransport implements StdioClientTransport {
       return written.reject(new ClientStateError('the server process is not running'));
     }
     stdin.write(batch, (error) => {
-      if (error) written.reject(new TransportError(`cannot write to the server: ${error.message}`));
-      else written.resolve();
+      if (!error) return written.resolve();
+      void this.writeFailure(error).then((failure) => written.reject(failure));
     });
   };
+
+  /**
+   * Why a write failed. A broken pipe means the server is exiting, and its exit status and last
+   * words say why where `EPIPE` does not: so the exit is awaited a moment, as a busy machine
+   * reports the broken pipe before the exit.
+   */
+  private async writeFailure(error: NodeJS.ErrnoException): Promise<Error> {
+    if (error.code === 'EPIPE' || error.code === 'ECONNRESET') {
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, EXIT_AFTER_BROKEN_PIPE_MS);
+      });
+      await Promise.race([this.exited, waited]);
+      clearTimeout(timer);
+      if (this.exit) return this.exit;
+    }
+    return new TransportError(`cannot write to the server: ${error.message}`, undefined, {
+      cause: error,
+    });
+  }
 
   async close(): Promise<void> {
     const child = this.child;
