@@ -18,7 +18,7 @@ import { ModernHeaders } from './http/modernHeaders.js';
 import type { HeaderSource } from './openRequest.js';
 import { negotiate, type EraChoice, type ServerFacts } from './negotiate.js';
 import { runRounds } from './rounds.js';
-import type { PendingCall } from './pending.js';
+import type { AnswerReceiver, PendingCall } from './pending.js';
 import { RpcSession, type CallOptions } from './rpc.js';
 import { ToolCatalog } from './tools.js';
 import type { ClientTransport } from './transport.js';
@@ -190,6 +190,18 @@ export class ClientCore {
     const wire = this.wire;
     if (!wire) return Promise.reject(new ClientStateError('the client is not connected'));
     return this.rpc.request(method, params, options, this.headersOf(wire));
+  }
+
+  /** {@link forward}, with the answer given to `receiver` instead of a promise. */
+  forwardTo(
+    method: string,
+    params: Record<string, unknown>,
+    receiver: AnswerReceiver,
+    options: CallOptions = {},
+  ): void {
+    const wire = this.wire;
+    if (!wire) return receiver.reject(new ClientStateError('the client is not connected'));
+    this.rpc.requestTo(method, params, receiver, options, this.headersOf(wire));
   }
 
   /** Sends a notification. */

@@ -4,7 +4,7 @@ export type { ServerFacts, EraChoice } from './negotiate.js';
 export { forgetNegotiatedEras } from './negotiate.js';
 export type { ClientHandlers, HandlerContext } from './handlers.js';
 export type { CallOptions } from './rpc.js';
-export type { ProgressUpdate } from './pending.js';
+export type { AnswerReceiver, ProgressUpdate } from './pending.js';
 export type { ClientEvents, ClientEventName } from './events.js';
 export { Subscription, type SubscriptionTargets } from './subscription.js';
 export { ToolTask, TaskEndedError, type TaskState, type TaskWaitOptions } from './tasks.js';

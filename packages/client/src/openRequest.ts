@@ -3,7 +3,7 @@ import type { Cancellation } from '@rondo/core';
 import { LazyAbortController } from '@rondo/core/internal';
 import { RequestAbortedError, RequestTimeoutError } from './errors.js';
 import type { ClientHandlers } from './handlers.js';
-import type { PendingCall, ProgressUpdate } from './pending.js';
+import type { AnswerReceiver, PendingCall, ProgressUpdate } from './pending.js';
 import type { SendContext } from './transport.js';
 
 /** The HTTP headers of one outbound request, computed only if its transport reads them. */
@@ -48,12 +48,19 @@ export class OpenRequest implements PendingCall {
     readonly method: string,
     private readonly options: CallerOptions,
     private readonly owner: RequestOwner,
-    readonly resolve: (result: Record<string, unknown>) => void,
-    readonly reject: (error: Error) => void,
+    private readonly receiver: AnswerReceiver,
   ) {
     this.onProgress = options.onProgress;
     this.handlers = options.handlers;
     this.signal = options.signal;
+  }
+
+  resolve(result: Record<string, unknown>): void {
+    this.receiver.resolve(result);
+  }
+
+  reject(error: Error): void {
+    this.receiver.reject(error);
   }
 
   /**

@@ -3,6 +3,17 @@ import { ShortLivedMap } from '@rondo/core/internal';
 import { TooManyPendingRequestsError } from './errors.js';
 import type { ClientHandlers } from './handlers.js';
 
+/**
+ * Where the answer of one request goes, for a caller that takes it without a promise (see
+ * `Client.forwardTo`). Both run while the client reads the connection, so neither may throw.
+ */
+export interface AnswerReceiver {
+  /** The request's result. */
+  resolve(result: Record<string, unknown>): void;
+  /** Why the request failed: its JSON-RPC error as an `McpError`, or the client's own failure. */
+  reject(error: Error): void;
+}
+
 /** One open request: how to settle it and what it needs while open. */
 export interface PendingCall {
   readonly method: string;

@@ -14,7 +14,12 @@ import { ClientStateError, ProtocolViolationError } from './errors.js';
 import { decodeFrame, type FrameLimits } from './frames.js';
 import type { Cancellation } from '@rondo/core';
 import type { ClientHandlers } from './handlers.js';
-import { PendingCalls, type PendingCall, type ProgressUpdate } from './pending.js';
+import {
+  PendingCalls,
+  type AnswerReceiver,
+  type PendingCall,
+  type ProgressUpdate,
+} from './pending.js';
 import {
   OpenRequest,
   RequestSendContext,
@@ -135,23 +140,43 @@ export class RpcSession {
     options: CallOptions = {},
     headers?: HeaderSource,
   ): Promise<Record<string, unknown>> {
+    return new Promise((resolve, reject) =>
+      this.requestTo(method, params, { resolve, reject }, options, headers),
+    );
+  }
+
+  /**
+   * Sends a request and gives its answer to `receiver`, with no promise: what a gateway passing
+   * thousands of calls a second through saves on each (see {@link request}).
+   */
+  requestTo(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    receiver: AnswerReceiver,
+    options: CallOptions = {},
+    headers?: HeaderSource,
+  ): void {
     if (this.state !== 'open') {
-      return Promise.reject(this.closeError ?? new ClientStateError('the client is not connected'));
+      return receiver.reject(
+        this.closeError ?? new ClientStateError('the client is not connected'),
+      );
     }
     const id = this.nextId++;
     options.onRequestId?.(id);
     const sentParams = options.onProgress ? withProgressToken(params, id) : params;
     const message: JsonRpcRequest = { jsonrpc: '2.0', id, method };
     if (sentParams !== undefined) message.params = sentParams;
-    return new Promise((resolve, reject) => {
-      const request = new OpenRequest(id, method, options, this.owner, resolve, reject);
+    const request = new OpenRequest(id, method, options, this.owner, receiver);
+    try {
       this.pending.add(id, request);
-      // A deadline of 0 means none: a `subscriptions/listen` stream stays open until closed.
-      if (!request.open(options.timeoutMs ?? this.limits.requestTimeoutMs ?? 60_000)) return;
-      const context = new RequestSendContext(request, params, headers);
-      this.transport.send(message, context).catch((error: Error) => {
-        if (this.pending.take(id)) reject(error);
-      });
+    } catch (error) {
+      return receiver.reject(error as Error);
+    }
+    // A deadline of 0 means none: a `subscriptions/listen` stream stays open until closed.
+    if (!request.open(options.timeoutMs ?? this.limits.requestTimeoutMs ?? 60_000)) return;
+    const context = new RequestSendContext(request, params, headers);
+    this.transport.send(message, context).catch((error: Error) => {
+      if (this.pending.take(id)) receiver.reject(error);
     });
   }
 

@@ -89,3 +89,48 @@ describe('Client.forward', () => {
     await server.close();
   });
 });
+
+describe('Client.forwardTo', () => {
+  it('gives the result, an error and a refusal before connecting to the receiver, with no promise', async () => {
+    const server = createServer({ name: 'forwarded', version: '1.0.0' }).tool('hi', {}, () =>
+      text('hello'),
+    );
+    const endpoint = createEndpoint(server, { modern: modernEra() });
+    const client = new Client({ transport: inMemoryTransport(endpoint), era: '2026-07-28' });
+    const answers: unknown[] = [];
+    const receiver = (done: () => void) => ({
+      resolve: (result: Record<string, unknown>) => {
+        answers.push(result);
+        done();
+      },
+      reject: (error: Error) => {
+        answers.push(error);
+        done();
+      },
+    });
+    // Before connecting: refused at once, through the receiver.
+    client.forwardTo(
+      'tools/call',
+      { name: 'hi', arguments: {} },
+      receiver(() => undefined),
+    );
+    expect(answers).toHaveLength(1);
+    expect((answers[0] as Error).message).toMatch(/not connected/);
+    await client.connect();
+    const meta = {
+      [MetaKey.protocolVersion]: '2026-07-28',
+      [MetaKey.clientInfo]: { name: 'caller', version: '2.0.0' },
+      [MetaKey.clientCapabilities]: {},
+    };
+    await new Promise<void>((done) =>
+      client.forwardTo('tools/call', { name: 'hi', arguments: {}, _meta: meta }, receiver(done)),
+    );
+    expect(answers[1]).toMatchObject({ content: [{ type: 'text', text: 'hello' }] });
+    await new Promise<void>((done) =>
+      client.forwardTo('tools/call', { name: 'nope', arguments: {}, _meta: meta }, receiver(done)),
+    );
+    expect(answers[2]).toBeInstanceOf(McpError);
+    await client.close();
+    await server.close();
+  });
+});

@@ -1,5 +1,6 @@
 import {
   RequestTimeoutError,
+  type AnswerReceiver,
   type Client,
   type ProgressUpdate,
   type ServerFacts,
@@ -54,6 +55,51 @@ export class PassThroughCalls {
     );
   }
 
+  /**
+   * {@link call}, with the answer given to `receiver`: a call that takes a free slot of the gate
+   * and has no observer makes no promise on its way (a gateway passes thousands a second).
+   */
+  callTo(
+    client: Client,
+    method: string,
+    params: Record<string, unknown>,
+    cancellation: Cancellation,
+    onProgress: ((update: ProgressUpdate) => void) | undefined,
+    log: LogSink,
+    caller: { readonly principal?: string; readonly client?: string },
+    receiver: AnswerReceiver,
+  ): void {
+    if (this.observer !== undefined || !this.services.gate.tryAcquire()) {
+      this.call(client, method, params, cancellation, onProgress, log, caller).then(
+        (result) => receiver.resolve(result),
+        (error: unknown) => receiver.reject(error as Error),
+      );
+      return;
+    }
+    this.sinks.add(log);
+    const { timeoutMs } = this.services;
+    const answer = new SlotAnswer(this, log, method, receiver);
+    client.forwardTo(method, params, answer, { cancellation, timeoutMs, onProgress });
+  }
+
+  /** Frees what a call held while it ran: its log sink and its slot of the gate. */
+  finished(log: LogSink): void {
+    this.sinks.delete(log);
+    this.services.gate.release();
+  }
+
+  /** The precise error of a failed call: the proxy's timeout, or the upstream's failure. */
+  failure(method: string, error: unknown): Error {
+    const { timeoutMs, upstreamName } = this.services;
+    if (error instanceof RequestTimeoutError) {
+      return new McpError(
+        ErrorCode.InternalError,
+        `Upstream "${upstreamName}" did not answer ${method} within ${timeoutMs} ms`,
+      );
+    }
+    return upstreamFailure(upstreamName, error);
+  }
+
   private async send(
     client: Client,
     method: string,
@@ -62,24 +108,37 @@ export class PassThroughCalls {
     onProgress: ((update: ProgressUpdate) => void) | undefined,
     log: LogSink,
   ): Promise<Record<string, unknown>> {
-    const { gate, timeoutMs, upstreamName } = this.services;
+    const { gate, timeoutMs } = this.services;
     // A free slot is taken at once: no signal is made unless the call has to queue.
     if (!gate.tryAcquire()) await gate.acquire(cancellation);
     this.sinks.add(log);
     try {
       return await client.forward(method, params, { cancellation, timeoutMs, onProgress });
     } catch (error) {
-      if (error instanceof RequestTimeoutError) {
-        throw new McpError(
-          ErrorCode.InternalError,
-          `Upstream "${upstreamName}" did not answer ${method} within ${timeoutMs} ms`,
-        );
-      }
-      throw upstreamFailure(upstreamName, error);
+      throw this.failure(method, error);
     } finally {
-      this.sinks.delete(log);
-      gate.release();
+      this.finished(log);
     }
+  }
+}
+
+/** The answer of one call that holds a slot of the gate: the slot is freed before it is passed on. */
+class SlotAnswer implements AnswerReceiver {
+  constructor(
+    private readonly calls: PassThroughCalls,
+    private readonly log: LogSink,
+    private readonly method: string,
+    private readonly receiver: AnswerReceiver,
+  ) {}
+
+  resolve(result: Record<string, unknown>): void {
+    this.calls.finished(this.log);
+    this.receiver.resolve(result);
+  }
+
+  reject(error: Error): void {
+    this.calls.finished(this.log);
+    this.receiver.reject(this.calls.failure(this.method, error));
   }
 }
 

@@ -6,7 +6,7 @@ import {
   type JsonRpcMessage,
   type RequestId,
 } from '@rondo/protocol';
-import type { Client, ProgressUpdate } from '@rondo/client';
+import type { AnswerReceiver, Client, ProgressUpdate } from '@rondo/client';
 import type { Shaping } from './passedShaping.js';
 import type { ProxyProvider } from './proxyProvider.js';
 import { upstreamFailure } from './roundRunner.js';
@@ -21,7 +21,7 @@ type CallerFacts = { readonly principal?: string; readonly client?: string };
  * messages, and its answer, shaped. One object per call where closures would be several: a gateway
  * passes thousands of calls a second, and what each call allocates is collected as often.
  */
-export class PassedCall extends LinkedCancellation {
+export class PassedCall extends LinkedCancellation implements AnswerReceiver {
   /** Forwards the upstream's log messages of this call to its caller (`LogSink`). */
   readonly log = (params: Record<string, unknown>): void =>
     this.exchange.send({ jsonrpc: '2.0', method: 'notifications/message', params });
@@ -53,34 +53,41 @@ export class PassedCall extends LinkedCancellation {
               method: 'notifications/progress',
               params: { ...update, progressToken: token },
             });
-    const pass = (params: Record<string, unknown>): Promise<Record<string, unknown>> =>
-      this.provider.passThrough(client, method, params, this, onProgress, this.log, caller);
-    // Most calls need no waiting besides the upstream's: no promise more than that on their path.
-    const answer = this.shaping.prepare
-      ? this.shaping.prepare(sent).then(pass)
-      : this.provider.passThrough(client, method, sent, this, onProgress, this.log, caller);
-    answer.then(
-      (result) => this.shape(result),
-      (error: unknown) => this.fail(error),
+    const { provider, log } = this;
+    // Most calls need no waiting besides the upstream's: no promise at all on their path.
+    if (this.shaping.prepare === undefined) {
+      provider.passThrough(client, method, sent, this, onProgress, log, caller, this);
+      return;
+    }
+    this.shaping.prepare(sent).then(
+      (params) => provider.passThrough(client, method, params, this, onProgress, log, caller, this),
+      (error: unknown) => this.reject(error as Error),
     );
   }
 
-  private shape(result: Record<string, unknown>): void {
-    const shaped = this.shaping.result(result);
+  /** The upstream's result: shaped, then the caller's answer. */
+  resolve(result: Record<string, unknown>): void {
+    let shaped: Record<string, unknown> | Promise<Record<string, unknown>>;
+    try {
+      shaped = this.shaping.result(result);
+    } catch (error) {
+      return this.reject(error as Error);
+    }
     if (!(shaped instanceof Promise)) return this.answer(shaped);
     shaped.then(
       (later) => this.answer(later),
-      (error: unknown) => this.fail(error),
+      (error: unknown) => this.reject(error as Error),
     );
+  }
+
+  /** The upstream's refusal, or the call's failure: the caller's error answer. */
+  reject(error: Error): void {
+    const shaped = this.shaping.error ? this.shaping.error(error) : error;
+    this.end({ jsonrpc: '2.0', id: this.id, error: wireError(this.provider.name, shaped) });
   }
 
   private answer(result: Record<string, unknown>): void {
     this.end({ jsonrpc: '2.0', id: this.id, result });
-  }
-
-  private fail(error: unknown): void {
-    const shaped = this.shaping.error ? this.shaping.error(error) : error;
-    this.end({ jsonrpc: '2.0', id: this.id, error: wireError(this.provider.name, shaped) });
   }
 
   /** Ends the call's exchange; a cancelled call gets no answer. */

@@ -1,4 +1,4 @@
-import type { Client, EraChoice, ProgressUpdate } from '@rondo/client';
+import type { AnswerReceiver, Client, EraChoice, ProgressUpdate } from '@rondo/client';
 import type {
   Cancellation,
   Arguments,
@@ -264,8 +264,9 @@ export class ProxyProvider implements Provider {
 
   /**
    * Passes a modern caller's `tools/call` or task request through on `client` (from
-   * {@link passThroughClient}), as `PassThroughCalls.call` does; log messages reach `log` while it
-   * is the only call running. `caller` says who it is for, in the call's record (`onCall`).
+   * {@link passThroughClient}), as `PassThroughCalls.callTo` does, and gives the upstream's answer
+   * to `receiver`; log messages reach `log` while it is the only call running. `caller` says who
+   * it is for, in the call's record (`onCall`).
    */
   passThrough(
     client: Client,
@@ -274,9 +275,10 @@ export class ProxyProvider implements Provider {
     cancellation: Cancellation,
     onProgress: ((update: ProgressUpdate) => void) | undefined,
     log: LogSink,
-    caller: { readonly principal?: string; readonly client?: string } = {},
-  ): Promise<Record<string, unknown>> {
-    return this.passing.call(client, method, params, cancellation, onProgress, log, caller);
+    caller: { readonly principal?: string; readonly client?: string },
+    receiver: AnswerReceiver,
+  ): void {
+    this.passing.callTo(client, method, params, cancellation, onProgress, log, caller, receiver);
   }
 
   prompts(): Promise<PromptDefinition[]> {

@@ -106,10 +106,10 @@ async function settled(endpoint: Endpoint, taskId: string, principal?: string) {
 
 describe('tasks through the pass-through path', () => {
   it('shows an upstream task under an id of the gateway, and reads it to its result', async () => {
-    const { endpoint, passed } = taskGateway();
+    const { endpoint, passed, answers } = taskGateway();
     const client = await clientOf(endpoint, '2026-07-28');
     const task = await client.callToolAsTask('t_job', { ms: 30 });
-    const upstreamHandle = (await passed.mock.results[0]!.value) as { taskId: string };
+    const upstreamHandle = answers[0] as { taskId: string };
     expect(task.created.status).toBe('working');
     expect(upstreamHandle.taskId).not.toBe(task.taskId);
     expect(task.taskId).toMatch(/^[A-Za-z0-9_-]{24}$/);

@@ -99,9 +99,22 @@ export function passingGateway(
     server,
     setup.limits,
   );
-  const passed = vi.spyOn(provider, 'passThrough');
+  // Each call passed through, and each answer the upstream gave one.
+  const answers: Record<string, unknown>[] = [];
+  const passThrough = provider.passThrough.bind(provider);
+  const passed = vi
+    .spyOn(provider, 'passThrough')
+    .mockImplementation((client, method, params, cancellation, progress, log, caller, receiver) =>
+      passThrough(client, method, params, cancellation, progress, log, caller, {
+        resolve: (result) => {
+          answers.push(result);
+          receiver.resolve(result);
+        },
+        reject: (error) => receiver.reject(error),
+      }),
+    );
   closeAfterTest(() => server.close());
-  return { provider, server, endpoint, passed };
+  return { provider, server, endpoint, passed, answers };
 }
 
 /** An in-memory upstream spec for an endpoint. */
