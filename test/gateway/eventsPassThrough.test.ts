@@ -154,7 +154,9 @@ describe('events through rondo-gateway', { timeout: scaled(90_000) }, () => {
         expect(messages([...first, ...second])).toEqual(['live-1', 'live-2']);
         expect(second[0]!.name).toBe(name);
         // The stream's cursor is the gateway's: a poll from it has nothing new.
-        expect((await client.serverEvents.poll({ name, cursor: stream.cursor })).events).toEqual([]);
+        expect((await client.serverEvents.poll({ name, cursor: stream.cursor })).events).toEqual(
+          [],
+        );
         await stream.close();
         // Upstream and gateway each hold at most 16 open streams of a client: 20 streams opened and
         // cancelled in turn pass only if each cancellation reached the upstream.

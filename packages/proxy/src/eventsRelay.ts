@@ -82,7 +82,9 @@ export function relayEvents(
       .map((proxy) => proxy.events)
       .filter((events) => events.declared);
   const cursors = new RelayCursors(options.cursors);
-  const shares = new StreamShares(options.maxStreamsPerClient ?? DEFAULT_RELAYED_STREAMS_PER_CLIENT);
+  const shares = new StreamShares(
+    options.maxStreamsPerClient ?? DEFAULT_RELAYED_STREAMS_PER_CLIENT,
+  );
   const open = new Set<RelayedEventStream>();
 
   const route = async (name: string, args: unknown, call: ExtensionCall): Promise<StreamRoute> => {
@@ -104,7 +106,10 @@ export function relayEvents(
   const rewrapped = async (occurrence: EventOccurrence, to: StreamRoute): Promise<JsonObject> => ({
     ...(occurrence as unknown as JsonObject),
     name: to.binding.name,
-    cursor: typeof occurrence.cursor === 'string' ? await cursors.wrap(occurrence.cursor, to.binding) : null,
+    cursor:
+      typeof occurrence.cursor === 'string'
+        ? await cursors.wrap(occurrence.cursor, to.binding)
+        : null,
   });
 
   return {
@@ -117,9 +122,10 @@ export function relayEvents(
         handle: async (params, _call, runtime) => {
           const listing = serving();
           // A first page reads every upstream afresh; the pages after it page through that read.
-          if (params.cursor === undefined) await Promise.all(listing.map((events) => events.refresh()));
+          if (params.cursor === undefined)
+            await Promise.all(listing.map((events) => events.refresh()));
           const page = paginate(firstOfEachName(listing), params.cursor, runtime.pageSize);
-          const result: JsonObject = { events: page.items as unknown as JsonObject[] };
+          const result: JsonObject = { events: page.items };
           if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
           return result;
         },
@@ -130,7 +136,10 @@ export function relayEvents(
         handle: async (params, call) => {
           const to = await route(params.name, params.arguments, call);
           const cursor = await unwrapped(params.cursor, to);
-          const maxEvents = Math.min(params.maxEvents ?? MAX_RELAYED_POLL_EVENTS, MAX_RELAYED_POLL_EVENTS);
+          const maxEvents = Math.min(
+            params.maxEvents ?? MAX_RELAYED_POLL_EVENTS,
+            MAX_RELAYED_POLL_EVENTS,
+          );
           const asked = {
             name: to.upstreamName,
             arguments: to.binding.arguments,
@@ -142,7 +151,8 @@ export function relayEvents(
             throw isMcpError(error) ? renamedRefusal(error, to.upstreamName, params.name) : error;
           });
           // An answer past what was asked is the upstream's fault; cutting it would skip occurrences.
-          if (polled.events.length > maxEvents) throw tooLongAnswer(to.events.upstreamName, maxEvents);
+          if (polled.events.length > maxEvents)
+            throw tooLongAnswer(to.events.upstreamName, maxEvents);
           return {
             events: await Promise.all(polled.events.map((occurrence) => rewrapped(occurrence, to))),
             cursor: polled.cursor === null ? null : await cursors.wrap(polled.cursor, to.binding),

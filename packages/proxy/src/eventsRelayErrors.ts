@@ -77,9 +77,8 @@ export function tooLongAnswer(upstream: string, max: number): McpError {
 export function renamedRefusal(error: McpError, upstreamName: string, exposed: string): McpError {
   if (upstreamName === exposed || !isPlainObject(error.data) || error.data.name !== upstreamName)
     return error;
-  return new McpError(
-    error.code,
-    error.message.split(`"${upstreamName}"`).join(`"${exposed}"`),
-    { ...error.data, name: exposed },
-  );
+  return new McpError(error.code, error.message.split(`"${upstreamName}"`).join(`"${exposed}"`), {
+    ...error.data,
+    name: exposed,
+  });
 }

@@ -100,7 +100,10 @@ export class RelayedEventStream implements RequestAttachment {
       if (this.ended) return this.terminated ? { _meta: this.tag } : {};
       const error = upstreamFailure(events.upstreamName, failure);
       if (!this.active) throw renamedRefusal(error, upstreamName, binding.name);
-      this.terminate('upstream', `Upstream "${events.upstreamName}" ended the stream: ${error.message}`);
+      this.terminate(
+        'upstream',
+        `Upstream "${events.upstreamName}" ended the stream: ${error.message}`,
+      );
       return { _meta: this.tag };
     } finally {
       off();
@@ -112,7 +115,10 @@ export class RelayedEventStream implements RequestAttachment {
 
   /** The gateway's connection to the caller is closing: end as a server ends its own on shutdown. */
   closeGracefully(): void {
-    this.terminate('shutdown', 'The gateway is shutting down; subscribe again with the last cursor');
+    this.terminate(
+      'shutdown',
+      'The gateway is shutting down; subscribe again with the last cursor',
+    );
     this.upstream.abort();
   }
 

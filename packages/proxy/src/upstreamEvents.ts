@@ -1,5 +1,5 @@
 import type { Client, EventTypeDescriptor, PollRequest, PollResult } from '@rondo/client';
-import type { Cancellation, HandlerContext } from '@rondo/core';
+import type { HandlerContext } from '@rondo/core';
 import { readWithinBudget } from './catalogBudget.js';
 import type { Gate } from './gate.js';
 import type { UpstreamLease } from './linkPool.js';
