@@ -1,32 +1,19 @@
-import { EVENTS_EXTENSION, type EventOccurrence } from '@rondo/client';
+import { EVENTS_EXTENSION } from '@rondo/client';
 import {
   extensionMethod,
   type Extension,
-  type ExtensionCall,
   type Provider,
   type RequestStateOptions,
 } from '@rondo/core';
-import { paginate } from '@rondo/core/internal';
-import { isMcpError, type JsonObject } from '@rondo/protocol';
 import { z } from 'zod';
-import {
-  renamedRefusal,
-  tooLongAnswer,
-  tooManyRelayedStreams,
-  unknownRelayedType,
-  webhookNotRelayed,
-} from './eventsRelayErrors.js';
 import { ProxyProvider } from './proxyProvider.js';
-import { RelayCursors, type RelayedBinding } from './relayCursors.js';
-import { RelayedEventStream, type StreamRoute } from './relayedEventStream.js';
+import { RelayCursors } from './relayCursors.js';
+import { RelayedEventRequests } from './relayedEventRequests.js';
 import { StreamShares } from './streamShares.js';
 import type { ProxyEvents } from './upstreamEvents.js';
 
 /** Open relayed `events/stream` requests of one caller, unless `maxStreamsPerClient` says otherwise. */
 export const DEFAULT_RELAYED_STREAMS_PER_CLIENT = 16;
-
-/** The most occurrences one relayed `events/poll` asks for and answers (the extension's own cap). */
-export const MAX_RELAYED_POLL_EVENTS = 1000;
 
 /** How a server with proxies relays the Events extension (see {@link relayEvents}). */
 export interface EventsRelayOptions {
@@ -81,37 +68,11 @@ export function relayEvents(
       .filter((provider) => provider instanceof ProxyProvider)
       .map((proxy) => proxy.events)
       .filter((events) => events.declared);
-  const cursors = new RelayCursors(options.cursors);
-  const shares = new StreamShares(
-    options.maxStreamsPerClient ?? DEFAULT_RELAYED_STREAMS_PER_CLIENT,
+  const requests = new RelayedEventRequests(
+    serving,
+    new RelayCursors(options.cursors),
+    new StreamShares(options.maxStreamsPerClient ?? DEFAULT_RELAYED_STREAMS_PER_CLIENT),
   );
-  const open = new Set<RelayedEventStream>();
-
-  const route = async (name: string, args: unknown, call: ExtensionCall): Promise<StreamRoute> => {
-    for (const events of serving()) {
-      const upstreamName = await events.resolve(name);
-      if (upstreamName === undefined) continue;
-      const binding: RelayedBinding = {
-        upstream: events.upstreamName,
-        name,
-        arguments: (args ?? {}) as Record<string, unknown>,
-        principal: call.principal,
-      };
-      return { events, upstreamName, binding };
-    }
-    throw unknownRelayedType(name);
-  };
-  const unwrapped = (cursor: string | null | undefined, to: StreamRoute) =>
-    cursor == null ? Promise.resolve(null) : cursors.unwrap(cursor, to.binding);
-  const rewrapped = async (occurrence: EventOccurrence, to: StreamRoute): Promise<JsonObject> => ({
-    ...(occurrence as unknown as JsonObject),
-    name: to.binding.name,
-    cursor:
-      typeof occurrence.cursor === 'string'
-        ? await cursors.wrap(occurrence.cursor, to.binding)
-        : null,
-  });
-
   return {
     id: EVENTS_EXTENSION,
     settings: (era) => (era === 'modern' && serving().length > 0 ? {} : undefined),
@@ -119,102 +80,30 @@ export function relayEvents(
       'events/list': extensionMethod({
         params: ListParams,
         eras: MODERN,
-        handle: async (params, _call, runtime) => {
-          const listing = serving();
-          // A first page reads every upstream afresh; the pages after it page through that read.
-          if (params.cursor === undefined)
-            await Promise.all(listing.map((events) => events.refresh()));
-          const page = paginate(firstOfEachName(listing), params.cursor, runtime.pageSize);
-          const result: JsonObject = { events: page.items };
-          if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
-          return result;
-        },
+        handle: (params, _call, runtime) => requests.list(params.cursor, runtime.pageSize),
       }),
       'events/poll': extensionMethod({
         params: PollParams,
         eras: MODERN,
-        handle: async (params, call) => {
-          const to = await route(params.name, params.arguments, call);
-          const cursor = await unwrapped(params.cursor, to);
-          const maxEvents = Math.min(
-            params.maxEvents ?? MAX_RELAYED_POLL_EVENTS,
-            MAX_RELAYED_POLL_EVENTS,
-          );
-          const asked = {
-            name: to.upstreamName,
-            arguments: to.binding.arguments,
-            cursor,
-            maxEvents,
-            ...(params.maxAgeMs !== undefined ? { maxAgeMs: params.maxAgeMs } : {}),
-          };
-          const polled = await to.events.poll(asked, call).catch((error: unknown) => {
-            throw isMcpError(error) ? renamedRefusal(error, to.upstreamName, params.name) : error;
-          });
-          // An answer past what was asked is the upstream's fault; cutting it would skip occurrences.
-          if (polled.events.length > maxEvents)
-            throw tooLongAnswer(to.events.upstreamName, maxEvents);
-          return {
-            events: await Promise.all(polled.events.map((occurrence) => rewrapped(occurrence, to))),
-            cursor: polled.cursor === null ? null : await cursors.wrap(polled.cursor, to.binding),
-            truncated: polled.truncated,
-            hasMore: polled.hasMore,
-            nextPollMs: polled.nextPollMs,
-          };
-        },
+        handle: (params, call) => requests.poll(params, call),
       }),
       'events/stream': extensionMethod({
         params: StreamParams,
         eras: MODERN,
         longLived: true,
-        handle: async (params, call) => {
-          const to = await route(params.name, params.arguments, call);
-          const cursor = await unwrapped(params.cursor, to);
-          const release = shares.admit(call.principal?.id ?? call.client ?? 'anonymous', () =>
-            tooManyRelayedStreams(shares.max),
-          );
-          const stream = new RelayedEventStream(call, to, cursors);
-          open.add(stream);
-          try {
-            return await stream.run({ cursor, maxAgeMs: params.maxAgeMs });
-          } finally {
-            open.delete(stream);
-            release();
-          }
-        },
+        handle: (params, call) => requests.stream(params, call),
       }),
       'events/subscribe': extensionMethod({
         params: WebhookParams,
         eras: MODERN,
-        handle: async (params, call) => {
-          await route(params.name, {}, call);
-          throw webhookNotRelayed(params.name);
-        },
+        handle: (params, call) => requests.refuseWebhook(params.name, call),
       }),
       'events/unsubscribe': extensionMethod({
         params: WebhookParams,
         eras: MODERN,
-        handle: async (params, call) => {
-          await route(params.name, {}, call);
-          throw webhookNotRelayed(params.name);
-        },
+        handle: (params, call) => requests.refuseWebhook(params.name, call),
       }),
     },
-    close: async () => {
-      for (const stream of [...open]) stream.closeGracefully();
-    },
+    close: async () => requests.closeAll(),
   };
-}
-
-/** Every upstream's listed event types, the first of each name kept. */
-function firstOfEachName(serving: readonly ProxyEvents[]): JsonObject[] {
-  const seen = new Set<string>();
-  const merged: JsonObject[] = [];
-  for (const events of serving) {
-    for (const type of events.listed) {
-      if (seen.has(type.name)) continue;
-      seen.add(type.name);
-      merged.push(type as unknown as JsonObject);
-    }
-  }
-  return merged;
 }

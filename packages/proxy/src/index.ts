@@ -22,9 +22,9 @@ export { relaySkills } from './skillsRelay.js';
 export {
   relayEvents,
   DEFAULT_RELAYED_STREAMS_PER_CLIENT,
-  MAX_RELAYED_POLL_EVENTS,
   type EventsRelayOptions,
 } from './eventsRelay.js';
+export { MAX_RELAYED_POLL_EVENTS } from './relayedEventRequests.js';
 export { DEFAULT_RELAYED_CURSOR_TTL_MS, MAX_UPSTREAM_CURSOR_LENGTH } from './relayCursors.js';
 export type { ProxyEvents } from './upstreamEvents.js';
 export { seeCallers } from './callerMiddleware.js';

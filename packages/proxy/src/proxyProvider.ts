@@ -188,16 +188,7 @@ export class ProxyProvider implements Provider {
       { ownership, skills },
     );
     this.skills = skills;
-    this.events = new UpstreamEvents({
-      upstreamName: this.name,
-      link: this.link,
-      lease: (ctx) => this.connections.lease(ctx),
-      gate: this.services.gate,
-      timeoutMs,
-      budget: options.maxCatalogBytes ?? DEFAULT_MAX_CATALOG_BYTES,
-      rules: options,
-      warn: this.warn,
-    });
+    this.events = new UpstreamEvents(this.services, this.connections, options, this.warn);
   }
 
   /** The connection to the upstream (its state, what it said about itself). */

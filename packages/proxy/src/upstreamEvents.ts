@@ -1,11 +1,15 @@
 import type { Client, EventTypeDescriptor, PollRequest, PollResult } from '@rondo/client';
 import type { HandlerContext } from '@rondo/core';
-import { readWithinBudget } from './catalogBudget.js';
+import {
+  DEFAULT_MAX_CATALOG_BYTES,
+  readWithinBudget,
+  type CatalogLimits,
+} from './catalogBudget.js';
 import type { Gate } from './gate.js';
 import type { UpstreamLease } from './linkPool.js';
 import { NameMap, type NameRules } from './names.js';
 import { upstreamFailure } from './roundRunner.js';
-import type { UpstreamLink } from './upstreamLink.js';
+import type { UpstreamConnections } from './upstreamConnections.js';
 
 /** The delivery modes a gateway relays: webhook subscriptions are refused (see docs/gateway.md). */
 const RELAYED_MODES: ReadonlySet<string> = new Set(['poll', 'push']);
@@ -13,23 +17,17 @@ const RELAYED_MODES: ReadonlySet<string> = new Set(['poll', 'push']);
 /** A list read for an unknown name happens at most this often (ms): a guessed name costs no flood. */
 export const EVENT_TYPES_REREAD_MS = 1000;
 
-/** What an {@link UpstreamEvents} reads and asks through. */
+/** The proxy's parts an {@link UpstreamEvents} asks through. */
 export interface EventsServices {
   readonly upstreamName: string;
-  readonly link: UpstreamLink;
-  /** The connection a caller's request runs on (its own session when the proxy isolates callers). */
-  readonly lease: (ctx: HandlerContext) => Promise<UpstreamLease>;
   /** The upstream's concurrency limit: a poll takes a slot like a call (a stream does not). */
   readonly gate: Gate;
   /** The deadline of a poll's answer (ms, 0 for none). */
   readonly timeoutMs: number;
-  /** The budget of the list as JSON (the proxy's `maxCatalogBytes`). */
-  readonly budget: number;
-  /** The entry's naming rules: event types are named as its tools are. */
-  readonly rules: NameRules;
-  readonly warn: (message: string) => void;
-  readonly now?: () => number;
 }
+
+/** The proxy's connections: the catalog's, and the one a caller's request runs on. */
+export type EventsConnections = Pick<UpstreamConnections, 'primary' | 'lease'>;
 
 /** What a gateway sees of a proxy's upstream event types (`ProxyProvider.events`). */
 export interface ProxyEvents {
@@ -64,8 +62,15 @@ export class UpstreamEvents implements ProxyEvents {
   private reading: Promise<void> | undefined;
   private readAt = Number.NEGATIVE_INFINITY;
 
-  constructor(private readonly services: EventsServices) {
-    this.names = new NameMap(services.rules);
+  constructor(
+    private readonly services: EventsServices,
+    private readonly connections: EventsConnections,
+    /** The entry's naming rules (event types are named as its tools are) and its list budget. */
+    private readonly rules: NameRules & CatalogLimits,
+    private readonly warn: (message: string) => void,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.names = new NameMap(rules);
   }
 
   get upstreamName(): string {
@@ -73,7 +78,7 @@ export class UpstreamEvents implements ProxyEvents {
   }
 
   get declared(): boolean {
-    return this.services.link.connected?.serverEvents.available === true;
+    return this.connections.primary.connected?.serverEvents.available === true;
   }
 
   get listed(): readonly EventTypeDescriptor[] {
@@ -114,11 +119,11 @@ export class UpstreamEvents implements ProxyEvents {
   }
 
   lease(ctx: HandlerContext): Promise<UpstreamLease> {
-    return this.services.lease(ctx);
+    return this.connections.lease(ctx);
   }
 
   private async read(): Promise<void> {
-    const client = this.services.link.connected;
+    const client = this.connections.primary.connected;
     this.readAt = this.now();
     if (client === undefined || !client.serverEvents.available) {
       this.entries = this.names.learn([]);
@@ -127,13 +132,13 @@ export class UpstreamEvents implements ProxyEvents {
     try {
       this.entries = this.names.learn(await this.readList(client));
     } catch (failure) {
-      this.services.warn(`event types could not be read: ${(failure as Error).message}`);
+      this.warn(`event types could not be read: ${(failure as Error).message}`);
     }
   }
 
   /** The upstream's types within the budget, each with only the modes a gateway relays. */
   private async readList(client: Client): Promise<EventTypeDescriptor[]> {
-    const { budget, warn } = this.services;
+    const budget = this.rules.maxCatalogBytes ?? DEFAULT_MAX_CATALOG_BYTES;
     const listed = await readWithinBudget(
       'event types',
       async (cursor) => {
@@ -141,7 +146,7 @@ export class UpstreamEvents implements ProxyEvents {
         return { items: page.events, nextCursor: page.nextCursor };
       },
       budget,
-      warn,
+      this.warn,
     );
     const relayed: EventTypeDescriptor[] = [];
     for (const type of listed) {
@@ -149,9 +154,5 @@ export class UpstreamEvents implements ProxyEvents {
       if (delivery.length > 0) relayed.push({ ...type, delivery });
     }
     return relayed;
-  }
-
-  private now(): number {
-    return (this.services.now ?? Date.now)();
   }
 }
