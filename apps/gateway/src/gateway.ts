@@ -13,6 +13,7 @@ import {
   CatalogClaims,
   namespaced,
   proxy,
+  relayEvents,
   relaySkills,
   seeCallers,
   withPassThrough,
@@ -186,7 +187,11 @@ export async function providerFor(
     });
   if (entry.kind === 'prolog') {
     const named = (provider: Provider) => namespaced(provider, proxyOptions(entry), entryClaims);
-    return prologEntryProvider(entry, log, { named, proxied });
+    return prologEntryProvider(entry, log, {
+      named,
+      proxied,
+      ...(relayKeys ? { stateKeys: relayKeys } : {}),
+    });
   }
   return proxied(upstreamSpec(entry));
 }
@@ -236,6 +241,13 @@ export async function createGateway(
   server.use(tasks());
   // The skills of the upstreams serving them (a prolog entry's too), as they join and leave.
   server.use(relaySkills(() => providers.values()));
+  // The event types of the upstreams serving them (a prolog entry's too): poll and push relayed,
+  // each cursor sealed under the gateway's key ring for its entry and caller.
+  server.use(
+    relayEvents(() => providers.values(), {
+      ...(options.stateKeys ? { cursors: { keys: options.stateKeys } } : {}),
+    }),
+  );
   // An upstream acting for each caller opens its catalog connection on a caller's first request:
   // it hears of each request. Only then: a server with middleware passes no call through.
   let seeing = false;

@@ -19,6 +19,14 @@ export type {
 } from './upstreamSpec.js';
 export { namespaced, type EntryClaims } from './namespaced.js';
 export { relaySkills } from './skillsRelay.js';
+export {
+  relayEvents,
+  DEFAULT_RELAYED_STREAMS_PER_CLIENT,
+  type EventsRelayOptions,
+} from './eventsRelay.js';
+export { MAX_RELAYED_POLL_EVENTS } from './relayedEventRequests.js';
+export { DEFAULT_RELAYED_CURSOR_TTL_MS, MAX_UPSTREAM_CURSOR_LENGTH } from './relayCursors.js';
+export type { ProxyEvents } from './upstreamEvents.js';
 export { seeCallers } from './callerMiddleware.js';
 export type { UpstreamConnections } from './upstreamConnections.js';
 export type { ProxySkills, SkillRequest } from './upstreamSkills.js';

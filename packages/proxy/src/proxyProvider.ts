@@ -38,6 +38,7 @@ import { completeUpstream, completionRef } from './upstreamCompletion.js';
 import { RelayedRounds, type RelayLimits } from './relayedRounds.js';
 import { ResourceOwnership, isNotFound } from './resourceOwnership.js';
 import { UpstreamSkills, type ProxySkills } from './upstreamSkills.js';
+import { UpstreamEvents, type ProxyEvents } from './upstreamEvents.js';
 import { resumeRound, runRound, type RoundCaller, type RoundServices } from './roundRunner.js';
 import { SuspendedCalls, type SuspensionLimits } from './suspendedCalls.js';
 import type { IsolationLimits } from './isolation.js';
@@ -130,6 +131,8 @@ export class ProxyProvider implements Provider {
   readonly lists: UpstreamLists;
   /** The upstream's skills, when it serves the Skills extension (a gateway relays them). */
   readonly skills: ProxySkills;
+  /** The upstream's event types, when it serves the Events extension (a gateway relays them). */
+  readonly events: ProxyEvents;
 
   constructor(
     private readonly spec: UpstreamSpec,
@@ -185,6 +188,7 @@ export class ProxyProvider implements Provider {
       { ownership, skills },
     );
     this.skills = skills;
+    this.events = new UpstreamEvents(this.services, this.connections, options, this.warn);
   }
 
   /** The connection to the upstream (its state, what it said about itself). */
