@@ -15,7 +15,9 @@ export function sightingsPath(): string {
  * `report_sighting` raises it with `mcp_emit/3`. Like the expert, a failed start is a value: the
  * demo goes on without it. Its event types are served by `prologEvents(...)` in the demo server.
  */
-export async function startBirdSightings(swipl: string): Promise<PrologProvider | BirdsUnavailable> {
+export async function startBirdSightings(
+  swipl: string,
+): Promise<PrologProvider | BirdsUnavailable> {
   try {
     const provider = await createPrologProvider({
       files: [birdsExamplePath(), sightingsPath()],
