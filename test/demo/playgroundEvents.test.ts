@@ -1,10 +1,14 @@
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client, httpTransport, McpError } from '@rondo/client';
+import { createServer } from '@rondo/server';
+import { composeEndpoint } from '@rondo/server/endpoint';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { scaled } from '@rondo/test-support/timeFactor';
 import { CHROMIUM, CHROMIUM_ARGS, connect, hasChromium, screenshots, snap } from './browser.js';
-import { startDemo, type RunningDemo } from './demoProcess.js';
+import { startDemoHttp } from '../../apps/demo/src/httpApp.js';
+import { repoRoot, startDemo, type RunningDemo } from './demoProcess.js';
 
 // Issue 42, done-when 4 (the playground half): the demo serves event types (bird_sighted, raised by
 // the Prolog bird sightings' report_sighting through events/1 and mcp_emit/3; clock_tick, raised
@@ -167,14 +171,18 @@ describe("the demo's event types", { timeout: scaled(60_000) }, () => {
 describe.skipIf(!hasChromium)('the Events panel in Chromium', { timeout: scaled(90_000) }, () => {
   let browser: Browser;
   let page: Page;
+  /** Scripts that threw in the page: none may. */
+  const pageErrors: string[] = [];
 
   beforeAll(async () => {
     mkdirSync(screenshots, { recursive: true });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     page = await browser.newPage({ viewport: { width: 1400, height: 1100 } });
+    page.on('pageerror', (error) => pageErrors.push(error.message));
     await page.goto(`${demo.url}/`);
   }, scaled(60_000));
   afterAll(async () => browser?.close());
+  afterEach(() => expect(pageErrors).toEqual([]));
 
   it('watches bird_sighted by push, polls it from its cursor, and Stop ends the stream', async (context) => {
     if (sightingsOff) return context.skip();
@@ -281,5 +289,30 @@ describe.skipIf(!hasChromium)('the Events panel in Chromium', { timeout: scaled(
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect((await shownOccurrences(page)).length).toBe(stopped);
     expect(await page.getByTestId('event-stop').isDisabled()).toBe(true);
+  });
+
+  it('says why there is nothing to watch on a server without the Events extension', async () => {
+    const server = createServer({ name: 'no-events', version: '1.0.0' });
+    const plain = await startDemoHttp(composeEndpoint(server), {
+      host: '127.0.0.1',
+      port: 0,
+      publicDir: join(repoRoot, 'apps', 'demo', 'dist', 'public'),
+    });
+    const other = await browser.newPage();
+    try {
+      await other.goto(`${plain.url}/`);
+      await expect
+        .poll(() => other.getByTestId('connection-status').textContent(), {
+          timeout: scaled(20_000),
+        })
+        .toBe('Connected over WebSocket');
+      expect(await other.getByTestId('events-absent').textContent()).toContain(
+        'does not announce the Events extension (io.modelcontextprotocol/events)',
+      );
+      expect(await other.getByTestId('event-watch').count()).toBe(0);
+    } finally {
+      await other.close();
+      await plain.close();
+    }
   });
 });

@@ -1,6 +1,13 @@
 import { h } from './dom.js';
 import type { EventFeed } from './eventFeed.js';
-import { objectAt, RpcError, textOf, type JsonObject, type JsonRpcMessage } from './jsonRpc.js';
+import {
+  describeSubscription,
+  EventWatch,
+  messageOf,
+  type StatusState,
+  type Subscription,
+} from './eventWatch.js';
+import { objectAt, RpcError, textOf, type JsonObject } from './jsonRpc.js';
 import type { McpClient } from './mcpClient.js';
 import { schemaForm, type SchemaForm } from './schemaForm.js';
 
@@ -12,12 +19,6 @@ export interface EventsPanelParts {
   controls: HTMLElement;
   status: HTMLElement;
   feed: EventFeed;
-}
-
-/** A subscription as the form reads it: an event type and its arguments. */
-interface Subscription {
-  name: string;
-  arguments: JsonObject;
 }
 
 /** Pages of a poll read in one click when the server says more are waiting. */
@@ -37,7 +38,7 @@ function modesOf(type: JsonObject): string[] {
 export class EventsPanel {
   private client: McpClient | undefined;
   private types: JsonObject[] = [];
-  private watching: AbortController | undefined;
+  private watching: EventWatch | undefined;
   /** The cursor of each subscription's last poll, keyed by type and arguments. */
   private readonly cursors = new Map<string, string>();
   private form: SchemaForm | undefined;
@@ -52,7 +53,7 @@ export class EventsPanel {
   private readonly errors = h('div', { class: 'errors', role: 'alert' });
 
   constructor(private readonly parts: EventsPanelParts) {
-    this.buttons.watch.addEventListener('click', () => void this.watch());
+    this.buttons.watch.addEventListener('click', () => this.watch());
     this.buttons.stop.addEventListener('click', () => this.stop());
     this.buttons.poll.addEventListener('click', () => void this.poll());
     this.picker.addEventListener('change', () => this.showType());
@@ -158,73 +159,31 @@ export class EventsPanel {
     return { name: textOf(type.name), arguments: read.value };
   }
 
-  /** Opens `events/stream` for the subscription; occurrences arrive until Stop or the server ends it. */
-  private async watch(): Promise<void> {
+  /** Opens a push stream of the subscription, in place of the one open (if any). */
+  private watch(): void {
     const subscription = this.subscription();
     if (!subscription || !this.client) return;
     this.stop();
-    const watching = new AbortController();
-    this.watching = watching;
-    this.buttons.stop.disabled = false;
-    const what = describe(subscription);
-    this.setStatus(`Opening a stream of ${what}…`, 'busy');
-    try {
-      await this.client.call(
-        'events/stream',
-        { ...subscription, cursor: null },
-        { onRelated: (message) => this.onStream(message, what), signal: watching.signal },
-      );
-      if (this.watching === watching) this.setStatus(`The stream of ${what} ended.`, 'idle');
-    } catch (failure) {
+    const watch: EventWatch = new EventWatch(this.client, subscription, {
+      feed: this.parts.feed,
       // A watch replaced by another leaves the status line to the new one.
-      if (this.watching !== watching) return;
-      if (watching.signal.aborted) this.setStatus(`Stopped watching ${what}.`, 'idle');
-      else this.setStatus(`Watching ${what} failed: ${messageOf(failure)}`, 'error');
-    } finally {
-      if (this.watching === watching) {
-        this.watching = undefined;
-        this.buttons.stop.disabled = true;
-      }
-    }
-  }
-
-  /** One notification of the open stream. */
-  private onStream(message: JsonRpcMessage, what: string): void {
-    if (!('method' in message)) return;
-    const params = message.params ?? {};
-    switch (message.method) {
-      case 'notifications/events/active':
-        this.setStatus(`Watching ${what} by push: the stream is open.`, 'ok');
-        this.parts.feed.note(`push stream of ${what} open`);
-        if (params.truncated === true)
-          this.parts.feed.note(
-            'truncated: occurrences before the stream were forgotten',
-            'truncated',
-          );
-        return;
-      case 'notifications/events/event':
-        this.parts.feed.add(params, 'push');
-        return;
-      case 'notifications/events/heartbeat':
-        this.setStatus(
-          `Watching ${what} by push; last heartbeat ${new Date().toLocaleTimeString()}.`,
-          'ok',
-        );
-        return;
-      case 'notifications/events/error':
-      case 'notifications/events/terminated': {
-        const ended = message.method.endsWith('terminated')
-          ? 'the server ended the stream'
-          : 'error';
-        this.parts.feed.note(`${ended}: ${textOf(objectAt(params, 'error')?.message)}`, 'error');
-        return;
-      }
-    }
+      status: (text, state) => {
+        if (this.watching === watch) this.setStatus(text, state);
+      },
+    });
+    this.watching = watch;
+    this.buttons.stop.disabled = false;
+    this.setStatus(`Opening a stream of ${describeSubscription(subscription)}…`, 'busy');
+    void watch.ended.then(() => {
+      if (this.watching !== watch) return;
+      this.watching = undefined;
+      this.buttons.stop.disabled = true;
+    });
   }
 
   /** Cancels the open stream, if any (`notifications/cancelled`, or closing the HTTP response). */
   private stop(): void {
-    this.watching?.abort();
+    this.watching?.stop();
     this.buttons.stop.disabled = true;
   }
 
@@ -236,7 +195,7 @@ export class EventsPanel {
     const subscription = this.subscription();
     if (!subscription || !this.client) return;
     const key = JSON.stringify(subscription);
-    const what = describe(subscription);
+    const what = describeSubscription(subscription);
     let cursor: string | null = this.cursors.get(key) ?? null;
     const first = cursor === null;
     let received = 0;
@@ -270,18 +229,8 @@ export class EventsPanel {
     }
   }
 
-  private setStatus(text: string, state: 'idle' | 'busy' | 'ok' | 'error'): void {
+  private setStatus(text: string, state: StatusState): void {
     this.parts.status.textContent = text;
     this.parts.status.dataset.state = state;
   }
-}
-
-/** `bird_sighted` or `bird_sighted {"bird":"mallard"}`, for status lines. */
-function describe(subscription: Subscription): string {
-  const args = JSON.stringify(subscription.arguments);
-  return args === '{}' ? subscription.name : `${subscription.name} ${args}`;
-}
-
-function messageOf(failure: unknown): string {
-  return failure instanceof Error ? failure.message : String(failure);
 }
