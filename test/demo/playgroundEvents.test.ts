@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, httpTransport, McpError } from '@rondo/client';
 import { createServer } from '@rondo/server';
@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { scaled } from '@rondo/test-support/timeFactor';
 import { CHROMIUM, CHROMIUM_ARGS, connect, hasChromium, screenshots, snap } from './browser.js';
 import { startDemoHttp } from '../../apps/demo/src/httpApp.js';
-import { repoRoot, startDemo, type RunningDemo } from './demoProcess.js';
+import { postModern, repoRoot, startDemo, type RunningDemo } from './demoProcess.js';
 
 // Issue 42, done-when 4 (the playground half): the demo serves event types (bird_sighted, raised by
 // the Prolog bird sightings' report_sighting through events/1 and mcp_emit/3; clock_tick, raised
@@ -143,6 +143,35 @@ describe("the demo's event types", { timeout: scaled(60_000) }, () => {
       await ospreys.close();
       await client.close();
     }
+  });
+
+  it("answers the README's try lines, and a second poll from their cursor has the sighting", async (context) => {
+    if (sightingsOff) return context.skip();
+    const readme = readFileSync(join(repoRoot, 'apps', 'demo', 'README.md'), 'utf8');
+    const block = /## Events[\s\S]*?```jsonl try\n([\s\S]*?)```/.exec(readme)?.[1];
+    const lines = (block ?? '')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines.map((line) => line.method)).toEqual(['events/list', 'events/poll', 'tools/call']);
+    const answers = [];
+    for (const line of lines) {
+      const answer = await postModern(demo.url, line.id, line.method, line.params);
+      expect(answer.error, JSON.stringify(answer)).toBeUndefined();
+      answers.push(answer.result);
+    }
+    const [listed, polled, called] = answers;
+    expect(listed.events.map((type: { name: string }) => type.name)).toContain('bird_sighted');
+    expect(called.isError).not.toBe(true);
+    const { name, arguments: args } = lines[1].params;
+    const again = await postModern(demo.url, 4, 'events/poll', {
+      name,
+      arguments: args,
+      cursor: polled.cursor,
+    });
+    expect(again.result.events.map((event: { data: unknown }) => event.data)).toEqual([
+      { bird: 'mallard', place: 'the mill pond', count: 1 },
+    ]);
   });
 
   it('raises clock_tick as the clock changes, and refuses a forged cursor', async () => {
