@@ -6,15 +6,18 @@ import {
   type RondoServer,
   type StateKey,
 } from '@rondo/core';
+import { events } from '@rondo/events';
+import { prologEvents } from '@rondo/logtalk-bridge';
 import { createRedisState } from '@rondo/redis';
 import { composeEndpoint } from '@rondo/server/endpoint';
 import { tasks } from '@rondo/tasks';
-import { startBirdExpert } from './providers/birds.js';
+import { findSwipl, startBirdExpert } from './providers/birds.js';
 import { addBakery } from './providers/bakery.js';
 import { addClockResource } from './providers/clock.js';
 import { addHaikuPrompt } from './providers/haikuPrompt.js';
 import { addLamp } from './providers/lamp.js';
 import { addPostcardTool } from './providers/postcard.js';
+import { startBirdSightings } from './providers/sightings.js';
 import { addTeaTimer } from './providers/teaTimer.js';
 import { addTripWizard } from './providers/tripWizard.js';
 import { addWeatherTemplate } from './providers/weather.js';
@@ -58,8 +61,9 @@ function stateKeyOptions(keys: StateKey[] | undefined): RequestStateOptions {
 }
 
 /**
- * Builds the demo: TypeScript providers for each feature, plus the Prolog bird expert when
- * SWI-Prolog is available, served to modern and legacy clients alike.
+ * Builds the demo: TypeScript providers for each feature, plus the Prolog bird expert and bird
+ * sightings when SWI-Prolog is available, served to modern and legacy clients alike; the Events
+ * extension (modern clients only) offers `bird_sighted` (from Prolog) and `clock_tick`.
  */
 export async function createDemoServer(options: DemoServerOptions = {}): Promise<DemoServer> {
   const shared = options.redis ? await createRedisState({ url: options.redis }) : undefined;
@@ -69,7 +73,7 @@ export async function createDemoServer(options: DemoServerOptions = {}): Promise
     version: '0.1.0',
     description: 'TypeScript and Prolog providers behind one endpoint, for both MCP eras.',
     instructions:
-      'Try send_postcard (elicitation), plan_trip (multi-round), brew_tea (progress), bake_bread (a task), show_lamp (an MCP App) and identify_bird.',
+      'Try send_postcard (elicitation), plan_trip (multi-round), brew_tea (progress), bake_bread (a task), show_lamp (an MCP App), identify_bird and report_sighting (raises the bird_sighted event).',
     requestState: stateKeyOptions(options.stateKeys),
     // A showcase serves its own discovery: the card at /mcp/server-card and the host's catalog.
     serverCard: true,
@@ -88,14 +92,28 @@ export async function createDemoServer(options: DemoServerOptions = {}): Promise
   addWeatherTemplate(server);
   addHaikuPrompt(server);
   addLamp(server);
-  const stopClock = addClockResource(server, options.clockIntervalMs);
 
   const notices: string[] = [];
-  if (!options.withoutProlog) {
-    const birds = await startBirdExpert();
-    if ('reason' in birds) notices.push(birds.reason);
-    else server.provider(birds);
+  const swipl = options.withoutProlog ? undefined : findSwipl();
+  if (typeof swipl === 'object') notices.push(swipl.reason);
+  const [birds, sightings] =
+    typeof swipl === 'string'
+      ? await Promise.all([startBirdExpert(swipl), startBirdSightings(swipl)])
+      : [undefined, undefined];
+  for (const started of [birds, sightings]) {
+    if (started === undefined) continue;
+    if ('reason' in started) notices.push(started.reason);
+    else server.provider(started);
   }
+  // The Events extension: bird_sighted from the Prolog sightings (when they run), and clock_tick.
+  // Cursors are sealed with the requestState keys, so replicas sharing them resume each other's.
+  const cursors = { cursors: stateKeyOptions(options.stateKeys) };
+  const served =
+    sightings !== undefined && !('reason' in sightings)
+      ? prologEvents(sightings, cursors)
+      : events(cursors);
+  const stopClock = addClockResource(server, options.clockIntervalMs, served);
+  server.use(served);
   const endpoint = composeEndpoint(server);
   await endpoint.ready();
   return {

@@ -3,6 +3,8 @@ import { renderCatalog, type Action, type CatalogLists } from './catalogView.js'
 import type { Channel } from './channel.js';
 import { ClientTrafficLog } from './clientTrafficLog.js';
 import { byId, h } from './dom.js';
+import { EventFeed } from './eventFeed.js';
+import { EventsPanel } from './eventsView.js';
 import { HttpChannel } from './httpChannel.js';
 import { askUser } from './inputRequestsView.js';
 import { objectAt, textOf, type JsonObject, type JsonRpcMessage } from './jsonRpc.js';
@@ -17,8 +19,8 @@ import { WebSocketChannel } from './wsChannel.js';
 /**
  * The playground page: connects a modern MCP client to the demo server (WebSocket or HTTP), lists
  * what the server offers, runs tools, prompts and resource reads through MRTR rounds, and shows
- * progress, subscription notifications, the JSON-RPC messages it exchanged (client traffic) and
- * every call the server handled (server traffic).
+ * progress, subscription notifications, the server's events (by push and poll), the JSON-RPC
+ * messages it exchanged (client traffic) and every call the server handled (server traffic).
  */
 
 const ui = {
@@ -46,6 +48,11 @@ const serverTraffic = new ServerTrafficView(
   new URL('traffic/stream', location.href).href,
 );
 const progress = new ProgressView(byId('progress'));
+const events = new EventsPanel({
+  controls: byId('events-controls'),
+  status: byId('events-status'),
+  feed: new EventFeed(byId('event-feed')),
+});
 let client: McpClient | undefined;
 /** Every tool the server lists, app-only ones included (the catalog shows the model's share). */
 let allTools: JsonObject[] = [];
@@ -70,6 +77,7 @@ function updateConnectButton(): void {
 
 function disconnect(): void {
   stopListening();
+  events.close();
   void clearApp();
   client?.close();
   client = undefined;
@@ -123,6 +131,7 @@ function showHint(text: string): void {
 
 async function connect(): Promise<void> {
   stopListening();
+  events.close();
   client?.close();
   setStatus('Connecting…', 'busy');
   try {
@@ -156,6 +165,7 @@ async function connect(): Promise<void> {
         : '',
     );
     await loadCatalog(objectAt(discovered, 'capabilities') ?? {});
+    await events.open(client, objectAt(discovered, 'capabilities') ?? {});
     showHint('Pick a tool, prompt or resource.');
     ui.listen.disabled = false;
     setStatus(`Connected over ${client.channel.kind === 'ws' ? 'WebSocket' : 'HTTP'}`, 'ok');
@@ -316,5 +326,6 @@ ui.transport.addEventListener('change', updateConnectButton);
 ui.listen.addEventListener('click', () => void toggleListen());
 byId('clear-client-traffic').addEventListener('click', () => traffic.clear());
 byId('clear-server-traffic').addEventListener('click', () => serverTraffic.clear());
+byId('clear-event-feed').addEventListener('click', () => events.clearFeed());
 serverTraffic.open();
 void connect();

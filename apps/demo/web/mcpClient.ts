@@ -6,12 +6,13 @@ import { paramHeaders } from './httpChannel.js';
 export const PROTOCOL_VERSION = '2026-07-28';
 
 /**
- * What the playground can do for a server: fill forms, open links for URL elicitation, and follow
- * tasks (the Tasks extension: a long tool call may answer a task handle).
+ * What the playground can do for a server: fill forms, open links for URL elicitation, follow
+ * tasks (the Tasks extension: a long tool call may answer a task handle) and receive events (the
+ * Events extension: `events/poll` and `events/stream`).
  */
 export const CLIENT_CAPABILITIES = {
   elicitation: { form: {}, url: {} },
-  extensions: { 'io.modelcontextprotocol/tasks': {} },
+  extensions: { 'io.modelcontextprotocol/tasks': {}, 'io.modelcontextprotocol/events': {} },
 };
 
 const CLIENT_INFO = { name: 'rondo-playground', title: 'Rondo playground', version: '0.1.0' };

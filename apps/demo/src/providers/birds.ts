@@ -37,20 +37,23 @@ export function birdsExamplePath(): string {
   );
 }
 
-/**
- * Starts the Prolog bird expert (`examples/birds.pl`) through the bridge, or explains why it cannot:
- * the demo must still start without SWI-Prolog, so a missing `swipl` or a failed start is a value,
- * not an exception. The provider's lists are read once here so a broken start shows up now.
- */
-export async function startBirdExpert(): Promise<Provider | BirdsUnavailable> {
+/** The `swipl` to run (`RONDO_SWIPL`, else the first on PATH), or why the Prolog providers are off. */
+export function findSwipl(): string | BirdsUnavailable {
   const swipl = process.env.RONDO_SWIPL || findOnPath('swipl');
-  if (!swipl) {
-    return {
-      reason:
-        'SWI-Prolog (`swipl`) is not on PATH, so the Prolog bird expert is off. ' +
-        `Install it with: ${SWIPL_INSTALL_COMMAND} (as root, or prefix sudo), then restart the demo.`,
-    };
-  }
+  if (swipl) return swipl;
+  return {
+    reason:
+      'SWI-Prolog (`swipl`) is not on PATH, so the Prolog bird expert and bird sightings are off. ' +
+      `Install it with: ${SWIPL_INSTALL_COMMAND} (as root, or prefix sudo), then restart the demo.`,
+  };
+}
+
+/**
+ * Starts the Prolog bird expert (`examples/birds.pl`) through the bridge with `swipl` (see
+ * {@link findSwipl}), or explains why it cannot: the demo must still start when Prolog fails, so a
+ * failed start is a value, not an exception. The provider's lists are read once here so a broken start shows up now.
+ */
+export async function startBirdExpert(swipl: string): Promise<Provider | BirdsUnavailable> {
   try {
     const provider = await createPrologProvider({ files: [birdsExamplePath()], workers: 1, swipl });
     await provider.tools?.();
