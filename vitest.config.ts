@@ -31,6 +31,7 @@ export const LOGTALK_TEST_FILES: Record<string, string[]> = {
     'test/bridge/prologEvents.test.ts',
     'test/bridge/appsWire.test.ts',
     'test/gateway/skillsPassThrough.test.ts',
+    'test/gateway/eventsPassThrough.test.ts',
   ],
 };
 const withoutLogtalk = (project: string): string[] =>
