@@ -2,16 +2,24 @@ import { createEndpoint, createServer, extensionMethod, type RondoServer } from 
 import { modernEra } from '@rondo/adapter-2026';
 import { events } from '@rondo/events';
 import { McpError, text } from '@rondo/protocol';
-import type { Client } from '@rondo/client';
+import { Client } from '@rondo/client';
 import { describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { z } from 'zod';
 import {
+  MAX_RELAYED_POLL_EVENTS,
   MAX_UPSTREAM_CURSOR_LENGTH,
   proxy,
   relayEvents,
   type EventsRelayOptions,
 } from '../src/index.js';
-import { clientOf, closeAfterTest, endpointOf, memoryUpstream } from './support.js';
+import {
+  authenticatedTransport,
+  clientOf,
+  closeAfterTest,
+  endpointOf,
+  memoryUpstream,
+} from './support.js';
 
 // The bounds and the ends of the Events relay (docs/limits.md, "The gateway and its proxies"): the
 // streams one caller holds through it, the size of an upstream's cursor, and a relayed stream
@@ -41,7 +49,7 @@ async function relayingGateway(upstream: RondoServer, options: EventsRelayOption
   const client = await clientOf(endpoint, '2026-07-28');
   closeAfterTest(() => client.close());
   await provider.tools();
-  return { server, client };
+  return { server, client, endpoint };
 }
 
 /** Opens a raw `events/stream` and collects its notifications; resolves with its outcome. */
@@ -68,7 +76,7 @@ function rawStream(client: Client, name: string) {
   return { heard, done, cancel: () => controller.abort() };
 }
 
-async function until(check: () => boolean, ms = 5000): Promise<void> {
+async function until(check: () => boolean, ms = scaled(5000)): Promise<void> {
   const deadline = Date.now() + ms;
   while (!check()) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
@@ -164,5 +172,78 @@ describe('relayEvents', () => {
     expect(failed).toBeInstanceOf(McpError);
     expect((failed as McpError).code).toBe(-32603);
     expect((failed as McpError).message).toMatch(/cursor longer than 4096 characters/);
+  });
+  it('opens a caller’s cursor for that caller only: another principal’s poll with it is refused', async () => {
+    const { endpoint } = await relayingGateway(eventfulUpstream());
+    const as = async (principal: string) => {
+      const client = new Client({
+        transport: authenticatedTransport(endpoint, principal, []),
+        era: '2026-07-28',
+      });
+      await client.connect();
+      closeAfterTest(() => client.close());
+      return client;
+    };
+    const alice = await as('alice');
+    const bob = await as('bob');
+    const now = await alice.serverEvents.poll({ name: 'up_ping', cursor: null });
+    await alice.callTool('up_emit', { n: 7 });
+    const stolen = await bob.serverEvents.poll({ name: 'up_ping', cursor: now.cursor }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(stolen).toBeInstanceOf(McpError);
+    expect((stolen as McpError).code).toBe(-32602);
+    const resumed = await alice.serverEvents.poll({ name: 'up_ping', cursor: now.cursor });
+    expect(resumed.events.map((event) => event.data)).toEqual([{ n: 7 }]);
+  });
+
+  it(`asks an upstream for ${MAX_RELAYED_POLL_EVENTS} events at most, and refuses an answer longer than asked`, async () => {
+    const asked: unknown[] = [];
+    const descriptor = {
+      name: 'ping',
+      description: 'A ping',
+      delivery: ['poll'],
+      inputSchema: { type: 'object' },
+      payloadSchema: { type: 'object' },
+    };
+    const occurrence = (n: number) => ({
+      eventId: `e${n}`,
+      name: 'ping',
+      timestamp: new Date(0).toISOString(),
+      data: { n },
+      cursor: `c${n}`,
+    });
+    const upstream = createServer({ name: 'wordy', version: '1.0.0' }).use({
+      id: 'io.modelcontextprotocol/events',
+      methods: {
+        'events/list': extensionMethod({
+          params: z.looseObject({}),
+          eras: ['modern'],
+          handle: async () => ({ events: [descriptor] }),
+        }),
+        'events/poll': extensionMethod({
+          params: z.looseObject({ maxEvents: z.number().optional() }),
+          eras: ['modern'],
+          handle: async ({ maxEvents }) => {
+            asked.push(maxEvents);
+            // One more than asked for, when asked for few.
+            const events = maxEvents === 2 ? [1, 2, 3].map(occurrence) : [];
+            return { events, cursor: 'c', truncated: false, hasMore: false, nextPollMs: 1000 };
+          },
+        }),
+      },
+    });
+    const { client } = await relayingGateway(upstream);
+    await client.serverEvents.poll({ name: 'up_ping', cursor: null, maxEvents: 5000 });
+    expect(asked).toEqual([MAX_RELAYED_POLL_EVENTS]);
+    const failed = await client.serverEvents
+      .poll({ name: 'up_ping', cursor: null, maxEvents: 2 })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect((failed as McpError).code).toBe(-32603);
+    expect((failed as McpError).message).toMatch(/more than the 2 events asked for/);
   });
 });

@@ -1,16 +1,15 @@
-import { LazyAbortController } from '@rondo/core/internal';
-import { Client, type ClientTransport, type TransportSink } from '@rondo/client';
-import { createServer, type Endpoint, type Exchange } from '@rondo/core';
+import { Client } from '@rondo/client';
+import { createServer, type Endpoint } from '@rondo/core';
 import {
   formElicitation,
   inputRequest,
   inputRequired,
-  serializeMessage,
   text,
   type JsonRpcMessage,
 } from '@rondo/protocol';
 import { describe, expect, it } from 'vitest';
 import {
+  authenticatedTransport,
   closeAfterTest,
   endpointOf,
   memoryUpstream,
@@ -20,46 +19,6 @@ import {
 
 // Issue 38: a passed-through round's requestState is the gateway's seal around the upstream's,
 // bound to the caller's principal, so another principal cannot finish it.
-
-/**
- * A client transport into `endpoint` in this process whose every exchange carries `principal`,
- * as the HTTP transport's do once a token is verified; it records the messages it sends.
- */
-function authenticatedTransport(
-  endpoint: Endpoint,
-  principal: string,
-  sent: JsonRpcMessage[],
-): ClientTransport {
-  let sink: TransportSink | undefined;
-  let connection: ReturnType<Endpoint['connect']> | undefined;
-  const deliver = (message: JsonRpcMessage): void => {
-    const frame = serializeMessage(message);
-    queueMicrotask(() => sink?.receive(frame));
-  };
-  return {
-    endpointKey: `memory:${principal}`,
-    async start(into) {
-      await endpoint.ready();
-      sink = into;
-      connection = endpoint.connect({ send: deliver });
-    },
-    send(message) {
-      sent.push(message);
-      const exchange: Exchange = {
-        send: deliver,
-        end: (out) => out && deliver(out),
-        cancellation: new LazyAbortController(),
-        principal: { id: principal },
-      };
-      connection?.receive(JSON.parse(serializeMessage(message)) as JsonRpcMessage, exchange);
-      return Promise.resolve();
-    },
-    close() {
-      connection?.close();
-      return Promise.resolve();
-    },
-  };
-}
 
 function askingUpstream(states: unknown[]) {
   const server = createServer({ name: 'modern-upstream', version: '1.0.0' }).tool(

@@ -5,10 +5,19 @@ import {
   forgetNegotiatedEras,
   inMemoryTransport,
   type ClientHandlers,
+  type ClientTransport,
   type EraChoice,
+  type TransportSink,
 } from '@rondo/client';
-import { createEndpoint, createServer, type Endpoint, type RondoServer } from '@rondo/core';
-import { text, type JsonObject } from '@rondo/protocol';
+import {
+  createEndpoint,
+  createServer,
+  type Endpoint,
+  type Exchange,
+  type RondoServer,
+} from '@rondo/core';
+import { LazyAbortController } from '@rondo/core/internal';
+import { serializeMessage, text, type JsonObject, type JsonRpcMessage } from '@rondo/protocol';
 import { tasks } from '@rondo/tasks';
 import { afterEach, vi } from 'vitest';
 import {
@@ -138,4 +147,44 @@ export async function clientOf(
   const client = new Client({ transport: inMemoryTransport(endpoint), era, handlers });
   await client.connect();
   return client;
+}
+
+/**
+ * A client transport into `endpoint` in this process whose every exchange carries `principal`,
+ * as the HTTP transport's do once a token is verified; it records the messages it sends.
+ */
+export function authenticatedTransport(
+  endpoint: Endpoint,
+  principal: string,
+  sent: JsonRpcMessage[],
+): ClientTransport {
+  let sink: TransportSink | undefined;
+  let connection: ReturnType<Endpoint['connect']> | undefined;
+  const deliver = (message: JsonRpcMessage): void => {
+    const frame = serializeMessage(message);
+    queueMicrotask(() => sink?.receive(frame));
+  };
+  return {
+    endpointKey: `memory:${principal}`,
+    async start(into) {
+      await endpoint.ready();
+      sink = into;
+      connection = endpoint.connect({ send: deliver });
+    },
+    send(message) {
+      sent.push(message);
+      const exchange: Exchange = {
+        send: deliver,
+        end: (out) => out && deliver(out),
+        cancellation: new LazyAbortController(),
+        principal: { id: principal },
+      };
+      connection?.receive(JSON.parse(serializeMessage(message)) as JsonRpcMessage, exchange);
+      return Promise.resolve();
+    },
+    close() {
+      connection?.close();
+      return Promise.resolve();
+    },
+  };
 }
