@@ -94,6 +94,11 @@ export class UpstreamEvents implements ProxyEvents {
   async resolve(exposed: string): Promise<string | undefined> {
     const known = this.names.upstream(exposed);
     if (known !== undefined || !this.declared) return known;
+    // A read under way may bring the name: a request made beside the one that started it waits.
+    if (this.reading !== undefined) {
+      await this.reading;
+      return this.names.upstream(exposed);
+    }
     if (this.now() - this.readAt < EVENT_TYPES_REREAD_MS) return undefined;
     await this.refresh();
     return this.names.upstream(exposed);

@@ -87,6 +87,18 @@ async function until(check: () => boolean, ms = scaled(5000)): Promise<void> {
 const methods = (heard: readonly { method: string }[]) => heard.map((entry) => entry.method);
 
 describe('relayEvents', () => {
+  it('opens streams asked at once before any list, each as if it came alone', async () => {
+    const { client } = await relayingGateway(eventfulUpstream());
+    // Neither name is known yet: the first request reads the upstream's list, the second waits for it.
+    const first = rawStream(client, 'up_ping');
+    const second = rawStream(client, 'up_ping');
+    await until(() => methods(first.heard).includes('notifications/events/active'));
+    await until(() => methods(second.heard).includes('notifications/events/active'));
+    first.cancel();
+    second.cancel();
+    await Promise.all([first.done, second.done]);
+  });
+
   it('holds a caller to maxStreamsPerClient relayed streams, and a cancelled one gives its place back', async () => {
     const { client } = await relayingGateway(eventfulUpstream(), { maxStreamsPerClient: 2 });
     const first = rawStream(client, 'up_ping');
