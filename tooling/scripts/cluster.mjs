@@ -136,8 +136,26 @@ function startChild(name, command, args, { env, ready, stream, timeoutMs }) {
   });
 }
 
-async function startRedis(folder) {
-  const port = await freePort();
+/**
+ * Starts a child on a free port, and on another when the port was taken between the probe and the
+ * child's bind (EADDRINUSE): on a busy machine another process can take it in that gap.
+ */
+async function onFreePort(start) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await start(await freePort());
+    } catch (error) {
+      const taken = /EADDRINUSE|Address already in use/.test(error.message);
+      if (!taken || attempt === 3) throw error;
+    }
+  }
+}
+
+function startRedis(folder) {
+  return onFreePort((port) => startRedisOn(folder, port));
+}
+
+async function startRedisOn(folder, port) {
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
   const redis = await startChild('redis', 'redis-server', [...args, '--dir', folder], {
     ready: /Ready to accept connections/,
@@ -147,8 +165,11 @@ async function startRedis(folder) {
   return { ...redis, url: `redis://127.0.0.1:${port}` };
 }
 
-async function startReplica(app, index, redisUrl, stateKey, withoutProlog) {
-  const port = await freePort();
+function startReplica(app, index, redisUrl, stateKey, withoutProlog) {
+  return onFreePort((port) => startReplicaOn(app, index, redisUrl, stateKey, withoutProlog, port));
+}
+
+async function startReplicaOn(app, index, redisUrl, stateKey, withoutProlog, port) {
   const args = [app.main, ...app.args(port, redisUrl, withoutProlog)];
   const replica = await startChild(`replica${index}`, process.execPath, args, {
     env: { RONDO_STATE_KEY: stateKey },

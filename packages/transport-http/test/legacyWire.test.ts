@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { scaled } from '@rondo/test-support/timeFactor';
 import { type HttpServerHandle, type HttpTransportOptions } from '@rondo/transport-http';
 import { serveHttp } from './support/edges.js';
 import { fakeEndpoint, type FakeEndpoint } from './support/fakeEndpoint.js';
@@ -175,13 +176,16 @@ describe('legacy wire (sessions)', () => {
   });
 
   it('does not expire a session while its GET stream is open', async () => {
-    await start({ sessionIdleTimeoutMs: 50 });
+    // The GET must arrive within the idle timeout of the initialize: on a busy machine that gap
+    // alone can pass 50 ms, so the timeout scales with the load; the stream outlives it thrice.
+    const idleMs = scaled(50);
+    await start({ sessionIdleTimeoutMs: idleMs });
     const { headers } = await initialize();
     const stream = await openStream(server.url, {
       method: 'GET',
       headers: { ...headers, accept: 'text/event-stream' },
     });
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await new Promise((resolve) => setTimeout(resolve, 3 * idleMs));
     expect(endpoint.connections[0]!.closed).toBe(false);
     stream.close();
     await until(() => endpoint.connections[0]!.closed);
