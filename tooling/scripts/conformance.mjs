@@ -130,8 +130,21 @@ function freePort() {
 /** Every fixture still running, killed on exit whatever happens. */
 const fixtures = new Set();
 process.on('exit', () => {
-  for (const child of fixtures) child.kill('SIGKILL');
+  for (const child of fixtures) signalGroup(child, 'SIGKILL');
 });
+
+/**
+ * Signals a fixture and everything it started (a cluster's Redis, replicas and nginx): each
+ * fixture runs in a process group of its own, so a fixture killed before it stopped its children
+ * (a busy machine makes its stop slow) leaves none of them running.
+ */
+function signalGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // The group is gone already.
+  }
+}
 
 /**
  * How long a fixture may take to listen. Runs start side by side, and a fixture behind the gateway
@@ -144,6 +157,7 @@ async function startFixture(command, port, log) {
   const child = spawn('sh', ['-c', `exec ${command.replaceAll('{port}', String(port))}`], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
   });
   fixtures.add(child);
   child.once('exit', () => fixtures.delete(child));
@@ -156,7 +170,7 @@ async function startFixture(command, port, log) {
     if (await accepts(port)) return { child, stderr: () => stderr };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  child.kill('SIGKILL');
+  signalGroup(child, 'SIGKILL');
   throw new Error(
     `the fixture did not listen on ${port} within ${LISTEN_WITHIN_MS / 1000} s (${log}): ${stderr}`,
   );
@@ -171,11 +185,17 @@ function accepts(port) {
 }
 
 function stopFixture(child) {
-  if (child.exitCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
-    child.once('exit', () => (clearTimeout(timer), resolve()));
-    child.kill('SIGTERM');
+    const done = () => {
+      clearTimeout(timer);
+      // What the fixture started and did not stop goes with it.
+      signalGroup(child, 'SIGKILL');
+      resolve();
+    };
+    const timer = setTimeout(done, 10_000);
+    if (child.exitCode !== null || child.signalCode !== null) return done();
+    child.once('exit', done);
+    signalGroup(child, 'SIGTERM');
   });
 }
 
