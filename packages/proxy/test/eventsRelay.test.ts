@@ -1,7 +1,7 @@
 import { createEndpoint, createServer, extensionMethod, type RondoServer } from '@rondo/core';
 import { modernEra } from '@rondo/adapter-2026';
 import { events } from '@rondo/events';
-import { McpError, text } from '@rondo/protocol';
+import { McpError, text, type JsonObject } from '@rondo/protocol';
 import { Client } from '@rondo/client';
 import { describe, expect, it } from 'vitest';
 import { scaled } from '@rondo/test-support/timeFactor';
@@ -36,6 +36,41 @@ function eventfulUpstream(): RondoServer {
     text(await served.emit('ping', { n })),
   );
   return server;
+}
+
+/**
+ * An upstream of a hand-written Events extension: one poll-only type `ping`, each poll answered by
+ * `answer` (with the params the gateway asked with): to make an upstream misbehave on purpose.
+ */
+function scriptedUpstream(
+  name: string,
+  answer: (params: { cursor?: string | null; maxEvents?: number }) => JsonObject,
+): RondoServer {
+  const descriptor = {
+    name: 'ping',
+    description: 'A ping',
+    delivery: ['poll'],
+    inputSchema: { type: 'object' },
+    payloadSchema: { type: 'object' },
+  };
+  return createServer({ name, version: '1.0.0' }).use({
+    id: 'io.modelcontextprotocol/events',
+    methods: {
+      'events/list': extensionMethod({
+        params: z.looseObject({}),
+        eras: ['modern'],
+        handle: async () => ({ events: [descriptor] }),
+      }),
+      'events/poll': extensionMethod({
+        params: z.looseObject({
+          cursor: z.string().nullable().optional(),
+          maxEvents: z.number().optional(),
+        }),
+        eras: ['modern'],
+        handle: async (params) => answer(params),
+      }),
+    },
+  });
 }
 
 /** A gateway over `upstream` (namespace `up`) relaying its events, closed after the test. */
@@ -151,29 +186,11 @@ describe('relayEvents', () => {
 
   it(`fails a poll whose upstream cursor is past ${MAX_UPSTREAM_CURSOR_LENGTH} characters, wrapping none of it`, async () => {
     const long = 'c'.repeat(MAX_UPSTREAM_CURSOR_LENGTH + 1);
-    const descriptor = {
-      name: 'ping',
-      description: 'A ping',
-      delivery: ['poll'],
-      inputSchema: { type: 'object' },
-      payloadSchema: { type: 'object' },
-    };
     const answer = { events: [], truncated: false, hasMore: false, nextPollMs: 1000 };
-    const upstream = createServer({ name: 'long-cursors', version: '1.0.0' }).use({
-      id: 'io.modelcontextprotocol/events',
-      methods: {
-        'events/list': extensionMethod({
-          params: z.looseObject({}),
-          eras: ['modern'],
-          handle: async () => ({ events: [descriptor] }),
-        }),
-        'events/poll': extensionMethod({
-          params: z.looseObject({ cursor: z.string().nullable().optional() }),
-          eras: ['modern'],
-          handle: async ({ cursor }) => ({ ...answer, cursor: cursor ? long : 'short' }),
-        }),
-      },
-    });
+    const upstream = scriptedUpstream('long-cursors', ({ cursor }) => ({
+      ...answer,
+      cursor: cursor ? long : 'short',
+    }));
     const { client } = await relayingGateway(upstream);
     const now = await client.serverEvents.poll({ name: 'up_ping', cursor: null });
     expect(now.cursor).not.toContain('short');
@@ -212,13 +229,6 @@ describe('relayEvents', () => {
 
   it(`asks an upstream for ${MAX_RELAYED_POLL_EVENTS} events at most, and refuses an answer longer than asked`, async () => {
     const asked: unknown[] = [];
-    const descriptor = {
-      name: 'ping',
-      description: 'A ping',
-      delivery: ['poll'],
-      inputSchema: { type: 'object' },
-      payloadSchema: { type: 'object' },
-    };
     const occurrence = (n: number) => ({
       eventId: `e${n}`,
       name: 'ping',
@@ -226,25 +236,11 @@ describe('relayEvents', () => {
       data: { n },
       cursor: `c${n}`,
     });
-    const upstream = createServer({ name: 'wordy', version: '1.0.0' }).use({
-      id: 'io.modelcontextprotocol/events',
-      methods: {
-        'events/list': extensionMethod({
-          params: z.looseObject({}),
-          eras: ['modern'],
-          handle: async () => ({ events: [descriptor] }),
-        }),
-        'events/poll': extensionMethod({
-          params: z.looseObject({ maxEvents: z.number().optional() }),
-          eras: ['modern'],
-          handle: async ({ maxEvents }) => {
-            asked.push(maxEvents);
-            // One more than asked for, when asked for few.
-            const events = maxEvents === 2 ? [1, 2, 3].map(occurrence) : [];
-            return { events, cursor: 'c', truncated: false, hasMore: false, nextPollMs: 1000 };
-          },
-        }),
-      },
+    const upstream = scriptedUpstream('wordy', ({ maxEvents }) => {
+      asked.push(maxEvents);
+      // One more than asked for, when asked for few.
+      const events = maxEvents === 2 ? [1, 2, 3].map(occurrence) : [];
+      return { events, cursor: 'c', truncated: false, hasMore: false, nextPollMs: 1000 };
     });
     const { client } = await relayingGateway(upstream);
     await client.serverEvents.poll({ name: 'up_ping', cursor: null, maxEvents: 5000 });
