@@ -17,8 +17,9 @@ import { FIXTURE_MAIN, startGateway, writeConfig, type RunningGateway } from './
 // Issue 42 (the gateway) and done-when 4 (the gateway half): @rondo/client consumes an upstream's
 // events through rondo-gateway over HTTP: the conformance fixture (a stdio upstream) and a prolog
 // entry whose provider declares events/1, each type named as its entry's tools; poll from now and
-// resume, a push stream heard live, cursors wrapped per upstream and refused elsewhere, and webhook
-// subscriptions refused with the precise error (docs/gateway.md, "Events").
+// resume, a push stream heard live, cursors wrapped per upstream and refused elsewhere, and a
+// webhook subscription refused to a caller without a principal (webhooks delivered through an
+// authenticating gateway: eventsWebhooks.test.ts).
 
 logtalkHomeForTests();
 const dir = mkdtempSync(join(tmpdir(), 'rondo-gateway-events-'));
@@ -98,8 +99,8 @@ describe('events through rondo-gateway', { timeout: scaled(90_000) }, () => {
       expect(legacy.serverEvents.available).toBe(false);
       const listed = await client.serverEvents.listAll();
       expect(listed.map((type) => type.name)).toEqual(['fixture_test_event', 'prolog_test_event']);
-      // The fixture offers webhooks too: the gateway relays poll and push only.
-      expect(listed[0]!.delivery).toEqual(['poll', 'push']);
+      // The fixture offers webhooks too, which the gateway delivers itself (fed by push).
+      expect(listed[0]!.delivery).toEqual(['poll', 'push', 'webhook']);
       expect(listed[0]!.payloadSchema).toMatchObject({
         type: 'object',
         properties: { message: { type: 'string' } },
@@ -201,7 +202,7 @@ describe('events through rondo-gateway', { timeout: scaled(90_000) }, () => {
     }
   });
 
-  it('refuses webhook subscriptions with -32014, naming the type and the mode', async () => {
+  it('refuses a webhook subscription from a caller without a principal (-32012)', async () => {
     const client = await connected();
     try {
       const request = {
@@ -210,11 +211,10 @@ describe('events through rondo-gateway', { timeout: scaled(90_000) }, () => {
         secret: generateWebhookSecret(),
       };
       const subscribed = await refusal(client.serverEvents.subscribe(request));
-      expect(subscribed.code).toBe(-32014);
-      expect(subscribed.data).toEqual({ name: 'fixture_test_event', delivery: 'webhook' });
-      expect(subscribed.message).toMatch(/does not relay webhook subscriptions/);
+      expect(subscribed.code).toBe(-32012);
+      expect(subscribed.data).toEqual({ name: 'fixture_test_event', reason: 'unauthenticated' });
       const unsubscribed = await refusal(client.serverEvents.unsubscribe(request));
-      expect(unsubscribed.code).toBe(-32014);
+      expect(unsubscribed.code).toBe(-32012);
       // The gateway keeps serving the other modes.
       expect((await client.serverEvents.poll({ name: 'fixture_test_event' })).events).toEqual([]);
     } finally {

@@ -31,6 +31,11 @@ export interface GatewayArgs extends ServingFlags {
   watch: boolean;
   /** Where the audit log goes: `stderr` or a file appended to; none without it. */
   audit?: string;
+  /**
+   * Webhook subscriptions (`events/subscribe`): `on` (delivered by the gateway to public https
+   * callbacks), `off` (refused) or `private` (development: loopback and private addresses too).
+   */
+  webhooks: 'on' | 'off' | 'private';
   /** Serve the configuration (default), or `check` each upstream once. */
   command: 'serve' | 'check';
   /** The configuration file (`mcpServers` JSON). */
@@ -54,6 +59,7 @@ const OPERATOR_FLAGS = {
   'ready-when': { type: 'string', default: 'all' },
   watch: { type: 'boolean', default: false },
   audit: { type: 'string' },
+  webhooks: { type: 'string', default: 'on' },
 } as const;
 
 type OperatorFlags = Pick<
@@ -66,6 +72,7 @@ type OperatorFlags = Pick<
   | 'readyWhen'
   | 'watch'
   | 'audit'
+  | 'webhooks'
 >;
 
 /** Reads the operator flags; a value out of range is a {@link UsageError} naming the flag. */
@@ -86,6 +93,7 @@ function readOperatorFlags(values: Readonly<Record<string, unknown>>): OperatorF
     logFormat: one<LogFormat>('log-format', ['text', 'json']),
     logLevel: one<LogLevel>('log-level', LOG_LEVELS),
     readyWhen: one<'all' | 'any'>('ready-when', ['all', 'any']),
+    webhooks: one<'on' | 'off' | 'private'>('webhooks', ['on', 'off', 'private']),
     ...(admin === undefined ? {} : { adminPort: Number(admin) }),
     ...(typeof values.audit === 'string' ? { audit: values.audit } : {}),
   };
@@ -97,7 +105,7 @@ export const USAGE = `usage: rondo-gateway ${SERVING_FLAGS_USAGE}
                       --auth-jwks URL | --auth-introspection URL --auth-client-id ID]
                      [--wait-upstreams] [--log-format text|json] [--log-level L]
                      [--admin-port N] [--ready-when all|any] [--watch]
-                     [--audit stderr|FILE] CONFIG.json
+                     [--audit stderr|FILE] [--webhooks on|off|private] CONFIG.json
        rondo-gateway --version
        rondo-gateway check CONFIG.json`;
 
@@ -153,6 +161,11 @@ Operating:
   --audit D          write one JSON line per call to an upstream (time, principal, client,
                      upstream, tool, outcome, duration, round; never arguments or results) to
                      stderr or appended to the file D.
+  --webhooks W       webhook subscriptions to the upstreams' event types (events/subscribe), held
+                     and delivered by the gateway itself from each upstream's push stream, for
+                     authenticated callers: on (the default; https callbacks on public addresses),
+                     off (refused), or private (development: loopback and private addresses too;
+                     RONDO_EVENTS_ALLOW_PRIVATE_CALLBACKS=1 says the same).
 
 ${AUTH_FLAGS_HELP}
 
@@ -162,8 +175,8 @@ Examples:
   rondo-gateway check servers.json`;
 
 /**
- * Parses the command line (`env` supplies `RONDO_ALLOWED_HOSTS`, `RONDO_REDIS_URL` and the
- * `RONDO_AUTH_*` variables). `--auth-*` needs http or ws: stdio carries no bearer token.
+ * Parses the command line (`env` supplies `RONDO_ALLOWED_HOSTS`, `RONDO_REDIS_URL`, the
+ * `RONDO_AUTH_*` variables and `RONDO_EVENTS_ALLOW_PRIVATE_CALLBACKS`). `--auth-*` needs http or ws: stdio carries no bearer token.
  */
 export function parseGatewayArgs(
   argv: readonly string[],
@@ -198,6 +211,8 @@ export function parseGatewayArgs(
   if (command === 'check') positionals.shift();
   const help = parsed.values.help;
   const operator = readOperatorFlags(parsed.values);
+  if (env.RONDO_EVENTS_ALLOW_PRIVATE_CALLBACKS === '1' && operator.webhooks === 'on')
+    operator.webhooks = 'private';
   if (!help && !operator.version && positionals.length !== 1) {
     throw new UsageError(
       positionals.length === 0 ? 'no CONFIG.json given' : 'one CONFIG.json only',

@@ -43,6 +43,12 @@ export interface GatewayOptions {
   readonly watch?: ProxyWatch;
   /** Derived tools and tool search, from the configuration's catalog keys (`readGatewayCatalog`). */
   readonly catalog?: GatewayCatalog;
+  /**
+   * The upstreams' webhook subscriptions, held and delivered by the gateway: `on` (the default:
+   * https callbacks on public addresses), `off` (refused) or `private` (development: loopback and
+   * private addresses too).
+   */
+  readonly webhooks?: 'on' | 'off' | 'private';
 }
 
 /**
@@ -242,10 +248,13 @@ export async function createGateway(
   // The skills of the upstreams serving them (a prolog entry's too), as they join and leave.
   server.use(relaySkills(() => providers.values()));
   // The event types of the upstreams serving them (a prolog entry's too): poll and push relayed,
-  // each cursor sealed under the gateway's key ring for its entry and caller.
+  // each cursor sealed under the gateway's key ring for its entry and caller; webhooks delivered
+  // by the gateway itself.
+  const webhooks = options.webhooks ?? 'on';
   server.use(
     relayEvents(() => providers.values(), {
       ...(options.stateKeys ? { cursors: { keys: options.stateKeys } } : {}),
+      webhooks: webhooks === 'off' ? false : { allowPrivateCallbacks: webhooks === 'private' },
     }),
   );
   // An upstream acting for each caller opens its catalog connection on a caller's first request:

@@ -48,6 +48,7 @@ export async function serveGateway(
     ...(shared ? { shared } : {}),
     log: log.sink('warn', 'gateway.warning'),
     ...(catalog ? { catalog } : {}),
+    webhooks: args.webhooks,
     watch: {
       awaitConnection: args.waitUpstreams,
       onStatus: monitor.update,

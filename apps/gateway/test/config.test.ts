@@ -180,6 +180,18 @@ describe('the gateway command line', () => {
     });
   });
 
+  it('reads --webhooks (on by default; RONDO_EVENTS_ALLOW_PRIVATE_CALLBACKS=1 says private)', () => {
+    expect(parseGatewayArgs(['x.json']).webhooks).toBe('on');
+    expect(parseGatewayArgs(['--webhooks', 'off', 'x.json']).webhooks).toBe('off');
+    const allowed = { RONDO_EVENTS_ALLOW_PRIVATE_CALLBACKS: '1' };
+    expect(parseGatewayArgs(['x.json'], allowed).webhooks).toBe('private');
+    // An operator's `off` stands whatever the environment says.
+    expect(parseGatewayArgs(['--webhooks', 'off', 'x.json'], allowed).webhooks).toBe('off');
+    expect(() => parseGatewayArgs(['--webhooks', 'maybe', 'x.json'])).toThrow(
+      new UsageError('--webhooks must be on or off or private, got "maybe"'),
+    );
+  });
+
   it('refuses mistakes as usage errors', () => {
     expect(() => parseGatewayArgs([])).toThrow(new UsageError('no CONFIG.json given'));
     expect(() => parseGatewayArgs(['--transport', 'udp', 'x.json'])).toThrow(

@@ -80,6 +80,21 @@ export function tooManySubscriptions(max: number): McpError {
   );
 }
 
+/**
+ * The extension's wire errors, for a server that relays the extension (a gateway) to refuse as the
+ * extension's own server does: the same codes, messages and `data`.
+ */
+export const eventsErrors = {
+  unknownEventType,
+  invalidArguments,
+  invalidCursor,
+  unsupportedMode,
+  tooManyStreams,
+  unauthenticated,
+  invalidDelivery,
+  tooManySubscriptions,
+} as const;
+
 /** `emit` was given data that does not fit the event type's payload schema. */
 export class EventPayloadError extends RondoError {
   override readonly code: string = 'events.invalid-payload';

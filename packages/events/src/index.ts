@@ -31,6 +31,21 @@ export type { EventsLimits } from './eventsHost.js';
 export { EventPayloadError, UnknownEventTypeError } from './errors.js';
 export { CallbackRefusedError, type CallbackRefusal } from './callbackTarget.js';
 export {
+  postSignedDelivery,
+  type SignedDelivery,
+  type SignedDeliveryOptions,
+  type CallbackVerdict,
+} from './signedDelivery.js';
+export {
+  DeliveryQueue,
+  type PendingDelivery,
+  type AttemptOutcome,
+  type QueueSettings,
+} from './deliveryQueue.js';
+export { checkWebhookDelivery, webhookSubscriptionId } from './webhookSubscriptions.js';
+export { eventsErrors } from './errors.js';
+export { SubscribeEventsParams, UnsubscribeEventsParams } from './wire.js';
+export {
   EVENTS_EXTENSION,
   SUBSCRIPTION_ID_META,
   DELIVERY_MODES,

@@ -1,14 +1,11 @@
 import type { JsonObject } from '@rondo/protocol';
-import { Webhook } from 'standardwebhooks';
-import { postCallback } from '#callbackNetwork';
-import { resolveCallback } from './callbackTarget.js';
 import type { CursorCodec } from './cursors.js';
 import { DeliveryQueue, type AttemptOutcome, type PendingDelivery } from './deliveryQueue.js';
 import { matchesSubscription } from './matching.js';
 import type { LoggedOccurrence, OccurrenceLog } from './occurrenceLog.js';
 import type { WebhookLimits } from './webhookLimits.js';
+import { postSignedDelivery } from './signedDelivery.js';
 import type { WebhookStore, WebhookSubscription } from './webhookStore.js';
-import { SUBSCRIPTION_ID_HEADER } from './wire.js';
 
 /** What the deliverer reads and where it delivers. */
 export interface DelivererContext {
@@ -125,26 +122,19 @@ export class WebhookDeliverer {
     const { store, now, limits } = this.context;
     const subscription = await store.get(id, now());
     if (subscription === undefined) return 'unsubscribed';
-    const target = await resolveCallback(subscription.url, this.context.allowPrivateCallbacks);
-    const sent = new Date(now());
-    const signature = new Webhook(subscription.secret).sign(delivery.eventId, sent, delivery.body);
-    const status = await postCallback(
-      target,
-      delivery.body,
+    const verdict = await postSignedDelivery(
+      { subscriptionId: id, url: subscription.url, secret: subscription.secret, ...delivery },
       {
-        'content-type': 'application/json',
-        'webhook-id': delivery.eventId,
-        'webhook-timestamp': String(Math.floor(sent.getTime() / 1000)),
-        'webhook-signature': signature,
-        [SUBSCRIPTION_ID_HEADER]: id,
+        allowPrivateCallbacks: this.context.allowPrivateCallbacks,
+        timeoutMs: limits.timeoutMs,
+        ca: this.context.ca,
+        now,
       },
-      { timeoutMs: limits.timeoutMs, ca: this.context.ca },
     );
-    if (status >= 200 && status < 300) return 'delivered';
-    if (status === 410) {
+    if (verdict === 'gone') {
       await store.remove(id);
       return 'unsubscribed';
     }
-    return status === 413 ? 'drop' : 'retry';
+    return verdict;
   }
 }

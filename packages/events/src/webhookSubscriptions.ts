@@ -38,8 +38,7 @@ export async function subscribeWebhook(
   if (principal === undefined) throw unauthenticated(params.name);
   const subscription = await Subscription.check(host.types, params, call, 'webhook');
   const name = subscription.type.name;
-  checkSecret(name, params.delivery.secret);
-  await checkCallback(name, params.delivery.url, webhooks.allowPrivateCallbacks);
+  await checkWebhookDelivery(name, params.delivery, webhooks.allowPrivateCallbacks);
   if (params.cursor !== undefined && params.cursor !== null)
     await host.codec.open(params.cursor, subscription.binding);
   const now = host.now();
@@ -103,6 +102,20 @@ export async function webhookSubscriptionId(
   const key = new TextEncoder().encode(stableStringify([principal, name, args, url]));
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', key));
   return `sub_${bytesToBase64Url(digest).slice(0, 32)}`;
+}
+
+/**
+ * Checks the delivery an `events/subscribe` names for event type `name`: its secret (`whsec_` and
+ * the base64 of 24 to 64 bytes) and its callback (https, resolving to public addresses only unless
+ * `allowPrivate`). Refuses with the extension's InvalidParams error naming the field and the reason.
+ */
+export async function checkWebhookDelivery(
+  name: string,
+  delivery: { readonly url: string; readonly secret: string },
+  allowPrivate: boolean,
+): Promise<void> {
+  checkSecret(name, delivery.secret);
+  await checkCallback(name, delivery.url, allowPrivate);
 }
 
 function checkSecret(name: string, secret: string): void {

@@ -97,6 +97,27 @@ describe('client.serverEvents', () => {
     await expect(take(refused, 1)).rejects.toMatchObject({ code: -32011 });
   });
 
+  it('settles a stream’s opened: at active with the start cursor, with a refusal, or at a close before it', async () => {
+    const { url, events } = await serveEvents();
+    const client = await connected(url);
+    const live = client.serverEvents.stream({ name: 'test_event' });
+    await live.opened;
+    expect(typeof live.cursor).toBe('string');
+    // Opened means subscribed: an occurrence raised now reaches it.
+    await events.emit('test_event', { message: 'after opened' });
+    expect((await take(live, 1)).map((occurrence) => occurrence.data)).toEqual([
+      { message: 'after opened' },
+    ]);
+    await expect(client.serverEvents.stream({ name: 'nope' }).opened).rejects.toMatchObject({
+      code: -32011,
+    });
+    const closed = new AbortController();
+    closed.abort();
+    await expect(
+      client.serverEvents.stream({ name: 'test_event' }, { signal: closed.signal }).opened,
+    ).rejects.toThrow(/closed before it opened/);
+  });
+
   it('streams replayed and live occurrences for its arguments, and close ends the iteration', async () => {
     const { url, events } = await serveEvents();
     const client = await connected(url);

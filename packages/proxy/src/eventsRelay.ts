@@ -5,10 +5,12 @@ import {
   type Provider,
   type RequestStateOptions,
 } from '@rondo/core';
+import { SubscribeEventsParams, UnsubscribeEventsParams } from '@rondo/events';
 import { z } from 'zod';
 import { ProxyProvider } from './proxyProvider.js';
 import { RelayCursors } from './relayCursors.js';
 import { RelayedEventRequests } from './relayedEventRequests.js';
+import { RelayedWebhooks, type RelayedWebhookOptions } from './relayedWebhooks.js';
 import { StreamShares } from './streamShares.js';
 import type { ProxyEvents } from './upstreamEvents.js';
 
@@ -25,6 +27,11 @@ export interface EventsRelayOptions {
   readonly cursors?: RequestStateOptions;
   /** Open relayed `events/stream` requests of one caller (its principal, else its connection's key); 0 for no cap. Default 16. */
   readonly maxStreamsPerClient?: number;
+  /**
+   * The gateway's own webhook delivery (see `RelayedWebhooks`): its bounds and callback rules, or
+   * `false` to refuse `events/subscribe` (-32014). Default: on, with `@rondo/events`' bounds.
+   */
+  readonly webhooks?: RelayedWebhookOptions | false;
 }
 
 const Subscription = {
@@ -42,7 +49,6 @@ const StreamParams = z.looseObject({
   ...Subscription,
   maxAgeMs: z.number().int().nonnegative().optional(),
 });
-const WebhookParams = z.looseObject({ name: z.string().min(1) });
 
 /** The extension exists on the 2026-07-28 wire only, upstream and here. */
 const MODERN = ['modern'] as const;
@@ -51,13 +57,15 @@ const MODERN = ['modern'] as const;
  * The Events extension (`io.modelcontextprotocol/events`) of a server whose providers include
  * proxies, for `server.use(...)`, announced on the modern wire while a connected upstream declares
  * it. `events/list` gives every such upstream's event types, each named as its entry's tools are
- * (in `providers()` order; a name an earlier entry lists hides a later one's), offering poll and
- * push only. `events/poll` and `events/stream` go to the upstream listing the name, under its own
+ * (in `providers()` order; a name an earlier entry lists hides a later one's), offering the
+ * upstream's poll and push, and webhook where the upstream offers it with push. `events/poll` and `events/stream` go to the upstream listing the name, under its own
  * name, on the connection the caller's calls run on; every cursor the caller gets is the upstream's
  * sealed with the entry, the type, the arguments and the caller's principal (see `RelayCursors`),
- * so it opens for that subscription of that caller only. `events/subscribe` and
- * `events/unsubscribe` are refused (-32014): a relayed webhook would have the upstream call any URL
- * a caller names, on the gateway's behalf.
+ * so it opens for that subscription of that caller only. Webhook subscriptions (`events/subscribe`,
+ * `events/unsubscribe`) are the gateway's own, never the upstream's: an authenticated caller's
+ * subscription is checked (https, public addresses only, the secret) and held here, fed by an
+ * upstream `events/stream` and delivered signed with the caller's secret (see `RelayedWebhooks`);
+ * the upstream never learns a caller's callback or secret, nor calls out on a caller's word.
  */
 export function relayEvents(
   providers: () => Iterable<Provider>,
@@ -68,10 +76,18 @@ export function relayEvents(
       .filter((provider) => provider instanceof ProxyProvider)
       .map((proxy) => proxy.events)
       .filter((events) => events.declared);
-  const requests = new RelayedEventRequests(
+  const cursors = new RelayCursors(options.cursors);
+  const webhooks =
+    options.webhooks === false
+      ? undefined
+      : new RelayedWebhooks(options.webhooks ?? {}, cursors, (name, args, caller) =>
+          requests.reroute(name, args, caller),
+        );
+  const requests: RelayedEventRequests = new RelayedEventRequests(
     serving,
-    new RelayCursors(options.cursors),
+    cursors,
     new StreamShares(options.maxStreamsPerClient ?? DEFAULT_RELAYED_STREAMS_PER_CLIENT),
+    webhooks,
   );
   return {
     id: EVENTS_EXTENSION,
@@ -94,16 +110,16 @@ export function relayEvents(
         handle: (params, call) => requests.stream(params, call),
       }),
       'events/subscribe': extensionMethod({
-        params: WebhookParams,
+        params: SubscribeEventsParams,
         eras: MODERN,
-        handle: (params, call) => requests.refuseWebhook(params.name, call),
+        handle: (params, call) => requests.subscribe(params, call),
       }),
       'events/unsubscribe': extensionMethod({
-        params: WebhookParams,
+        params: UnsubscribeEventsParams,
         eras: MODERN,
-        handle: (params, call) => requests.refuseWebhook(params.name, call),
+        handle: (params, call) => requests.unsubscribe(params, call),
       }),
     },
-    close: async () => requests.closeAll(),
+    close: () => requests.closeAll(),
   };
 }

@@ -43,6 +43,15 @@ export function webhookNotRelayed(name: string): McpError {
   );
 }
 
+/** The gateway holds as many webhook subscriptions as it may, over every caller. */
+export function tooManyRelayedWebhooks(max: number): McpError {
+  return new McpError(
+    RelayErrorCode.ResourceExhausted,
+    `ResourceExhausted: the gateway holds at most ${max} webhook subscriptions`,
+    { limit: 'maxSubscriptions', max },
+  );
+}
+
 /** A caller holds as many relayed `events/stream` requests as it may. */
 export function tooManyRelayedStreams(max: number): McpError {
   return new McpError(

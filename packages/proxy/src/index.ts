@@ -25,6 +25,11 @@ export {
   type EventsRelayOptions,
 } from './eventsRelay.js';
 export { MAX_RELAYED_POLL_EVENTS } from './relayedEventRequests.js';
+export {
+  DEFAULT_RELAYED_WEBHOOK_SUBSCRIPTIONS,
+  type RelayedWebhookOptions,
+} from './relayedWebhooks.js';
+export { FEED_RETRY_MS } from './webhookFeed.js';
 export { DEFAULT_RELAYED_CURSOR_TTL_MS, MAX_UPSTREAM_CURSOR_LENGTH } from './relayCursors.js';
 export type { ProxyEvents } from './upstreamEvents.js';
 export { seeCallers } from './callerMiddleware.js';

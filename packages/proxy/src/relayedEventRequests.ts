@@ -1,16 +1,26 @@
-import type { EventOccurrence } from '@rondo/client';
-import type { ExtensionCall } from '@rondo/core';
+import type { EventOccurrence, EventTypeDescriptor } from '@rondo/client';
+import type { ExtensionCall, HandlerContext } from '@rondo/core';
+import {
+  checkWebhookDelivery,
+  eventsErrors,
+  webhookSubscriptionId,
+  type SubscribeEventsParams,
+  type UnsubscribeEventsParams,
+} from '@rondo/events';
 import { paginate } from '@rondo/core/internal';
+import type { z } from 'zod';
 import { isMcpError, type JsonObject } from '@rondo/protocol';
 import {
   renamedRefusal,
   tooLongAnswer,
   tooManyRelayedStreams,
+  tooManyRelayedWebhooks,
   unknownRelayedType,
   webhookNotRelayed,
 } from './eventsRelayErrors.js';
 import type { RelayCursors, RelayedBinding } from './relayCursors.js';
 import { RelayedEventStream, type StreamRoute } from './relayedEventStream.js';
+import type { RelayedWebhooks } from './relayedWebhooks.js';
 import type { StreamShares } from './streamShares.js';
 import type { ProxyEvents } from './upstreamEvents.js';
 
@@ -38,13 +48,15 @@ export class RelayedEventRequests {
     private readonly serving: () => ProxyEvents[],
     private readonly cursors: RelayCursors,
     private readonly shares: StreamShares,
+    /** The gateway's own webhook delivery; without it `events/subscribe` is refused. */
+    private readonly webhooks: RelayedWebhooks | undefined,
   ) {}
 
   /** One page of every upstream's types, the first of each name kept; a first page reads them afresh. */
   async list(cursor: string | undefined, pageSize: number): Promise<JsonObject> {
     const listing = this.serving();
     if (cursor === undefined) await Promise.all(listing.map((events) => events.refresh()));
-    const page = paginate(firstOfEachName(listing), cursor, pageSize);
+    const page = paginate(firstOfEachName(listing, this.webhooks !== undefined), cursor, pageSize);
     const result: JsonObject = { events: page.items };
     if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
     return result;
@@ -99,21 +111,78 @@ export class RelayedEventRequests {
     }
   }
 
-  /** `events/subscribe` and `events/unsubscribe`: an unknown name as such, any other refused. */
-  async refuseWebhook(name: string, call: ExtensionCall): Promise<never> {
+  /**
+   * `events/subscribe`, checked in the extension's order (an authenticated caller, a known type,
+   * one whose upstream offers webhook and push, a good secret and callback, a cursor of this
+   * subscription) and held by the gateway, which delivers it from an upstream stream.
+   */
+  async subscribe(
+    params: z.infer<typeof SubscribeEventsParams>,
+    call: ExtensionCall,
+  ): Promise<JsonObject> {
+    const webhooks = this.webhooks;
+    if (webhooks === undefined) return this.refuseWebhook(params.name, call);
+    const principal = call.principal;
+    if (principal === undefined) throw eventsErrors.unauthenticated(params.name);
+    const to = await this.route(params.name, params.arguments, call);
+    if (!relayedModes(typeOf(to), true).includes('webhook'))
+      throw eventsErrors.unsupportedMode(params.name, 'webhook');
+    await checkWebhookDelivery(params.name, params.delivery, webhooks.allowPrivateCallbacks);
+    if (params.cursor != null) await this.cursors.unwrap(params.cursor, to.binding);
+    const { url, secret } = params.delivery;
+    const id = await webhookSubscriptionId(principal.id, params.name, to.binding.arguments, url);
+    return webhooks.subscribe(
+      { id, principal: principal.id, route: to, url, secret, ttlMs: params.ttlMs },
+      call,
+      (limit, max) =>
+        limit === 'maxSubscriptions'
+          ? tooManyRelayedWebhooks(max)
+          : eventsErrors.tooManySubscriptions(max),
+    );
+  }
+
+  /** `events/unsubscribe`: the caller's subscription with this key ends (none is no error). */
+  async unsubscribe(
+    params: z.infer<typeof UnsubscribeEventsParams>,
+    call: ExtensionCall,
+  ): Promise<JsonObject> {
+    const webhooks = this.webhooks;
+    if (webhooks === undefined) return this.refuseWebhook(params.name, call);
+    const principal = call.principal;
+    if (principal === undefined) throw eventsErrors.unauthenticated(params.name);
+    const to = await this.route(params.name, params.arguments, call);
+    const url = params.delivery.url;
+    await webhooks.end(
+      await webhookSubscriptionId(principal.id, params.name, to.binding.arguments, url),
+    );
+    return {};
+  }
+
+  /** Where a held subscription's stream goes now: undefined when no entry serves its type. */
+  reroute(
+    name: string,
+    args: Record<string, unknown>,
+    caller: Pick<HandlerContext, 'principal'>,
+  ): Promise<StreamRoute | undefined> {
+    return this.route(name, args, caller).catch(() => undefined);
+  }
+
+  /** Webhooks are off: an unknown name as such, any other refused. */
+  private async refuseWebhook(name: string, call: ExtensionCall): Promise<never> {
     await this.route(name, {}, call);
     throw webhookNotRelayed(name);
   }
 
-  /** Ends every relayed stream with `terminated` (the gateway is closing). */
-  closeAll(): void {
+  /** Ends every relayed stream with `terminated` and every webhook subscription (the gateway is closing). */
+  async closeAll(): Promise<void> {
     for (const stream of [...this.open]) stream.closeGracefully();
+    await this.webhooks?.close();
   }
 
   private async route(
     name: string,
     args: Record<string, unknown> | undefined,
-    call: ExtensionCall,
+    call: Pick<HandlerContext, 'principal'>,
   ): Promise<StreamRoute> {
     for (const events of this.serving()) {
       const upstreamName = await events.resolve(name);
@@ -143,16 +212,32 @@ export class RelayedEventRequests {
   }
 }
 
-/** Every upstream's listed event types, the first of each name kept. */
-function firstOfEachName(serving: readonly ProxyEvents[]): JsonObject[] {
+/** Every upstream's listed event types, the first of each name kept, with the modes relayed. */
+function firstOfEachName(serving: readonly ProxyEvents[], webhooks: boolean): JsonObject[] {
   const seen = new Set<string>();
   const merged: JsonObject[] = [];
   for (const events of serving) {
     for (const type of events.listed) {
       if (seen.has(type.name)) continue;
       seen.add(type.name);
-      merged.push(type as unknown as JsonObject);
+      const delivery = relayedModes(type, webhooks);
+      if (delivery.length > 0) merged.push({ ...(type as unknown as JsonObject), delivery });
     }
   }
   return merged;
+}
+
+/**
+ * The modes a gateway offers for an upstream type: poll and push as the upstream does, and webhook
+ * when the gateway delivers webhooks and the upstream offers both webhook and the push that feeds it.
+ */
+function relayedModes(type: EventTypeDescriptor | undefined, webhooks: boolean): string[] {
+  const offered = type?.delivery ?? [];
+  const feeds = webhooks && offered.includes('push') && offered.includes('webhook');
+  return offered.filter((mode) => mode !== 'webhook' || feeds);
+}
+
+/** The upstream's descriptor of the routed type, as last listed. */
+function typeOf(to: StreamRoute): EventTypeDescriptor | undefined {
+  return to.events.listed.find((type) => type.name === to.binding.name);
 }

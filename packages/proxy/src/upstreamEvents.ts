@@ -11,8 +11,8 @@ import { NameMap, type NameRules } from './names.js';
 import { upstreamFailure } from './roundRunner.js';
 import type { UpstreamConnections } from './upstreamConnections.js';
 
-/** The delivery modes a gateway relays: webhook subscriptions are refused (see docs/gateway.md). */
-const RELAYED_MODES: ReadonlySet<string> = new Set(['poll', 'push']);
+/** The delivery modes a gateway may relay (its webhooks it delivers itself, fed by push). */
+const RELAYED_MODES: ReadonlySet<string> = new Set(['poll', 'push', 'webhook']);
 
 /** A list read for an unknown name happens at most this often (ms): a guessed name costs no flood. */
 export const EVENT_TYPES_REREAD_MS = 1000;
@@ -35,7 +35,7 @@ export interface ProxyEvents {
   readonly upstreamName: string;
   /** Whether the connected upstream declares the Events extension. */
   readonly declared: boolean;
-  /** The upstream's event types as last read: named as the entry's tools, poll and push only. */
+  /** The upstream's event types as last read: named as the entry's tools, with the modes it offers. */
   readonly listed: readonly EventTypeDescriptor[];
   /** Reads the upstream's event types again (none when it does not declare the extension). */
   refresh(): Promise<void>;

@@ -38,6 +38,14 @@ export class EventStream implements AsyncIterable<EventOccurrence> {
   cursor: string | null;
   /** True once the server said occurrences after a cursor were lost. */
   truncated = false;
+  /**
+   * Settles once the subscription is open: resolves when the server first says `active` (then
+   * {@link cursor} is where it starts), rejects with the server's refusal or the error the stream
+   * gave up with, or a `ClientStateError` when it was closed before it opened.
+   */
+  readonly opened: Promise<void>;
+  private markOpened: (() => void) | undefined;
+  private failOpened: ((error: Error) => void) | undefined;
   private readonly queue: EventOccurrence[] = [];
   private readonly waiters: Waiter[] = [];
   private failure: Error | undefined;
@@ -52,6 +60,12 @@ export class EventStream implements AsyncIterable<EventOccurrence> {
     private readonly options: EventStreamOptions = {},
   ) {
     this.cursor = subscription.cursor ?? null;
+    this.opened = new Promise<void>((resolve, reject) => {
+      this.markOpened = resolve;
+      this.failOpened = reject;
+    });
+    // A reader that never awaits `opened` meets the failure in its iteration instead.
+    this.opened.catch(() => undefined);
     if (options.signal?.aborted) this.closed = true;
     options.signal?.addEventListener('abort', () => void this.close(), { once: true });
     this.finished = this.run();
@@ -111,6 +125,9 @@ export class EventStream implements AsyncIterable<EventOccurrence> {
         await this.pause((this.options.reconnectDelayMs ?? 500) * 2 ** (failures - 1));
     }
     this.closed = true;
+    this.failOpened?.(
+      this.failure ?? new ClientStateError('the stream was closed before it opened'),
+    );
     for (const waiter of this.waiters.splice(0)) {
       if (this.failure !== undefined) waiter.reject(this.failure);
       else waiter.resolve({ done: true, value: undefined });
@@ -133,6 +150,7 @@ export class EventStream implements AsyncIterable<EventOccurrence> {
       } catch (violation) {
         this.core.events.emit('violation', violation as Error);
       }
+      if (active) this.markOpened?.();
     });
     try {
       await this.core.request(
