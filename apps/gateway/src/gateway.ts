@@ -78,6 +78,28 @@ export interface Gateway {
   drained(): Promise<void>;
 }
 
+/**
+ * The extensions a gateway relays from its upstreams: tasks passed through (and those of tools
+ * declaring task support), skills, and event types (a prolog entry's too): poll and push relayed,
+ * each cursor sealed under the gateway's key ring for its entry and caller, webhooks delivered by
+ * the gateway itself.
+ */
+function useRelays(
+  server: RondoServer,
+  providers: ReadonlyMap<string, Provider>,
+  options: GatewayOptions,
+): void {
+  server.use(tasks());
+  server.use(relaySkills(() => providers.values()));
+  const webhooks = options.webhooks ?? 'on';
+  server.use(
+    relayEvents(() => providers.values(), {
+      ...(options.stateKeys ? { cursors: { keys: options.stateKeys } } : {}),
+      webhooks: webhooks === 'off' ? false : { allowPrivateCallbacks: webhooks === 'private' },
+    }),
+  );
+}
+
 /** The upstream a proxied entry reaches. */
 export function upstreamSpec(entry: GatewayEntry): UpstreamSpec {
   if (entry.kind === 'remote') {
@@ -243,20 +265,7 @@ export async function createGateway(
     claims,
     ...(options.watch ? { watch: options.watch } : {}),
   };
-  // Upstream tasks passed through, and the tasks of tools declaring task support.
-  server.use(tasks());
-  // The skills of the upstreams serving them (a prolog entry's too), as they join and leave.
-  server.use(relaySkills(() => providers.values()));
-  // The event types of the upstreams serving them (a prolog entry's too): poll and push relayed,
-  // each cursor sealed under the gateway's key ring for its entry and caller; webhooks delivered
-  // by the gateway itself.
-  const webhooks = options.webhooks ?? 'on';
-  server.use(
-    relayEvents(() => providers.values(), {
-      ...(options.stateKeys ? { cursors: { keys: options.stateKeys } } : {}),
-      webhooks: webhooks === 'off' ? false : { allowPrivateCallbacks: webhooks === 'private' },
-    }),
-  );
+  useRelays(server, providers, options);
   // An upstream acting for each caller opens its catalog connection on a caller's first request:
   // it hears of each request. Only then: a server with middleware passes no call through.
   let seeing = false;
