@@ -120,19 +120,15 @@ export class RelayedEventRequests {
     params: z.infer<typeof SubscribeEventsParams>,
     call: ExtensionCall,
   ): Promise<JsonObject> {
-    const webhooks = this.webhooks;
-    if (webhooks === undefined) return this.refuseWebhook(params.name, call);
-    const principal = call.principal;
-    if (principal === undefined) throw eventsErrors.unauthenticated(params.name);
-    const to = await this.route(params.name, params.arguments, call);
+    const { webhooks, principal, to } = await this.webhookRoute(params, call);
     if (!relayedModes(typeOf(to), true).includes('webhook'))
       throw eventsErrors.unsupportedMode(params.name, 'webhook');
     await checkWebhookDelivery(params.name, params.delivery, webhooks.allowPrivateCallbacks);
     if (params.cursor != null) await this.cursors.unwrap(params.cursor, to.binding);
     const { url, secret } = params.delivery;
-    const id = await webhookSubscriptionId(principal.id, params.name, to.binding.arguments, url);
+    const id = await webhookSubscriptionId(principal, params.name, to.binding.arguments, url);
     return webhooks.subscribe(
-      { id, principal: principal.id, route: to, url, secret, ttlMs: params.ttlMs },
+      { id, principal, route: to, url, secret, ttlMs: params.ttlMs },
       call,
       (limit, max) =>
         limit === 'maxSubscriptions'
@@ -146,16 +142,28 @@ export class RelayedEventRequests {
     params: z.infer<typeof UnsubscribeEventsParams>,
     call: ExtensionCall,
   ): Promise<JsonObject> {
+    const { webhooks, principal, to } = await this.webhookRoute(params, call);
+    const url = params.delivery.url;
+    await webhooks.end(
+      await webhookSubscriptionId(principal, params.name, to.binding.arguments, url),
+    );
+    return {};
+  }
+
+  /** A webhook request's first checks: webhooks on, an authenticated caller, a known type. */
+  private async webhookRoute(
+    params: { readonly name: string; readonly arguments?: Record<string, unknown> | undefined },
+    call: ExtensionCall,
+  ): Promise<{ webhooks: RelayedWebhooks; principal: string; to: StreamRoute }> {
     const webhooks = this.webhooks;
     if (webhooks === undefined) return this.refuseWebhook(params.name, call);
     const principal = call.principal;
     if (principal === undefined) throw eventsErrors.unauthenticated(params.name);
-    const to = await this.route(params.name, params.arguments, call);
-    const url = params.delivery.url;
-    await webhooks.end(
-      await webhookSubscriptionId(principal.id, params.name, to.binding.arguments, url),
-    );
-    return {};
+    return {
+      webhooks,
+      principal: principal.id,
+      to: await this.route(params.name, params.arguments, call),
+    };
   }
 
   /** Where a held subscription's stream goes now: undefined when no entry serves its type. */
