@@ -124,22 +124,23 @@ describe('the upstream connection', () => {
     const pidFile = join(scratch, 'silent.pid');
     // A process that speaks no MCP at all: it never answers `server/discover`.
     const script = `echo $$ > '${pidFile}'; exec sleep 30`;
+    // Long enough for a loaded machine to start `sh` (then `server/discover` is what goes unanswered).
+    const timeoutMs = scaled(150);
     const provider = proxy(
       { command: 'sh', args: ['-c', script] },
-      { name: 'silent', connectTimeoutMs: 150, initialDelayMs: 60_000 },
+      { name: 'silent', connectTimeoutMs: timeoutMs, initialDelayMs: 60_000 },
     );
     closeAfterTest(() => provider.close());
     const started = Date.now();
     await expect(provider.upstream.start()).rejects.toMatchObject({
       code: ErrorCode.InternalError,
-      message: 'Upstream "silent" could not be reached: server/discover: no answer within 150 ms',
+      message: `Upstream "silent" could not be reached: server/discover: no answer within ${timeoutMs} ms`,
     });
     const waited = Date.now() - started;
-    expect(waited).toBeGreaterThanOrEqual(140);
-    expect(waited).toBeLessThan(scaled(5_000));
+    expect(waited).toBeGreaterThanOrEqual(timeoutMs - 10);
+    expect(waited).toBeLessThan(timeoutMs + scaled(5_000));
     await expect(provider.upstream.client()).rejects.toMatchObject({
-      message:
-        'Upstream "silent" is unavailable (server/discover: no answer within 150 ms); next attempt in 60 s',
+      message: `Upstream "silent" is unavailable (server/discover: no answer within ${timeoutMs} ms); next attempt in 60 s`,
     });
     // The attempt's process does not outlive it: one attempt, one process, ended.
     const pid = Number(linesOf(pidFile)[0]);
