@@ -3,9 +3,7 @@
 // port of 127.0.0.1 (one MCP session per client), printing `listening on <url>` on stderr.
 // Its tool `ask_twice` asks its client two questions at once (both in flight, related to the call
 // as the SDK relates them: on the call's SSE stream over HTTP, nothing over stdio), each naming the
-// call's `secret`, after waiting `delayMs` (and, with `together: N`, until N of its calls are open
-// in this process, so the test needs no guess at how long a busy machine takes to bring them);
-// it answers with both answers. `hello` answers at once.
+// call's `secret`, after waiting `delayMs`; it answers with both answers. `hello` answers at once.
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -21,68 +19,43 @@ const ASK_TWICE = {
   name: 'ask_twice',
   inputSchema: {
     type: 'object',
-    properties: {
-      secret: { type: 'string' },
-      delayMs: { type: 'number' },
-      together: { type: 'number' },
-    },
+    properties: { secret: { type: 'string' }, delayMs: { type: 'number' } },
     required: ['secret'],
   },
 };
 
 const HELLO = { name: 'hello', inputSchema: { type: 'object', properties: {} } };
 
-/** Calls of `ask_twice` open in this process now. */
-let open = 0;
-
-/** Resolves once `count` calls are open (checked every 10 ms), or after a minute regardless. */
-async function untilOpen(count) {
-  const deadline = Date.now() + 60_000;
-  while (open < count && Date.now() < deadline)
-    await new Promise((resolve) => setTimeout(resolve, 10));
-}
-
 function makeServer() {
   const server = new Server({ name: 'asking', version: '1.0.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [ASK_TWICE, HELLO] }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     if (request.params.name === 'hello') return { content: [{ type: 'text', text: 'hello' }] };
-    const { secret, delayMs = 0, together = 1 } = request.params.arguments ?? {};
-    open += 1;
-    try {
-      await untilOpen(together);
-      await new Promise((resolve) => setTimeout(resolve, delayMs));
-      return await askTwice(secret, extra);
-    } finally {
-      open -= 1;
-    }
-  });
-  return server;
-}
-
-/** Asks the call's client two questions at once, and answers with both answers. */
-async function askTwice(secret, extra) {
-  const ask = (n) =>
-    extra.sendRequest(
-      {
-        method: 'elicitation/create',
-        params: {
-          message: `Q${n} about ${secret}`,
-          requestedSchema: {
-            type: 'object',
-            properties: { answer: { type: 'string' } },
-            required: ['answer'],
+    const { secret, delayMs = 0 } = request.params.arguments ?? {};
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    const ask = (n) =>
+      extra.sendRequest(
+        {
+          method: 'elicitation/create',
+          params: {
+            message: `Q${n} about ${secret}`,
+            requestedSchema: {
+              type: 'object',
+              properties: { answer: { type: 'string' } },
+              required: ['answer'],
+            },
           },
         },
-      },
-      ElicitResultSchema,
-    );
-  const [first, second] = await Promise.all([ask(1), ask(2)]);
-  return {
-    content: [
-      { type: 'text', text: `${secret}: ${first.content?.answer} + ${second.content?.answer}` },
-    ],
-  };
+        ElicitResultSchema,
+      );
+    const [first, second] = await Promise.all([ask(1), ask(2)]);
+    return {
+      content: [
+        { type: 'text', text: `${secret}: ${first.content?.answer} + ${second.content?.answer}` },
+      ],
+    };
+  });
+  return server;
 }
 
 if (process.argv[2] === 'http') {

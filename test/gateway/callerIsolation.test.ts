@@ -126,14 +126,13 @@ function textOf(result: { content: unknown[] }): string {
   return (result.content[0] as { text?: string } | undefined)?.text ?? '';
 }
 
-/** Both callers call `tool` at once; with `together` its upstream asks once that many calls are open. */
-async function bothAsk(tool: string, together = 1) {
+async function bothAsk(tool: string, delayMs = 0) {
   alice.asked.length = 0;
   bob.asked.length = 0;
   askedAtAll.clear();
   return Promise.allSettled([
-    alice.client.callTool(tool, { secret: 'alice-secret', together }),
-    bob.client.callTool(tool, { secret: 'bob-secret', together }),
+    alice.client.callTool(tool, { secret: 'alice-secret', delayMs }),
+    bob.client.callTool(tool, { secret: 'bob-secret', delayMs }),
   ]);
 }
 
@@ -158,7 +157,7 @@ describe(
 
     it('refuses to the upstream the questions of one shared stdio process that no call is named in', async () => {
       // Both calls are open upstream before the tool asks: nothing tells whose questions they are.
-      const outcomes = await bothAsk('stdioShared_ask_twice', 2);
+      const outcomes = await bothAsk('stdioShared_ask_twice', scaled(1500));
       expect(alice.asked.filter((message) => message.includes('bob'))).toEqual([]);
       expect(bob.asked.filter((message) => message.includes('alice'))).toEqual([]);
       for (const outcome of outcomes) {
