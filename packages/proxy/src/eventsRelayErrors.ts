@@ -1,42 +1,17 @@
+import { EventsErrorCode } from '@rondo/events';
 import { ErrorCode, McpError, isPlainObject } from '@rondo/protocol';
 
 /**
  * The wire errors of the Events extension as the gateway answers them itself (before or instead of
  * asking an upstream), with the codes and `data` the extension's own server gives for the same case,
- * so a caller cannot tell a gateway's refusal from an upstream's.
+ * so a caller cannot tell a gateway's refusal from an upstream's. Those the extension's own server
+ * answers too are `eventsErrors` of `@rondo/events`.
  */
 
-/** The extension's codes the gateway answers with (SEP-3415's server range). */
-export const RelayErrorCode = {
-  NotFound: -32011,
-  ResourceExhausted: -32013,
-  Unsupported: -32014,
-} as const;
-
-/** No entry of the gateway offers an event type of this name (to this caller). */
-export function unknownRelayedType(name: string): McpError {
-  return new McpError(RelayErrorCode.NotFound, `NotFound: unknown event type "${name}"`, {
-    kind: 'event',
-    name,
-  });
-}
-
-/**
- * The cursor was not sealed by this gateway, was altered or expired, or was issued for another
- * entry, event type, arguments or caller.
- */
-export function invalidRelayedCursor(name: string): McpError {
-  return new McpError(
-    ErrorCode.InvalidParams,
-    `InvalidParams: the cursor is not a cursor of "${name}" with these arguments for this caller`,
-    { name, field: 'cursor' },
-  );
-}
-
-/** Webhook subscriptions are not relayed (see docs/gateway.md, "Events"). */
+/** The gateway runs with webhooks off (`relayEvents({ webhooks: false })`, `--webhooks off`). */
 export function webhookNotRelayed(name: string): McpError {
   return new McpError(
-    RelayErrorCode.Unsupported,
+    EventsErrorCode.Unsupported,
     `Unsupported: the gateway does not relay webhook subscriptions ("${name}"); ` +
       'poll or stream it through the gateway, or subscribe at the upstream itself',
     { name, delivery: 'webhook' },
@@ -46,7 +21,7 @@ export function webhookNotRelayed(name: string): McpError {
 /** The gateway holds as many webhook subscriptions as it may, over every caller. */
 export function tooManyRelayedWebhooks(max: number): McpError {
   return new McpError(
-    RelayErrorCode.ResourceExhausted,
+    EventsErrorCode.ResourceExhausted,
     `ResourceExhausted: the gateway holds at most ${max} webhook subscriptions`,
     { limit: 'maxSubscriptions', max },
   );
@@ -55,7 +30,7 @@ export function tooManyRelayedWebhooks(max: number): McpError {
 /** A caller holds as many relayed `events/stream` requests as it may. */
 export function tooManyRelayedStreams(max: number): McpError {
   return new McpError(
-    RelayErrorCode.ResourceExhausted,
+    EventsErrorCode.ResourceExhausted,
     `ResourceExhausted: at most ${max} open events/stream requests per client through the gateway`,
     { limit: 'maxStreamsPerClient', max },
   );

@@ -1,6 +1,7 @@
 import type { Principal, RequestStateOptions } from '@rondo/core';
 import { RequestStateSealer } from '@rondo/core/internal';
-import { invalidRelayedCursor, oversizedUpstreamCursor } from './eventsRelayErrors.js';
+import { eventsErrors } from '@rondo/events';
+import { oversizedUpstreamCursor } from './eventsRelayErrors.js';
 
 /** How long a gateway's event cursor opens unless `cursors.ttlMs` says otherwise: 7 days, as the extension's own. */
 export const DEFAULT_RELAYED_CURSOR_TTL_MS = 7 * 24 * 60 * 60_000;
@@ -48,9 +49,9 @@ export class RelayCursors {
     try {
       state = (await this.sealer.open(cursor, sealed(binding))).state;
     } catch {
-      throw invalidRelayedCursor(binding.name);
+      throw eventsErrors.invalidCursor(binding.name);
     }
-    if (typeof state !== 'string') throw invalidRelayedCursor(binding.name);
+    if (typeof state !== 'string') throw eventsErrors.invalidCursor(binding.name);
     return state;
   }
 }

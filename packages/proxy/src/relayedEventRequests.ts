@@ -15,7 +15,6 @@ import {
   tooLongAnswer,
   tooManyRelayedStreams,
   tooManyRelayedWebhooks,
-  unknownRelayedType,
   webhookNotRelayed,
 } from './eventsRelayErrors.js';
 import type { RelayCursors, RelayedBinding } from './relayCursors.js';
@@ -203,7 +202,7 @@ export class RelayedEventRequests {
       };
       return { events, upstreamName, binding };
     }
-    throw unknownRelayedType(name);
+    throw eventsErrors.unknownEventType(name);
   }
 
   private unwrapped(cursor: string | null | undefined, to: StreamRoute): Promise<string | null> {

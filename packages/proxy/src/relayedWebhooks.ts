@@ -80,16 +80,6 @@ export class RelayedWebhooks {
     };
   }
 
-  /** Subscriptions held now. */
-  get size(): number {
-    return this.feeds.size;
-  }
-
-  /** Deliveries waiting for subscription `id` (0 when none). */
-  pending(id: string): number {
-    return this.feeds.get(id)?.feed.pending ?? 0;
-  }
-
   /**
    * Creates the subscription and opens its upstream stream, or refreshes it (a new expiry and
    * secret); answers `events/subscribe`'s result. `refused(held)` is thrown past a bound.

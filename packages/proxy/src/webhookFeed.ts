@@ -100,11 +100,6 @@ export class WebhookFeed {
     });
   }
 
-  /** Deliveries waiting (the one being attempted included). */
-  get pending(): number {
-    return this.queue.size;
-  }
-
   /**
    * Opens the upstream stream from now and starts delivering; resolves with the upstream's cursor
    * of now, or rejects with the upstream's refusal as the caller should see it.
